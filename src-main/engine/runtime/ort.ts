@@ -1,0 +1,98 @@
+/**
+ * The only module that imports onnxruntime-node: session creation with an execution provider,
+ * input validation against session.inputNames, a readable dump of the feeds when a run fails,
+ * and disposal. Everything else passes plain typed arrays or the OrtTensor alias through here.
+ */
+import * as ort from 'onnxruntime-node';
+import { StudioError } from '../../../src-shared/errors';
+
+export type ProviderName = 'cpu' | 'webgpu' | 'cuda' | 'dml';
+export type OrtTensor = ort.Tensor;
+export type OrtSession = ort.InferenceSession;
+export type TensorDtype = 'float32' | 'float16' | 'int64' | 'int32' | 'bool';
+
+export interface SessionOptions {
+  provider: ProviderName;
+  intraOpNumThreads?: number;
+  graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all';
+  /** Keep these outputs on the device (WebGPU only). */
+  gpuOutputs?: readonly string[];
+  enableProfiling?: boolean;
+  profileFilePrefix?: string;
+  extra?: Record<string, string>;
+}
+
+/** Which providers this onnxruntime-node build can use on this machine. */
+export function listAvailableProviders(): { name: string; bundled: boolean }[] {
+  return ort.listSupportedBackends().map((b) => ({ name: b.name, bundled: b.bundled }));
+}
+
+export async function createSession(model: string | Uint8Array, options: SessionOptions): Promise<OrtSession> {
+  const so: ort.InferenceSession.SessionOptions = {
+    executionProviders: [options.provider],
+    graphOptimizationLevel: options.graphOptimizationLevel ?? 'all',
+    logSeverityLevel: 3,
+  };
+  if (options.intraOpNumThreads !== undefined) so.intraOpNumThreads = options.intraOpNumThreads;
+  if (options.enableProfiling) {
+    so.enableProfiling = true;
+    if (options.profileFilePrefix) so.profileFilePrefix = options.profileFilePrefix;
+  }
+  if (options.gpuOutputs && options.gpuOutputs.length > 0) {
+    so.preferredOutputLocation = Object.fromEntries(options.gpuOutputs.map((n) => [n, 'gpu-buffer' as const]));
+  }
+  if (options.extra) (so as { extra?: unknown }).extra = options.extra;
+  try {
+    return typeof model === 'string'
+      ? await ort.InferenceSession.create(model, so)
+      : await ort.InferenceSession.create(model, so);
+  } catch (err) {
+    throw new StudioError(
+      'model-invalid',
+      `could not create an onnxruntime session on provider '${options.provider}': ${(err as Error).message}; rebuild the model with 'studio model build' or pick another provider`,
+      { provider: options.provider, model: typeof model === 'string' ? model : `<${model.byteLength} bytes>` },
+    );
+  }
+}
+
+export function tensor(dtype: TensorDtype, data: ort.Tensor.DataType, dims: readonly number[]): OrtTensor {
+  return new ort.Tensor(dtype, data as never, dims);
+}
+
+/** Describes feeds without their data: name, dtype, dims, location. */
+export function describeFeeds(feeds: Record<string, OrtTensor>): string {
+  return Object.entries(feeds)
+    .map(([name, t]) => `${name}: ${t.type}[${t.dims.join(',')}] @${t.location}`)
+    .join('; ');
+}
+
+/** Runs a session after checking that every input is fed; a failure names what went in. */
+export async function runSession(
+  session: OrtSession,
+  feeds: Record<string, OrtTensor>,
+  fetches?: readonly string[],
+): Promise<Record<string, OrtTensor>> {
+  const missing = session.inputNames.filter((n) => !(n in feeds));
+  if (missing.length > 0) {
+    throw new StudioError('internal', `ORT run is missing inputs: ${missing.join(', ')} (fed: ${describeFeeds(feeds)})`, {
+      missing: missing.join(','),
+    });
+  }
+  const extraNames = Object.keys(feeds).filter((n) => !session.inputNames.includes(n));
+  if (extraNames.length > 0) {
+    throw new StudioError('internal', `ORT run got unknown inputs: ${extraNames.join(', ')}; the graph takes ${session.inputNames.join(', ')}`);
+  }
+  try {
+    return fetches ? await session.run(feeds, fetches as string[]) : await session.run(feeds);
+  } catch (err) {
+    throw new StudioError('internal', `ORT run failed: ${(err as Error).message}; inputs: ${describeFeeds(feeds)}`);
+  }
+}
+
+export async function disposeSession(session: OrtSession): Promise<void> {
+  await session.release();
+}
+
+export function disposeTensor(t: OrtTensor): void {
+  if (t.location === 'gpu-buffer') t.dispose();
+}

@@ -1,0 +1,158 @@
+/**
+ * What a synthesis request is, what comes back, and the stream events in between.
+ * Shared by the engine host, the main-side services, the HTTP API, the benchmark and the UI.
+ * Types only. Per-request params live here; engine config (batch limits, providers) does not.
+ */
+import type { SerializedStudioError } from './errors';
+
+/** Sampling parameters, named after generation_config.json's keys in camelCase. */
+export interface SamplingParams {
+  doSample: boolean;
+  temperature: number;
+  topK: number;
+  topP: number;
+  repetitionPenalty: number;
+  subtalkerDoSample: boolean;
+  subtalkerTemperature: number;
+  subtalkerTopK: number;
+  subtalkerTopP: number;
+  maxNewTokens: number;
+}
+
+export type RequestPriority = 'interactive' | 'bulk';
+
+/** One request: plain text or an SSML document. */
+export interface SynthesisRequest {
+  /** Client-chosen id (unique among in-flight requests); used for cancel and events. */
+  requestId: string;
+  /** Plain text, or SSML when `inputFormat` is 'ssml'. */
+  input: string;
+  inputFormat: 'text' | 'ssml';
+  /** Speaker name as in the checkpoint's spk_id (lower-case, e.g. 'ryan'). */
+  voice: string;
+  /** 'auto' or a key of the checkpoint's codec_language_id (e.g. 'english'). */
+  language: string;
+  seed: number;
+  /** Instruct text; only 1.7B CustomVoice / VoiceDesign use it (0.6B ignores it with a warning). */
+  instruct?: string;
+  params?: Partial<SamplingParams>;
+  priority?: RequestPriority;
+  /** Optional deadline after which the request is cancelled with 'timeout'. */
+  deadlineMs?: number;
+  /** Stream audio chunks as they are decoded. */
+  stream?: boolean;
+}
+
+export interface SynthesisTimings {
+  numPromptTokens: number;
+  numFrames: number;
+  queueWaitMs: number;
+  latencyFirstAudioMs: number;
+  latencyTotalMs: number;
+  audioDurationMs: number;
+  /** Real-time factor: latencyTotalMs / audioDurationMs (lower is faster). */
+  rtf: number;
+}
+
+/** Per-turn post-processing trace (SSML prosody and loudness). */
+export interface TurnTrace {
+  turnIndex: number;
+  voice: string;
+  language: string;
+  rate: number;
+  pitchSemitones: number;
+  gainDb: number;
+  durationMs: number;
+  breakBeforeMs: number;
+}
+
+export interface ProcessingTrace {
+  turns: TurnTrace[];
+  loudnessMeasuredLufs: number | null;
+  loudnessFinalLufs: number | null;
+  truePeakFinalDbtp: number | null;
+}
+
+export interface MarkTimestamp {
+  name: string;
+  timeMs: number;
+}
+
+export interface SynthesisResult {
+  requestId: string;
+  sampleRateHz: number;
+  numSamples: number;
+  /** Mono PCM float in [-1, 1]. Transferred, not copied, across message ports. */
+  pcm: Float32Array;
+  timings: SynthesisTimings;
+  effectiveParams: SamplingParams & { seed: number; voice: string; language: string };
+  warnings: string[];
+  truncated: boolean;
+  modelHash: string;
+  marks: MarkTimestamp[];
+  trace: ProcessingTrace | null;
+  /** Turn boundaries in samples, in order; one entry for plain text. */
+  turnSpans: { turnIndex: number; startSample: number; endSample: number }[];
+}
+
+export interface AudioChunk {
+  requestId: string;
+  turnIndex: number;
+  /** Offset of this chunk's first sample within its turn. */
+  startSample: number;
+  sampleRateHz: number;
+  pcm: Float32Array;
+}
+
+export interface SynthesisProgress {
+  requestId: string;
+  turnIndex: number;
+  numFramesDone: number;
+  numFramesEstimated: number;
+}
+
+export type SynthesisOutcome =
+  | { status: 'done'; result: SynthesisResult }
+  | { status: 'cancelled'; requestId: string }
+  | { status: 'failed'; requestId: string; error: SerializedStudioError };
+
+export interface VoiceInfo {
+  name: string;
+  description: string;
+  nativeLanguage: string;
+  dialect: string | null;
+}
+
+export interface ModelInfo {
+  id: string;
+  displayName: string;
+  path: string;
+  kind: 'custom_voice' | 'voice_design' | 'base';
+  size: string;
+  synthetic: boolean;
+  supportsInstruct: boolean;
+  voices: VoiceInfo[];
+  languages: string[];
+  defaultParams: SamplingParams;
+  sampleRateHz: number;
+  modelHash: string;
+}
+
+export type RequestState = 'waiting' | 'running' | 'finished' | 'cancelled' | 'failed';
+
+export interface EngineStatus {
+  state: 'starting' | 'ready' | 'failed' | 'restarting' | 'draining';
+  provider: string;
+  providerReason: string;
+  queueDepth: number;
+  numWaiting: number;
+  numRunning: number;
+  numInFlight: number;
+  gpuLeased: boolean;
+  numCompleted: number;
+  numFailed: number;
+  numCancelled: number;
+  numRejected: number;
+  numRestarts: number;
+  model: ModelInfo | null;
+}
