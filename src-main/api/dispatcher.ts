@@ -1,0 +1,54 @@
+/**
+ * Transport-neutral call dispatch: checks the channel against the contract, validates the payload
+ * with its schema, runs the service handler and always answers with a CallReply — never a throw.
+ * Electron IPC (ipc/), the headless WebSocket bridge and in-memory tests all call dispatch().
+ */
+import { CHANNELS, isChannel, type CallReply, type Channel, type RequestOf, type ResponseOf } from '../../src-shared/ipc-contract';
+import { StudioError, toStudioError } from '../../src-shared/errors';
+import { REQUEST_SCHEMAS, describeIssues } from './schemas';
+
+/** Who is calling; events for this caller go through `emit`. */
+export interface CallContext {
+  callerId: string;
+  emit(event: string, payload: unknown): void;
+}
+
+export type Handlers = { [C in Channel]: (request: RequestOf<C>, ctx: CallContext) => Promise<ResponseOf<C>> };
+
+export interface DispatchLog {
+  warn(message: string): void;
+}
+
+export class Dispatcher {
+  constructor(
+    private readonly handlers: Handlers,
+    private readonly log: DispatchLog = { warn: (m) => console.warn(m) },
+  ) {}
+
+  async dispatch(channel: unknown, payload: unknown, ctx: CallContext): Promise<CallReply<unknown>> {
+    if (!isChannel(channel)) {
+      const error = new StudioError(
+        'unknown-channel',
+        `unknown channel ${JSON.stringify(String(channel)).slice(0, 80)}; valid channels are ${Object.values(CHANNELS).join(', ')}`,
+        { channel: String(channel).slice(0, 80) },
+      );
+      this.log.warn(`[dispatch] rejected call from ${ctx.callerId}: ${error.message}`);
+      return { ok: false, error: error.toJSON() };
+    }
+    const parsed = REQUEST_SCHEMAS[channel].safeParse(payload ?? {});
+    if (!parsed.success) {
+      const error = new StudioError('invalid-argument', `invalid payload for ${channel}: ${describeIssues(parsed.error.issues)}`, {
+        channel,
+        fields: parsed.error.issues.slice(0, 5).map((i) => i.path.join('.') || '(payload)'),
+      });
+      this.log.warn(`[dispatch] rejected call from ${ctx.callerId}: ${error.message}`);
+      return { ok: false, error: error.toJSON() };
+    }
+    try {
+      const handler = this.handlers[channel] as (req: unknown, ctx: CallContext) => Promise<unknown>;
+      return { ok: true, value: await handler(parsed.data, ctx) };
+    } catch (err) {
+      return { ok: false, error: toStudioError(err).toJSON() };
+    }
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * `studio serve`: the headless host — the same services as the app, the built UI over HTTP,
+ * the contract over a WebSocket and the HTTP API, on loopback unless --host says otherwise.
+ * Ctrl+C drains: stop accepting, finish or cancel in flight, then exit.
+ */
+import type { Command } from 'commander';
+import { createStudioRuntime } from '../runtime/studio-runtime';
+import { rendererDir } from '../runtime/paths';
+import { startHeadlessServer } from '../headless/headless-server';
+import { parseIntFlag } from './cli-errors';
+import { STUDIO_VERSION } from './version';
+
+export interface ServeOptions {
+  port: string;
+  host: string;
+  token?: string;
+  model?: string;
+  drainMs: string;
+}
+
+export async function runServe(opts: ServeOptions): Promise<void> {
+  const port = parseIntFlag('port', opts.port, 0, 65535);
+  const drainMs = parseIntFlag('drain-ms', opts.drainMs, 0, 600_000);
+  const runtime = createStudioRuntime({ hostKind: 'headless', version: STUDIO_VERSION, model: opts.model });
+  const uiDir = rendererDir();
+  const server = await startHeadlessServer({
+    runtime,
+    port,
+    hostname: opts.host,
+    rendererDir: uiDir,
+    bearerToken: opts.token ?? process.env.STUDIO_TOKEN,
+  });
+  console.log(`Qwen3-TTS Studio (headless) listening on ${server.url}${uiDir ? '' : ' (UI not built: run npm run build)'}`);
+  runtime.host.start().then(
+    () => console.log(`engine ready: ${runtime.host.lastKnownStatus?.model?.displayName ?? 'model loaded'} on ${runtime.host.lastKnownStatus?.provider ?? '?'}`),
+    (err: Error) => console.error(`engine failed to start: ${err.message}`),
+  );
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: draining (up to ${drainMs} ms)…`);
+    await runtime.host.call('drain', { graceMs: drainMs }).catch(() => null);
+    await server.close();
+    await runtime.dispose();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  await new Promise<never>(() => {}); // runs until a signal drains and exits
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('run the headless host: the studio UI in a browser, the HTTP API and the WebSocket bridge')
+    .option('--port <n>', 'TCP port (0 picks a free one)', '7860')
+    .option('--host <address>', 'address to bind; anything but loopback needs --token', '127.0.0.1')
+    .option('--token <token>', 'bearer token required by the HTTP API (or STUDIO_TOKEN)')
+    .option('--model <dir>', "model folder, or 'embedded:tiny' (the synthetic default)")
+    .option('--drain-ms <ms>', 'on shutdown, how long in-flight requests may finish', '10000')
+    .action(runServe);
+}

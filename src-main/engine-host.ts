@@ -1,0 +1,40 @@
+/**
+ * Entry point of the engine host process (Electron utilityProcess or Node child). It owns the
+ * engine, scheduler and DSP, answers protocol calls and streams events to its parent. run() of
+ * onnxruntime blocks this process's thread, never the studio's main thread.
+ */
+import { toStudioError } from '../src-shared/errors';
+import { createHostTransport } from './engine-host/host-transport';
+import { createSynthesisService, type SynthesisService } from './engine-host/synthesis-service';
+import type { HostMethod, HostStartOptions, MainToHost } from './engine-host/protocol';
+
+async function main(): Promise<void> {
+  const transport = createHostTransport();
+  const options = JSON.parse(process.argv[2] ?? '{}') as HostStartOptions;
+  const emit = (event: string, payload: unknown): void => transport.post({ kind: 'event', event, payload });
+  let service: SynthesisService;
+  try {
+    service = await createSynthesisService(options, emit);
+  } catch (err) {
+    transport.post({ kind: 'fatal', error: toStudioError(err).toJSON() });
+    setTimeout(() => process.exit(1), 50);
+    return;
+  }
+  const handle = async (m: MainToHost): Promise<void> => {
+    try {
+      const value = await service.call(m.method as HostMethod, m.args);
+      transport.post({ kind: 'reply', id: m.id, ok: true, value });
+    } catch (err) {
+      transport.post({ kind: 'reply', id: m.id, ok: false, error: toStudioError(err).toJSON() });
+    }
+  };
+  transport.onMessage((m) => {
+    if (m.kind === 'call') void handle(m);
+  });
+  transport.onParentGone(() => {
+    void service.dispose().finally(() => process.exit(0));
+  });
+  transport.post({ kind: 'ready', status: service.status() });
+}
+
+void main();

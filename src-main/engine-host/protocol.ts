@@ -1,0 +1,37 @@
+/**
+ * The message-port protocol between main (or the headless host) and the engine host process.
+ * Calls carry an id and get exactly one reply; events flow host → main at any time.
+ * Payloads are structured-cloneable (typed arrays travel as such).
+ */
+import type { SerializedStudioError } from '../../src-shared/errors';
+import type { EngineStatus, ModelInfo, SynthesisRequest, SynthesisResult, VoiceInfo } from '../../src-shared/synthesis';
+
+export interface HostMethods {
+  synthesize: { args: SynthesisRequest; result: SynthesisResult };
+  cancel: { args: { requestId: string }; result: { cancelled: boolean } };
+  status: { args: Record<string, never>; result: EngineStatus };
+  modelInfo: { args: Record<string, never>; result: ModelInfo | null };
+  listVoices: { args: Record<string, never>; result: VoiceInfo[] };
+  /** Stop accepting, finish or cancel in-flight work within graceMs, then reply. */
+  drain: { args: { graceMs: number }; result: { numFinished: number; numCancelled: number } };
+}
+export type HostMethod = keyof HostMethods;
+
+export type MainToHost = { kind: 'call'; id: number; method: HostMethod; args: unknown };
+
+export type HostToMain =
+  | { kind: 'ready'; status: EngineStatus }
+  | { kind: 'reply'; id: number; ok: true; value: unknown }
+  | { kind: 'reply'; id: number; ok: false; error: SerializedStudioError }
+  | { kind: 'event'; event: string; payload: unknown }
+  | { kind: 'fatal'; error: SerializedStudioError };
+
+/** Options the engine host process starts with (passed as one JSON argv entry). */
+export interface HostStartOptions {
+  /** A built model folder, a checkpoint folder, or 'embedded:tiny' for the synthetic default. */
+  model: string;
+  /** Where the embedded tiny model is generated and cached. */
+  cacheDir: string;
+  /** EngineConfig overrides (validated in the host). */
+  engineConfig: Record<string, unknown>;
+}

@@ -1,0 +1,119 @@
+/**
+ * Composite transformer blocks on top of GraphBuilder, written with plain ONNX ops only (opset 17),
+ * so every graph runs on the CPU and WebGPU providers: linear, RMSNorm (always computed in fp32),
+ * SiLU / SwiGLU, rotate-half RoPE, causal + padding masks and grouped-query softmax attention.
+ * Shapes in comments: B batch, S new positions, T = past + S key positions, D head dim.
+ */
+import type { GraphBuilder } from './graph-builder';
+
+export type ActivationType = 'float32' | 'float16';
+
+/** Large negative instead of -Inf so that a fully masked row (a left pad) stays finite. */
+export const MASK_NEGATIVE = -1e9;
+
+/** x @ weightT (+ bias); weightT is stored [in, out]. */
+export function linear(g: GraphBuilder, x: string, weightT: string, bias?: string): string {
+  const y = g.matmul(x, weightT);
+  return bias ? g.add(y, bias) : y;
+}
+
+/** weight * x / sqrt(mean(x², last axis) + eps), computed in fp32; returns the activation type. */
+export function rmsNorm(g: GraphBuilder, x: string, weightFp32: string, eps: number, dtype: ActivationType): string {
+  const x32 = dtype === 'float32' ? x : g.cast(x, 'float32');
+  const meanSquare = g.op('ReduceMean', [g.mul(x32, x32)], { axes: [-1], keepdims: 1 });
+  const rms = g.op('Sqrt', [g.add(meanSquare, g.constFloat(eps))]);
+  const y = g.mul(g.div(x32, rms), weightFp32);
+  return dtype === 'float32' ? y : g.cast(y, 'float16');
+}
+
+export function silu(g: GraphBuilder, x: string): string {
+  return g.mul(x, g.sigmoid(x));
+}
+
+/** down(silu(gate(x)) * up(x)), all weights stored [in, out]. */
+export function swiglu(g: GraphBuilder, x: string, gateT: string, upT: string, downT: string): string {
+  return g.matmul(g.mul(silu(g, g.matmul(x, gateT)), g.matmul(x, upT)), downT);
+}
+
+/**
+ * cos and sin tables [B, 1, S, D] for rotate-half RoPE from int64 position ids [B, S]:
+ * angle = position * theta^(-2i/D), duplicated over both halves (HF `cat(freqs, freqs)`).
+ */
+export function ropeCosSin(g: GraphBuilder, positionIds: string, headDim: number, theta: number, dtype: ActivationType): { cos: string; sin: string } {
+  const invFreq = new Float32Array(headDim);
+  for (let i = 0; i < headDim / 2; i++) {
+    const f = 1 / theta ** ((2 * i) / headDim);
+    invFreq[i] = f;
+    invFreq[i + headDim / 2] = f;
+  }
+  const invFreqName = g.initializer(g.fresh('rope_inv_freq'), invFreq, [1, 1, headDim]);
+  const positions = g.unsqueeze(g.cast(positionIds, 'float32'), [2]); // [B, S, 1]
+  const angles = g.unsqueeze(g.mul(positions, invFreqName), [1]); // [B, 1, S, D]
+  let cos = g.op('Cos', [angles]);
+  let sin = g.op('Sin', [angles]);
+  if (dtype === 'float16') {
+    cos = g.cast(cos, 'float16');
+    sin = g.cast(sin, 'float16');
+  }
+  return { cos, sin };
+}
+
+/** x * cos + rotate_half(x) * sin for x [B, H, S, D]; rotate_half(x) = cat(-x2, x1). */
+export function applyRope(g: GraphBuilder, x: string, cos: string, sin: string, headDim: number): string {
+  const half = headDim / 2;
+  const x1 = g.slice(x, 3, 0, half);
+  const x2 = g.slice(x, 3, half, headDim);
+  const rotated = g.concat([g.op('Neg', [x2]), x1], 3);
+  return g.add(g.mul(x, cos), g.mul(rotated, sin));
+}
+
+/**
+ * Additive fp32 mask [B or 1, 1, 1, S, T] (broadcast over kv heads and groups): query s (absolute key index P + s)
+ * sees key t when t <= P + s and, if given, attentionMask[b, t] == 1. Masked entries get MASK_NEGATIVE.
+ */
+export function causalMask(g: GraphBuilder, pastLength: string, seqLength: string, attentionMask?: string): string {
+  const zero = g.constInt64([0]);
+  const one = g.constInt64([1]);
+  const totalLength = g.add(pastLength, seqLength);
+  const keyPos = g.op('Range', [g.squeeze(zero, [0]), g.squeeze(totalLength, [0]), g.squeeze(one, [0])]); // [T]
+  const queryPos = g.op('Range', [g.squeeze(pastLength, [0]), g.squeeze(totalLength, [0]), g.squeeze(one, [0])]); // [S]
+  let allowed = g.op('LessOrEqual', [g.unsqueeze(keyPos, [0]), g.unsqueeze(queryPos, [1])]); // [S, T]
+  if (attentionMask) {
+    const keyValid = g.unsqueeze(g.op('Equal', [attentionMask, g.constInt64([1], [])]), [1]); // [B, 1, T]
+    allowed = g.op('And', [allowed, keyValid]); // [B, S, T]
+  } else {
+    allowed = g.unsqueeze(allowed, [0]); // [1, S, T]
+  }
+  const additive = g.op('Where', [allowed, g.constFloat(0), g.constFloat(MASK_NEGATIVE)]);
+  return g.unsqueeze(additive, [1, 2]); // [B, 1, 1, S, T]
+}
+
+export interface AttentionArgs {
+  q: string; // [B, Hq, S, D], RoPE applied
+  k: string; // [B, KVH, T, D], full key cache incl. the new positions
+  v: string; // [B, KVH, T, D]
+  mask: string; // additive fp32 [B|1, 1, 1, S, T]
+  numHeads: number;
+  numKvHeads: number;
+  headDim: number;
+  dtype: ActivationType;
+}
+
+/**
+ * Grouped-query softmax attention; query head h uses kv head floor(h / (Hq / KVH)) (HF repeat_kv order).
+ * Computed as [B, KVH, G, S, D] @ [B, KVH, 1, D, T] so that K and V are never repeated.
+ * Scores, mask and softmax are fp32. Returns [B, S, Hq * D].
+ */
+export function groupedQueryAttention(g: GraphBuilder, a: AttentionArgs): string {
+  const numGroups = a.numHeads / a.numKvHeads;
+  const scale = g.constFloat(1 / Math.sqrt(a.headDim), a.dtype);
+  const q5 = g.reshape(g.mul(a.q, scale), [0, a.numKvHeads, numGroups, -1, a.headDim]); // [B, KVH, G, S, D]
+  const kT = g.unsqueeze(g.transpose(a.k, [0, 1, 3, 2]), [2]); // [B, KVH, 1, D, T]
+  let scores = g.matmul(q5, kT); // [B, KVH, G, S, T]
+  if (a.dtype === 'float16') scores = g.cast(scores, 'float32');
+  let probs = g.softmax(g.add(scores, a.mask), -1);
+  if (a.dtype === 'float16') probs = g.cast(probs, 'float16');
+  const context = g.matmul(probs, g.unsqueeze(a.v, [2])); // [B, KVH, G, S, D]
+  const bshd = g.transpose(context, [0, 3, 1, 2, 4]); // [B, S, KVH, G, D]
+  return g.reshape(bshd, [0, 0, a.numHeads * a.headDim]);
+}

@@ -1,0 +1,44 @@
+/**
+ * The app shell: header with engine status and the synthetic-model notice, navigation between
+ * the main areas, and the open area's panel. Each area's UI lives in features/<area>/.
+ */
+import { AREAS, AREA_LABELS, type Area } from './shell.slice';
+import { useStudioStore } from '../store/store';
+import { useEngineStatus } from './useEngineStatus';
+import { AREA_PANELS } from './area-panels';
+import './app.css';
+
+export function App() {
+  useEngineStatus();
+  const area = useStudioStore((s) => s.area);
+  const setArea = useStudioStore((s) => s.setArea);
+  const status = useStudioStore((s) => s.engineStatus);
+  const connectionError = useStudioStore((s) => s.connectionError);
+  const Panel = AREA_PANELS[area];
+  return (
+    <div className="shell">
+      <header className="shell-header">
+        <h1>Qwen3-TTS Studio</h1>
+        <span className="engine-status" data-testid="engine-status" aria-live="polite">
+          {connectionError ? `Disconnected: ${connectionError}` : status ? `Engine ${status.state} · ${status.provider || '…'}` : 'Connecting…'}
+        </span>
+      </header>
+      {status?.model?.synthetic !== false && (
+        <div className="notice" role="note" data-testid="synthetic-notice">
+          The loaded model is a synthetic checkpoint with random weights: it produces noise, not speech. Install a real model
+          on the <button className="link" onClick={() => setArea('models')}>Models</button> page.
+        </div>
+      )}
+      <nav className="shell-nav" aria-label="Main areas">
+        {AREAS.map((a: Area) => (
+          <button key={a} aria-current={a === area ? 'page' : undefined} onClick={() => setArea(a)} data-testid={`nav-${a}`}>
+            {AREA_LABELS[a]}
+          </button>
+        ))}
+      </nav>
+      <main className="shell-main" aria-label={AREA_LABELS[area]}>
+        <Panel />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * App-shell state: which area is open, the engine status and app info shown in the header.
+ */
+import type { StateCreator } from 'zustand';
+import type { AppInfo } from '../../src-shared/contract/app';
+import type { EngineStatus } from '../../src-shared/synthesis';
+
+export const AREAS = ['voice', 'timeline', 'library', 'bench', 'models', 'settings'] as const;
+export type Area = (typeof AREAS)[number];
+
+export const AREA_LABELS: Record<Area, string> = {
+  voice: 'Voice',
+  timeline: 'Timeline',
+  library: 'Library',
+  bench: 'Benchmark',
+  models: 'Models',
+  settings: 'Settings',
+};
+
+export interface ShellSlice {
+  area: Area;
+  appInfo: AppInfo | null;
+  engineStatus: EngineStatus | null;
+  connectionError: string | null;
+  setArea(area: Area): void;
+  setAppInfo(info: AppInfo): void;
+  setEngineStatus(status: EngineStatus): void;
+  setConnectionError(message: string | null): void;
+}
+
+export const createShellSlice: StateCreator<ShellSlice, [], [], ShellSlice> = (set) => ({
+  area: 'voice',
+  appInfo: null,
+  engineStatus: null,
+  connectionError: null,
+  setArea: (area) => set({ area }),
+  setAppInfo: (appInfo) => set({ appInfo }),
+  setEngineStatus: (engineStatus) => set({ engineStatus }),
+  setConnectionError: (connectionError) => set({ connectionError }),
+});

@@ -1,0 +1,39 @@
+/**
+ * The studio contract: every channel and event name, declared once, with its payload types.
+ * Electron IPC (preload), the headless WebSocket bridge and the in-memory test protocol all
+ * speak exactly this. A service adds its own file under contract/ and is merged here.
+ */
+import type { SerializedStudioError } from './errors';
+import { APP_CHANNELS, type AppApi, type AppEvents } from './contract/app';
+import { TTS_CHANNELS, TTS_EVENTS, type TtsApi, type TtsEvents } from './contract/tts';
+
+export const CHANNELS = Object.freeze({ ...APP_CHANNELS, ...TTS_CHANNELS });
+export const EVENTS = Object.freeze({ ...TTS_EVENTS });
+
+export type StudioApi = AppApi & TtsApi;
+export type StudioEvents = AppEvents & TtsEvents;
+
+export type Channel = keyof StudioApi & string;
+export type EventName = keyof StudioEvents & string;
+export type RequestOf<C extends Channel> = StudioApi[C]['request'];
+export type ResponseOf<C extends Channel> = StudioApi[C]['response'];
+
+export const CHANNEL_NAMES: readonly string[] = Object.freeze(Object.values(CHANNELS));
+export const EVENT_NAMES: readonly string[] = Object.freeze(Object.values(EVENTS));
+
+/** The reply envelope every transport returns for a call. */
+export type CallReply<T> = { ok: true; value: T } | { ok: false; error: SerializedStudioError };
+
+/** What the renderer sees as `window.studio` (Electron) or gets from the WebSocket client. */
+export interface StudioBridge {
+  invoke<C extends Channel>(channel: C, request: RequestOf<C>): Promise<CallReply<ResponseOf<C>>>;
+  on<E extends EventName>(event: E, listener: (payload: StudioEvents[E]) => void): () => void;
+}
+
+export function isChannel(name: unknown): name is Channel {
+  return typeof name === 'string' && CHANNEL_NAMES.includes(name);
+}
+
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && EVENT_NAMES.includes(name);
+}
