@@ -67,6 +67,8 @@ export class GraphBuilder {
   private readonly inputs: object[] = [];
   private readonly outputs: object[] = [];
   private readonly usedNames = new Set<string>();
+  /** Names handed out by fresh() that have not been defined yet. */
+  private readonly freshNames = new Set<string>();
   private readonly constCache = new Map<string, string>();
   private nameCounter = 0;
   private externalFd: number | null = null;
@@ -83,6 +85,7 @@ export class GraphBuilder {
     let candidate = `${prefix}_${this.nameCounter++}`;
     while (this.usedNames.has(candidate)) candidate = `${prefix}_${this.nameCounter++}`;
     this.usedNames.add(candidate);
+    this.freshNames.add(candidate);
     return candidate;
   }
 
@@ -146,7 +149,7 @@ export class GraphBuilder {
   /** Adds a node; returns its output names (generated unless given). */
   node(opType: string, inputs: readonly string[], outputs: number | readonly string[] = 1, attrs: Record<string, AttrValue> = {}, domain = ''): string[] {
     const outputNames = typeof outputs === 'number' ? Array.from({ length: outputs }, () => this.fresh(opType.toLowerCase())) : [...outputs];
-    if (typeof outputs !== 'number') for (const n of outputNames) this.claim(n);
+    for (const n of outputNames) this.claim(n);
     this.nodes.push({
       opType,
       domain,
@@ -230,6 +233,7 @@ export class GraphBuilder {
   }
 
   private claim(name: string): void {
+    if (this.freshNames.delete(name)) return;
     if (this.usedNames.has(name)) {
       throw new StudioError('internal', `graph '${this.name}' already has a value named '${name}'; pick a unique name`, { name });
     }
