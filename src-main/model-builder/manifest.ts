@@ -1,0 +1,153 @@
+/**
+ * ModelManifest: the contract between the model builder and the engine. build.ts writes it as
+ * manifest.json next to the graphs; the engine reads every dim, id, default, file and I/O name from
+ * it and from nothing else. Types only (plus the version constants); no I/O here.
+ */
+
+export const MODEL_MANIFEST_VERSION = 1;
+export const MODEL_MANIFEST_FILE = 'manifest.json';
+
+export type BuildDtype = 'fp32' | 'fp16';
+export type IoDtype = 'float32' | 'float16' | 'int64';
+
+/** Dims of one decoder stack, read from config.json. */
+export interface TransformerDims {
+  numLayers: number;
+  hiddenSize: number;
+  intermediateSize: number;
+  numHeads: number;
+  numKvHeads: number;
+  headDim: number;
+  rmsNormEps: number;
+  ropeTheta: number;
+  maxPositionEmbeddings: number;
+  /** Output vocabulary: 3072 codec ids for the talker, 2048 codes per group for the code predictor. */
+  vocabSize: number;
+}
+
+export interface TalkerDims extends TransformerDims {
+  textVocabSize: number;
+  textHiddenSize: number;
+}
+
+export interface CodePredictorDims extends TransformerDims {
+  /** Width of the talker hidden state fed in (before small_to_mtp_projection; equal to hiddenSize for 0.6B). */
+  inputSize: number;
+  hasInputProjection: boolean;
+}
+
+/** Text-vocabulary ids (Qwen2 BPE). */
+export interface TextTokenIds {
+  imStart: number;
+  imEnd: number;
+  ttsPad: number;
+  ttsBos: number;
+  ttsEos: number;
+}
+
+/** Codec-vocabulary control ids (talker codec_embedding rows ≥ 2048). */
+export interface CodecTokenIds {
+  eos: number;
+  think: number;
+  nothink: number;
+  thinkBos: number;
+  thinkEos: number;
+  pad: number;
+  bos: number;
+}
+
+export interface GenerationDefaults {
+  doSample: boolean;
+  temperature: number;
+  topK: number;
+  topP: number;
+  repetitionPenalty: number;
+  subtalkerDoSample: boolean;
+  subtalkerTemperature: number;
+  subtalkerTopK: number;
+  subtalkerTopP: number;
+  maxNewTokens: number;
+  /** EOS is blocked for this many new tokens (official generate's min_new_tokens). */
+  minNewTokens: number;
+}
+
+export interface IoSpec {
+  name: string;
+  dtype: IoDtype;
+  /** Numbers are fixed; strings are symbolic ('batch', 'seq', 'past', 'total'). */
+  dims: (number | string)[];
+  doc: string;
+}
+
+export interface GraphSpec {
+  /** File name inside the built dir. */
+  file: string;
+  /** External weights file next to it, or null when the weights are inline. */
+  externalDataFile: string | null;
+  inputs: IoSpec[];
+  outputs: IoSpec[];
+  /** How to drive the graph, in a few sentences (padding side, positions, KV naming). */
+  doc: string;
+}
+
+/** A raw row-major table the host gathers rows from: file bytes [byteOffset, byteOffset + byteLength). */
+export interface TableSpec {
+  file: string;
+  dtype: 'float32' | 'float16';
+  /** [numRows, rowSize], or [numTables, numRows, rowSize] for stacked tables. */
+  shape: number[];
+  byteOffset: number;
+  byteLength: number;
+  doc: string;
+}
+
+export interface SpeakerSpec {
+  codecId: number;
+  /** Language key used instead of chinese/auto for this speaker (spk_is_dialect), or null. */
+  dialect: string | null;
+}
+
+export interface ModelManifest {
+  manifestVersion: typeof MODEL_MANIFEST_VERSION;
+  builderVersion: string;
+  /** sha256 over the checkpoint files that shape the graphs (hex). */
+  checkpointHash: string;
+  dtype: BuildDtype;
+  createdAt: string;
+  ttsModelType: string;
+  ttsModelSize: string;
+  numCodeGroups: number;
+  talker: TalkerDims;
+  codePredictor: CodePredictorDims;
+  textTokens: TextTokenIds;
+  codecTokens: CodecTokenIds;
+  speakers: Record<string, SpeakerSpec>;
+  languages: Record<string, number>;
+  generation: GenerationDefaults;
+  graphs: {
+    /** Prefill and decode (past length 0 for prefill), batched, KV in/out. */
+    talker: GraphSpec;
+    /** One code-predictor call per sub-step with KV (variant a). */
+    codePredictorStep: GraphSpec;
+    /** All 15 sub-steps in one call, sampling from host uniforms (variant b). */
+    codePredictorLoop: GraphSpec;
+  };
+  /** Which code-predictor graph the engine should use by default (measured; see docs/benchmarks.md). */
+  defaultCodePredictor: 'step' | 'loop';
+  embeddings: {
+    /** text_projection(text_embedding(id)) for every text id: [textVocabSize, talker.hiddenSize]. */
+    textProjected: TableSpec;
+    /** Talker codec_embedding: [talker.vocabSize, talker.hiddenSize]. */
+    codec: TableSpec;
+    /** Code-predictor codec_embedding[0..numCodeGroups-2] stacked: [numCodeGroups-1, codePredictor.vocabSize, talker.hiddenSize]. */
+    codePredictorCodec: TableSpec;
+  };
+  /** Tokenizer files copied into the built dir (names relative to it). */
+  files: {
+    vocab: string;
+    merges: string;
+    tokenizerConfig: string;
+  };
+  /** Absolute path of the checkpoint this was built from; speech_tokenizer/ is read from there. */
+  checkpointDir: string;
+}
