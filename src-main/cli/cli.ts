@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT_OK, EXIT_USAGE_ERROR, reportError } from './cli-errors';
 import { registerServe } from './serve-command';
+import { registerStart } from './start-command';
 import { registerSynth } from './synth-command';
 import { registerModel } from './model-command';
 import { registerBench } from './bench-command';
@@ -19,6 +20,7 @@ export function createProgram(): Command {
     .exitOverride()
     .showHelpAfterError('(run studio <command> --help for usage)')
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  registerStart(program);
   registerServe(program);
   registerSynth(program);
   registerBench(program);

@@ -7,10 +7,16 @@ import { CHANNELS, EVENTS } from '../../src-shared/ipc-contract';
 import { StudioError } from '../../src-shared/errors';
 import type { AppInfo } from '../../src-shared/contract/app';
 import type { CallContext, Handlers } from '../api/dispatcher';
-import type { HostClient } from '../engine-host/host-client';
+import type { HostMethod, HostMethods } from '../engine-host/protocol';
+
+/** What the services need of the engine host (HostClient implements it; tests fake it). */
+export interface EngineHostApi {
+  call<M extends HostMethod>(method: M, args: HostMethods[M]['args']): Promise<HostMethods[M]['result']>;
+  onEvent(listener: (event: string, payload: unknown) => void): () => void;
+}
 
 export interface StudioServicesOptions {
-  host: HostClient;
+  host: EngineHostApi;
   appInfo: () => AppInfo;
 }
 
