@@ -1,0 +1,70 @@
+/**
+ * Scheduler knobs, in one place: batch limits, queue bound, dynamic-batching wait, aging and the
+ * KV budget. defaultSchedulerConfig() is complete; resolveSchedulerConfig() rejects unknown keys
+ * and wrong types naming the key path, and returns a frozen value. Pure.
+ */
+import { StudioError } from '../../src-shared/errors';
+
+export interface SchedulerConfig {
+  /** Sequences decoded together in one step (1 = serial baseline). */
+  maxRunningSequences: number;
+  /** Prompt tokens admitted (prefilled) in one step. */
+  maxBatchTokens: number;
+  /** Requests allowed to wait; beyond it submit() rejects with 'busy' (HTTP 429). */
+  maxQueueDepth: number;
+  /** With nothing running, wait up to this long for more arrivals before a partial batch starts. */
+  maxWaitMs: number;
+  /** Batch size that ends the dynamic-batching wait early. */
+  targetBatchSize: number;
+  /** A bulk request waiting longer than this is ordered as interactive (no starvation). */
+  agingMs: number;
+  /** KV positions the pool holds across all running sequences. */
+  kvCapacityTokens: number;
+  /** KV block size in positions; reservations are rounded up to whole blocks. */
+  kvBlockTokens: number;
+  /** Seconds suggested to a rejected client (Retry-After). */
+  retryAfterS: number;
+}
+
+export function defaultSchedulerConfig(): SchedulerConfig {
+  return {
+    maxRunningSequences: 16,
+    maxBatchTokens: 4096,
+    maxQueueDepth: 256,
+    maxWaitMs: 0,
+    targetBatchSize: 8,
+    agingMs: 10_000,
+    kvCapacityTokens: 262_144,
+    kvBlockTokens: 64,
+    retryAfterS: 1,
+  };
+}
+
+const MIN: Record<keyof SchedulerConfig, number> = {
+  maxRunningSequences: 1,
+  maxBatchTokens: 1,
+  maxQueueDepth: 0,
+  maxWaitMs: 0,
+  targetBatchSize: 1,
+  agingMs: 0,
+  kvCapacityTokens: 1,
+  kvBlockTokens: 1,
+  retryAfterS: 0,
+};
+
+export function resolveSchedulerConfig(overrides: Record<string, unknown> = {}, keyPrefix = 'scheduler'): Readonly<SchedulerConfig> {
+  const config = defaultSchedulerConfig();
+  for (const [key, value] of Object.entries(overrides)) {
+    if (!(key in config)) {
+      throw new StudioError('invalid-argument', `unknown setting ${keyPrefix}.${key}; valid settings: ${Object.keys(config).join(', ')}`, { field: `${keyPrefix}.${key}` });
+    }
+    const k = key as keyof SchedulerConfig;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < MIN[k] || (k !== 'maxWaitMs' && k !== 'agingMs' && !Number.isInteger(value))) {
+      throw new StudioError('invalid-argument', `${keyPrefix}.${key} must be a number ≥ ${MIN[k]}${k === 'maxWaitMs' || k === 'agingMs' ? '' : ' (integer)'}, got ${JSON.stringify(value)}`, {
+        field: `${keyPrefix}.${key}`,
+      });
+    }
+    config[k] = value;
+  }
+  return Object.freeze(config);
+}

@@ -1,0 +1,178 @@
+/**
+ * Scheduler behaviour with a fake clock: admission limits, priorities and aging, dynamic-batching
+ * hold, cancellation and deadlines, the bounded queue, and a KV pool that does not grow.
+ */
+import { describe, expect, it } from 'vitest';
+import { StudioError } from '../../src-shared/errors';
+import { resolveSchedulerConfig, defaultSchedulerConfig } from './batch-policy';
+import { Scheduler, type SequenceSpec } from './scheduler';
+
+function fakeClock(startMs = 0) {
+  let t = startMs;
+  return { nowMs: () => t, advance: (ms: number) => (t += ms) };
+}
+
+const spec = (id: string, over: Partial<SequenceSpec> = {}): SequenceSpec => ({ id, priority: 'bulk', numPromptTokens: 20, maxNewTokens: 100, ...over });
+const ids = (xs: { id: string }[]) => xs.map((x) => x.id);
+
+describe('Scheduler', () => {
+  it('admits up to maxRunningSequences and decodes the rest next step', () => {
+    const clock = fakeClock();
+    const s = new Scheduler(resolveSchedulerConfig({ maxRunningSequences: 2 }), clock);
+    ['a', 'b', 'c'].forEach((id) => s.submit(spec(id)));
+    const first = s.schedule().batch;
+    expect(first.kind === 'step' && ids(first.admit)).toEqual(['a', 'b']);
+    const second = s.schedule().batch;
+    expect(second.kind === 'step' && [ids(second.admit), ids(second.decode)]).toEqual([[], ['a', 'b']]);
+    s.finish('a');
+    const third = s.schedule().batch;
+    expect(third.kind === 'step' && [ids(third.admit), ids(third.decode)]).toEqual([['c'], ['b']]);
+  });
+
+  it('serial baseline: maxRunningSequences 1 runs one sequence at a time in arrival order', () => {
+    const s = new Scheduler(resolveSchedulerConfig({ maxRunningSequences: 1 }), fakeClock());
+    ['a', 'b'].forEach((id) => s.submit(spec(id)));
+    const order: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const { batch } = s.schedule();
+      if (batch.kind !== 'step') break;
+      expect(batch.admit.length + batch.decode.length).toBe(1);
+      const seq = [...batch.admit, ...batch.decode][0];
+      order.push(seq.id);
+      s.finish(seq.id);
+    }
+    expect(order).toEqual(['a', 'b']);
+  });
+
+  it('limits prompt tokens per step but always admits at least one', () => {
+    const s = new Scheduler(resolveSchedulerConfig({ maxBatchTokens: 50 }), fakeClock());
+    s.submit(spec('big', { numPromptTokens: 80 }));
+    s.submit(spec('x', { numPromptTokens: 30 }));
+    s.submit(spec('y', { numPromptTokens: 30 }));
+    const b1 = s.schedule().batch;
+    expect(b1.kind === 'step' && ids(b1.admit)).toEqual(['big']);
+    const b2 = s.schedule().batch;
+    // 30 + 30 = 60 > 50: only x fits this step
+    expect(b2.kind === 'step' && ids(b2.admit)).toEqual(['x']);
+  });
+
+  it('orders interactive ahead of bulk, and ages bulk requests so they are not starved', () => {
+    const clock = fakeClock();
+    const s = new Scheduler(resolveSchedulerConfig({ maxRunningSequences: 1, agingMs: 1000 }), clock);
+    s.submit(spec('bulk-old'));
+    clock.advance(10);
+    s.submit(spec('ui', { priority: 'interactive' }));
+    expect([...s.waitingPositions().entries()]).toEqual([['ui', 0], ['bulk-old', 1]]);
+    clock.advance(1000); // bulk-old has now waited 1010 ms ≥ agingMs: ranks with interactive, earlier arrival first
+    expect([...s.waitingPositions().entries()]).toEqual([['bulk-old', 0], ['ui', 1]]);
+  });
+
+  it('holds a partial batch for maxWaitMs when idle, then starts it', () => {
+    const clock = fakeClock();
+    const s = new Scheduler(resolveSchedulerConfig({ maxWaitMs: 200, targetBatchSize: 4 }), clock);
+    s.submit(spec('a'));
+    clock.advance(50);
+    expect(s.schedule().batch).toEqual({ kind: 'idle', waitMs: 150 });
+    s.submit(spec('b'));
+    clock.advance(150);
+    const b = s.schedule().batch;
+    expect(b.kind === 'step' && ids(b.admit)).toEqual(['a', 'b']);
+  });
+
+  it('starts at once when targetBatchSize requests are waiting', () => {
+    const s = new Scheduler(resolveSchedulerConfig({ maxWaitMs: 200, targetBatchSize: 2 }), fakeClock());
+    s.submit(spec('a'));
+    s.submit(spec('b'));
+    expect(s.schedule().batch.kind).toBe('step');
+  });
+
+  it('removes cancelled and expired sequences at the next step and frees their KV', () => {
+    const clock = fakeClock();
+    const s = new Scheduler(resolveSchedulerConfig({ maxRunningSequences: 1 }), clock);
+    s.submit(spec('run'));
+    s.submit(spec('wait', { deadlineAtMs: 100 }));
+    s.schedule();
+    const freeWhileRunning = s.counters().numFreeKvBlocks;
+    expect(s.cancel('run')).toBe(true);
+    expect(s.cancel('nope')).toBe(false);
+    clock.advance(100);
+    const { batch, removed } = s.schedule();
+    expect(removed.map((r) => [r.sequence.id, r.reason, r.wasRunning])).toEqual([
+      ['wait', 'timeout', false],
+      ['run', 'cancelled', true],
+    ]);
+    expect(batch).toEqual({ kind: 'idle', waitMs: null });
+    expect(s.counters().numFreeKvBlocks).toBeGreaterThan(freeWhileRunning);
+  });
+
+  it('rejects with busy beyond maxQueueDepth, counting the rejection, and loses nothing accepted', () => {
+    const s = new Scheduler(resolveSchedulerConfig({ maxQueueDepth: 2, maxRunningSequences: 1 }), fakeClock());
+    s.submit(spec('a'));
+    s.submit(spec('b'));
+    let err: unknown;
+    try {
+      s.submit(spec('c'));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(StudioError);
+    expect((err as StudioError).code).toBe('busy');
+    expect((err as StudioError).details.retryAfterS).toBe(1);
+    expect(s.counters()).toMatchObject({ numWaiting: 2, numRejected: 1 });
+  });
+
+  it('refuses a sequence that can never fit the KV pool with input-too-long', () => {
+    const s = new Scheduler(resolveSchedulerConfig({ kvCapacityTokens: 128, kvBlockTokens: 64 }), fakeClock());
+    expect(() => s.submit(spec('huge', { numPromptTokens: 100, maxNewTokens: 100 }))).toThrowError(/KV positions/);
+  });
+
+  it('waits for KV space instead of overcommitting (head of line)', () => {
+    const s = new Scheduler(resolveSchedulerConfig({ kvCapacityTokens: 256, kvBlockTokens: 64 }), fakeClock());
+    s.submit(spec('a', { numPromptTokens: 28, maxNewTokens: 100 })); // 128 positions = 2 blocks
+    s.submit(spec('b', { numPromptTokens: 100, maxNewTokens: 100 })); // 200 positions = 4 blocks > 2 free
+    s.submit(spec('c', { numPromptTokens: 1, maxNewTokens: 10 }));
+    const b = s.schedule().batch;
+    expect(b.kind === 'step' && ids(b.admit)).toEqual(['a']);
+    s.finish('a');
+    const b2 = s.schedule().batch;
+    expect(b2.kind === 'step' && ids(b2.admit)).toEqual(['b']);
+  });
+
+  it('keeps the KV pool at its size after 1,000 requests', () => {
+    const s = new Scheduler(resolveSchedulerConfig({ maxRunningSequences: 7 }), fakeClock());
+    const total = s.kvPool.numBlocks;
+    let submitted = 0;
+    let finished = 0;
+    while (finished < 1000) {
+      while (submitted < 1000 && s.counters().numWaiting < 50) s.submit(spec(`r${submitted++}`, { numPromptTokens: 5 + (submitted % 17) }));
+      const { batch } = s.schedule();
+      if (batch.kind !== 'step') break;
+      for (const seq of batch.decode.slice(0, 3)) {
+        s.finish(seq.id);
+        finished++;
+      }
+    }
+    expect(finished).toBe(1000);
+    for (const id of [...Array(1000).keys()].map((i) => `r${i}`)) s.finish(id);
+    expect(s.kvPool.numFreeBlocks).toBe(total);
+    expect(s.kvPool.numOwners).toBe(0);
+  });
+
+  it('has complete defaults and rejects unknown or mistyped settings by key path', () => {
+    expect(defaultSchedulerConfig()).toEqual({
+      maxRunningSequences: 16,
+      maxBatchTokens: 4096,
+      maxQueueDepth: 256,
+      maxWaitMs: 0,
+      targetBatchSize: 8,
+      agingMs: 10_000,
+      kvCapacityTokens: 262_144,
+      kvBlockTokens: 64,
+      retryAfterS: 1,
+    });
+    expect(() => resolveSchedulerConfig({ maxRunning: 4 })).toThrowError(/scheduler\.maxRunning/);
+    expect(() => resolveSchedulerConfig({ maxRunningSequences: 0 })).toThrowError(/≥ 1/);
+    expect(() => resolveSchedulerConfig({ maxRunningSequences: '4' })).toThrowError(/scheduler\.maxRunningSequences/);
+    expect(Object.isFrozen(resolveSchedulerConfig({}))).toBe(true);
+  });
+});

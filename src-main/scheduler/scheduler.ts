@@ -1,0 +1,174 @@
+/**
+ * Decides who runs: admission into the running set, the per-step batch, cancellation, deadlines
+ * and the KV budget. Pure TypeScript: no tensors, no ORT, no Electron; the clock is injected.
+ *
+ * Loop contract (one engine step, called from the engine host's loop only):
+ *  1. `schedule()` first drops cancelled and expired sequences (waiting or running) and returns
+ *     them as `removed` — the engine reports those outcomes and discards their state.
+ *  2. Then it admits waiting sequences in queue order while the running set has room
+ *     (maxRunningSequences), the step's prompt tokens fit (maxBatchTokens, at least one always
+ *     admitted when there is room) and the KV budget can reserve prompt + frame cap. A sequence that
+ *     does not fit stops admission (head-of-line, so large requests are not starved).
+ *  3. With nothing running and fewer than targetBatchSize waiting, it may hold a partial batch for
+ *     up to maxWaitMs after the oldest arrival (dynamic batching); it then returns 'idle' with waitMs.
+ *  4. The batch is every running sequence: `admit` (prefill this step) + `decode` (one frame).
+ *  5. After the step, the engine calls `finish(id)` for each sequence that hit EOS, its cap, or
+ *     failed; its KV blocks return to the pool at once.
+ * `submit()` and `cancel()` may be called at any time between steps; they take effect at the next
+ * `schedule()`. Nothing preempts a running sequence except cancel and its deadline.
+ */
+import { StudioError } from '../../src-shared/errors';
+import type { RequestPriority } from '../../src-shared/synthesis';
+import type { SchedulerConfig } from './batch-policy';
+import { KvBudget } from './kv-budget';
+import { RequestQueue, type QueuedSequence } from './request-queue';
+
+export interface Clock {
+  nowMs(): number;
+}
+
+export interface SequenceSpec {
+  id: string;
+  priority: RequestPriority;
+  numPromptTokens: number;
+  /** Frame cap of this sequence; with the prompt it sizes the KV reservation. */
+  maxNewTokens: number;
+  /** Absolute time (clock ms) after which the sequence is removed with reason 'timeout'. */
+  deadlineAtMs?: number;
+}
+
+export interface ScheduledSequence extends SequenceSpec, QueuedSequence {
+  blockTable: readonly number[];
+}
+
+export type Batch =
+  | { kind: 'idle'; waitMs: number | null }
+  | { kind: 'step'; admit: ScheduledSequence[]; decode: ScheduledSequence[]; numPromptTokens: number };
+
+export interface Removal {
+  sequence: ScheduledSequence;
+  reason: 'cancelled' | 'timeout';
+  wasRunning: boolean;
+}
+
+export interface SchedulerCounters {
+  numWaiting: number;
+  numRunning: number;
+  numRejected: number;
+  numFreeKvBlocks: number;
+}
+
+export class Scheduler {
+  private readonly waiting = new RequestQueue<ScheduledSequence>();
+  private readonly running = new Map<string, ScheduledSequence>();
+  private readonly cancelRequested = new Set<string>();
+  private readonly kv: KvBudget;
+  private nextOrdinal = 0;
+  private numRejected = 0;
+
+  constructor(
+    private readonly config: Readonly<SchedulerConfig>,
+    private readonly clock: Clock,
+  ) {
+    this.kv = new KvBudget(Math.floor(config.kvCapacityTokens / config.kvBlockTokens), config.kvBlockTokens);
+  }
+
+  /** Queues a sequence; rejects with 'busy' when the queue is full or it can never fit the KV pool. */
+  submit(spec: SequenceSpec): void {
+    const numTokens = spec.numPromptTokens + spec.maxNewTokens;
+    if (this.kv.blocksFor(numTokens) > this.kv.numBlocks) {
+      throw new StudioError(
+        'input-too-long',
+        `the request needs ${numTokens} KV positions but the pool holds ${this.config.kvCapacityTokens}; shorten the text or raise scheduler.kvCapacityTokens`,
+        { numTokens, kvCapacityTokens: this.config.kvCapacityTokens },
+      );
+    }
+    if (this.waiting.size >= this.config.maxQueueDepth) {
+      this.numRejected++;
+      throw new StudioError('busy', `the queue is full (${this.waiting.size} waiting, limit ${this.config.maxQueueDepth}); retry after ${this.config.retryAfterS} s`, {
+        retryAfterS: this.config.retryAfterS,
+        queueDepth: this.waiting.size,
+      });
+    }
+    this.waiting.push({ ...spec, arrivalMs: this.clock.nowMs(), ordinal: this.nextOrdinal++, blockTable: [] });
+  }
+
+  /** Marks a sequence for removal at the next schedule(); false when it is unknown. */
+  cancel(id: string): boolean {
+    if (!this.running.has(id) && !this.waiting.has(id)) return false;
+    this.cancelRequested.add(id);
+    return true;
+  }
+
+  schedule(): { batch: Batch; removed: Removal[] } {
+    const nowMs = this.clock.nowMs();
+    const removed = this.removeCancelledAndExpired(nowMs);
+    const admit: ScheduledSequence[] = [];
+    const holdMs = this.dynamicBatchHoldMs(nowMs);
+    if (holdMs === 0) this.admitInto(admit, nowMs);
+    const decode = [...this.running.values()].filter((s) => !admit.includes(s));
+    if (admit.length === 0 && decode.length === 0) {
+      return { batch: { kind: 'idle', waitMs: this.waiting.size > 0 ? holdMs : null }, removed };
+    }
+    const numPromptTokens = admit.reduce((n, s) => n + s.numPromptTokens, 0);
+    return { batch: { kind: 'step', admit, decode, numPromptTokens }, removed };
+  }
+
+  /** A running sequence is done (EOS, cap or failure): free its KV blocks. */
+  finish(id: string): void {
+    this.running.delete(id);
+    this.cancelRequested.delete(id);
+    this.kv.free(id);
+  }
+
+  counters(): SchedulerCounters {
+    return { numWaiting: this.waiting.size, numRunning: this.running.size, numRejected: this.numRejected, numFreeKvBlocks: this.kv.numFreeBlocks };
+  }
+
+  /** Queue position of each waiting sequence (0 = next to be admitted). */
+  waitingPositions(): Map<string, number> {
+    return this.waiting.positions(this.clock.nowMs(), this.config.agingMs);
+  }
+
+  get kvPool(): Pick<KvBudget, 'numBlocks' | 'numFreeBlocks' | 'numOwners'> {
+    return this.kv;
+  }
+
+  private removeCancelledAndExpired(nowMs: number): Removal[] {
+    const removed: Removal[] = [];
+    const expired = (s: ScheduledSequence) => s.deadlineAtMs !== undefined && nowMs >= s.deadlineAtMs;
+    for (const s of this.waiting.removeWhere((s) => this.cancelRequested.has(s.id) || expired(s))) {
+      removed.push({ sequence: s, reason: this.cancelRequested.has(s.id) ? 'cancelled' : 'timeout', wasRunning: false });
+      this.cancelRequested.delete(s.id);
+    }
+    for (const s of [...this.running.values()]) {
+      if (!this.cancelRequested.has(s.id) && !expired(s)) continue;
+      removed.push({ sequence: s, reason: this.cancelRequested.has(s.id) ? 'cancelled' : 'timeout', wasRunning: true });
+      this.finish(s.id);
+    }
+    return removed;
+  }
+
+  /** 0 when admission may proceed now; otherwise how long to hold the partial batch. */
+  private dynamicBatchHoldMs(nowMs: number): number {
+    if (this.config.maxWaitMs <= 0 || this.running.size > 0 || this.waiting.size >= this.config.targetBatchSize) return 0;
+    const oldest = this.waiting.oldestArrivalMs();
+    if (oldest === null) return 0;
+    return Math.max(0, oldest + this.config.maxWaitMs - nowMs);
+  }
+
+  private admitInto(admit: ScheduledSequence[], nowMs: number): void {
+    let numTokens = 0;
+    for (const s of this.waiting.ordered(nowMs, this.config.agingMs)) {
+      if (this.running.size >= this.config.maxRunningSequences) break;
+      if (admit.length > 0 && numTokens + s.numPromptTokens > this.config.maxBatchTokens) break;
+      const reserve = s.numPromptTokens + s.maxNewTokens;
+      if (!this.kv.canAllocate(reserve)) break;
+      this.waiting.remove(s.id);
+      const scheduled = { ...s, blockTable: this.kv.allocate(s.id, reserve) };
+      this.running.set(s.id, scheduled);
+      admit.push(scheduled);
+      numTokens += s.numPromptTokens;
+    }
+  }
+}
