@@ -1,0 +1,53 @@
+// Engine config: the defaults are asserted (whisper.cpp assert_default_params), overrides merge,
+// and bad keys/values are rejected naming the key path.
+import { describe, expect, it } from 'vitest';
+import { defaultEngineConfig, describeEngineConfig, resolveEngineConfig } from './engine-config';
+
+describe('engine config', () => {
+  it('has the documented defaults', () => {
+    expect(defaultEngineConfig()).toEqual({
+      provider: 'auto',
+      intraOpNumThreads: 0,
+      codec: { chunkFrames: 8, firstChunkFrames: 4, leftContextFrames: 25 },
+      maxSequenceTokens: 4096,
+      maxRunningSequences: 8,
+      maxPrefillSequences: 4,
+      framesPerTextToken: 12,
+      minFramesCap: 75,
+      promptLayout: 'non-streaming',
+      codePredictor: 'manifest',
+    });
+  });
+
+  it('merges nested overrides and freezes the result', () => {
+    const config = resolveEngineConfig({ provider: 'cpu', codec: { chunkFrames: 12 } });
+    expect(config.provider).toBe('cpu');
+    expect(config.codec).toEqual({ chunkFrames: 12, firstChunkFrames: 4, leftContextFrames: 25 });
+    expect(Object.isFrozen(config.codec)).toBe(true);
+  });
+
+  it('rejects an unknown key naming its path', () => {
+    expect(() => resolveEngineConfig({ codec: { chunkSize: 3 } })).toThrow(/'codec\.chunkSize' is not a setting/);
+  });
+
+  it('rejects a wrong type naming its path', () => {
+    expect(() => resolveEngineConfig({ maxRunningSequences: '4' })).toThrow(/'maxRunningSequences' must be a number/);
+  });
+
+  it('rejects an unknown provider listing the valid ones', () => {
+    expect(() => resolveEngineConfig({ provider: 'tpu' })).toThrow(/valid values: auto, cpu, webgpu, cuda, dml/);
+  });
+
+  it('rejects a first chunk longer than the chunk', () => {
+    expect(() => resolveEngineConfig({ codec: { firstChunkFrames: 9 } })).toThrow(/firstChunkFrames/);
+  });
+
+  it('rejects non-integer or too small counts', () => {
+    expect(() => resolveEngineConfig({ maxRunningSequences: 0 })).toThrow(/integer ≥ 1/);
+    expect(() => resolveEngineConfig({ codec: { chunkFrames: 2.5 } })).toThrow(/codec\.chunkFrames/);
+  });
+
+  it('describes every setting for the start-up log', () => {
+    expect(describeEngineConfig(defaultEngineConfig())).toMatch(/leftContextFrames=25/);
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * EngineConfig: how the engine runs (provider, batch limits, codec chunking, length caps), as
+ * opposed to per-request params (voice, seed, temperature) which live in SynthesisRequest.
+ * defaultEngineConfig() is the one place defaults live; resolveEngineConfig(overrides) rejects
+ * unknown keys and wrong types naming the key path, and returns a frozen value.
+ */
+import { StudioError } from '../../src-shared/errors';
+
+export type ProviderChoice = 'auto' | 'cpu' | 'webgpu' | 'cuda' | 'dml';
+export type PromptLayout = 'non-streaming' | 'streaming-text';
+export type CodePredictorChoice = 'manifest' | 'step' | 'loop';
+
+export interface CodecChunkConfig {
+  /** Frames decoded per chunk once streaming is under way (80 ms per frame). */
+  chunkFrames: number;
+  /** Frames of the first chunk; smaller gives audio sooner. */
+  firstChunkFrames: number;
+  /** Frames of already-decoded context re-fed before each chunk (spec §4.4: ≥ 25). */
+  leftContextFrames: number;
+}
+
+export interface EngineConfig {
+  provider: ProviderChoice;
+  /** ORT intra-op threads; 0 lets onnxruntime decide. */
+  intraOpNumThreads: number;
+  codec: CodecChunkConfig;
+  /** Hard cap on prompt rows + generated frames of one sequence (text over this is rejected). */
+  maxSequenceTokens: number;
+  /** Sequences decoded together in one talker step. */
+  maxRunningSequences: number;
+  /** Sequences admitted (prefilled) in one step. */
+  maxPrefillSequences: number;
+  /** Runaway guard: frames allowed = minFramesCap + framesPerTextToken × numTextTokens (also ≤ maxNewTokens). */
+  framesPerTextToken: number;
+  minFramesCap: number;
+  promptLayout: PromptLayout;
+  /** Which code-predictor graph to drive; 'manifest' uses the builder's measured default. */
+  codePredictor: CodePredictorChoice;
+}
+
+export function defaultEngineConfig(): EngineConfig {
+  return {
+    provider: 'auto',
+    intraOpNumThreads: 0,
+    codec: { chunkFrames: 8, firstChunkFrames: 4, leftContextFrames: 25 },
+    maxSequenceTokens: 4096,
+    maxRunningSequences: 8,
+    maxPrefillSequences: 4,
+    framesPerTextToken: 12,
+    minFramesCap: 75,
+    promptLayout: 'non-streaming',
+    codePredictor: 'manifest',
+  };
+}
+
+const ENUMS: Record<string, readonly string[]> = {
+  provider: ['auto', 'cpu', 'webgpu', 'cuda', 'dml'],
+  promptLayout: ['non-streaming', 'streaming-text'],
+  codePredictor: ['manifest', 'step', 'loop'],
+};
+
+/** Lower bounds for integer keys (by key path). */
+const MINIMUMS: Record<string, number> = {
+  intraOpNumThreads: 0,
+  'codec.chunkFrames': 1,
+  'codec.firstChunkFrames': 1,
+  'codec.leftContextFrames': 0,
+  maxSequenceTokens: 16,
+  maxRunningSequences: 1,
+  maxPrefillSequences: 1,
+  framesPerTextToken: 1,
+  minFramesCap: 1,
+};
+
+function fail(keyPath: string, message: string): never {
+  throw new StudioError('invalid-argument', `engine config '${keyPath}' ${message}`, { field: keyPath });
+}
+
+function merge(base: Record<string, unknown>, overrides: unknown, prefix: string): Record<string, unknown> {
+  if (overrides === null || typeof overrides !== 'object' || Array.isArray(overrides)) {
+    fail(prefix || '<root>', `must be an object, got ${JSON.stringify(overrides)}`);
+  }
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(overrides as Record<string, unknown>)) {
+    const keyPath = prefix ? `${prefix}.${key}` : key;
+    if (!(key in base)) fail(keyPath, `is not a setting; valid keys here: ${Object.keys(base).join(', ')}`);
+    const current = base[key];
+    if (typeof current === 'object' && current !== null) {
+      out[key] = merge(current as Record<string, unknown>, value, keyPath);
+      continue;
+    }
+    if (typeof value !== typeof current) fail(keyPath, `must be a ${typeof current}, got ${JSON.stringify(value)}`);
+    const allowed = ENUMS[keyPath];
+    if (allowed && !allowed.includes(value as string)) fail(keyPath, `is '${String(value)}'; valid values: ${allowed.join(', ')}`);
+    const minimum = MINIMUMS[keyPath];
+    if (minimum !== undefined && (!Number.isInteger(value) || (value as number) < minimum)) {
+      fail(keyPath, `must be an integer ≥ ${minimum}, got ${String(value)}`);
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+export function resolveEngineConfig(overrides: unknown = {}): Readonly<EngineConfig> {
+  const merged = merge(defaultEngineConfig() as unknown as Record<string, unknown>, overrides, '') as unknown as EngineConfig;
+  if (merged.codec.firstChunkFrames > merged.codec.chunkFrames) {
+    fail('codec.firstChunkFrames', `(${merged.codec.firstChunkFrames}) must not exceed codec.chunkFrames (${merged.codec.chunkFrames})`);
+  }
+  if (merged.maxPrefillSequences > merged.maxRunningSequences) {
+    fail('maxPrefillSequences', `(${merged.maxPrefillSequences}) must not exceed maxRunningSequences (${merged.maxRunningSequences})`);
+  }
+  return deepFreeze(merged);
+}
+
+/** One line per setting, logged once at start-up. */
+export function describeEngineConfig(config: EngineConfig): string {
+  const c = config.codec;
+  return [
+    `provider=${config.provider} intraOpNumThreads=${config.intraOpNumThreads}`,
+    `codec chunkFrames=${c.chunkFrames} firstChunkFrames=${c.firstChunkFrames} leftContextFrames=${c.leftContextFrames}`,
+    `maxSequenceTokens=${config.maxSequenceTokens} maxRunningSequences=${config.maxRunningSequences} maxPrefillSequences=${config.maxPrefillSequences}`,
+    `framesPerTextToken=${config.framesPerTextToken} minFramesCap=${config.minFramesCap} promptLayout=${config.promptLayout} codePredictor=${config.codePredictor}`,
+  ].join('\n');
+}
