@@ -41,6 +41,17 @@ export interface CodecConfig {
   decoder: CodecDecoderConfig;
 }
 
+/*
+ * Architecture constants the official module fixes in code rather than in config.json
+ * ([tok12-py] Qwen3TTSTokenizerV2Decoder and its blocks).
+ */
+/** EuclideanCodebook: embedding = embedding_sum / max(cluster_usage, CODEBOOK_EPSILON). */
+export const CODEBOOK_EPSILON = 1e-5;
+/** ConvNeXt LayerNorm epsilon. */
+export const CONVNEXT_LAYER_NORM_EPS = 1e-6;
+/** Dilations of the three residual units in every decoder block (kernel 7 each). */
+export const RESIDUAL_DILATIONS = [1, 3, 9] as const;
+
 type Json = Record<string, unknown>;
 
 /** Reads and validates `speech_tokenizer/config.json`. */

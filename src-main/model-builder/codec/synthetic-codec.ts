@@ -139,7 +139,7 @@ function weightFanIn(name: string, shape: readonly number[]): number {
 /** Residual branches get a small gain so that 12 residual units do not blow up the signal. */
 function weightGain(name: string): number {
   if (/\.conv2\.conv\.weight$/.test(name)) return 0.3;
-  if (/^decoder\.decoder\.\d+\.conv\.weight$/.test(name) && !name.startsWith('decoder.decoder.0.')) return 0.5; // final conv → PCM
+  if (/^decoder\.decoder\.\d+\.conv\.weight$/.test(name) && !name.startsWith('decoder.decoder.0.')) return 0.1; // final conv → PCM at rms ≈ 0.3
   return 1;
 }
 

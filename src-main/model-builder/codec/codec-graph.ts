@@ -1,0 +1,134 @@
+/**
+ * Builds the codec decoder ("code2wav") ONNX graph from speech-tokenizer tensors and config:
+ * input `codes` int64 [batch, numQuantizers, num_frames] → output `pcm` float32
+ * [batch, num_frames · samplesPerFrame], dynamic batch and length. Same maths as reference-codec.ts
+ * (including its strictly causal transposed convs). Build time only; blocks in codec-graph-blocks.ts.
+ *
+ * Chunking contract (spec §4.3–4.4): the graph keeps no state and every output sample depends only
+ * on frames at or before its own. To stream, feed [leftContext frames, new frames] and drop the
+ * first leftContext · samplesPerFrame samples of `pcm`. RoPE positions restart at 0 each call, which
+ * is exact because attention only sees relative positions. The result equals a full decode exactly
+ * once the left context covers the receptive field (codecReceptiveFieldFrames); chunked-decode.ts
+ * does this bookkeeping.
+ */
+import { StudioError } from '../../../src-shared/errors';
+import { applyRope, groupedQueryAttention, linear, ropeCosSin, rmsNorm, swiglu } from '../onnx/composite-ops';
+import { GraphBuilder, type ExternalDataOptions } from '../onnx/graph-builder';
+import { CODEBOOK_EPSILON, CONVNEXT_LAYER_NORM_EPS, RESIDUAL_DILATIONS, type CodecConfig, type CodecDecoderConfig } from './codec-config';
+import { checkCodecTensorShapes, type CodecTensors } from './codec-tensor-shapes';
+import {
+  CodecGraphWeights, causalConv, causalConvTranspose, convNeXt, slidingWindowMask, snakeBeta, type CodecGraphDtype,
+} from './codec-graph-blocks';
+
+export const CODEC_GRAPH_INPUT = 'codes';
+export const CODEC_GRAPH_OUTPUT = 'pcm';
+
+/** The .onnx bytes with all weights inline (fine below 2 GB; the full decoder is ≈ 457 MB fp32). */
+export function buildCodecDecoderGraph(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype): Uint8Array {
+  return createCodecGraphBuilder(tensors, config, dtype).toBytes();
+}
+
+/** Writes `onnxPath` plus its weights as external data next to it (ORT then loads from the path). */
+export function writeCodecDecoderGraph(onnxPath: string, tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, externalData: ExternalDataOptions): { numModelBytes: number; numExternalBytes: number } {
+  return createCodecGraphBuilder(tensors, config, dtype, externalData).save(onnxPath);
+}
+
+function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, externalData?: ExternalDataOptions): GraphBuilder {
+  if (dtype !== 'fp32' && dtype !== 'fp16') {
+    throw new StudioError('invalid-argument', `codec graph dtype must be 'fp32' or 'fp16' but is '${String(dtype)}'; pass one of them`, { dtype: String(dtype) });
+  }
+  checkCodecTensorShapes(tensors, config);
+  const d = config.decoder;
+  const g = new GraphBuilder({ name: `qwen3_tts_codec_decoder_${dtype}`, externalData });
+  const w = new CodecGraphWeights(g, tensors, dtype);
+  const codes = g.input(CODEC_GRAPH_INPUT, 'int64', ['batch', d.numQuantizers, 'num_frames']);
+  const numFrames = g.dim(codes, 2); // int64 [1]
+
+  let x = dequantize(g, w, codes, d); // [B, codebookDim, T]
+  x = causalConv(g, w, x, 'pre_conv.conv'); // [B, latentDim, T]
+  x = g.transpose(preTransformer(g, w, g.transpose(x, [0, 2, 1]), numFrames, d), [0, 2, 1]); // [B, latentDim, T]
+  d.upsamplingRatios.forEach((ratio, i) => {
+    x = causalConvTranspose(g, w, x, `upsample.${i}.0.conv`, ratio);
+    x = convNeXt(g, w, x, `upsample.${i}.1`, CONVNEXT_LAYER_NORM_EPS);
+  });
+  x = causalConv(g, w, x, 'decoder.0.conv'); // [B, decoderDim, 4T]
+  d.upsampleRates.forEach((rate, i) => {
+    const p = `decoder.${i + 1}.block`;
+    x = snakeBeta(g, w, x, `${p}.0`);
+    x = causalConvTranspose(g, w, x, `${p}.1.conv`, rate);
+    RESIDUAL_DILATIONS.forEach((dilation, u) => {
+      const r = `${p}.${u + 2}`;
+      let h = snakeBeta(g, w, x, `${r}.act1`);
+      h = causalConv(g, w, h, `${r}.conv1.conv`, dilation);
+      h = snakeBeta(g, w, h, `${r}.act2`);
+      h = causalConv(g, w, h, `${r}.conv2.conv`);
+      x = g.add(x, h);
+    });
+  });
+  const n = d.upsampleRates.length;
+  x = snakeBeta(g, w, x, `decoder.${n + 1}`);
+  x = causalConv(g, w, x, `decoder.${n + 2}.conv`); // [B, 1, T · samplesPerFrame]
+  const clipped = g.op('Clip', [x, g.constFloat(-1), g.constFloat(1)]);
+  g.output(g.squeeze(clipped, [1]), 'float32', ['batch', 'num_samples'], CODEC_GRAPH_OUTPUT);
+  return g;
+}
+
+/**
+ * Split RVQ as two gathers: each group's codebooks (embedding_sum / max(cluster_usage, ε)) are
+ * stacked into one table [numInGroup · codebookSize, vqDim] and indexed with code + q · codebookSize;
+ * the group sum goes through its 1×1 output projection; the two groups are added.
+ */
+function dequantize(g: GraphBuilder, w: CodecGraphWeights, codes: string, d: CodecDecoderConfig): string {
+  const vqDim = d.codebookDim / 2;
+  const groups: [string, number, number][] = [
+    ['rvq_first', 0, d.numSemanticQuantizers],
+    ['rvq_rest', d.numSemanticQuantizers, d.numQuantizers],
+  ];
+  const parts = groups.map(([group, first, end]) => {
+    const numInGroup = end - first;
+    const table = new Float32Array(numInGroup * d.codebookSize * vqDim);
+    for (let q = 0; q < numInGroup; q++) {
+      const layer = `quantizer.${group}.vq.layers.${q}._codebook`;
+      const usage = w.get(`${layer}.cluster_usage`).data;
+      const embeddingSum = w.get(`${layer}.embedding_sum`).data;
+      for (let code = 0; code < d.codebookSize; code++) {
+        const count = Math.max(usage[code], CODEBOOK_EPSILON);
+        for (let c = 0; c < vqDim; c++) table[(q * d.codebookSize + code) * vqDim + c] = embeddingSum[code * vqDim + c] / count;
+      }
+    }
+    const tableName = w.matrix(`quantizer.${group}.codebooks`, table, [numInGroup * d.codebookSize, vqDim]);
+    const offsets = g.constInt64(Array.from({ length: numInGroup }, (_, q) => q * d.codebookSize), [1, numInGroup, 1]);
+    const indices = g.add(g.slice(codes, 1, first, end), offsets); // [B, numInGroup, T]
+    const summed = g.op('ReduceSum', [g.gather(tableName, indices), g.constInt64([1])], { keepdims: 0 }); // [B, T, vqDim]
+    const proj = w.get(`quantizer.${group}.output_proj.weight`); // [codebookDim, vqDim, 1] → [vqDim, codebookDim]
+    const projT = new Float32Array(proj.data.length);
+    for (let o = 0; o < d.codebookDim; o++) for (let c = 0; c < vqDim; c++) projT[c * d.codebookDim + o] = proj.data[o * vqDim + c];
+    return g.matmul(summed, w.matrix(`quantizer.${group}.output_proj.weight.T`, projT, [vqDim, d.codebookDim])); // [B, T, codebookDim]
+  });
+  return g.transpose(g.add(parts[0], parts[1]), [0, 2, 1]);
+}
+
+/** input_proj → layers (RMSNorm, sliding-window RoPE attention, LayerScale, SwiGLU) → norm → output_proj on [B, T, C]. */
+function preTransformer(g: GraphBuilder, w: CodecGraphWeights, x0: string, numFrames: string, d: CodecDecoderConfig): string {
+  const D = d.headDim;
+  const positions = g.unsqueeze(g.op('Range', [g.constInt64([0], []), g.squeeze(numFrames, [0]), g.constInt64([1], [])]), [0]); // [1, T]
+  const { cos, sin } = ropeCosSin(g, positions, D, d.ropeTheta, 'float32'); // [1, 1, T, D]
+  const mask = slidingWindowMask(g, numFrames, d.slidingWindow);
+  const heads = (value: string, numHeads: number): string => g.transpose(g.reshape(value, [0, 0, numHeads, D]), [0, 2, 1, 3]); // [B, heads, T, D]
+  let x = linear(g, x0, w.linearT('pre_transformer.input_proj.weight'), w.vector('pre_transformer.input_proj.bias'));
+  for (let layer = 0; layer < d.numHiddenLayers; layer++) {
+    const p = `pre_transformer.layers.${layer}`;
+    const h = rmsNorm(g, x, w.vector(`${p}.input_layernorm.weight`), d.rmsNormEps, 'float32');
+    const q = applyRope(g, heads(g.matmul(h, w.linearT(`${p}.self_attn.q_proj.weight`)), d.numAttentionHeads), cos, sin, D);
+    const k = applyRope(g, heads(g.matmul(h, w.linearT(`${p}.self_attn.k_proj.weight`)), d.numKeyValueHeads), cos, sin, D);
+    const v = heads(g.matmul(h, w.linearT(`${p}.self_attn.v_proj.weight`)), d.numKeyValueHeads);
+    const context = groupedQueryAttention(g, { q, k, v, mask, numHeads: d.numAttentionHeads, numKvHeads: d.numKeyValueHeads, headDim: D, dtype: 'float32' });
+    const attn = g.matmul(context, w.linearT(`${p}.self_attn.o_proj.weight`));
+    x = g.add(x, g.mul(attn, w.vector(`${p}.self_attn_layer_scale.scale`)));
+    const m = rmsNorm(g, x, w.vector(`${p}.post_attention_layernorm.weight`), d.rmsNormEps, 'float32');
+    const mlp = swiglu(g, m, w.linearT(`${p}.mlp.gate_proj.weight`), w.linearT(`${p}.mlp.up_proj.weight`), w.linearT(`${p}.mlp.down_proj.weight`));
+    x = g.add(x, g.mul(mlp, w.vector(`${p}.mlp_layer_scale.scale`)));
+  }
+  x = rmsNorm(g, x, w.vector('pre_transformer.norm.weight'), d.rmsNormEps, 'float32');
+  return linear(g, x, w.linearT('pre_transformer.output_proj.weight'), w.vector('pre_transformer.output_proj.bias'));
+}
