@@ -1,0 +1,103 @@
+/**
+ * Writes synthetic checkpoints in the official folder layout with seeded random weights: config.json,
+ * generation_config.json, model.safetensors (bf16 like the official, or fp32), the real Qwen2 tokenizer
+ * files and speech_tokenizer/ from the codec colleague's synthetic decoder. Tensors stream to disk in
+ * chunks, so even 1.7B needs little memory. The weights produce noise, not speech.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { StudioError } from '../../src-shared/errors';
+import { syntheticCodecConfig, syntheticCodecTensors } from './codec/synthetic-codec';
+import { parseCheckpointConfig } from './checkpoint-config';
+import { expectedCheckpointTensors, type ExpectedTensor } from './checkpoint-tensors';
+import { SafetensorsWriter, writeSafetensors, type FloatStorage } from './safetensors';
+import { fillUniform, streamKey } from './seeded-random';
+import { syntheticCheckpointConfig, syntheticGenerationConfig, type SyntheticSize } from './synthetic-config';
+import { writeTokenizerFiles } from './tokenizer-files';
+
+export interface ProgressEvent {
+  phase: string;
+  done: number;
+  total: number;
+}
+export type OnProgress = (event: ProgressEvent) => void;
+
+export interface SyntheticCheckpointOptions {
+  size: SyntheticSize;
+  seed: number;
+  outDir: string;
+  /** Storage of model.safetensors; default BF16 (as the official files). */
+  dtype?: FloatStorage;
+  onProgress?: OnProgress;
+}
+
+const CHUNK_ELEMENTS = 1 << 22;
+
+/**
+ * Amplitude and offset of the uniform weights, chosen so activations stay O(1) at any depth and
+ * length: linear weights have variance 1/fanIn, norms sit near 1, embeddings are O(1) (RMSNorm rescales).
+ */
+function weightScale(t: ExpectedTensor): { amplitude: number; offset: number } {
+  switch (t.role) {
+    case 'linear':
+      return { amplitude: Math.sqrt(3 / t.shape[1]), offset: 0 };
+    case 'norm':
+      return { amplitude: 0.1, offset: 1 };
+    case 'bias':
+      return { amplitude: 0.02, offset: 0 };
+    case 'embedding':
+      return { amplitude: 1, offset: 0 };
+  }
+}
+
+export async function writeSyntheticCheckpoint(options: SyntheticCheckpointOptions): Promise<{ checkpointDir: string }> {
+  const { size, seed, outDir } = options;
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+    throw new StudioError('invalid-argument', `seed must be an integer in [0, 2^32) but is ${seed}; pass a 32-bit seed`, { seed });
+  }
+  const report = options.onProgress ?? (() => {});
+  fs.mkdirSync(path.join(outDir, 'speech_tokenizer'), { recursive: true });
+  const rawConfig = syntheticCheckpointConfig(size);
+  const generationConfig = syntheticGenerationConfig();
+  fs.writeFileSync(path.join(outDir, 'config.json'), JSON.stringify(rawConfig, null, 2));
+  fs.writeFileSync(path.join(outDir, 'generation_config.json'), JSON.stringify(generationConfig, null, 2));
+  writeTokenizerFiles(outDir);
+
+  const config = parseCheckpointConfig(rawConfig, generationConfig);
+  const tensors = expectedCheckpointTensors(config);
+  const dtype = options.dtype ?? 'BF16';
+  const totalElements = tensors.reduce((sum, t) => sum + t.shape.reduce((a, b) => a * b, 1), 0);
+  const weightsPath = path.join(outDir, 'model.safetensors');
+  const partialPath = `${weightsPath}.partial`;
+  const writer = SafetensorsWriter.create(partialPath, tensors.map((t) => ({ name: t.name, shape: t.shape, dtype })), {
+    format: 'pt',
+    synthetic: `qwen3-tts-studio size=${size} seed=${seed}`,
+  });
+  let doneElements = 0;
+  const chunk = new Float32Array(CHUNK_ELEMENTS);
+  for (const t of tensors) {
+    const numElements = t.shape.reduce((a, b) => a * b, 1);
+    const key = streamKey(seed, t.name);
+    const { amplitude, offset } = weightScale(t);
+    for (let first = 0; first < numElements; first += CHUNK_ELEMENTS) {
+      const part = chunk.subarray(0, Math.min(CHUNK_ELEMENTS, numElements - first));
+      fillUniform(part, key, first, amplitude, offset);
+      writer.write(part);
+      doneElements += part.length;
+      report({ phase: 'talker-weights', done: doneElements, total: totalElements });
+      if (numElements > CHUNK_ELEMENTS) await yieldToEventLoop();
+    }
+  }
+  writer.close();
+  fs.renameSync(partialPath, weightsPath);
+
+  report({ phase: 'speech-tokenizer', done: 0, total: 1 });
+  fs.writeFileSync(path.join(outDir, 'speech_tokenizer', 'config.json'), JSON.stringify(syntheticCodecConfig(size), null, 2));
+  writeSafetensors(path.join(outDir, 'speech_tokenizer', 'model.safetensors'), syntheticCodecTensors(size, seed), 'F32', { format: 'pt' });
+  report({ phase: 'speech-tokenizer', done: 1, total: 1 });
+  return { checkpointDir: outDir };
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

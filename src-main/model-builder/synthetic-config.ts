@@ -1,0 +1,48 @@
+/**
+ * config.json and generation_config.json contents of the synthetic checkpoints. All sizes start from
+ * the official 0.6B config (so every special, speaker and language id is real) and change only dims:
+ * tiny is a 2-layer, 64-wide talker with a 16-wide text embedding over the full 151,936-id vocabulary;
+ * 1.7b uses the published 1.7B widths (talker 2048 / MLP 6144, code predictor 1024 with a projection).
+ */
+import officialConfig from './fixtures/official-0.6b-config.json';
+
+export type SyntheticSize = 'tiny' | '0.6b' | '1.7b';
+
+export function syntheticCheckpointConfig(size: SyntheticSize): Record<string, unknown> {
+  const config = structuredClone(officialConfig) as Record<string, unknown> & {
+    talker_config: Record<string, unknown> & { code_predictor_config: Record<string, unknown> };
+  };
+  const talker = config.talker_config;
+  const cp = talker.code_predictor_config;
+  switch (size) {
+    case '0.6b':
+      break;
+    case '1.7b':
+      Object.assign(talker, { hidden_size: 2048, intermediate_size: 6144 });
+      config.tts_model_size = '1b7';
+      break;
+    case 'tiny': {
+      const dims = { hidden_size: 64, intermediate_size: 128, num_hidden_layers: 2, num_attention_heads: 4, num_key_value_heads: 2, head_dim: 16 };
+      Object.assign(talker, dims, { text_hidden_size: 16 });
+      Object.assign(cp, dims, { layer_types: ['full_attention', 'full_attention'] });
+      break;
+    }
+  }
+  return config;
+}
+
+/** Sampling defaults as reported for the official checkpoints (spec §3.1). */
+export function syntheticGenerationConfig(): Record<string, unknown> {
+  return {
+    do_sample: true,
+    temperature: 0.9,
+    top_k: 50,
+    top_p: 1.0,
+    repetition_penalty: 1.05,
+    subtalker_dosample: true,
+    subtalker_temperature: 0.9,
+    subtalker_top_k: 50,
+    subtalker_top_p: 1.0,
+    max_new_tokens: 8192,
+  };
+}
