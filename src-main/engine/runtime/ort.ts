@@ -3,6 +3,9 @@
  * input validation against session.inputNames, a readable dump of the feeds when a run fails,
  * and disposal. Everything else passes plain typed arrays or the OrtTensor alias through here.
  */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { StudioError } from '../../../src-shared/errors';
 
@@ -25,6 +28,21 @@ export interface SessionOptions {
 /** Which providers this onnxruntime-node build can use on this machine. */
 export function listAvailableProviders(): { name: string; bundled: boolean }[] {
   return ort.listSupportedBackends().map((b) => ({ name: b.name, bundled: b.bundled }));
+}
+
+/** Provider libraries that onnxruntime-node loads from its bin folder when they are not bundled. */
+const PROVIDER_LIBRARIES: Partial<Record<ProviderName, string>> = { cuda: 'libonnxruntime_providers_cuda.so' };
+
+/**
+ * Whether a provider's shared library is present next to the binding (CUDA is downloaded at
+ * install time and is absent on offline installs); providers bundled in the binding return true.
+ */
+export function isProviderLibraryInstalled(provider: ProviderName): boolean {
+  const library = PROVIDER_LIBRARIES[provider];
+  if (!library) return true;
+  const require = createRequire(import.meta.url);
+  const binDir = path.join(path.dirname(require.resolve('onnxruntime-node/package.json')), 'bin', 'napi-v6', process.platform, process.arch);
+  return fs.existsSync(path.join(binDir, library));
 }
 
 export async function createSession(model: string | Uint8Array, options: SessionOptions): Promise<OrtSession> {

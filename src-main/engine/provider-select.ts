@@ -1,0 +1,87 @@
+/**
+ * Chooses the execution provider: an explicit choice is checked, 'auto' ranks what this machine
+ * can run (CUDA > DirectML > WebGPU > CPU) and says why each was taken or skipped. Pure planning
+ * over a ProviderProbe; probeProviders() gathers the facts (ORT backends, libraries, device nodes).
+ * The engine tries the planned candidates in order and falls back when a session fails to start.
+ */
+import fs from 'node:fs';
+import { StudioError } from '../../src-shared/errors';
+import type { BuildDtype } from '../model-builder/manifest';
+import type { ProviderChoice } from './engine-config';
+import { isProviderLibraryInstalled, listAvailableProviders, type ProviderName } from './runtime/ort';
+
+export interface ProviderProbe {
+  platform: NodeJS.Platform;
+  /** Backends this onnxruntime-node build lists (bundled or not). */
+  backends: string[];
+  cudaLibraryInstalled: boolean;
+  /** An NVIDIA device node (/dev/nvidiactl) or a DRM render node exists. */
+  hasNvidiaDevice: boolean;
+  hasRenderNode: boolean;
+}
+
+export interface ProviderCandidate {
+  provider: ProviderName;
+  reason: string;
+}
+
+export interface ProviderPlan {
+  candidates: ProviderCandidate[];
+  /** Why the providers not in `candidates` were skipped. */
+  skipped: string[];
+}
+
+export function probeProviders(): ProviderProbe {
+  const exists = (p: string) => fs.existsSync(p);
+  const renderNodes = exists('/dev/dri') ? fs.readdirSync('/dev/dri').filter((n) => n.startsWith('renderD')) : [];
+  return {
+    platform: process.platform,
+    backends: listAvailableProviders().map((b) => b.name),
+    cudaLibraryInstalled: isProviderLibraryInstalled('cuda'),
+    hasNvidiaDevice: exists('/dev/nvidiactl'),
+    hasRenderNode: renderNodes.length > 0,
+  };
+}
+
+/** Why `provider` cannot run here, or null when it can. */
+function unavailableReason(provider: ProviderName, probe: ProviderProbe, dtype: BuildDtype): string | null {
+  if (provider !== 'cpu' && !probe.backends.includes(provider)) return `${provider}: not in this onnxruntime-node build (${probe.backends.join(', ')})`;
+  switch (provider) {
+    case 'cpu':
+      return dtype === 'fp16' ? 'cpu: the model was built fp16, and the CPU provider has no fp16 Add/Mul kernels; rebuild with --dtype fp32' : null;
+    case 'cuda':
+      if (!probe.cudaLibraryInstalled) return 'cuda: libonnxruntime_providers_cuda.so is not installed (onnxruntime-node fetches it at install time; offline installs skip it)';
+      return probe.hasNvidiaDevice ? null : 'cuda: no NVIDIA device (/dev/nvidiactl missing)';
+    case 'dml':
+      return probe.platform === 'win32' ? null : `dml: DirectML exists on Windows only (this is ${probe.platform})`;
+    case 'webgpu':
+      if (probe.platform === 'win32' || probe.platform === 'darwin') return null;
+      return probe.hasNvidiaDevice || probe.hasRenderNode ? null : 'webgpu: no GPU device node (/dev/dri/renderD*, /dev/nvidiactl)';
+  }
+}
+
+const AUTO_ORDER: ProviderName[] = ['cuda', 'dml', 'webgpu', 'cpu'];
+
+export function planProviders(choice: ProviderChoice, probe: ProviderProbe, dtype: BuildDtype): ProviderPlan {
+  if (choice !== 'auto') {
+    const reason = unavailableReason(choice, probe, dtype);
+    if (reason) {
+      throw new StudioError('unsupported', `provider '${choice}' cannot run here: ${reason}; pick another provider or 'auto'`, {
+        field: 'provider',
+        validValues: AUTO_ORDER.filter((p) => unavailableReason(p, probe, dtype) === null),
+      });
+    }
+    return { candidates: [{ provider: choice, reason: `requested explicitly (${dtype} graphs)` }], skipped: [] };
+  }
+  const candidates: ProviderCandidate[] = [];
+  const skipped: string[] = [];
+  for (const provider of AUTO_ORDER) {
+    const reason = unavailableReason(provider, probe, dtype);
+    if (reason) skipped.push(reason);
+    else candidates.push({ provider, reason: `auto: best available of ${AUTO_ORDER.join(' > ')}; skipped: ${skipped.join('; ') || 'none'}` });
+  }
+  if (candidates.length === 0) {
+    throw new StudioError('unsupported', `no execution provider can run this ${dtype} model: ${skipped.join('; ')}`, { field: 'provider' });
+  }
+  return { candidates, skipped };
+}
