@@ -6,12 +6,23 @@
 import type { SerializedStudioError } from './errors';
 import { APP_CHANNELS, type AppApi, type AppEvents } from './contract/app';
 import { TTS_CHANNELS, TTS_EVENTS, type TtsApi, type TtsEvents } from './contract/tts';
+import { LIBRARY_CHANNELS, type LibraryApi, type LibraryEvents } from './contract/library';
+import { PROJECT_CHANNELS, type ProjectsApi, type ProjectsEvents } from './contract/projects';
+import { BENCH_CHANNELS, BENCH_EVENTS, type BenchApi, type BenchEvents } from './contract/bench';
+import { MODEL_CHANNELS, MODEL_EVENTS, type ModelsApi, type ModelsEvents } from './contract/models';
 
-export const CHANNELS = Object.freeze({ ...APP_CHANNELS, ...TTS_CHANNELS });
-export const EVENTS = Object.freeze({ ...TTS_EVENTS });
+export const CHANNELS = Object.freeze({
+  ...APP_CHANNELS,
+  ...TTS_CHANNELS,
+  ...LIBRARY_CHANNELS,
+  ...PROJECT_CHANNELS,
+  ...BENCH_CHANNELS,
+  ...MODEL_CHANNELS,
+});
+export const EVENTS = Object.freeze({ ...TTS_EVENTS, ...BENCH_EVENTS, ...MODEL_EVENTS });
 
-export type StudioApi = AppApi & TtsApi;
-export type StudioEvents = AppEvents & TtsEvents;
+export type StudioApi = AppApi & TtsApi & LibraryApi & ProjectsApi & BenchApi & ModelsApi;
+export type StudioEvents = AppEvents & TtsEvents & LibraryEvents & ProjectsEvents & BenchEvents & ModelsEvents;
 
 export type Channel = keyof StudioApi & string;
 export type EventName = keyof StudioEvents & string;

@@ -36,6 +36,73 @@ export const synthesisRequestSchema = z.strictObject({
   stream: z.boolean().optional(),
 });
 
+const fullSamplingParamsSchema = samplingParamsSchema.required();
+const idSchema = z.string().min(1).max(128);
+const turnSpanSchema = z.strictObject({ turnIndex: z.number().int().min(0), startSample: z.number().int().min(0), endSample: z.number().int().min(0) });
+
+export const newClipSchema = z.strictObject({
+  title: z.string().max(200),
+  input: z.string().max(1_048_576),
+  inputFormat: z.enum(['text', 'ssml']),
+  voice: z.string().min(1).max(64),
+  language: z.string().min(1).max(64),
+  seed: z.number().int().min(0).max(2 ** 32 - 1),
+  instruct: z.string().max(4096).nullable(),
+  params: fullSamplingParamsSchema,
+  modelHash: z.string().max(128),
+  timings: z.strictObject({
+    numPromptTokens: z.number(),
+    numFrames: z.number(),
+    queueWaitMs: z.number(),
+    latencyFirstAudioMs: z.number(),
+    latencyTotalMs: z.number(),
+    audioDurationMs: z.number(),
+    rtf: z.number(),
+  }),
+  sampleRateHz: z.number().int().positive().max(384_000),
+  turnSpans: z.array(turnSpanSchema).max(10_000),
+});
+
+const takeRefSchema = z.strictObject({
+  takeId: idSchema,
+  clipId: idSchema,
+  seed: z.number().int().min(0),
+  startSample: z.number().int().min(0),
+  endSample: z.number().int().min(0),
+  createdAtMs: z.number(),
+});
+
+export const projectDocumentSchema = z.strictObject({
+  schemaVersion: z.literal(1),
+  id: idSchema,
+  name: z.string().min(1).max(200),
+  editor: z.strictObject({ text: z.string().max(1_048_576), inputFormat: z.enum(['text', 'ssml']) }),
+  voice: z.strictObject({
+    modelId: z.string().max(200).nullable(),
+    voice: z.string().max(64),
+    language: z.string().max(64),
+    seed: z.number().int().min(0).max(2 ** 32 - 1),
+    params: fullSamplingParamsSchema.nullable(),
+    instruct: z.string().max(4096),
+    voiceDescription: z.string().max(4096),
+  }),
+  baseClipId: idSchema.nullable(),
+  turns: z
+    .array(z.strictObject({ turnIndex: z.number().int().min(0), takes: z.array(takeRefSchema).max(1000), chosenTakeId: idSchema, previousTakeId: idSchema.nullable() }))
+    .max(10_000),
+});
+
+const benchRunInputSchema = z.strictObject({
+  variants: z
+    .array(z.strictObject({ name: z.string().min(1).max(64), target: z.enum(['inproc', 'http']), url: z.string().url().optional() }))
+    .min(1)
+    .max(2),
+  workloads: z.array(z.enum(['plain', 'processed'])).min(1).max(2),
+  clientCounts: z.array(z.number().int().min(1).max(512)).min(1).max(16),
+  windowMs: z.number().int().min(1_000).max(3_600_000),
+  numPasses: z.number().int().min(1).max(10),
+});
+
 export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
   [CHANNELS.info]: empty,
   [CHANNELS.ping]: z.strictObject({ message: z.string().max(1024) }),
@@ -44,6 +111,32 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
   [CHANNELS.listVoices]: empty,
   [CHANNELS.engineStatus]: empty,
   [CHANNELS.modelInfo]: empty,
+  [CHANNELS.listClips]: z.strictObject({
+    search: z.string().max(200).optional(),
+    voice: z.string().max(64).optional(),
+    language: z.string().max(64).optional(),
+    limit: z.number().int().min(1).max(1000).optional(),
+  }),
+  [CHANNELS.saveClip]: z.strictObject({ clip: newClipSchema, pcm: z.instanceof(Float32Array) }),
+  [CHANNELS.getClip]: z.strictObject({ id: idSchema }),
+  [CHANNELS.readClipAudio]: z.strictObject({ id: idSchema }),
+  [CHANNELS.deleteClip]: z.strictObject({ id: idSchema }),
+  [CHANNELS.saveProject]: z.strictObject({ project: projectDocumentSchema, path: z.string().min(1).max(4096).optional() }),
+  [CHANNELS.openProject]: z.strictObject({ path: z.string().min(1).max(4096) }),
+  [CHANNELS.listRecent]: empty,
+  [CHANNELS.autosave]: z.strictObject({ project: projectDocumentSchema, path: z.string().min(1).max(4096).nullable() }),
+  [CHANNELS.readRecovery]: empty,
+  [CHANNELS.discardRecovery]: empty,
+  [CHANNELS.validateSsml]: z.strictObject({ text: z.string().max(1_048_576) }),
+  [CHANNELS.startRun]: benchRunInputSchema,
+  [CHANNELS.stopRun]: z.strictObject({ runId: idSchema }),
+  [CHANNELS.listRuns]: empty,
+  [CHANNELS.getRun]: z.strictObject({ runId: idSchema }),
+  [CHANNELS.exportRun]: z.strictObject({ runId: idSchema, format: z.enum(['json', 'markdown', 'html']) }),
+  [CHANNELS.listModels]: empty,
+  [CHANNELS.pullModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
+  [CHANNELS.removeModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
+  [CHANNELS.verifyModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
 };
 
 /** Turns zod issues into one readable sentence naming each field path. */

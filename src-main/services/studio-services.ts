@@ -8,6 +8,11 @@ import { StudioError } from '../../src-shared/errors';
 import type { AppInfo } from '../../src-shared/contract/app';
 import type { CallContext, Handlers } from '../api/dispatcher';
 import type { HostMethod, HostMethods } from '../engine-host/protocol';
+import path from 'node:path';
+import { LibraryService } from './library-service';
+import { ProjectService } from './project-service';
+import { BenchService, type BenchRunnerPort } from './bench-service';
+import { ModelsService, type ModelManagerPort } from './models-service';
 
 /** What the services need of the engine host (HostClient implements it; tests fake it). */
 export interface EngineHostApi {
@@ -18,6 +23,9 @@ export interface EngineHostApi {
 export interface StudioServicesOptions {
   host: EngineHostApi;
   appInfo: () => AppInfo;
+  /** The benchmark runner and model manager behind the dashboard and Models page (optional). */
+  benchRunner?: BenchRunnerPort;
+  modelManager?: ModelManagerPort;
 }
 
 /** Events that belong to one request carry its requestId (directly or in the outcome). */
@@ -33,6 +41,7 @@ export class StudioServices {
   readonly handlers: Handlers;
   private readonly owners = new Map<string, CallContext>();
   private readonly subscribers = new Map<string, CallContext>();
+  private ui: { library: LibraryService; projects: ProjectService; bench: BenchService; models: ModelsService } | null = null;
 
   constructor(private readonly options: StudioServicesOptions) {
     options.host.onEvent((event, payload) => this.route(event, payload));
@@ -54,7 +63,47 @@ export class StudioServices {
       [CHANNELS.listVoices]: async () => options.host.call('listVoices', {}),
       [CHANNELS.engineStatus]: async () => options.host.call('status', {}),
       [CHANNELS.modelInfo]: async () => options.host.call('modelInfo', {}),
+      [CHANNELS.listClips]: async (req) => this.uiServices().library.listClips(req),
+      [CHANNELS.saveClip]: async (req) => this.uiServices().library.saveClip(req.clip, req.pcm),
+      [CHANNELS.getClip]: async (req) => this.uiServices().library.getClip(req.id),
+      [CHANNELS.readClipAudio]: async (req) => this.uiServices().library.readClipAudio(req.id),
+      [CHANNELS.deleteClip]: async (req) => ({ deleted: await this.uiServices().library.deleteClip(req.id) }),
+      [CHANNELS.saveProject]: async (req) => this.uiServices().projects.save(req.project, req.path),
+      [CHANNELS.openProject]: async (req) => this.uiServices().projects.open(req.path),
+      [CHANNELS.listRecent]: async () => this.uiServices().projects.listRecent(),
+      [CHANNELS.autosave]: async (req) => this.uiServices().projects.autosave(req.project, req.path),
+      [CHANNELS.readRecovery]: async () => this.uiServices().projects.readRecovery(),
+      [CHANNELS.discardRecovery]: async () => ({ discarded: await this.uiServices().projects.discardRecovery() }),
+      [CHANNELS.validateSsml]: async (req) => this.uiServices().projects.validateSsml(req.text),
+      [CHANNELS.startRun]: async (req, ctx) =>
+        this.uiServices().bench.startRun(req, (s) => ctx.emit(EVENTS.onDidSample, s), (v) => ctx.emit(EVENTS.onDidFinishRun, v)),
+      [CHANNELS.stopRun]: async (req) => ({ stopped: this.uiServices().bench.stopRun(req.runId) }),
+      [CHANNELS.listRuns]: async () => this.uiServices().bench.listRuns(),
+      [CHANNELS.getRun]: async (req) => this.uiServices().bench.getRun(req.runId),
+      [CHANNELS.exportRun]: async (req) => this.uiServices().bench.exportRun(req.runId, req.format),
+      [CHANNELS.listModels]: async () => this.uiServices().models.listModels(),
+      [CHANNELS.pullModel]: async (req, ctx) => this.uiServices().models.pullModel(req.modelId, (p) => ctx.emit(EVENTS.onDidProgressPull, p)),
+      [CHANNELS.removeModel]: async (req) => ({ removed: await this.uiServices().models.removeModel(req.modelId) }),
+      [CHANNELS.verifyModel]: async (req) => this.uiServices().models.verifyModel(req.modelId),
     };
+  }
+
+  /** Library, projects, bench and models services, created on first use in the user data folder. */
+  private uiServices(): NonNullable<StudioServices['ui']> {
+    if (this.ui) return this.ui;
+    const dataDir = this.options.appInfo().userDataDir;
+    const unwired: BenchRunnerPort = {
+      run: async () => {
+        throw new StudioError('unsupported', 'this host was started without a benchmark runner; run `studio bench` from a terminal', {});
+      },
+    };
+    this.ui = {
+      library: new LibraryService({ dataDir }),
+      projects: new ProjectService({ dataDir }),
+      bench: new BenchService({ runner: this.options.benchRunner ?? unwired }),
+      models: new ModelsService({ modelsDir: path.join(dataDir, 'models'), loadedModel: () => this.options.host.call('modelInfo', {}), manager: this.options.modelManager }),
+    };
+    return this.ui;
   }
 
   /** A caller (window, socket) that wants broadcast events such as engine status. */

@@ -1,0 +1,89 @@
+// Library service: clips round-trip through SQLite and float WAV files, search and filters, delete.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { LibraryService } from './library-service';
+import type { NewClip } from '../../src-shared/contract/library';
+
+function newClip(over: Partial<NewClip> = {}): NewClip {
+  return {
+    title: 'Greeting',
+    input: 'Hello there, 50% off today',
+    inputFormat: 'text',
+    voice: 'ryan',
+    language: 'english',
+    seed: 42,
+    instruct: null,
+    params: { doSample: true, temperature: 0.9, topK: 50, topP: 1, repetitionPenalty: 1.05, subtalkerDoSample: true, subtalkerTemperature: 0.9, subtalkerTopK: 50, subtalkerTopP: 1, maxNewTokens: 2048 },
+    modelHash: 'abc123',
+    timings: { numPromptTokens: 10, numFrames: 12, queueWaitMs: 1, latencyFirstAudioMs: 5, latencyTotalMs: 20, audioDurationMs: 1000, rtf: 0.02 },
+    sampleRateHz: 24_000,
+    turnSpans: [{ turnIndex: 0, startSample: 0, endSample: 4 }],
+    ...over,
+  };
+}
+
+describe('LibraryService', () => {
+  let dir: string;
+  let lib: LibraryService;
+  let clock = 1_000;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'lib-'));
+    lib = new LibraryService({ dataDir: dir, nowMs: () => clock++ });
+  });
+  afterEach(() => {
+    lib.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stores a clip with its metadata and reads back the exact samples', async () => {
+    const pcm = new Float32Array([0, 0.5, -0.25, 1]);
+    const rec = await lib.saveClip(newClip(), pcm);
+    // 4 samples at 24 kHz = 4 / 24000 s = 0.1667 ms
+    expect(rec.durationMs).toBeCloseTo((4 / 24_000) * 1000, 9);
+    expect(rec.numSamples).toBe(4);
+    const file = lib.audioPath(rec.id);
+    expect(existsSync(file)).toBe(true);
+    const bytes = readFileSync(file);
+    expect(bytes.toString('ascii', 0, 4)).toBe('RIFF');
+    expect(bytes.toString('ascii', 8, 12)).toBe('WAVE');
+    expect(bytes.readUInt16LE(20)).toBe(3); // IEEE float
+    expect(bytes.length).toBe(44 + 4 * 4);
+    const audio = await lib.readClipAudio(rec.id);
+    expect(audio.sampleRateHz).toBe(24_000);
+    expect(Array.from(audio.pcm)).toEqual([0, 0.5, -0.25, 1]);
+    expect(lib.getClip(rec.id)).toEqual(rec);
+  });
+
+  it('lists newest first and filters by search text, voice and language', async () => {
+    await lib.saveClip(newClip({ title: 'First', voice: 'ryan' }), new Float32Array(2));
+    await lib.saveClip(newClip({ title: 'Second', input: 'Guten Tag', voice: 'vivian', language: 'german' }), new Float32Array(2));
+    await lib.saveClip(newClip({ title: 'Third', input: 'plain words', voice: 'ryan' }), new Float32Array(2));
+    expect(lib.listClips({}).map((c) => c.title)).toEqual(['Third', 'Second', 'First']);
+    expect(lib.listClips({ search: 'guten' }).map((c) => c.title)).toEqual(['Second']);
+    expect(lib.listClips({ voice: 'ryan' }).map((c) => c.title)).toEqual(['Third', 'First']);
+    expect(lib.listClips({ language: 'german' }).map((c) => c.title)).toEqual(['Second']);
+    expect(lib.listClips({ search: '50%' }).map((c) => c.title)).toEqual(['First']);
+    // '%' is literal, not a LIKE wildcard: "5%o" would match "50% o" as a pattern but is not in any text
+    expect(lib.listClips({ search: '5%o' })).toEqual([]);
+    expect(lib.listClips({ limit: 1 }).map((c) => c.title)).toEqual(['Third']);
+  });
+
+  it('deletes the row and the audio file, and reports a missing clip as not-found', async () => {
+    const rec = await lib.saveClip(newClip(), new Float32Array(3));
+    expect(await lib.deleteClip(rec.id)).toBe(true);
+    expect(existsSync(lib.audioPath(rec.id))).toBe(false);
+    expect(await lib.deleteClip(rec.id)).toBe(false);
+    expect(() => lib.getClip(rec.id)).toThrow(/not in the library/);
+    await expect(lib.readClipAudio(rec.id)).rejects.toMatchObject({ code: 'not-found' });
+  });
+
+  it('keeps clips across a reopen of the database', async () => {
+    const rec = await lib.saveClip(newClip({ title: 'Persisted' }), new Float32Array([0.125]));
+    lib.dispose();
+    lib = new LibraryService({ dataDir: dir });
+    expect(lib.listClips({}).map((c) => c.id)).toEqual([rec.id]);
+    expect(Array.from((await lib.readClipAudio(rec.id)).pcm)).toEqual([0.125]);
+  });
+});

@@ -1,0 +1,101 @@
+// Project service: atomic saves, recent list, autosave slot for crash recovery, SSML fallback validation.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MAX_RECENT_PROJECTS, ProjectService, checkSsmlWellFormed } from './project-service';
+import type { ProjectDocument } from '../../src-shared/contract/projects';
+
+function project(name = 'My Show', id = '0123456789abcdef'): ProjectDocument {
+  return {
+    schemaVersion: 1,
+    id,
+    name,
+    editor: { text: '<speak>hi</speak>', inputFormat: 'ssml' },
+    voice: { modelId: null, voice: 'ryan', language: 'auto', seed: 7, params: null, instruct: '', voiceDescription: '' },
+    baseClipId: 'clip-1',
+    turns: [{ turnIndex: 0, takes: [{ takeId: 't1', clipId: 'clip-1', seed: 7, startSample: 0, endSample: 10, createdAtMs: 1 }], chosenTakeId: 't1', previousTakeId: null }],
+  };
+}
+
+describe('ProjectService', () => {
+  let dir: string;
+  let svc: ProjectService;
+  let clock = 100;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'proj-'));
+    svc = new ProjectService({ dataDir: dir, nowMs: () => clock++ });
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('saves to the default path, leaves no temp files and opens the same document', async () => {
+    const { path: saved } = await svc.save(project());
+    expect(path.basename(saved)).toBe('my-show-01234567.studio.json');
+    expect(readdirSync(svc.projectsDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    const opened = await svc.open(saved);
+    expect(opened.project).toEqual(project());
+  });
+
+  it('rejects a file that is not a studio project and names the bad field', async () => {
+    const bad = path.join(dir, 'bad.studio.json');
+    writeFileSync(bad, JSON.stringify({ ...project(), schemaVersion: 2 }));
+    await expect(svc.open(bad)).rejects.toThrow(/schemaVersion/);
+    await expect(svc.open(path.join(dir, 'missing.json'))).rejects.toMatchObject({ code: 'not-found' });
+  });
+
+  it('keeps recent projects newest first, without duplicates, capped', async () => {
+    for (let i = 0; i < MAX_RECENT_PROJECTS + 2; i++) await svc.save(project(`P${i}`, `id${String(i).padStart(8, '0')}`));
+    await svc.save(project('P3', 'id00000003'));
+    const recent = await svc.listRecent();
+    expect(recent.length).toBe(MAX_RECENT_PROJECTS);
+    expect(recent[0].name).toBe('P3');
+    expect(new Set(recent.map((r) => r.path)).size).toBe(recent.length);
+  });
+
+  it('offers the autosaved project for recovery until it is saved or discarded', async () => {
+    expect(await svc.readRecovery()).toBeNull();
+    await svc.autosave(project('Draft'), null);
+    const slot = await svc.readRecovery();
+    expect(slot?.project.name).toBe('Draft');
+    expect(slot?.path).toBeNull();
+    await svc.save(project('Draft'));
+    expect(await svc.readRecovery()).toBeNull();
+    await svc.autosave(project('Draft 2'), '/x/y.studio.json');
+    expect(await svc.discardRecovery()).toBe(true);
+    expect(await svc.readRecovery()).toBeNull();
+  });
+
+  it('drops a torn autosave file instead of failing', async () => {
+    writeFileSync(path.join(svc.projectsDir, '.autosave.json'), '{"project": {');
+    expect(await svc.readRecovery()).toBeNull();
+    expect(readdirSync(svc.projectsDir)).not.toContain('.autosave.json');
+  });
+
+  it('writes valid JSON even when saved twice quickly', async () => {
+    const a = svc.save(project('A'));
+    const b = svc.save(project('A'));
+    const [ra] = await Promise.all([a, b]);
+    expect(JSON.parse(readFileSync(ra.path, 'utf8')).name).toBe('A');
+  });
+});
+
+describe('checkSsmlWellFormed', () => {
+  it('accepts a two-turn document and counts a turn per voice', () => {
+    expect(checkSsmlWellFormed('<speak><voice name="ryan">Hi</voice><break time="120ms"/><voice name="vivian">Yo</voice></speak>')).toEqual({ ok: true, numTurns: 2 });
+  });
+
+  it('reports an unclosed tag at its line', () => {
+    const r = checkSsmlWellFormed('<speak>\n<voice name="ryan">\nHello\n</speak>');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.diagnostics[0].line).toBe(4);
+  });
+
+  it('reports an unknown element with the allowed list', () => {
+    const r = checkSsmlWellFormed('<speak>\n  <foo/>\n</speak>');
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.diagnostics[0].line).toBe(2);
+      expect(r.diagnostics[0].message).toMatch(/unknown element <foo>; allowed: speak/);
+    }
+  });
+});

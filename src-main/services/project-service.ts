@@ -1,0 +1,183 @@
+/**
+ * The project service: project files (JSON) written atomically (temp file, fsync, rename, fsync
+ * of the folder), an autosave slot restored after a crash, the recent-projects list, and SSML
+ * validation for the editor. Layout: <dataDir>/projects/*.studio.json, .autosave.json, recent.json.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { SaxesParser } from 'saxes';
+import { StudioError } from '../../src-shared/errors';
+import type { ProjectDocument, RecentProject, SsmlValidation } from '../../src-shared/contract/projects';
+import { projectDocumentSchema } from '../api/schemas';
+
+export const MAX_RECENT_PROJECTS = 10;
+const AUTOSAVE_FILE = '.autosave.json';
+const RECENT_FILE = 'recent.json';
+
+export interface ProjectServiceOptions {
+  dataDir: string;
+  /** The studio's SSML parser as a validator; the service falls back to its own well-formedness check. */
+  validateSsml?: (text: string) => SsmlValidation;
+  nowMs?: () => number;
+}
+
+interface AutosaveSlot {
+  project: ProjectDocument;
+  path: string | null;
+  autosavedAtMs: number;
+}
+
+/** Writes `text` so that readers see the old file or the new one, never a torn one. */
+export async function writeFileAtomic(filePath: string, text: string): Promise<void> {
+  const tmp = `${filePath}.${randomUUID().slice(0, 8)}.tmp`;
+  const handle = await open(tmp, 'w');
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(tmp, filePath);
+  // fsync the folder so the rename itself survives a power loss (a no-op error on Windows).
+  const dir = await open(path.dirname(filePath), 'r').catch(() => null);
+  if (dir) {
+    await dir.sync().catch(() => {});
+    await dir.close();
+  }
+}
+
+function slugOf(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'project';
+}
+
+export class ProjectService {
+  readonly projectsDir: string;
+  private readonly nowMs: () => number;
+
+  constructor(private readonly options: ProjectServiceOptions) {
+    this.projectsDir = path.join(options.dataDir, 'projects');
+    mkdirSync(this.projectsDir, { recursive: true });
+    this.nowMs = options.nowMs ?? Date.now;
+  }
+
+  defaultPathFor(project: ProjectDocument): string {
+    return path.join(this.projectsDir, `${slugOf(project.name)}-${project.id.slice(0, 8)}.studio.json`);
+  }
+
+  /** Saves the project (to `filePath`, or its default path), clears the autosave slot and updates recent projects. */
+  async save(project: ProjectDocument, filePath?: string): Promise<{ path: string; savedAtMs: number }> {
+    const target = path.resolve(filePath ?? this.defaultPathFor(project));
+    if (!target.endsWith('.json')) {
+      throw new StudioError('invalid-argument', `project path ${target} must end in .json (for example name.studio.json)`, { field: 'path', value: target });
+    }
+    const savedAtMs = this.nowMs();
+    await writeFileAtomic(target, `${JSON.stringify(project, null, 2)}\n`);
+    await rm(path.join(this.projectsDir, AUTOSAVE_FILE), { force: true });
+    await this.remember({ path: target, name: project.name, savedAtMs });
+    return { path: target, savedAtMs };
+  }
+
+  async open(filePath: string): Promise<{ path: string; project: ProjectDocument }> {
+    const target = path.resolve(filePath);
+    let text: string;
+    try {
+      text = await readFile(target, 'utf8');
+    } catch (err) {
+      throw new StudioError('not-found', `project file ${target} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}); pick it again from recent projects or the file`, { path: target });
+    }
+    const project = this.parseProject(text, target);
+    await this.remember({ path: target, name: project.name, savedAtMs: this.nowMs() });
+    return { path: target, project };
+  }
+
+  async listRecent(): Promise<RecentProject[]> {
+    try {
+      const list = JSON.parse(await readFile(path.join(this.projectsDir, RECENT_FILE), 'utf8')) as RecentProject[];
+      return Array.isArray(list) ? list.slice(0, MAX_RECENT_PROJECTS) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  async autosave(project: ProjectDocument, filePath: string | null): Promise<{ savedAtMs: number }> {
+    const slot: AutosaveSlot = { project, path: filePath, autosavedAtMs: this.nowMs() };
+    await writeFileAtomic(path.join(this.projectsDir, AUTOSAVE_FILE), JSON.stringify(slot));
+    return { savedAtMs: slot.autosavedAtMs };
+  }
+
+  /** The autosaved project left by a session that did not save (a crash or a reload), or null. */
+  async readRecovery(): Promise<AutosaveSlot | null> {
+    const file = path.join(this.projectsDir, AUTOSAVE_FILE);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      return null;
+    }
+    try {
+      const slot = JSON.parse(text) as AutosaveSlot;
+      return { project: this.parseProject(JSON.stringify(slot.project), file), path: slot.path ?? null, autosavedAtMs: slot.autosavedAtMs };
+    } catch {
+      await rm(file, { force: true });
+      return null;
+    }
+  }
+
+  async discardRecovery(): Promise<boolean> {
+    const file = path.join(this.projectsDir, AUTOSAVE_FILE);
+    const existed = (await readFile(file).catch(() => null)) !== null;
+    await rm(file, { force: true });
+    return existed;
+  }
+
+  validateSsml(text: string): SsmlValidation {
+    return (this.options.validateSsml ?? checkSsmlWellFormed)(text);
+  }
+
+  private parseProject(text: string, where: string): ProjectDocument {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (err) {
+      throw new StudioError('invalid-argument', `${where} is not JSON (${(err as Error).message}); restore it from a backup or the autosave`, { path: where });
+    }
+    const parsed = projectDocumentSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new StudioError('invalid-argument', `${where} is not a studio project: ${issue.path.join('.') || '(root)'}: ${issue.message}`, { path: where });
+    }
+    return parsed.data as ProjectDocument;
+  }
+
+  private async remember(entry: RecentProject): Promise<void> {
+    const list = (await this.listRecent()).filter((r) => r.path !== entry.path);
+    list.unshift(entry);
+    await writeFileAtomic(path.join(this.projectsDir, RECENT_FILE), JSON.stringify(list.slice(0, MAX_RECENT_PROJECTS), null, 2));
+  }
+}
+
+const SSML_ELEMENTS = ['speak', 'voice', 'prosody', 'break', 'mark', 'p', 's', 'sub', 'say-as', 'emphasis', 'lang', 'phoneme', 'audio'];
+
+/** Fallback validator: XML well-formedness and known element names, with line:column; a turn per <voice>. */
+export function checkSsmlWellFormed(text: string): SsmlValidation {
+  const diagnostics: { line: number; column: number; message: string }[] = [];
+  const parser = new SaxesParser({ position: true });
+  let numVoices = 0;
+  parser.on('error', (err) => {
+    diagnostics.push({ line: parser.line, column: parser.column, message: err.message.replace(/^\d+:\d+: /, '') });
+  });
+  parser.on('opentag', (tag) => {
+    if (!SSML_ELEMENTS.includes(tag.name)) {
+      diagnostics.push({ line: parser.line, column: parser.column, message: `unknown element <${tag.name}>; allowed: ${SSML_ELEMENTS.join(', ')}` });
+    }
+    if (tag.name === 'voice') numVoices++;
+  });
+  try {
+    parser.write(text).close();
+  } catch (err) {
+    diagnostics.push({ line: parser.line, column: parser.column, message: (err as Error).message });
+  }
+  return diagnostics.length > 0 ? { ok: false, diagnostics: diagnostics.slice(0, 20) } : { ok: true, numTurns: Math.max(1, numVoices) };
+}

@@ -1,0 +1,108 @@
+/**
+ * The bench service of the studio contract: configure and start a sustained-concurrency run
+ * (benchmark-protocol.md), stop it, watch live samples, read the protocol's tables at the end,
+ * export JSON / Markdown / HTML, and list past runs. Types and channel names only.
+ */
+
+export const BENCH_CHANNELS = Object.freeze({
+  startRun: 'studio:bench.start',
+  stopRun: 'studio:bench.stop',
+  listRuns: 'studio:bench.listRuns',
+  getRun: 'studio:bench.getRun',
+  exportRun: 'studio:bench.export',
+} as const);
+
+export const BENCH_EVENTS = Object.freeze({
+  onDidSample: 'studio:bench.onDidSample',
+  onDidFinishRun: 'studio:bench.onDidFinishRun',
+} as const);
+
+export type BenchWorkload = 'plain' | 'processed';
+
+export interface BenchVariantInput {
+  name: string;
+  /** 'inproc' measures this studio's engine host; 'http' any endpoint at `url`. */
+  target: 'inproc' | 'http';
+  url?: string;
+}
+
+export interface BenchRunInput {
+  variants: BenchVariantInput[];
+  workloads: BenchWorkload[];
+  clientCounts: number[];
+  windowMs: number;
+  numPasses: number;
+}
+
+/** One live sample, about 4 per second while a measurement runs. */
+export interface BenchSample {
+  runId: string;
+  elapsedMs: number;
+  /** Which measurement is running, e.g. "pass 1 · before · plain · 2 clients". */
+  label: string;
+  phase: 'warmup' | 'golden' | 'fill' | 'window' | 'drain' | 'done';
+  reqPerS: number;
+  audioSecondsPerS: number;
+  latencyP50Ms: number | null;
+  latencyP95Ms: number | null;
+  queueDepth: number;
+  numOutstanding: number;
+  gpuUtilPct: number | null;
+  vramMiB: number | null;
+}
+
+export interface BenchSummaryRow {
+  workload: string;
+  numClients: number;
+  beforeReqPerS: number;
+  afterReqPerS: number | null;
+  throughputChange: number | null;
+  passChangeMin: number | null;
+  passChangeMax: number | null;
+  numCompletedBefore: number;
+  numCompletedAfter: number | null;
+}
+
+export interface BenchPassRow {
+  pass: number;
+  variant: string;
+  workload: string;
+  numClients: number;
+  reqPerS: number;
+  meanOutstanding: number;
+  meanWaiting: number;
+  latencyMedianS: number;
+  latencyP95S: number;
+  gpuUtilMeanPct: number | null;
+  vramPeakMiB: number | null;
+  valid: boolean;
+}
+
+export type BenchRunStatus = 'running' | 'done' | 'stopped' | 'failed';
+
+export interface BenchRunView {
+  runId: string;
+  status: BenchRunStatus;
+  startedAtMs: number;
+  finishedAtMs: number | null;
+  input: BenchRunInput;
+  summary: BenchSummaryRow[];
+  passes: BenchPassRow[];
+  error: string | null;
+}
+
+export interface BenchApi {
+  [BENCH_CHANNELS.startRun]: { request: BenchRunInput; response: { runId: string } };
+  [BENCH_CHANNELS.stopRun]: { request: { runId: string }; response: { stopped: boolean } };
+  [BENCH_CHANNELS.listRuns]: { request: Record<string, never>; response: BenchRunView[] };
+  [BENCH_CHANNELS.getRun]: { request: { runId: string }; response: BenchRunView };
+  [BENCH_CHANNELS.exportRun]: {
+    request: { runId: string; format: 'json' | 'markdown' | 'html' };
+    response: { fileName: string; mimeType: string; text: string };
+  };
+}
+
+export interface BenchEvents {
+  [BENCH_EVENTS.onDidSample]: BenchSample;
+  [BENCH_EVENTS.onDidFinishRun]: BenchRunView;
+}

@@ -1,0 +1,56 @@
+/**
+ * The library service of the studio contract: every generated clip with what made it (text,
+ * voice, parameters, seed, timings, model hash) and its audio. Clips live in SQLite in the user
+ * data folder with one WAV file each beside the database. Types and channel names only.
+ */
+import type { SamplingParams, SynthesisTimings } from '../synthesis';
+
+export const LIBRARY_CHANNELS = Object.freeze({
+  listClips: 'studio:library.listClips',
+  saveClip: 'studio:library.saveClip',
+  getClip: 'studio:library.getClip',
+  readClipAudio: 'studio:library.readClipAudio',
+  deleteClip: 'studio:library.deleteClip',
+} as const);
+
+/** What the caller knows about a clip when it stores one. */
+export interface NewClip {
+  title: string;
+  input: string;
+  inputFormat: 'text' | 'ssml';
+  voice: string;
+  language: string;
+  seed: number;
+  instruct: string | null;
+  params: SamplingParams;
+  modelHash: string;
+  timings: SynthesisTimings;
+  sampleRateHz: number;
+  /** Turn boundaries in samples, as SynthesisResult.turnSpans. */
+  turnSpans: { turnIndex: number; startSample: number; endSample: number }[];
+}
+
+export interface ClipRecord extends NewClip {
+  id: string;
+  createdAtMs: number;
+  numSamples: number;
+  durationMs: number;
+}
+
+export interface ClipQuery {
+  /** Case-insensitive substring of the title or the input text. */
+  search?: string;
+  voice?: string;
+  language?: string;
+  limit?: number;
+}
+
+export interface LibraryApi {
+  [LIBRARY_CHANNELS.listClips]: { request: ClipQuery; response: ClipRecord[] };
+  [LIBRARY_CHANNELS.saveClip]: { request: { clip: NewClip; pcm: Float32Array }; response: ClipRecord };
+  [LIBRARY_CHANNELS.getClip]: { request: { id: string }; response: ClipRecord };
+  [LIBRARY_CHANNELS.readClipAudio]: { request: { id: string }; response: { sampleRateHz: number; pcm: Float32Array } };
+  [LIBRARY_CHANNELS.deleteClip]: { request: { id: string }; response: { deleted: boolean } };
+}
+
+export interface LibraryEvents {}

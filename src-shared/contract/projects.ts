@@ -1,0 +1,87 @@
+/**
+ * The projects service of the studio contract: project files (editor text, voice settings,
+ * timeline turns with their takes and the chosen one) saved atomically, autosave with crash
+ * recovery, recent projects; plus SSML validation for the editor's inline diagnostics.
+ * Types and channel names only.
+ */
+import type { SamplingParams } from '../synthesis';
+
+export const PROJECT_CHANNELS = Object.freeze({
+  saveProject: 'studio:projects.save',
+  openProject: 'studio:projects.open',
+  listRecent: 'studio:projects.listRecent',
+  autosave: 'studio:projects.autosave',
+  readRecovery: 'studio:projects.readRecovery',
+  discardRecovery: 'studio:projects.discardRecovery',
+  validateSsml: 'studio:ssml.validate',
+} as const);
+
+export const PROJECT_SCHEMA_VERSION = 1;
+
+export interface VoiceSettings {
+  modelId: string | null;
+  voice: string;
+  language: string;
+  seed: number;
+  params: SamplingParams | null;
+  instruct: string;
+  voiceDescription: string;
+}
+
+/** One take of a turn: a span of a library clip. */
+export interface TakeRef {
+  takeId: string;
+  clipId: string;
+  seed: number;
+  startSample: number;
+  endSample: number;
+  createdAtMs: number;
+}
+
+export interface ProjectTurn {
+  turnIndex: number;
+  takes: TakeRef[];
+  chosenTakeId: string;
+  /** The take chosen before the current one, for revert. */
+  previousTakeId: string | null;
+}
+
+export interface ProjectDocument {
+  schemaVersion: typeof PROJECT_SCHEMA_VERSION;
+  id: string;
+  name: string;
+  editor: { text: string; inputFormat: 'text' | 'ssml' };
+  voice: VoiceSettings;
+  /** The clip whose layout (gaps between turns) the timeline follows; null before the first generation. */
+  baseClipId: string | null;
+  turns: ProjectTurn[];
+}
+
+export interface RecentProject {
+  path: string;
+  name: string;
+  savedAtMs: number;
+}
+
+export interface SsmlDiagnostic {
+  line: number;
+  column: number;
+  message: string;
+}
+
+export type SsmlValidation = { ok: true; numTurns: number } | { ok: false; diagnostics: SsmlDiagnostic[] };
+
+export interface ProjectsApi {
+  [PROJECT_CHANNELS.saveProject]: { request: { project: ProjectDocument; path?: string }; response: { path: string; savedAtMs: number } };
+  [PROJECT_CHANNELS.openProject]: { request: { path: string }; response: { path: string; project: ProjectDocument } };
+  [PROJECT_CHANNELS.listRecent]: { request: Record<string, never>; response: RecentProject[] };
+  [PROJECT_CHANNELS.autosave]: { request: { project: ProjectDocument; path: string | null }; response: { savedAtMs: number } };
+  [PROJECT_CHANNELS.readRecovery]: {
+    request: Record<string, never>;
+    response: { project: ProjectDocument; path: string | null; autosavedAtMs: number } | null;
+  };
+  [PROJECT_CHANNELS.discardRecovery]: { request: Record<string, never>; response: { discarded: boolean } };
+  [PROJECT_CHANNELS.validateSsml]: { request: { text: string }; response: SsmlValidation };
+}
+
+export interface ProjectsEvents {}
