@@ -6,46 +6,18 @@
 import { describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/errors';
 import { HostClient } from './host-client';
-import type { HostProcess } from './host-process';
-import type { HostToMain, MainToHost } from './protocol';
+import { FakeHostProcess } from './testing/fake-host-process';
 
-/** A fake host that answers 'status' at once and never answers 'synthesize' (so it is in flight). */
-function fakeProcess(spawned: FakeProc[]): HostProcess {
-  const p = new FakeProc(spawned.length + 1);
+/** A fake host that answers 'status' at once and never answers 'synthesize' (so it stays in flight). */
+function fakeProcess(spawned: FakeHostProcess[]): FakeHostProcess {
+  const p = new FakeHostProcess(spawned.length + 1, { status: (_a, proc) => ({ pid: proc.pid }) });
   spawned.push(p);
-  setTimeout(() => p.emit({ kind: 'ready', status: { state: 'ready' } as never }), 1);
   return p;
-}
-
-class FakeProc implements HostProcess {
-  private messageListeners: ((m: HostToMain) => void)[] = [];
-  private exitListeners: ((code: number | null, signal: string | null) => void)[] = [];
-  readonly sent: MainToHost[] = [];
-  constructor(readonly pid: number) {}
-  send(m: MainToHost): void {
-    this.sent.push(m);
-    if (m.method === 'status') setTimeout(() => this.emit({ kind: 'reply', id: m.id, ok: true, value: { pid: this.pid } }), 1);
-  }
-  onMessage(l: (m: HostToMain) => void): void {
-    this.messageListeners.push(l);
-  }
-  onExit(l: (code: number | null, signal: string | null) => void): void {
-    this.exitListeners.push(l);
-  }
-  kill(): void {
-    this.crash(null, 'SIGTERM');
-  }
-  emit(m: HostToMain): void {
-    this.messageListeners.forEach((l) => l(m));
-  }
-  crash(code: number | null, signal: string | null): void {
-    this.exitListeners.forEach((l) => l(code, signal));
-  }
 }
 
 describe('HostClient', () => {
   it('routes replies to their calls and events to listeners', async () => {
-    const spawned: FakeProc[] = [];
+    const spawned: FakeHostProcess[] = [];
     const client = new HostClient({ spawn: () => fakeProcess(spawned), log: () => {} });
     const events: string[] = [];
     client.onEvent((e) => events.push(e));
@@ -57,7 +29,7 @@ describe('HostClient', () => {
   });
 
   it('fails in-flight calls with engine-crashed when the host dies, then restarts it', async () => {
-    const spawned: FakeProc[] = [];
+    const spawned: FakeHostProcess[] = [];
     const states: string[] = [];
     const client = new HostClient({ spawn: () => fakeProcess(spawned), log: () => {} });
     client.onDidChangeState((s) => states.push(s));
@@ -82,7 +54,7 @@ describe('HostClient', () => {
   });
 
   it('stops restarting after maxRestarts crashes within the window and fails calls at once', async () => {
-    const spawned: FakeProc[] = [];
+    const spawned: FakeHostProcess[] = [];
     const client = new HostClient({ spawn: () => fakeProcess(spawned), maxRestarts: 2, restartWindowMs: 60_000, log: () => {} });
     await client.start();
     for (let i = 0; i < 2; i++) {
@@ -99,7 +71,7 @@ describe('HostClient', () => {
   it('reports a host that fails to load its model as a fatal error, not a hang', async () => {
     const client = new HostClient({
       spawn: () => {
-        const p = new FakeProc(9);
+        const p = new FakeHostProcess(9, {}, 1_000);
         setTimeout(() => p.emit({ kind: 'fatal', error: { code: 'model-missing', message: 'no model at /x; run studio model pull', details: {} } }), 1);
         return p;
       },

@@ -1,0 +1,55 @@
+/**
+ * A scriptable in-process stand-in for the engine host process, for tests of the layers above it
+ * (HostClient, services, headless server). Answers calls through a handler map; can crash on demand.
+ */
+import type { HostProcess } from '../host-process';
+import type { HostMethod, HostToMain, MainToHost } from '../protocol';
+
+export type FakeHandler = (args: unknown, proc: FakeHostProcess) => unknown | Promise<unknown>;
+
+export class FakeHostProcess implements HostProcess {
+  private messageListeners: ((m: HostToMain) => void)[] = [];
+  private exitListeners: ((code: number | null, signal: string | null) => void)[] = [];
+  readonly sent: MainToHost[] = [];
+
+  constructor(
+    readonly pid: number,
+    private readonly handlers: Partial<Record<HostMethod, FakeHandler>> = {},
+    readyDelayMs = 1,
+  ) {
+    setTimeout(() => this.emit({ kind: 'ready', status: { state: 'ready' } as never }), readyDelayMs);
+  }
+
+  send(m: MainToHost): void {
+    this.sent.push(m);
+    const handler = this.handlers[m.method];
+    if (!handler) return; // never answered: stays in flight
+    void Promise.resolve()
+      .then(() => handler(m.args, this))
+      .then(
+        (value) => this.emit({ kind: 'reply', id: m.id, ok: true, value }),
+        (err: { code?: string; message?: string }) =>
+          this.emit({ kind: 'reply', id: m.id, ok: false, error: { code: (err.code ?? 'internal') as never, message: err.message ?? String(err), details: {} } }),
+      );
+  }
+
+  onMessage(l: (m: HostToMain) => void): void {
+    this.messageListeners.push(l);
+  }
+
+  onExit(l: (code: number | null, signal: string | null) => void): void {
+    this.exitListeners.push(l);
+  }
+
+  kill(): void {
+    this.crash(null, 'SIGTERM');
+  }
+
+  emit(m: HostToMain): void {
+    this.messageListeners.forEach((l) => l(m));
+  }
+
+  crash(code: number | null, signal: string | null): void {
+    this.exitListeners.forEach((l) => l(code, signal));
+  }
+}
