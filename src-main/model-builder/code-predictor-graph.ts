@@ -1,0 +1,116 @@
+/**
+ * Builds the code-predictor step graph (variant a): one call per sub-step with KV in/out. Prefill is
+ * 2 rows [last_hidden, C(c0)] with generation_step 0; step j feeds E_{j-1}(c_j) with generation_step j.
+ * All rows of a batch are at the same sub-step, so positions come from the past length (no mask input).
+ * Also owns the weight loading and the decoder pass shared with the loop graph.
+ */
+import path from 'node:path';
+import type { CheckpointConfig } from './checkpoint-config';
+import { decoderLayer, loadDecoderLayerWeights, type DecoderLayerWeights } from './decoder-layer';
+import type { GraphSpec, IoSpec } from './manifest';
+import { causalMask, linear, rmsNorm, ropeCosSin, type ActivationType } from './onnx/composite-ops';
+import { GraphBuilder } from './onnx/graph-builder';
+import type { GraphBuildArgs } from './talker-graph';
+import { WeightLoader } from './weight-loader';
+
+export const CODE_PREDICTOR_STEP_FILE = 'code_predictor_step.onnx';
+
+export interface CodePredictorWeights {
+  layers: DecoderLayerWeights[];
+  finalNorm: string;
+  /** lm_heads stacked [numCodeGroups - 1, hidden, vocab]. */
+  headsT: string;
+  projection: { wT: string; bias: string } | null;
+}
+
+export function loadCodePredictorWeights(loader: WeightLoader, config: CheckpointConfig): CodePredictorWeights {
+  const cp = config.codePredictor;
+  const numHeads = config.numCodeGroups - 1;
+  return {
+    layers: Array.from({ length: cp.numLayers }, (_, i) => loadDecoderLayerWeights(loader, `talker.code_predictor.model.layers.${i}`)),
+    finalNorm: loader.norm('talker.code_predictor.model.norm.weight'),
+    headsT: loader.stackedLinearT(Array.from({ length: numHeads }, (_, j) => `talker.code_predictor.lm_head.${j}.weight`), 'code_predictor.lm_heads_T'),
+    projection: cp.hasInputProjection
+      ? { wT: loader.linearT('talker.code_predictor.small_to_mtp_projection.weight'), bias: loader.plain('talker.code_predictor.small_to_mtp_projection.bias') }
+      : null,
+  };
+}
+
+/**
+ * Runs rows [B, S, talkerHidden] through the code predictor given per-layer pasts (null = empty);
+ * returns fp32 logits [B, vocab] of the last row under head `headIndex` (an int64 scalar value) and the presents.
+ */
+export function codePredictorPass(
+  g: GraphBuilder,
+  w: CodePredictorWeights,
+  config: CheckpointConfig,
+  dtype: ActivationType,
+  rows: string,
+  pasts: { key: string | null; value: string | null }[],
+  pastLength: string,
+  headIndex: string,
+): { logits: string; presents: { key: string; value: string }[] } {
+  const cp = config.codePredictor;
+  let x = w.projection ? linear(g, rows, w.projection.wT, w.projection.bias) : rows;
+  const seqLength = g.dim(rows, 1);
+  const total = g.add(pastLength, seqLength);
+  const positions = g.unsqueeze(g.op('Range', [g.squeeze(pastLength, [0]), g.squeeze(total, [0]), g.constInt64([1], [])]), [0]); // [1, S]
+  const { cos, sin } = ropeCosSin(g, positions, cp.headDim, cp.ropeTheta, dtype);
+  const mask = causalMask(g, pastLength, seqLength);
+  const presents = w.layers.map((lw, i) => {
+    const out = decoderLayer(g, lw, cp, dtype, { x, cos, sin, mask, pastKey: pasts[i].key, pastValue: pasts[i].value });
+    x = out.x;
+    return { key: out.presentKey, value: out.presentValue };
+  });
+  const last = g.slice(x, 1, g.sub(seqLength, g.constInt64([1])), seqLength);
+  const hidden = rmsNorm(g, g.squeeze(last, [1]), w.finalNorm, cp.rmsNormEps, dtype); // [B, H]
+  let logits = g.matmul(hidden, g.gather(w.headsT, headIndex, 0));
+  if (dtype === 'float16') logits = g.cast(logits, 'float32');
+  return { logits, presents };
+}
+
+export function codePredictorStepIo(config: CheckpointConfig, dtype: ActivationType): { inputs: IoSpec[]; outputs: IoSpec[] } {
+  const cp = config.codePredictor;
+  const layers = Array.from({ length: cp.numLayers }, (_, i) => i);
+  const kv = (kind: 'past' | 'present', i: number, which: 'key' | 'value'): IoSpec => ({
+    name: `${kind}_${which}_${i}`,
+    dtype,
+    dims: ['batch', cp.numKvHeads, kind === 'past' ? 'past' : 'total', cp.headDim],
+    doc: `layer ${i} ${which}s; past has 0 positions at the start of every frame`,
+  });
+  return {
+    inputs: [
+      { name: 'inputs_embeds', dtype, dims: ['batch', 'seq', config.talker.hiddenSize], doc: 'sub-step 0: [last_hidden, C(c0)] (seq 2); sub-step j: E_{j-1}(c_j) (seq 1)' },
+      { name: 'generation_step', dtype: 'int64', dims: [], doc: 'sub-step j in 0..numCodeGroups-2: selects lm_head j, which predicts codebook j+1' },
+      ...layers.flatMap((i) => [kv('past', i, 'key'), kv('past', i, 'value')]),
+    ],
+    outputs: [
+      { name: 'logits', dtype: 'float32', dims: ['batch', cp.vocabSize], doc: 'logits for codebook generation_step + 1' },
+      ...layers.flatMap((i) => [kv('present', i, 'key'), kv('present', i, 'value')]),
+    ],
+  };
+}
+
+export function buildCodePredictorStepGraph(args: GraphBuildArgs): GraphSpec {
+  const { config, dtype } = args;
+  const file = path.join(args.outDir, CODE_PREDICTOR_STEP_FILE);
+  const g = new GraphBuilder({ name: 'code_predictor_step', producerVersion: args.builderVersion, externalData: { dataPath: `${file}.data`, location: `${CODE_PREDICTOR_STEP_FILE}.data` } });
+  const io = codePredictorStepIo(config, dtype);
+  for (const spec of io.inputs) g.input(spec.name, spec.dtype, spec.dims);
+  const w = loadCodePredictorWeights(new WeightLoader(g, args.weights, dtype), config);
+  const pasts = w.layers.map((_, i) => ({ key: `past_key_${i}`, value: `past_value_${i}` }));
+  const { logits, presents } = codePredictorPass(g, w, config, dtype, 'inputs_embeds', pasts, g.dim('past_key_0', 2), 'generation_step');
+  g.output(logits, 'float32', io.outputs[0].dims, 'logits');
+  presents.forEach((p, i) => {
+    g.output(p.key, dtype, io.outputs[1 + 2 * i].dims, `present_key_${i}`);
+    g.output(p.value, dtype, io.outputs[2 + 2 * i].dims, `present_value_${i}`);
+  });
+  g.save(file);
+  return {
+    file: CODE_PREDICTOR_STEP_FILE,
+    externalDataFile: `${CODE_PREDICTOR_STEP_FILE}.data`,
+    inputs: io.inputs,
+    outputs: io.outputs,
+    doc: 'Per frame: call with [last_hidden, C(c0)] and generation_step 0 on an empty past, sample c1; then for j = 1..14 feed E_{j-1}(c_j) with generation_step j and the previous presents.',
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * Builds the code-predictor loop graph (variant b): all numCodeGroups - 1 sub-steps of a frame in one
+ * call, unrolled (weights shared), KV kept inside the graph, sampling from host-supplied uniforms via
+ * in-graph-sampler.ts. Returns the codes and the sum of their code-predictor embeddings, which is the
+ * codec part of the next talker input minus C(c0).
+ */
+import path from 'node:path';
+import { codePredictorPass, loadCodePredictorWeights } from './code-predictor-graph';
+import type { CheckpointConfig } from './checkpoint-config';
+import { sampleInGraph } from './in-graph-sampler';
+import type { GraphSpec, IoSpec } from './manifest';
+import type { ActivationType } from './onnx/composite-ops';
+import { GraphBuilder } from './onnx/graph-builder';
+import type { GraphBuildArgs } from './talker-graph';
+import { WeightLoader } from './weight-loader';
+
+export const CODE_PREDICTOR_LOOP_FILE = 'code_predictor_loop.onnx';
+
+export function codePredictorLoopIo(config: CheckpointConfig, dtype: ActivationType): { inputs: IoSpec[]; outputs: IoSpec[] } {
+  const h = config.talker.hiddenSize;
+  const numSteps = config.numCodeGroups - 1;
+  return {
+    inputs: [
+      { name: 'last_hidden', dtype, dims: ['batch', 1, h], doc: "the talker's last_hidden for the frame" },
+      { name: 'first_code_embed', dtype, dims: ['batch', 1, h], doc: 'C(c0): talker codec_embedding row of the sampled codebook-0 token' },
+      { name: 'uniforms', dtype: 'float32', dims: ['batch', numSteps], doc: 'one uniform in [0, 1) per sub-step (from the counter-based RNG of seed, frame, codebook)' },
+      { name: 'temperature', dtype: 'float32', dims: ['batch'], doc: 'subtalker temperature per row (> 0)' },
+      { name: 'top_k', dtype: 'int64', dims: ['batch'], doc: 'subtalker top-k per row; 1 = greedy' },
+      { name: 'top_p', dtype: 'float32', dims: ['batch'], doc: 'subtalker top-p per row; 1 = off' },
+    ],
+    outputs: [
+      { name: 'codes', dtype: 'int64', dims: ['batch', numSteps], doc: 'codebooks 1..numCodeGroups-1' },
+      { name: 'codes_embed_sum', dtype, dims: ['batch', 1, h], doc: 'Σ_j E_j(codes[j]); next talker input = C(c0) + codes_embed_sum + text row' },
+    ],
+  };
+}
+
+export function buildCodePredictorLoopGraph(args: GraphBuildArgs): GraphSpec {
+  const { config, dtype } = args;
+  const file = path.join(args.outDir, CODE_PREDICTOR_LOOP_FILE);
+  const g = new GraphBuilder({ name: 'code_predictor_loop', producerVersion: args.builderVersion, externalData: { dataPath: `${file}.data`, location: `${CODE_PREDICTOR_LOOP_FILE}.data` } });
+  const io = codePredictorLoopIo(config, dtype);
+  for (const spec of io.inputs) g.input(spec.name, spec.dtype, spec.dims);
+  const loader = new WeightLoader(g, args.weights, dtype);
+  const w = loadCodePredictorWeights(loader, config);
+  const numSteps = config.numCodeGroups - 1;
+  const tables = Array.from({ length: numSteps }, (_, j) => loader.plain(`talker.code_predictor.model.codec_embedding.${j}.weight`));
+  const sampler = { temperature: 'temperature', topK: 'top_k', topP: 'top_p' };
+
+  let rows = g.concat(['last_hidden', 'first_code_embed'], 1); // [B, 2, H]
+  let pasts: { key: string | null; value: string | null }[] = w.layers.map(() => ({ key: null, value: null }));
+  let pastLength = g.constInt64([0]);
+  const codes: string[] = [];
+  let embedSum: string | null = null;
+  for (let j = 0; j < numSteps; j++) {
+    const { logits, presents } = codePredictorPass(g, w, config, dtype, rows, pasts, pastLength, g.constInt64([j], []));
+    const uniform = g.slice('uniforms', 1, j, j + 1); // [B, 1]
+    const code = sampleInGraph(g, logits, uniform, sampler, config.codePredictor.vocabSize); // [B, 1]
+    codes.push(code);
+    const embed = g.gather(tables[j], code, 0); // [B, 1, H]
+    embedSum = embedSum ? g.add(embedSum, embed) : embed;
+    pastLength = g.add(pastLength, g.dim(rows, 1));
+    pasts = presents;
+    rows = embed;
+  }
+  g.output(g.concat(codes, 1), 'int64', io.outputs[0].dims, 'codes');
+  g.output(embedSum!, dtype, io.outputs[1].dims, 'codes_embed_sum');
+  g.save(file);
+  return {
+    file: CODE_PREDICTOR_LOOP_FILE,
+    externalDataFile: `${CODE_PREDICTOR_LOOP_FILE}.data`,
+    inputs: io.inputs,
+    outputs: io.outputs,
+    doc: 'One call per frame for the whole batch; no KV in or out. Greedy rows pass top_k 1. Sampling: temperature → top-k → top-p → inverse CDF with the given uniform.',
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * One pre-norm Qwen3 decoder layer as ONNX nodes, shared by the talker and the code predictor:
+ * x += o_proj(attn(rope(q_norm(q)), rope(k_norm(k)), v)); x += down(silu(gate(n)) * up(n)), n = RMSNorm(x).
+ * KV: the new keys/values are appended to the given past along the position axis and returned.
+ * Shapes: x [B, S, hidden]; past/present [B, numKvHeads, P | P+S, headDim].
+ */
+import type { TransformerDims } from './manifest';
+import { applyRope, groupedQueryAttention, rmsNorm, swiglu, type ActivationType } from './onnx/composite-ops';
+import type { GraphBuilder } from './onnx/graph-builder';
+import type { WeightLoader } from './weight-loader';
+
+export interface DecoderLayerWeights {
+  inputNorm: string;
+  qT: string;
+  kT: string;
+  vT: string;
+  oT: string;
+  qNorm: string;
+  kNorm: string;
+  postNorm: string;
+  gateT: string;
+  upT: string;
+  downT: string;
+}
+
+export function loadDecoderLayerWeights(loader: WeightLoader, prefix: string): DecoderLayerWeights {
+  return {
+    inputNorm: loader.norm(`${prefix}.input_layernorm.weight`),
+    qT: loader.linearT(`${prefix}.self_attn.q_proj.weight`),
+    kT: loader.linearT(`${prefix}.self_attn.k_proj.weight`),
+    vT: loader.linearT(`${prefix}.self_attn.v_proj.weight`),
+    oT: loader.linearT(`${prefix}.self_attn.o_proj.weight`),
+    qNorm: loader.norm(`${prefix}.self_attn.q_norm.weight`),
+    kNorm: loader.norm(`${prefix}.self_attn.k_norm.weight`),
+    postNorm: loader.norm(`${prefix}.post_attention_layernorm.weight`),
+    gateT: loader.linearT(`${prefix}.mlp.gate_proj.weight`),
+    upT: loader.linearT(`${prefix}.mlp.up_proj.weight`),
+    downT: loader.linearT(`${prefix}.mlp.down_proj.weight`),
+  };
+}
+
+export interface DecoderLayerIo {
+  x: string;
+  cos: string;
+  sin: string;
+  /** Additive fp32 mask [B|1, 1, 1, S, T]. */
+  mask: string;
+  /** Past keys/values, or null when there is no past (the first step inside a graph). */
+  pastKey: string | null;
+  pastValue: string | null;
+}
+
+/** Splits [B, S, heads*D] into heads [B, heads, S, D]. */
+function toHeads(g: GraphBuilder, x: string, numHeads: number, headDim: number): string {
+  return g.transpose(g.reshape(x, [0, 0, numHeads, headDim]), [0, 2, 1, 3]);
+}
+
+export function decoderLayer(g: GraphBuilder, w: DecoderLayerWeights, d: TransformerDims, dtype: ActivationType, io: DecoderLayerIo): { x: string; presentKey: string; presentValue: string } {
+  const normed = rmsNorm(g, io.x, w.inputNorm, d.rmsNormEps, dtype);
+  const q4 = g.reshape(g.matmul(normed, w.qT), [0, 0, d.numHeads, d.headDim]); // [B, S, Hq, D]
+  const k4 = g.reshape(g.matmul(normed, w.kT), [0, 0, d.numKvHeads, d.headDim]);
+  const q = g.transpose(rmsNorm(g, q4, w.qNorm, d.rmsNormEps, dtype), [0, 2, 1, 3]); // [B, Hq, S, D]
+  const k = g.transpose(rmsNorm(g, k4, w.kNorm, d.rmsNormEps, dtype), [0, 2, 1, 3]);
+  const v = toHeads(g, g.matmul(normed, w.vT), d.numKvHeads, d.headDim);
+  const qRot = applyRope(g, q, io.cos, io.sin, d.headDim);
+  const kRot = applyRope(g, k, io.cos, io.sin, d.headDim);
+  const presentKey = io.pastKey ? g.concat([io.pastKey, kRot], 2) : kRot;
+  const presentValue = io.pastValue ? g.concat([io.pastValue, v], 2) : v;
+  const attn = groupedQueryAttention(g, { q: qRot, k: presentKey, v: presentValue, mask: io.mask, numHeads: d.numHeads, numKvHeads: d.numKvHeads, headDim: d.headDim, dtype });
+  const afterAttn = g.add(io.x, g.matmul(attn, w.oT));
+  const mlp = swiglu(g, rmsNorm(g, afterAttn, w.postNorm, d.rmsNormEps, dtype), w.gateT, w.upT, w.downT);
+  return { x: g.add(afterAttn, mlp), presentKey, presentValue };
+}

@@ -1,0 +1,50 @@
+/**
+ * Moves checkpoint tensors into a GraphBuilder as initializers: linear weights transposed to [in, out]
+ * for MatMul, stored fp32 or fp16 per the build dtype; norm weights always fp32 (norms run in fp32).
+ * Reads one tensor at a time from the safetensors file, so peak memory is about one weight matrix.
+ */
+import type { GraphBuilder } from './onnx/graph-builder';
+import type { SafetensorsFile } from './safetensors';
+
+export type WeightStorage = 'float32' | 'float16';
+
+export function transpose2d(data: Float32Array, numRows: number, numCols: number): Float32Array {
+  const out = new Float32Array(data.length);
+  for (let r = 0; r < numRows; r++) {
+    const rowBase = r * numCols;
+    for (let c = 0; c < numCols; c++) out[c * numRows + r] = data[rowBase + c];
+  }
+  return out;
+}
+
+export class WeightLoader {
+  constructor(
+    private readonly g: GraphBuilder,
+    private readonly weights: SafetensorsFile,
+    readonly storage: WeightStorage,
+  ) {}
+
+  /** [out, in] checkpoint weight → initializer [in, out]. */
+  linearT(name: string): string {
+    const [numOut, numIn] = this.weights.info(name).shape;
+    return this.g.initializer(name, transpose2d(this.weights.readFloat32(name), numOut, numIn), [numIn, numOut], this.storage);
+  }
+
+  /** Several [out, in] weights stacked as [count, in, out] (the code predictor's lm_heads). */
+  stackedLinearT(names: readonly string[], stackName: string): string {
+    const [numOut, numIn] = this.weights.info(names[0]).shape;
+    const out = new Float32Array(names.length * numIn * numOut);
+    names.forEach((n, i) => out.set(transpose2d(this.weights.readFloat32(n), numOut, numIn), i * numIn * numOut));
+    return this.g.initializer(stackName, out, [names.length, numIn, numOut], this.storage);
+  }
+
+  /** A tensor as stored (embedding tables, biases) in the build storage. */
+  plain(name: string): string {
+    return this.g.initializer(name, this.weights.readFloat32(name), this.weights.info(name).shape, this.storage);
+  }
+
+  /** Norm weights stay fp32. */
+  norm(name: string): string {
+    return this.g.initializer(name, this.weights.readFloat32(name), this.weights.info(name).shape, 'float32');
+  }
+}
