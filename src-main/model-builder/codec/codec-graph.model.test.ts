@@ -1,0 +1,142 @@
+// Model tests: the codec ONNX graph on onnxruntime-node CPU against the reference decoder, chunked vs
+// full decoding through the graph (exact for the tiny window, measured for window 72), external data.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSession, disposeSession, runSession, tensor, type OrtSession } from '../../engine/runtime/ort';
+import { parseCodecConfig, type CodecConfig } from './codec-config';
+import { createCodecCodes, type CodecCodes } from './codec-codes';
+import { buildCodecDecoderGraph, CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, writeCodecDecoderGraph } from './codec-graph';
+import { codecReceptiveFieldFrames } from './codec-receptive-field';
+import type { CodecTensors } from './codec-tensor-shapes';
+import { decodeChunked } from './chunked-decode';
+import { referenceCodecDecode } from './reference-codec';
+import { syntheticCodecConfig, syntheticCodecTensors } from './synthetic-codec';
+
+const MAX_FP32_DIFF = 1e-4;
+const MAX_FP16_WEIGHT_DIFF = 3e-2;
+
+const sessions: OrtSession[] = [];
+
+async function openCodec(config: CodecConfig, tensors: CodecTensors, dtype: 'fp32' | 'fp16' = 'fp32'): Promise<(codes: CodecCodes) => Promise<Float32Array>> {
+  const session = await createSession(buildCodecDecoderGraph(tensors, config, dtype), { provider: 'cpu', intraOpNumThreads: 1 });
+  sessions.push(session);
+  return async (codes) => {
+    const out = await runSession(session, { [CODEC_GRAPH_INPUT]: tensor('int64', codes.data, [codes.batchSize, codes.numQuantizers, codes.numFrames]) });
+    expect(out[CODEC_GRAPH_OUTPUT].dims).toEqual([codes.batchSize, codes.numFrames * config.samplesPerFrame]);
+    return out[CODEC_GRAPH_OUTPUT].data as Float32Array;
+  };
+}
+
+function codesFor(batchSize: number, numFrames: number, salt: number): CodecCodes {
+  return createCodecCodes(Array.from({ length: batchSize * 16 * numFrames }, (_, i) => (i * 7919 + salt * 104729 + 17) % 2048), batchSize, 16, numFrames);
+}
+
+function maxAbsDiff(a: Float32Array, b: Float32Array, tolerance = MAX_FP32_DIFF): number {
+  expect(a.length).toBe(b.length);
+  let maxDiff = 0;
+  let firstBad = -1;
+  for (let i = 0; i < a.length; i++) {
+    const d = Math.abs(a[i] - b[i]);
+    if (d > maxDiff) maxDiff = d;
+    if (firstBad < 0 && d > tolerance) firstBad = i;
+  }
+  if (firstBad >= 0) console.log(`first difference above ${tolerance} at ${firstBad}: ${a[firstBad]} vs ${b[firstBad]} (maxDiff ${maxDiff})`);
+  return maxDiff;
+}
+
+function tinyVariant(slidingWindow: number, seed: number): { config: CodecConfig; tensors: CodecTensors } {
+  const raw = syntheticCodecConfig('tiny');
+  const variant = { ...raw, decoder_config: { ...(raw.decoder_config as object), sliding_window: slidingWindow } };
+  return { config: parseCodecConfig(variant), tensors: new Map([...syntheticCodecTensors(variant, seed)].map((t) => [t.name, t])) };
+}
+
+describe('codec decoder graph (tiny, ORT CPU)', () => {
+  const { config, tensors } = tinyVariant(8, 31);
+  let decode: (codes: CodecCodes) => Promise<Float32Array>;
+
+  beforeAll(async () => {
+    decode = await openCodec(config, tensors);
+  });
+
+  afterAll(async () => {
+    for (const s of sessions.splice(0)) await disposeSession(s);
+  });
+
+  it('matches the reference within 1e-4 at batch 1', async () => {
+    const codes = codesFor(1, 9, 1);
+    expect(maxAbsDiff(await decode(codes), referenceCodecDecode(codes, tensors, config))).toBeLessThan(MAX_FP32_DIFF);
+  });
+
+  it('matches the reference within 1e-4 at batch 3 with different codes per row', async () => {
+    const codes = codesFor(3, 6, 2);
+    expect(maxAbsDiff(await decode(codes), referenceCodecDecode(codes, tensors, config))).toBeLessThan(MAX_FP32_DIFF);
+  });
+
+  it('accepts any length, down to one frame', async () => {
+    const codes = codesFor(2, 1, 3);
+    expect(maxAbsDiff(await decode(codes), referenceCodecDecode(codes, tensors, config))).toBeLessThan(MAX_FP32_DIFF);
+  });
+
+  it('with fp16 weights stays within 3e-2 of the reference and is half the size', async () => {
+    const fp16 = await openCodec(config, tensors, 'fp16');
+    const codes = codesFor(1, 6, 4);
+    const diff = maxAbsDiff(await fp16(codes), referenceCodecDecode(codes, tensors, config), MAX_FP16_WEIGHT_DIFF);
+    expect(diff).toBeLessThan(MAX_FP16_WEIGHT_DIFF);
+    expect(diff).toBeGreaterThan(0); // really rounded weights
+    const numFp32Bytes = buildCodecDecoderGraph(tensors, config, 'fp32').byteLength;
+    expect(buildCodecDecoderGraph(tensors, config, 'fp16').byteLength).toBeLessThan(0.55 * numFp32Bytes);
+  });
+
+  it('decodes chunk by chunk (4, then 8 frames, 25 of context) equal to one full decode within 1e-4', async () => {
+    const codes = codesFor(2, 60, 5);
+    const full = await decode(codes);
+    const chunked = await decodeChunked(codes, decode, config.samplesPerFrame);
+    expect(maxAbsDiff(full, chunked)).toBeLessThan(MAX_FP32_DIFF);
+  });
+
+  it('reports the per-frame cost of the tiny codec on one CPU thread', async () => {
+    const codes = codesFor(1, 100, 6);
+    await decode(codes);
+    const started = performance.now();
+    for (let i = 0; i < 3; i++) await decode(codes);
+    const msPerFrame = (performance.now() - started) / 3 / codes.numFrames;
+    console.log(`tiny codec, ORT CPU, 1 thread: ${msPerFrame.toFixed(3)} ms per 80 ms frame (100-frame call)`);
+    expect(msPerFrame).toBeLessThan(80); // far faster than real time
+  });
+
+  it('loads from a path with external data and gives the same PCM', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codec-graph-'));
+    const onnxPath = path.join(dir, 'codec.onnx');
+    const written = writeCodecDecoderGraph(onnxPath, tensors, config, 'fp32', { dataPath: path.join(dir, 'codec.onnx.data'), location: 'codec.onnx.data' });
+    expect(written.numExternalBytes).toBeGreaterThan(written.numModelBytes);
+    const session = await createSession(onnxPath, { provider: 'cpu', intraOpNumThreads: 1 });
+    sessions.push(session);
+    const codes = codesFor(1, 4, 7);
+    const out = await runSession(session, { [CODEC_GRAPH_INPUT]: tensor('int64', codes.data, [1, 16, 4]) });
+    expect(Array.from(out[CODEC_GRAPH_OUTPUT].data as Float32Array)).toEqual(Array.from(await decode(codes)));
+    fs.rmSync(dir, { recursive: true });
+  });
+});
+
+describe('chunked decoding when the sliding window (72) exceeds the left context', () => {
+  const { config, tensors } = tinyVariant(72, 7);
+
+  afterAll(async () => {
+    for (const s of sessions.splice(0)) await disposeSession(s);
+  });
+
+  it('differs from a full decode at 25 frames of context and is exact once the context covers the receptive field', async () => {
+    const decode = await openCodec(config, tensors);
+    const codes = codesFor(1, 150, 8);
+    const full = await decode(codes);
+    const at25 = maxAbsDiff(full, await decodeChunked(codes, decode, config.samplesPerFrame), Infinity);
+    const receptiveField = codecReceptiveFieldFrames(config.decoder); // 2 + 71 + ≈ 9.4 → 83
+    const covered = await decodeChunked(codes, decode, config.samplesPerFrame, { chunkFrames: 8, firstChunkFrames: 4, leftContextFrames: receptiveField });
+    const atReceptive = maxAbsDiff(full, covered);
+    console.log(`tiny codec, window 72, LayerScale ≈ 0.3: max |chunked − full| = ${at25.toExponential(2)} at 25 frames of context, ${atReceptive.toExponential(2)} at ${receptiveField}`);
+    expect(at25).toBeGreaterThan(MAX_FP32_DIFF);
+    expect(atReceptive).toBeLessThan(MAX_FP32_DIFF);
+  });
+});
