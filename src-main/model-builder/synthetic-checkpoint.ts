@@ -10,17 +10,13 @@ import { StudioError } from '../../src-shared/errors';
 import { syntheticCodecConfig, syntheticCodecTensors } from './codec/synthetic-codec';
 import { parseCheckpointConfig } from './checkpoint-config';
 import { expectedCheckpointTensors, type ExpectedTensor } from './checkpoint-tensors';
+import type { OnProgress } from './progress';
 import { SafetensorsWriter, writeSafetensors, type FloatStorage } from './safetensors';
 import { fillUniform, streamKey } from './seeded-random';
 import { syntheticCheckpointConfig, syntheticGenerationConfig, type SyntheticSize } from './synthetic-config';
 import { writeTokenizerFiles } from './tokenizer-files';
 
-export interface ProgressEvent {
-  phase: string;
-  done: number;
-  total: number;
-}
-export type OnProgress = (event: ProgressEvent) => void;
+export type { OnProgress, ProgressEvent } from './progress';
 
 export interface SyntheticCheckpointOptions {
   size: SyntheticSize;

@@ -36,7 +36,7 @@ export function writeTokenizerFiles(outDir: string): void {
   const json = JSON.parse(fs.readFileSync(source, 'utf8')) as TokenizerJson;
   fs.writeFileSync(path.join(outDir, 'vocab.json'), JSON.stringify(json.model.vocab));
   const mergeLines = json.model.merges.map((m) => (Array.isArray(m) ? m.join(' ') : m));
-  fs.writeFileSync(path.join(outDir, 'merges.txt'), `#version: 0.2\n${mergeLines.join('\n')}\n`);
+  fs.writeFileSync(path.join(outDir, 'merges.txt'), `${mergeLines.join('\n')}\n`);
   const added = [...json.added_tokens.map((t) => [t.id, t.content, t.special] as const), ...TTS_SPECIAL_TOKENS.map(([id, content]) => [id, content, true] as const)];
   const decoder: Record<string, object> = {};
   for (const [id, content, special] of added) {

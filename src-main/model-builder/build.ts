@@ -1,0 +1,173 @@
+/**
+ * buildModel: compiles a checkpoint folder into the studio's graphs, embedding tables and manifest.json,
+ * in a cache dir keyed by (checkpoint fingerprint, builder version, dtype). A dir with a valid manifest
+ * is a cache hit; one without (a half-built output) is wiped and rebuilt; the manifest is written last.
+ * inspectModel reads a built dir back and checks that every file it names is there.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { StudioError } from '../../src-shared/errors';
+import { checkpointFingerprint, openCheckpoint } from './checkpoint';
+import { expectedCheckpointTensors } from './checkpoint-tensors';
+import { buildCodePredictorLoopGraph } from './code-predictor-loop-graph';
+import { buildCodePredictorStepGraph } from './code-predictor-graph';
+import { writeEmbeddingTables } from './embeddings';
+import { MODEL_MANIFEST_FILE, MODEL_MANIFEST_VERSION, type BuildDtype, type ModelManifest } from './manifest';
+import type { OnProgress } from './progress';
+import { buildTalkerGraph } from './talker-graph';
+
+/** Bump when graphs, tables or the manifest change shape or meaning: old cache dirs are then ignored. */
+export const BUILDER_VERSION = '1';
+
+/** Measured on CPU (docs/benchmarks.md): the unrolled loop graph beats 15 step calls per frame. */
+export const DEFAULT_CODE_PREDICTOR: ModelManifest['defaultCodePredictor'] = 'loop';
+
+export interface BuildModelOptions {
+  checkpointDir: string;
+  /** Cache root; the model goes to <outDir>/<fingerprint16>-v<builder>-<dtype>/. */
+  outDir: string;
+  dtype: BuildDtype;
+  onProgress?: OnProgress;
+}
+
+export interface BuildModelResult {
+  builtDir: string;
+  manifest: ModelManifest;
+  cacheHit: boolean;
+}
+
+export function builtDirName(checkpointHash: string, dtype: BuildDtype): string {
+  return `${checkpointHash.slice(0, 16)}-v${BUILDER_VERSION}-${dtype}`;
+}
+
+export async function buildModel(options: BuildModelOptions): Promise<BuildModelResult> {
+  const report = options.onProgress ?? (() => {});
+  report({ phase: 'hash', done: 0, total: 1 });
+  const checkpoint = openCheckpoint(options.checkpointDir);
+  try {
+    const checkpointHash = checkpointFingerprint(checkpoint.dir);
+    report({ phase: 'hash', done: 1, total: 1 });
+    const builtDir = path.resolve(options.outDir, builtDirName(checkpointHash, options.dtype));
+    const existing = readManifestIfValid(builtDir);
+    if (existing) return { builtDir, manifest: existing, cacheHit: true };
+
+    fs.rmSync(builtDir, { recursive: true, force: true });
+    fs.mkdirSync(builtDir, { recursive: true });
+    const { config } = checkpoint;
+    checkDiskSpace(builtDir, estimateBuiltBytes(checkpoint.config, options.dtype));
+    const act = options.dtype === 'fp16' ? 'float16' : 'float32';
+    const args = { config, weights: checkpoint.weights, dtype: act, outDir: builtDir, builderVersion: BUILDER_VERSION } as const;
+    const numGraphs = 3;
+    report({ phase: 'graphs', done: 0, total: numGraphs });
+    const talker = buildTalkerGraph(args);
+    report({ phase: 'graphs', done: 1, total: numGraphs });
+    const codePredictorStep = buildCodePredictorStepGraph(args);
+    report({ phase: 'graphs', done: 2, total: numGraphs });
+    const codePredictorLoop = buildCodePredictorLoopGraph(args);
+    report({ phase: 'graphs', done: 3, total: numGraphs });
+    const embeddings = await writeEmbeddingTables(checkpoint.weights, config, builtDir, act, report);
+    for (const name of ['vocab.json', 'merges.txt', 'tokenizer_config.json']) fs.copyFileSync(path.join(checkpoint.dir, name), path.join(builtDir, name));
+
+    const manifest: ModelManifest = {
+      manifestVersion: MODEL_MANIFEST_VERSION,
+      builderVersion: BUILDER_VERSION,
+      checkpointHash,
+      dtype: options.dtype,
+      createdAt: new Date().toISOString(),
+      ttsModelType: config.ttsModelType,
+      ttsModelSize: config.ttsModelSize,
+      numCodeGroups: config.numCodeGroups,
+      talker: config.talker,
+      codePredictor: config.codePredictor,
+      textTokens: config.textTokens,
+      codecTokens: config.codecTokens,
+      speakers: config.speakers,
+      languages: config.languages,
+      generation: config.generation,
+      graphs: { talker, codePredictorStep, codePredictorLoop },
+      defaultCodePredictor: DEFAULT_CODE_PREDICTOR,
+      embeddings,
+      files: { vocab: 'vocab.json', merges: 'merges.txt', tokenizerConfig: 'tokenizer_config.json' },
+      checkpointDir: checkpoint.dir,
+    };
+    const tmp = path.join(builtDir, `${MODEL_MANIFEST_FILE}.tmp`);
+    fs.writeFileSync(tmp, JSON.stringify(manifest, null, 2));
+    fs.renameSync(tmp, path.join(builtDir, MODEL_MANIFEST_FILE));
+    report({ phase: 'done', done: 1, total: 1 });
+    return { builtDir, manifest, cacheHit: false };
+  } finally {
+    checkpoint.close();
+  }
+}
+
+function readManifestIfValid(builtDir: string): ModelManifest | null {
+  const file = path.join(builtDir, MODEL_MANIFEST_FILE);
+  if (!fs.existsSync(file)) return null;
+  try {
+    const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as ModelManifest;
+    if (manifest.manifestVersion !== MODEL_MANIFEST_VERSION || manifest.builderVersion !== BUILDER_VERSION) return null;
+    return missingFiles(builtDir, manifest).length === 0 ? manifest : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Every file a manifest names, relative to the built dir. */
+export function manifestFiles(manifest: ModelManifest): string[] {
+  const graphs = Object.values(manifest.graphs).flatMap((g) => (g.externalDataFile ? [g.file, g.externalDataFile] : [g.file]));
+  return [...graphs, ...Object.values(manifest.embeddings).map((t) => t.file), ...Object.values(manifest.files)];
+}
+
+function missingFiles(builtDir: string, manifest: ModelManifest): string[] {
+  return manifestFiles(manifest).filter((f) => !fs.existsSync(path.join(builtDir, f)));
+}
+
+/** Bytes the build writes: talker + code predictor twice (step and loop) + tables, at the build dtype. */
+export function estimateBuiltBytes(config: Parameters<typeof expectedCheckpointTensors>[0], dtype: BuildDtype): number {
+  const bytesPerValue = dtype === 'fp16' ? 2 : 4;
+  let numValues = 0;
+  for (const t of expectedCheckpointTensors(config)) {
+    const n = t.shape.reduce((a, b) => a * b, 1);
+    if (t.name.startsWith('talker.code_predictor.')) numValues += 2 * n;
+    else if (!t.name.includes('text_embedding') && !t.name.includes('text_projection')) numValues += n;
+  }
+  numValues += config.talker.textVocabSize * config.talker.hiddenSize;
+  return numValues * bytesPerValue;
+}
+
+function checkDiskSpace(dir: string, numNeededBytes: number): void {
+  const stats = fs.statfsSync(dir);
+  const numFreeBytes = stats.bavail * stats.bsize;
+  const margin = 64 * 1024 * 1024;
+  if (numFreeBytes < numNeededBytes + margin) {
+    throw new StudioError('disk-full', `building needs about ${(numNeededBytes / 1e9).toFixed(2)} GB in ${dir} but ${(numFreeBytes / 1e9).toFixed(2)} GB are free; free some space or pick another cache dir`, {
+      dir,
+      numNeededBytes,
+      numFreeBytes,
+    });
+  }
+}
+
+export interface InspectResult {
+  manifest: ModelManifest;
+  files: { file: string; numBytes: number }[];
+  totalBytes: number;
+}
+
+/** Reads a built dir's manifest and sizes its files; throws model-missing / model-invalid naming what is wrong. */
+export function inspectModel(builtDir: string): InspectResult {
+  const file = path.join(builtDir, MODEL_MANIFEST_FILE);
+  if (!fs.existsSync(file)) {
+    throw new StudioError('model-missing', `${builtDir} has no ${MODEL_MANIFEST_FILE}; it is not a built model or its build did not finish, run 'studio model build'`, { dir: builtDir });
+  }
+  const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as ModelManifest;
+  if (manifest.manifestVersion !== MODEL_MANIFEST_VERSION) {
+    throw new StudioError('model-invalid', `${file} has manifest version ${manifest.manifestVersion} but this build reads ${MODEL_MANIFEST_VERSION}; rebuild the model`, { dir: builtDir });
+  }
+  const missing = missingFiles(builtDir, manifest);
+  if (missing.length > 0) {
+    throw new StudioError('model-invalid', `${builtDir} lacks ${missing.join(', ')}; rebuild the model`, { dir: builtDir, missing });
+  }
+  const files = manifestFiles(manifest).map((f) => ({ file: f, numBytes: fs.statSync(path.join(builtDir, f)).size }));
+  return { manifest, files, totalBytes: files.reduce((a, f) => a + f.numBytes, 0) };
+}

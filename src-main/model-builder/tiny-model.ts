@@ -1,0 +1,54 @@
+/**
+ * ensureTinyModel: the shared test fixture. Synthesises the tiny checkpoint (seed 1) and builds it
+ * (fp32) once under <repo>/.cache/tiny-model/<key>/, then every test file reuses it. A directory lock
+ * serialises concurrent test workers; the checkpoint is written to a temp dir and renamed into place.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BUILDER_VERSION, buildModel } from './build';
+import type { BuildDtype } from './manifest';
+import { writeSyntheticCheckpoint } from './synthetic-checkpoint';
+
+export const TINY_MODEL_SEED = 1;
+const LOCK_STALE_MS = 10 * 60_000;
+const LOCK_POLL_MS = 200;
+
+function repoRoot(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+}
+
+async function withDirLock<T>(lockDir: string, fn: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      fs.mkdirSync(lockDir);
+      break;
+    } catch {
+      const ageMs = Date.now() - (fs.statSync(lockDir, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (ageMs > LOCK_STALE_MS) fs.rmSync(lockDir, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    fs.rmSync(lockDir, { recursive: true, force: true });
+  }
+}
+
+export async function ensureTinyModel(dtype: BuildDtype = 'fp32'): Promise<{ checkpointDir: string; builtDir: string }> {
+  const root = path.join(repoRoot(), '.cache', 'tiny-model', `seed${TINY_MODEL_SEED}-v${BUILDER_VERSION}`);
+  fs.mkdirSync(root, { recursive: true });
+  return withDirLock(path.join(root, '.lock'), async () => {
+    const checkpointDir = path.join(root, 'checkpoint');
+    if (!fs.existsSync(path.join(checkpointDir, 'speech_tokenizer', 'model.safetensors'))) {
+      const tmp = path.join(root, `checkpoint.tmp-${process.pid}`);
+      fs.rmSync(tmp, { recursive: true, force: true });
+      await writeSyntheticCheckpoint({ size: 'tiny', seed: TINY_MODEL_SEED, outDir: tmp });
+      fs.rmSync(checkpointDir, { recursive: true, force: true });
+      fs.renameSync(tmp, checkpointDir);
+    }
+    const { builtDir } = await buildModel({ checkpointDir, outDir: path.join(root, 'built'), dtype });
+    return { checkpointDir, builtDir };
+  });
+}
