@@ -95,7 +95,7 @@ export class ReferenceDecoder {
   /** Runs new rows (positions given) through every layer, appending to the cache; returns pre-final-norm rows. */
   forward(rows: Float32Array[], positions: number[], cache: ReferenceKvCache): Float32Array[] {
     const d = this.dims;
-    let xs = rows.map((r) => Float32Array.from(r));
+    let xs: Float32Array[] = rows.map((r) => Float32Array.from(r));
     this.layers.forEach((w, layer) => {
       const outRows: Float32Array[] = [];
       for (let s = 0; s < xs.length; s++) {
