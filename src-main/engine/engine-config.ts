@@ -5,6 +5,7 @@
  * unknown keys and wrong types naming the key path, and returns a frozen value.
  */
 import { StudioError } from '../../src-shared/errors';
+import { MIN_LEFT_CONTEXT_FRAMES } from '../model-builder/codec/chunked-decode';
 
 export type ProviderChoice = 'auto' | 'cpu' | 'webgpu' | 'cuda' | 'dml';
 export type PromptLayout = 'non-streaming' | 'streaming-text';
@@ -15,7 +16,7 @@ export interface CodecChunkConfig {
   chunkFrames: number;
   /** Frames of the first chunk; smaller gives audio sooner. */
   firstChunkFrames: number;
-  /** Frames of already-decoded context re-fed before each chunk (spec §4.4: ≥ 25). */
+  /** Frames of already-decoded context re-fed before each chunk (spec §4.4: ≥ 25); chunk timing follows chunked-decode.ts. */
   leftContextFrames: number;
 }
 
@@ -64,7 +65,7 @@ const MINIMUMS: Record<string, number> = {
   intraOpNumThreads: 0,
   'codec.chunkFrames': 1,
   'codec.firstChunkFrames': 1,
-  'codec.leftContextFrames': 0,
+  'codec.leftContextFrames': MIN_LEFT_CONTEXT_FRAMES,
   maxSequenceTokens: 16,
   maxRunningSequences: 1,
   maxPrefillSequences: 1,

@@ -1,0 +1,72 @@
+/**
+ * Turns a SynthesisRequest into a waiting Sequence, or throws a StudioError naming the bad field:
+ * input format, empty text, unknown voice or language, seed, sampling params, and text longer than
+ * the engine's token budget. Pure apart from the tokenizer.
+ */
+import { StudioError } from '../../src-shared/errors';
+import type { SynthesisRequest } from '../../src-shared/synthesis';
+import type { ModelManifest } from '../model-builder/manifest';
+import type { EngineConfig } from './engine-config';
+import { buildPrompt } from './prompt';
+import { isValidSeed } from './sampling/counter-rng';
+import { resolveSamplingParams } from './sampling/sampling-params';
+import { maxFramesFor, type Sequence } from './sequence';
+import type { TextTokenizer } from './tokenizer';
+
+export function createSequence(
+  id: number,
+  request: SynthesisRequest,
+  manifest: ModelManifest,
+  tokenizer: TextTokenizer,
+  config: EngineConfig,
+  nowMs: number,
+): Sequence {
+  if (request.inputFormat !== 'text') {
+    throw new StudioError('invalid-argument', `inputFormat '${request.inputFormat}' is not handled by the engine; parse SSML into turns first and send each as text`, {
+      field: 'inputFormat',
+      validValues: ['text'],
+    });
+  }
+  if (typeof request.input !== 'string') {
+    throw new StudioError('invalid-argument', 'input must be a string of text to speak', { field: 'input' });
+  }
+  if (!isValidSeed(request.seed)) {
+    throw new StudioError('invalid-argument', `seed is ${String(request.seed)}; it must be an integer in [0, 2^53)`, { field: 'seed' });
+  }
+  const params = resolveSamplingParams(manifest.generation, request.params);
+  const prompt = buildPrompt(manifest, tokenizer, {
+    text: request.input,
+    voice: request.voice,
+    language: request.language,
+    instruct: request.instruct,
+    layout: config.promptLayout,
+  });
+  const numRows = prompt.rows.length;
+  const maxPositions = Math.min(config.maxSequenceTokens, manifest.talker.maxPositionEmbeddings);
+  // a sequence needs its prompt rows plus at least minNewTokens + 1 frames (EOS is blocked before that)
+  const numRowsAllowed = maxPositions - manifest.generation.minNewTokens - 1;
+  if (numRows > numRowsAllowed) {
+    throw new StudioError(
+      'input-too-long',
+      `text is ${prompt.numTextTokens.toLocaleString('en-US')} tokens (${numRows} prompt rows) but engine.maxSequenceTokens allows ${numRowsAllowed} prompt rows; split the text into shorter requests (sentences or paragraphs) or raise maxSequenceTokens`,
+      { field: 'input', numTextTokens: prompt.numTextTokens, numPromptRows: numRows, maxSequenceTokens: config.maxSequenceTokens },
+    );
+  }
+  return {
+    id,
+    request,
+    params,
+    seed: request.seed,
+    prompt,
+    status: 'waiting',
+    codes: [],
+    pending: null,
+    maxFrames: maxFramesFor(prompt.numTextTokens, numRows, params.maxNewTokens, { ...config, maxSequenceTokens: maxPositions }),
+    truncated: false,
+    numFramesDecoded: 0,
+    pcmChunks: [],
+    numChunksEmitted: 0,
+    times: { enqueuedMs: nowMs, admittedMs: null, firstAudioMs: null, finishedMs: null },
+    warnings: [...prompt.warnings],
+  };
+}

@@ -1,0 +1,159 @@
+// The engine loop over pure-TS fake stages: results, timings, EOS and the runaway cap, streaming
+// chunks that add up to the result, cancel, batch invariance of the loop logic, and bad input.
+import { describe, expect, it } from 'vitest';
+import { StudioError } from '../../src-shared/errors';
+import type { AudioChunk, SynthesisOutcome, SynthesisRequest } from '../../src-shared/synthesis';
+import { Engine } from './engine';
+import { resolveEngineConfig } from './engine-config';
+import { synthesize } from './synthesize';
+import { FAKE_SAMPLES_PER_FRAME, fakeManifest, fakeStages, fakeTokenizer } from './testing/fake-stages';
+
+function makeEngine(overrides: Record<string, unknown> = {}) {
+  let clockMs = 0;
+  const stages = fakeStages();
+  const engine = new Engine({
+    manifest: fakeManifest(),
+    tokenizer: fakeTokenizer(),
+    stages,
+    config: resolveEngineConfig({ provider: 'cpu', ...overrides }),
+    provider: { name: 'cpu', reason: 'test' },
+    nowMs: () => (clockMs += 10), // every clock read advances 10 ms
+  });
+  return { engine, stages };
+}
+
+const request = (requestId: string, input: string, seed: number, extra: Partial<SynthesisRequest> = {}): SynthesisRequest => ({
+  requestId, input, inputFormat: 'text', voice: 'ryan', language: 'english', seed, ...extra,
+});
+
+async function runAll(engine: Engine, requests: SynthesisRequest[]) {
+  const outcomes = new Map<string, SynthesisOutcome>();
+  const chunks = new Map<string, AudioChunk[]>();
+  engine.onDidFinish((o) => outcomes.set(o.status === 'done' ? o.result.requestId : o.requestId, o));
+  engine.onDidProduceAudio((c) => chunks.set(c.requestId, [...(chunks.get(c.requestId) ?? []), c]));
+  for (const r of requests) engine.addRequest(r);
+  await engine.run();
+  return { outcomes, chunks };
+}
+
+function done(o: SynthesisOutcome | undefined) {
+  if (!o || o.status !== 'done') throw new Error(`expected done, got ${JSON.stringify(o)}`);
+  return o.result;
+}
+
+describe('engine loop (fake stages)', () => {
+  it('produces a result whose counters add up', async () => {
+    const { engine } = makeEngine();
+    const result = await synthesize(engine, request('a', 'hello there', 7));
+    expect(result.numSamples).toBe(result.timings.numFrames * FAKE_SAMPLES_PER_FRAME);
+    // prompt = 3 role-ish rows from the char tokenizer: "assistant\n" is 10 chars → 1 + 10 rows,
+    // + 5 think/speaker + tts_bos + N text + tts_eos + codec_bos; N = 11 chars
+    expect(result.timings.numPromptTokens).toBe(1 + 10 + 5 + 1 + 11 + 2);
+    expect(result.timings.numFrames).toBeGreaterThanOrEqual(2); // EOS blocked for 2 frames
+    expect(result.timings.latencyTotalMs).toBeGreaterThan(result.timings.latencyFirstAudioMs);
+    expect(result.timings.rtf).toBeCloseTo(result.timings.latencyTotalMs / result.timings.audioDurationMs, 9);
+    expect(result.effectiveParams).toMatchObject({ temperature: 0.9, topK: 50, seed: 7, voice: 'ryan' });
+    expect(result.truncated).toBe(false);
+  });
+
+  it('streams chunks that concatenate to the result and start at the right samples', async () => {
+    const { engine } = makeEngine();
+    const { outcomes, chunks } = await runAll(engine, [request('a', 'stream me please', 3)]);
+    const result = done(outcomes.get('a'));
+    const pieces = chunks.get('a')!;
+    let offset = 0;
+    for (const c of pieces) {
+      expect(c.startSample).toBe(offset);
+      expect(Array.from(c.pcm)).toEqual(Array.from(result.pcm.subarray(offset, offset + c.pcm.length)));
+      offset += c.pcm.length;
+    }
+    expect(offset).toBe(result.numSamples);
+    // first chunk is firstChunkFrames = 4 frames (when the sequence is that long)
+    if (result.timings.numFrames >= 4) expect(pieces[0].pcm.length).toBe(4 * FAKE_SAMPLES_PER_FRAME);
+  });
+
+  it('stops at the runaway cap and reports truncated', async () => {
+    const { engine } = makeEngine({ minFramesCap: 3, framesPerTextToken: 1 });
+    const result = await synthesize(engine, request('a', 'ab', 1, { params: { maxNewTokens: 4 } }));
+    // cap = min(maxNewTokens 4, 3 + 1·2 = 5) = 4 frames
+    expect(result.timings.numFrames).toBe(4);
+    expect(result.truncated).toBe(true);
+  });
+
+  it('gives each request the same codes and PCM alone and batched with others', async () => {
+    const inputs = [request('a', 'first one', 11), request('b', 'the second request', 22), request('c', 'third', 33)];
+    const together = await runAll(makeEngine().engine, inputs);
+    for (const r of inputs) {
+      const alone = await runAll(makeEngine().engine, [r]);
+      expect(Array.from(done(together.outcomes.get(r.requestId)).pcm)).toEqual(Array.from(done(alone.outcomes.get(r.requestId)).pcm));
+    }
+  });
+
+  it('runs the running sequences in one talker decode batch', async () => {
+    const { engine, stages } = makeEngine();
+    await runAll(engine, [request('a', 'aaaa', 1), request('b', 'bbbb', 2), request('c', 'cccc', 3)]);
+    expect(stages.talker.batchSizes[0]).toBe(3); // one prefill of all three
+    expect(Math.max(...stages.talker.batchSizes)).toBe(3);
+  });
+
+  it('admits at most maxRunningSequences at a time', async () => {
+    const { engine, stages } = makeEngine({ maxRunningSequences: 2, maxPrefillSequences: 2 });
+    const { outcomes } = await runAll(engine, [request('a', 'aa', 1), request('b', 'bb', 2), request('c', 'cc', 3)]);
+    expect(Math.max(...stages.talker.batchSizes)).toBe(2);
+    expect([...outcomes.values()].every((o) => o.status === 'done')).toBe(true);
+  });
+
+  it('cancels a running request at the next step boundary and frees its state', async () => {
+    const { engine, stages } = makeEngine();
+    const outcomes: SynthesisOutcome[] = [];
+    engine.onDidFinish((o) => outcomes.push(o));
+    engine.addRequest(request('a', 'long text to cancel', 5));
+    await engine.step();
+    expect(engine.cancel('a')).toBe(true);
+    await engine.step();
+    expect(outcomes).toEqual([{ status: 'cancelled', requestId: 'a' }]);
+    expect(stages.talker.states.size).toBe(0);
+    expect(engine.hasWork()).toBe(false);
+    expect(engine.status().numCancelled).toBe(1);
+  });
+
+  it('rejects bad requests with the field named', () => {
+    const { engine } = makeEngine({ maxSequenceTokens: 40 });
+    const codeOf = (r: SynthesisRequest) => {
+      try {
+        engine.addRequest(r);
+        return 'accepted';
+      } catch (err) {
+        return `${(err as StudioError).code}:${(err as StudioError).details.field}`;
+      }
+    };
+    expect(codeOf(request('e', '   ', 1))).toBe('invalid-argument:input');
+    expect(codeOf(request('v', 'hi', 1, { voice: 'nobody' }))).toBe('invalid-argument:voice');
+    expect(codeOf(request('l', 'hi', 1, { language: 'elvish' }))).toBe('invalid-argument:language');
+    expect(codeOf(request('s', 'hi', -3))).toBe('invalid-argument:seed');
+    expect(codeOf(request('p', 'hi', 1, { params: { temperature: -1 } }))).toBe('invalid-argument:params.temperature');
+    expect(codeOf(request('x', 'hi', 1, { inputFormat: 'ssml' }))).toBe('invalid-argument:inputFormat');
+    expect(codeOf(request('t', 'x'.repeat(30), 1))).toBe('input-too-long:input');
+    expect(codeOf(request('ok', 'hi', 1))).toBe('accepted');
+    expect(codeOf(request('ok', 'hi', 1))).toBe('invalid-argument:requestId');
+  });
+
+  it('says how to fix text that is too long', () => {
+    const { engine } = makeEngine({ maxSequenceTokens: 40 });
+    expect(() => engine.addRequest(request('t', 'x'.repeat(30), 1))).toThrow(/split the text.*or raise maxSequenceTokens/);
+  });
+
+  it('fails only the sequences of a batch whose model run threw, and keeps going', async () => {
+    const { engine, stages } = makeEngine();
+    const original = stages.talker.prefill.bind(stages.talker);
+    let calls = 0;
+    stages.talker.prefill = async (inputs) => {
+      if (calls++ === 0) throw new StudioError('out-of-memory', 'fake OOM');
+      return original(inputs);
+    };
+    const first = await runAll(engine, [request('a', 'one', 1)]);
+    expect(first.outcomes.get('a')).toMatchObject({ status: 'failed', error: { code: 'out-of-memory' } });
+    const result = await synthesize(engine, request('b', 'two', 2));
+    expect(result.numSamples).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * The phases of one engine step, each a named function over a batch of sequences: prefill the
+ * admitted ones, sample codebook 0 per row, run the code predictor batched, run one batched talker
+ * decode, and turn pending frames into audio. Every per-row choice uses only that row's data and
+ * the counter RNG, so a sequence's output does not depend on its batch-mates.
+ */
+import type { ModelStages } from './models/stages';
+import { decodeTextId } from './prompt';
+import { counterUniform } from './sampling/counter-rng';
+import { sampleCodePredictorToken, sampleTalkerToken, type TalkerRules } from './sampling/sampler';
+import { pastCodebook0, type Sequence } from './sequence';
+import { nextCodecChunk } from '../model-builder/codec/chunked-decode';
+import type { CodecChunkConfig } from './engine-config';
+
+export interface FrameContext {
+  stages: ModelStages;
+  rules: TalkerRules;
+  codec: CodecChunkConfig;
+}
+
+/** Sums the prompt rows' embeddings, [numRows × hidden]. */
+export function promptEmbeds(ctx: FrameContext, sequence: Sequence): Float32Array {
+  const e = ctx.stages.embeddings;
+  const rows = sequence.prompt.rows;
+  const out = new Float32Array(rows.length * e.hiddenSize);
+  rows.forEach((row, i) => {
+    if (row.textId !== null) e.addText(row.textId, out, i * e.hiddenSize);
+    if (row.codecId !== null) e.addCodec(row.codecId, out, i * e.hiddenSize);
+  });
+  return out;
+}
+
+/** The next talker input of a sequence whose last frame is complete (spec §2.5). */
+export function frameEmbed(ctx: FrameContext, sequence: Sequence): Float32Array {
+  const e = ctx.stages.embeddings;
+  const frameIndex = sequence.codes.length - 1;
+  const frame = sequence.codes[frameIndex];
+  const out = new Float32Array(e.hiddenSize);
+  e.addCodec(frame[0], out, 0);
+  for (let j = 1; j < frame.length; j++) e.addCodePredictorCodec(j - 1, frame[j], out, 0);
+  e.addText(decodeTextId(sequence.prompt, frameIndex), out, 0);
+  return out;
+}
+
+export async function prefill(ctx: FrameContext, sequences: readonly Sequence[]): Promise<void> {
+  if (sequences.length === 0) return;
+  const inputs = sequences.map((s) => ({ sequenceId: s.id, embeds: promptEmbeds(ctx, s), numRows: s.prompt.rows.length }));
+  const outputs = await ctx.stages.talker.prefill(inputs);
+  sequences.forEach((s, i) => (s.pending = outputs[i]));
+}
+
+/**
+ * Samples codebook 0 for every sequence with pending logits. Sequences that drew EOS are marked
+ * finished; the rest are returned with their c0 (frame index = codes.length).
+ */
+export function sampleCodebook0(ctx: FrameContext, sequences: readonly Sequence[]): { sequence: Sequence; c0: number }[] {
+  const continuing: { sequence: Sequence; c0: number }[] = [];
+  for (const sequence of sequences) {
+    const pending = sequence.pending;
+    if (!pending) continue;
+    const frame = sequence.codes.length;
+    const c0 = sampleTalkerToken(
+      pending.logits.slice(),
+      { pastTokens: pastCodebook0(sequence), numGenerated: frame },
+      sequence.params,
+      ctx.rules,
+      counterUniform(sequence.seed, frame, 0),
+    );
+    if (c0 === ctx.rules.eosId) sequence.status = 'finished';
+    else continuing.push({ sequence, c0 });
+  }
+  return continuing;
+}
+
+/** Codebooks 1..15 for each row, batched; appends the complete frame to each sequence. */
+export async function predictCodebooks(ctx: FrameContext, rows: readonly { sequence: Sequence; c0: number }[]): Promise<void> {
+  if (rows.length === 0) return;
+  const rest = await ctx.stages.codePredictor.predict(
+    rows.map((r) => ({ hidden: r.sequence.pending!.hidden, c0: r.c0 })),
+    (row, codebook, logits) => {
+      const s = rows[row].sequence;
+      const p = s.params;
+      const warpers = { doSample: p.subtalkerDoSample, temperature: p.subtalkerTemperature, topK: p.subtalkerTopK, topP: p.subtalkerTopP };
+      return sampleCodePredictorToken(logits.slice(), warpers, counterUniform(s.seed, s.codes.length, codebook));
+    },
+  );
+  rows.forEach((r, i) => {
+    r.sequence.codes.push([r.c0, ...rest[i]]);
+    r.sequence.pending = null;
+    if (r.sequence.codes.length >= r.sequence.maxFrames) {
+      r.sequence.status = 'finished';
+      r.sequence.truncated = true;
+    }
+  });
+}
+
+/** One batched talker step for every sequence that is still running. */
+export async function decodeStep(ctx: FrameContext, sequences: readonly Sequence[]): Promise<void> {
+  if (sequences.length === 0) return;
+  const inputs = sequences.map((s) => ({ sequenceId: s.id, embeds: frameEmbed(ctx, s), numRows: 1 }));
+  const outputs = await ctx.stages.talker.decode(inputs);
+  sequences.forEach((s, i) => (s.pending = outputs[i]));
+}
+
+/** Decodes every window that is due for `sequence`; returns the new PCM pieces with their start sample. */
+export async function decodeAudio(ctx: FrameContext, sequence: Sequence): Promise<{ startSample: number; pcm: Float32Array }[]> {
+  const spf = ctx.stages.codec.samplesPerFrame;
+  const pieces: { startSample: number; pcm: Float32Array }[] = [];
+  const finished = sequence.status !== 'running';
+  for (;;) {
+    const chunk = nextCodecChunk(sequence.numFramesDecoded, sequence.codes.length, finished, ctx.codec);
+    if (!chunk) return pieces;
+    const pcm = await ctx.stages.codec.decode(sequence.codes.slice(chunk.startFrame - chunk.contextFrames, chunk.endFrame));
+    const kept = pcm.slice(chunk.contextFrames * spf);
+    pieces.push({ startSample: chunk.startFrame * spf, pcm: kept });
+    sequence.pcmChunks.push(kept);
+    sequence.numFramesDecoded = chunk.endFrame;
+  }
+}

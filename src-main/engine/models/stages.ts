@@ -1,0 +1,71 @@
+/**
+ * The contracts of the three model stages the engine drives (talker → code predictor → codec),
+ * so the loop can run over ORT sessions (talker.ts, code-predictor.ts, codec-decoder.ts) or over a
+ * pure-TypeScript fake in unit tests. Types only. Buffer ownership: every Float32Array returned
+ * belongs to the caller; the stages keep none of them.
+ */
+
+/** One talker row: its sequence key and the summed input embeddings, [numRows × hiddenSize]. */
+export interface TalkerInput {
+  sequenceId: number;
+  embeds: Float32Array;
+  numRows: number;
+}
+
+/** Per sequence: codec logits at its last position [vocab] and the final-norm hidden state there [hidden]. */
+export interface TalkerOutput {
+  logits: Float32Array;
+  hidden: Float32Array;
+}
+
+export interface TalkerStage {
+  readonly hiddenSize: number;
+  /** Runs the whole prompt of each new sequence; the stage keeps its KV cache until release(). */
+  prefill(inputs: readonly TalkerInput[]): Promise<TalkerOutput[]>;
+  /** One new row per sequence (numRows = 1), appended to its cache. */
+  decode(inputs: readonly TalkerInput[]): Promise<TalkerOutput[]>;
+  release(sequenceId: number): void;
+  dispose(): Promise<void>;
+}
+
+/** Picks codebook `codebook` (1..numCodeGroups-1) of row `row` from that row's logits. */
+export type CodebookPicker = (row: number, codebook: number, logits: Float32Array) => number;
+
+export interface CodePredictorRow {
+  /** Talker final-norm hidden state that produced c0 [talker hidden]. */
+  hidden: Float32Array;
+  c0: number;
+}
+
+export interface CodePredictorStage {
+  /** Returns, per row, codebooks 1..numCodeGroups-1 chosen by `pick`. */
+  predict(rows: readonly CodePredictorRow[], pick: CodebookPicker): Promise<number[][]>;
+  dispose(): Promise<void>;
+}
+
+export interface CodecStage {
+  readonly sampleRateHz: number;
+  readonly samplesPerFrame: number;
+  /** codes [numFrames][numCodeGroups] of one sequence → PCM float [numFrames × samplesPerFrame]. */
+  decode(codes: readonly (readonly number[])[]): Promise<Float32Array>;
+  dispose(): Promise<void>;
+}
+
+/** Host-side embedding lookups (the tables in the manifest). */
+export interface EmbeddingLookup {
+  readonly hiddenSize: number;
+  /** Adds T(textId) into out[offset .. offset + hidden). */
+  addText(textId: number, out: Float32Array, offset: number): void;
+  /** Adds talker C(codecId). */
+  addCodec(codecId: number, out: Float32Array, offset: number): void;
+  /** Adds code-predictor E_j(code), j = 0..numCodeGroups-2 (embeds codebook j+1). */
+  addCodePredictorCodec(table: number, code: number, out: Float32Array, offset: number): void;
+}
+
+export interface ModelStages {
+  talker: TalkerStage;
+  codePredictor: CodePredictorStage;
+  codec: CodecStage;
+  embeddings: EmbeddingLookup;
+  numCodeGroups: number;
+}
