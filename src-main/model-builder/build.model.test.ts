@@ -1,0 +1,165 @@
+// Model tier: buildModel caching (hit, half-built rebuild), inspectModel, manifest contents, the fp16
+// build loading and running on CPU close to fp32, and the checkpoint reader's errors on damaged folders.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StudioError } from '../../src-shared/errors';
+import { createSession, disposeSession, runSession, tensor } from '../engine/runtime/ort';
+import { buildModel, inspectModel } from './build';
+import { openCheckpoint } from './checkpoint';
+import { MODEL_MANIFEST_FILE } from './manifest';
+import { emptyPast, maxAbsDiff } from './reference/compare';
+import { ensureTinyModel } from './tiny-model';
+
+let checkpointDir: string;
+let builtDir: string;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'build-test-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+beforeAll(async () => {
+  ({ checkpointDir, builtDir } = await ensureTinyModel());
+});
+
+/** A copy of the tiny checkpoint (hard links where possible) that a test may damage. */
+function copyCheckpoint(name: string): string {
+  const dir = path.join(tmp, name);
+  fs.cpSync(checkpointDir, dir, { recursive: true });
+  return dir;
+}
+
+function catchStudioError(fn: () => unknown): StudioError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof StudioError) return err;
+    throw err;
+  }
+  throw new Error('expected a StudioError');
+}
+
+describe('buildModel', () => {
+  it('is a cache hit the second time for the same checkpoint, builder version and dtype', async () => {
+    const cacheRoot = path.dirname(builtDir);
+    const again = await buildModel({ checkpointDir, outDir: cacheRoot, dtype: 'fp32' });
+    expect(again.cacheHit).toBe(true);
+    expect(again.builtDir).toBe(builtDir);
+  });
+
+  it('rebuilds a half-built output that has no manifest', async () => {
+    const outDir = path.join(tmp, 'cache');
+    const first = await buildModel({ checkpointDir, outDir, dtype: 'fp32' });
+    expect(first.cacheHit).toBe(false);
+    fs.rmSync(path.join(first.builtDir, MODEL_MANIFEST_FILE));
+    fs.writeFileSync(path.join(first.builtDir, 'talker.onnx'), 'half written');
+    const phases: string[] = [];
+    const second = await buildModel({ checkpointDir, outDir, dtype: 'fp32', onProgress: (e) => phases.push(e.phase) });
+    expect(second.cacheHit).toBe(false);
+    expect(phases).toContain('graphs');
+    expect(fs.statSync(path.join(second.builtDir, 'talker.onnx')).size).toBeGreaterThan(1000);
+  });
+
+  it('records real ids, dims, generation defaults and every file in the manifest', () => {
+    const { manifest, files } = inspectModel(builtDir);
+    expect(manifest.talker).toMatchObject({ hiddenSize: 64, numLayers: 2, vocabSize: 3072, textVocabSize: 151936 });
+    expect(manifest.speakers.vivian.codecId).toBe(3065);
+    expect(manifest.languages.english).toBe(2050);
+    expect(manifest.codecTokens.eos).toBe(2150);
+    expect(manifest.generation).toMatchObject({ temperature: 0.9, topK: 50, maxNewTokens: 8192 });
+    expect(manifest.embeddings.textProjected.shape).toEqual([151936, 64]);
+    // 151,936 rows × 64 values × 4 bytes
+    expect(manifest.embeddings.textProjected.byteLength).toBe(151936 * 64 * 4);
+    expect(manifest.graphs.talker.inputs.map((i) => i.name).slice(0, 3)).toEqual(['inputs_embeds', 'attention_mask', 'position_ids']);
+    expect(files.every((f) => f.numBytes > 0)).toBe(true);
+  });
+
+  it('stores the text table pre-projected: row 151671 equals text_projection(text_embedding(151671))', async () => {
+    const { manifest } = inspectModel(builtDir);
+    const { ReferenceTalker } = await import('./reference/reference-models');
+    const checkpoint = openCheckpoint(checkpointDir);
+    const want = new ReferenceTalker(checkpoint.weights, checkpoint.config).textRow(151671);
+    checkpoint.close();
+    const h = manifest.talker.hiddenSize;
+    const buffer = Buffer.alloc(h * 4);
+    const fd = fs.openSync(path.join(builtDir, manifest.embeddings.textProjected.file), 'r');
+    fs.readSync(fd, buffer, 0, h * 4, 151671 * h * 4);
+    fs.closeSync(fd);
+    const got = new Float32Array(buffer.buffer, buffer.byteOffset, h);
+    expect(maxAbsDiff(got, want, 1e-5).maxDiff).toBeLessThanOrEqual(1e-5);
+  });
+
+  it('builds an fp16 variant whose talker loads, runs on CPU and stays close to fp32', async () => {
+    const fp16 = await ensureTinyModel('fp16');
+    const { manifest } = inspectModel(fp16.builtDir);
+    expect(manifest.dtype).toBe('fp16');
+    expect(manifest.graphs.talker.inputs[0].dtype).toBe('float16');
+    const t = manifest.talker;
+    const ids = [151644, 77091, 198];
+    const table = fs.readFileSync(path.join(builtDir, manifest.embeddings.textProjected.file));
+    const rows32 = new Float32Array(ids.length * t.hiddenSize);
+    ids.forEach((id, i) => rows32.set(new Float32Array(table.buffer, table.byteOffset + id * t.hiddenSize * 4, t.hiddenSize), i * t.hiddenSize));
+    const { float32ToFloat16Bits } = await import('./float-bits');
+    const feedsFor = (half: boolean) => {
+      const past = emptyPast(t.numLayers, 1, t.numKvHeads, t.headDim);
+      const embeds = half ? tensor('float16', float32ToFloat16Bits(rows32), [1, ids.length, t.hiddenSize]) : tensor('float32', rows32, [1, ids.length, t.hiddenSize]);
+      if (half) for (const k of Object.keys(past)) past[k] = tensor('float16', new Uint16Array(0), past[k].dims);
+      return { inputs_embeds: embeds, attention_mask: tensor('int64', BigInt64Array.of(1n, 1n, 1n), [1, 3]), position_ids: tensor('int64', BigInt64Array.of(0n, 1n, 2n), [1, 3]), ...past };
+    };
+    const s16 = await createSession(path.join(fp16.builtDir, 'talker.onnx'), { provider: 'cpu', intraOpNumThreads: 1 });
+    const s32 = await createSession(path.join(builtDir, 'talker.onnx'), { provider: 'cpu', intraOpNumThreads: 1 });
+    const l16 = (await runSession(s16, feedsFor(true))).logits.data as Float32Array;
+    const l32 = (await runSession(s32, feedsFor(false))).logits.data as Float32Array;
+    await disposeSession(s16);
+    await disposeSession(s32);
+    expect(l16.every(Number.isFinite)).toBe(true);
+    expect(maxAbsDiff(l16, l32, 0.05).maxDiff).toBeLessThan(0.05);
+    for (const file of ['code_predictor_step.onnx', 'code_predictor_loop.onnx']) {
+      const s = await createSession(path.join(fp16.builtDir, file), { provider: 'cpu', intraOpNumThreads: 1 });
+      expect(s.inputNames.length).toBeGreaterThan(0);
+      await disposeSession(s);
+    }
+  });
+});
+
+describe('checkpoint reader errors', () => {
+  it('names a missing file and the fix', () => {
+    const dir = copyCheckpoint('missing');
+    fs.rmSync(path.join(dir, 'merges.txt'));
+    const err = catchStudioError(() => openCheckpoint(dir));
+    expect(err.code).toBe('model-missing');
+    expect(err.message).toMatch(/has no merges\.txt/);
+  });
+
+  it('reports a truncated model.safetensors', () => {
+    const dir = copyCheckpoint('truncated');
+    const file = path.join(dir, 'model.safetensors');
+    fs.truncateSync(file, fs.statSync(file).size - 1000);
+    const err = catchStudioError(() => openCheckpoint(dir));
+    expect(err.code).toBe('model-invalid');
+    expect(err.message).toMatch(/truncated: tensor '.+' ends at byte/);
+  });
+
+  it('names tensor, expected and actual shape when config.json disagrees with the weights', () => {
+    const dir = copyCheckpoint('mismatch');
+    const configPath = path.join(dir, 'config.json');
+    const config = JSON.parse(fs.readFileSync(configPath, 'utf8'));
+    config.talker_config.intermediate_size = 96;
+    fs.writeFileSync(configPath, JSON.stringify(config));
+    const err = catchStudioError(() => openCheckpoint(dir));
+    expect(err.code).toBe('model-invalid');
+    expect(err.message).toContain("tensor 'talker.model.layers.0.mlp.gate_proj.weight' has shape [128, 64] but config.json implies [96, 64]");
+  });
+
+  it('rejects an unknown dtype in model.safetensors', () => {
+    const dir = copyCheckpoint('dtype');
+    const file = path.join(dir, 'model.safetensors');
+    const bytes = fs.readFileSync(file);
+    const headerLength = Number(bytes.readBigUInt64LE(0));
+    const header = bytes.subarray(8, 8 + headerLength).toString('utf8').replace('"dtype":"BF16"', '"dtype":"Q4"') + '  ';
+    const fixed = Buffer.alloc(8);
+    fixed.writeBigUInt64LE(BigInt(headerLength));
+    fs.writeFileSync(file, Buffer.concat([fixed, Buffer.from(header.slice(0, headerLength)), bytes.subarray(8 + headerLength)]));
+    const err = catchStudioError(() => openCheckpoint(dir));
+    expect(err.message).toMatch(/unknown dtype 'Q4'/);
+  });
+});
