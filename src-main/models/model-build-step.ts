@@ -8,7 +8,7 @@ import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import { sha256File } from './file-hash';
-import { buildFractionOf, type ModelBuilder } from './model-builder-port';
+import { buildFractionOf, builtSubdirOf, type ModelBuilder } from './model-builder-port';
 import { exists, listFilesRecursive, type ModelStore } from './model-store';
 import type { ManifestFile, StudioModelManifest } from './model-types';
 import type { PullProgressTracker } from './pull-progress';
@@ -33,8 +33,9 @@ export async function buildIfNeeded(
   const building: StudioModelManifest = { ...manifest, status: 'building', build: null };
   await store.writeManifest(building);
   progress.setPhase('building', `building ONNX graphs (${dtype})`, 0);
+  let builtSubdir = '';
   try {
-    await builder({
+    const result = await builder({
       checkpointDir: checkpointDirOf(store, manifest),
       outDir: paths.partialBuildDir,
       dtype,
@@ -43,6 +44,7 @@ export async function buildIfNeeded(
         progress.setPhase('building', message || 'building ONNX graphs', fraction);
       },
     });
+    builtSubdir = builtSubdirOf(result, paths.partialBuildDir);
   } catch (err) {
     await rm(paths.partialBuildDir, { recursive: true, force: true });
     await store.writeManifest({ ...manifest, status: 'downloaded', build: null });
@@ -59,7 +61,7 @@ export async function buildIfNeeded(
   const ready: StudioModelManifest = {
     ...manifest,
     status: 'ready',
-    build: { dtype, builtAt: new Date().toISOString(), durationMs: Math.round(performance.now() - startedMs), files },
+    build: { dtype, builtSubdir, builtAt: new Date().toISOString(), durationMs: Math.round(performance.now() - startedMs), files },
   };
   await store.writeManifest(ready);
   progress.setPhase('building', 'built', 1);

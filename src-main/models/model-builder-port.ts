@@ -3,6 +3,8 @@
  * understands, and the default builder (src-main/model-builder/build.ts, loaded lazily so that
  * listing or downloading models never loads the graph builder). Tests inject their own.
  */
+import path from 'node:path';
+import { StudioError } from '../../src-shared/errors';
 
 export interface ModelBuildRequest {
   checkpointDir: string;
@@ -11,13 +13,32 @@ export interface ModelBuildRequest {
   onProgress?: (progress: unknown) => void;
 }
 
-export type ModelBuilder = (request: ModelBuildRequest) => Promise<unknown>;
+/**
+ * Builds into `outDir`. A builder that keeps a cache under outDir (as buildModel does: it writes
+ * `<outDir>/<fingerprint>-v<version>-<dtype>/`) returns `{ builtDir }`; the engine then loads that
+ * sub-folder. Returning nothing means the graphs are in outDir itself.
+ */
+export type ModelBuilder = (request: ModelBuildRequest) => Promise<{ builtDir?: string } | void | unknown>;
 
-/** Loads buildModel from the model builder on first use. */
+/** Loads buildModel from the model builder on first use (never loaded by list/remove/download). */
 export const defaultModelBuilder: ModelBuilder = async (request) => {
-  const { buildModel } = (await import('../model-builder/build')) as unknown as { buildModel: ModelBuilder };
-  return buildModel(request);
+  const { buildModel } = await import('../model-builder/build');
+  if (request.dtype !== 'fp32' && request.dtype !== 'fp16') {
+    throw new StudioError('invalid-argument', `build dtype must be fp32 or fp16, got ${JSON.stringify(request.dtype)}; set modelManager.dtype`, { dtype: request.dtype });
+  }
+  return buildModel({ ...request, dtype: request.dtype, onProgress: request.onProgress });
 };
+
+/** The folder inside outDir the builder says it built into, relative ('' for outDir itself). */
+export function builtSubdirOf(result: unknown, outDir: string): string {
+  const builtDir = result && typeof result === 'object' ? (result as { builtDir?: unknown }).builtDir : undefined;
+  if (typeof builtDir !== 'string') return '';
+  const rel = path.relative(path.resolve(outDir), path.resolve(builtDir));
+  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    throw new StudioError('internal', `the model builder wrote to ${builtDir}, outside the folder it was given (${outDir})`, { builtDir, outDir });
+  }
+  return rel.split(path.sep).join('/');
+}
 
 /**
  * Reads a fraction 0..1 and a message out of whatever the builder reports: a number, or an object

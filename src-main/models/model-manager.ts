@@ -129,7 +129,8 @@ export class ModelManager {
   }
 
   /**
-   * The folder of built graphs the engine loads (it holds the builder's manifest.json).
+   * The folder of built graphs the engine loads (it holds the builder's manifest.json):
+   * `<root>/<id>/onnx/<builtSubdir>`.
    * Refuses anything that is not 'ready', naming the fix.
    */
   async resolve(idOrRepo: string): Promise<string> {
@@ -147,7 +148,7 @@ export class ModelManager {
         if (!(await buildFilesIntact(buildDir, manifest.build?.files ?? []))) {
           throw new StudioError('model-invalid', `${manifest.id}'s built graphs in ${buildDir} are missing or changed size; ${pullHint} to rebuild them`, { id: manifest.id });
         }
-        return buildDir;
+        return path.join(buildDir, manifest.build?.builtSubdir ?? '');
     }
   }
 
@@ -189,7 +190,7 @@ export class ModelManager {
       id: manifest.id,
       dir: paths.dir,
       checkpointDir: checkpointDirOf(this.store, manifest),
-      buildDir: paths.buildDir,
+      buildDir: path.join(paths.buildDir, manifest.build?.builtSubdir ?? ''),
       status: manifest.status,
       source: manifest.source,
       diskSizeBytes: await folderSizeBytes(paths.dir),

@@ -25,6 +25,8 @@ export interface ManifestFile {
 
 export interface ModelBuildRecord {
   dtype: string;
+  /** Where the builder put the graphs, relative to the model's `onnx/` folder ('' = onnx/ itself). */
+  builtSubdir: string;
   builtAt: string;
   durationMs: number;
   files: ManifestFile[];

@@ -1,7 +1,8 @@
 /**
  * A Hugging Face-compatible hub on 127.0.0.1 (node:http, port 0) for the model manager's tests:
  * the revision and tree APIs (paginated, LFS sha256), resolve URLs with the hub's headers
- * (X-Repo-Commit, ETag, X-Linked-Etag, X-Linked-Size), redirects of LFS files to a CDN path,
+ * (X-Repo-Commit, ETag, X-Linked-Etag, X-Linked-Size), redirects of LFS files to a CDN on a second
+ * port (another origin, as cdn-lfs.huggingface.co is),
  * Range requests, gated repos, 404s, and faults on demand (drop a connection after N bytes,
  * corrupt a byte). Every request is logged. Test-only; never used by the app.
  */
@@ -57,18 +58,29 @@ export class FakeHub {
   private readonly repos = new Map<string, StoredRepo>();
   private readonly faults = new Map<string, Fault[]>();
 
-  private constructor(private readonly server: http.Server) {}
+  private constructor(
+    private readonly server: http.Server,
+    private readonly cdnServer: http.Server,
+  ) {}
 
   static async start(): Promise<FakeHub> {
     const server = http.createServer();
-    const hub = new FakeHub(server);
+    const cdnServer = http.createServer();
+    const hub = new FakeHub(server, cdnServer);
     server.on('request', (req, res) => hub.handle(req, res));
+    cdnServer.on('request', (req, res) => hub.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => cdnServer.listen(0, '127.0.0.1', resolve));
     return hub;
   }
 
   get endpoint(): string {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** The LFS CDN's origin: same host, another port, so a different origin from the hub. */
+  get cdnOrigin(): string {
+    return `http://127.0.0.1:${(this.cdnServer.address() as AddressInfo).port}`;
   }
 
   addRepo(repo: string, spec: FakeHubRepoSpec): { commitSha: string; sha256: Record<string, string> } {
@@ -100,8 +112,10 @@ export class FakeHub {
   }
 
   async dispose(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const server of [this.server, this.cdnServer]) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   }
 
   private addFault(filePath: string, fault: Fault): void {
@@ -122,6 +136,8 @@ export class FakeHub {
     const url = new URL(req.url ?? '/', this.endpoint);
     this.requests.push({ method: req.method ?? 'GET', url: url.pathname + url.search, range: req.headers.range ?? null, authorization: req.headers.authorization ?? null });
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    const isCdn = req.socket.localPort === (this.cdnServer.address() as AddressInfo).port;
+    if (isCdn !== (parts[0] === 'lfs-cdn')) return hubError(res, 404, 'EntryNotFound', 'the CDN serves only /lfs-cdn/ and the hub never does');
     if (parts[0] === 'api' && parts[1] === 'models') return this.handleApi(req, res, parts.slice(2), url);
     if (parts[0] === 'lfs-cdn') return this.handleCdn(req, res, url);
     if (parts[2] === 'resolve') return this.handleResolve(req, res, `${parts[0]}/${parts[1]}`, parts[3], parts.slice(4).join('/'));
@@ -163,7 +179,7 @@ export class FakeHub {
       res.setHeader('x-linked-etag', `"${file.sha256}"`);
       res.setHeader('x-linked-size', String(file.content.length));
       res.setHeader('etag', `"${file.sha256}"`);
-      res.setHeader('location', `/lfs-cdn/${file.sha256}?repo=${encodeURIComponent(repoName)}&path=${encodeURIComponent(filePath)}`);
+      res.setHeader('location', `${this.cdnOrigin}/lfs-cdn/${file.sha256}?repo=${encodeURIComponent(repoName)}&path=${encodeURIComponent(filePath)}`);
       res.statusCode = 302;
       return void res.end();
     }
