@@ -124,4 +124,27 @@ describe('ModelManager.pull from the hub', () => {
     const entry = await manager.pull(TEST_REPO);
     await expectCheckpointIdentical(entry.checkpointDir);
   });
+
+  it('stops with "cancelled" when the signal aborts mid-file and resumes from the partial file next time', async () => {
+    const controller = new AbortController();
+    const manager = fx.manager({ numParallelFiles: 1 });
+    const err = await manager
+      .pull(TEST_REPO, {
+        signal: controller.signal,
+        onProgress: (p) => {
+          if (p.file?.path === 'model.safetensors' && p.file.receivedBytes > 0) controller.abort();
+        },
+      })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'cancelled' });
+    const partPath = path.join(fx.rootDir, 'Qwen--Qwen3-TTS-12Hz-0.6B-CustomVoice', 'checkpoint', 'model.safetensors.part');
+    const partBytes = (await stat(partPath)).size;
+    expect(partBytes).toBeGreaterThan(0);
+    expect(partBytes).toBeLessThan(fx.files['model.safetensors'].length);
+
+    const entry = await manager.pull(TEST_REPO);
+    await expectCheckpointIdentical(entry.checkpointDir);
+    const ranges = fx.hub.requestsFor('/lfs-cdn/').filter((r) => r.url.includes('path=model.safetensors')).map((r) => r.range);
+    expect(ranges).toEqual([null, `bytes=${partBytes}-`]);
+  });
 });

@@ -55,6 +55,8 @@ export class FakeHub {
   readonly requests: FakeHubRequestRecord[] = [];
   /** Tree API page size; the hub paginates with a Link header. */
   treePageSize = 4;
+  /** Bodies are written in pieces of this size. */
+  bodyPieceBytes = 32 * 1024;
   private readonly repos = new Map<string, StoredRepo>();
   private readonly faults = new Map<string, Fault[]>();
 
@@ -225,7 +227,15 @@ export class FakeHub {
       res.write(slice.subarray(0, Math.min(fault.numBytes, slice.length)), () => setTimeout(() => res.socket?.destroy(), 20));
       return;
     }
-    res.end(slice);
+    this.writeInPieces(res, slice, 0);
+  }
+
+  /** Sends the body in `bodyPieceBytes` pieces, one per event-loop turn, so clients see several chunks. */
+  private writeInPieces(res: http.ServerResponse, body: Buffer, offset: number): void {
+    if (res.destroyed) return;
+    const end = Math.min(body.length, offset + this.bodyPieceBytes);
+    if (end >= body.length) return void res.end(body.subarray(offset));
+    res.write(body.subarray(offset, end), () => setImmediate(() => this.writeInPieces(res, body, end)));
   }
 
   private authorizedRepo(req: http.IncomingMessage, res: http.ServerResponse, repoName: string): StoredRepo | null {
