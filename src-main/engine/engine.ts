@@ -39,10 +39,13 @@ export class Engine {
   readonly onDidProduceAudio: Emitter<AudioChunk>['event'];
   readonly onDidProgress: Emitter<SynthesisProgress>['event'];
   readonly onDidFinish: Emitter<SynthesisOutcome>['event'];
+  /** The codes [frame][codebook] of each finished sequence, fired just before onDidFinish (goldens, tests). */
+  readonly onDidFinishCodes: Emitter<{ requestId: string; codes: number[][] }>['event'];
   policy: AdmissionPolicy;
   private readonly audio = new Emitter<AudioChunk>();
   private readonly progress = new Emitter<SynthesisProgress>();
   private readonly finish = new Emitter<SynthesisOutcome>();
+  private readonly finishCodes = new Emitter<{ requestId: string; codes: number[][] }>();
   private readonly ctx: FrameContext;
   private readonly nowMs: () => number;
   private waiting: Sequence[] = [];
@@ -56,6 +59,7 @@ export class Engine {
     this.onDidProduceAudio = this.audio.event;
     this.onDidProgress = this.progress.event;
     this.onDidFinish = this.finish.event;
+    this.onDidFinishCodes = this.finishCodes.event;
     this.policy = parts.policy ?? createFifoAdmissionPolicy(parts.config);
     this.nowMs = parts.nowMs ?? (() => performance.now());
     const m = parts.manifest;
@@ -139,7 +143,7 @@ export class Engine {
     this.state = 'disposed';
     const st = this.parts.stages;
     await Promise.all([st.talker.dispose(), st.codePredictor.dispose(), st.codec.dispose()]);
-    for (const e of [this.audio, this.progress, this.finish]) e.dispose();
+    for (const e of [this.audio, this.progress, this.finish, this.finishCodes]) e.dispose();
   }
 
   private assertUsable(): void {
@@ -175,6 +179,7 @@ export class Engine {
     s.times.finishedMs = this.nowMs();
     if (s.status === 'failed') return; // outcome already fired by fail()
     this.counts.numCompleted++;
+    this.finishCodes.fire({ requestId: s.request.requestId, codes: s.codes });
     this.finish.fire({ status: 'done', result: buildResult(s, this.ctx.stages.codec.sampleRateHz, this.parts.manifest.checkpointHash) });
   }
 

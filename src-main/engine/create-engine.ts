@@ -1,0 +1,73 @@
+/**
+ * createEngine({ modelDir, config }): loads a built model folder (manifest, tokenizer, embedding
+ * tables), chooses the execution provider (provider-select.ts; falls back to the next candidate
+ * when a session fails to start), opens the talker, code-predictor and codec sessions and returns
+ * a ready Engine. The effective config and provider choice are logged once.
+ */
+import path from 'node:path';
+import { StudioError, toStudioError } from '../../src-shared/errors';
+import type { ModelManifest } from '../model-builder/manifest';
+import type { AdmissionPolicy } from './admission-policy';
+import { Engine } from './engine';
+import { describeEngineConfig, resolveEngineConfig, type EngineConfig } from './engine-config';
+import { OrtCodePredictor } from './models/code-predictor';
+import { openCodecDecoder } from './models/codec-decoder';
+import { EmbeddingTables } from './models/embedding-tables';
+import { loadModelManifest } from './models/model-manifest';
+import type { ModelStages } from './models/stages';
+import { OrtTalker } from './models/talker';
+import { planProviders, probeProviders } from './provider-select';
+import { createSession, type ProviderName, type SessionOptions } from './runtime/ort';
+import { loadTextTokenizer } from './tokenizer';
+
+export interface CreateEngineOptions {
+  /** A built model folder (the one holding manifest.json). */
+  modelDir: string;
+  config?: unknown;
+  policy?: AdmissionPolicy;
+  /** Receives the start-up log lines (default: console.info). */
+  log?: (line: string) => void;
+}
+
+async function openStages(manifest: ModelManifest, modelDir: string, config: EngineConfig, provider: ProviderName): Promise<ModelStages> {
+  const options: SessionOptions = { provider };
+  // 0 = auto: one thread for small graphs, where ORT's default pool only spins (tiny model, 2 shared
+  // cores: 2,474 ms → 386 ms for 40 frames, docs/benchmarks.md); ORT's default for real sizes
+  const numThreads = config.intraOpNumThreads > 0 ? config.intraOpNumThreads : manifest.talker.hiddenSize < 512 ? 1 : 0;
+  if (numThreads > 0) options.intraOpNumThreads = numThreads;
+  if (config.codePredictor === 'loop') {
+    throw new StudioError('unsupported', "codePredictor 'loop' is not driven by this engine yet; use 'step' or 'manifest'", { field: 'codePredictor', validValues: ['manifest', 'step'] });
+  }
+  const embeddings = new EmbeddingTables(modelDir, manifest);
+  try {
+    const talker = new OrtTalker(await createSession(path.join(modelDir, manifest.graphs.talker.file), options), manifest);
+    const cpSession = await createSession(path.join(modelDir, manifest.graphs.codePredictorStep.file), options);
+    const codec = await openCodecDecoder(manifest.checkpointDir, manifest.dtype, options);
+    return { talker, codePredictor: new OrtCodePredictor(cpSession, manifest, embeddings), codec, embeddings, numCodeGroups: manifest.numCodeGroups };
+  } catch (err) {
+    embeddings.dispose();
+    throw err;
+  }
+}
+
+export async function createEngine(options: CreateEngineOptions): Promise<Engine> {
+  const log = options.log ?? ((line: string) => console.info(line));
+  const config = resolveEngineConfig(options.config ?? {});
+  const manifest = loadModelManifest(options.modelDir);
+  const tokenizer = loadTextTokenizer(options.modelDir);
+  const plan = planProviders(config.provider, probeProviders(), manifest.dtype);
+  const failures: string[] = [];
+  for (const candidate of plan.candidates) {
+    try {
+      const stages = await openStages(manifest, options.modelDir, config, candidate.provider);
+      const reason = failures.length > 0 ? `${candidate.reason}; earlier candidates failed: ${failures.join('; ')}` : candidate.reason;
+      log(`engine: provider ${candidate.provider} (${reason})\n${describeEngineConfig(config)}`);
+      return new Engine({ manifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, policy: options.policy });
+    } catch (err) {
+      const error = toStudioError(err);
+      if (error.code !== 'model-invalid' || plan.candidates.length === 1) throw error;
+      failures.push(`${candidate.provider}: ${error.message}`);
+    }
+  }
+  throw new StudioError('unsupported', `no execution provider could open the model: ${failures.join('; ')}`, { field: 'provider' });
+}

@@ -1,0 +1,71 @@
+/**
+ * Code-predictor stage over the manifest's step graph: per frame, one call on [h, C(c0)] with an
+ * empty past, then one call per remaining codebook fed with E_{j-1}(c_j) and the previous presents
+ * (spec §1.5). All rows of a step share shapes and positions, so the batch needs no padding; the
+ * token of each row is chosen by the caller's picker (host sampling with the counter RNG).
+ */
+import type { ModelManifest } from '../../model-builder/manifest';
+import { runSession, tensor, type OrtSession, type OrtTensor } from '../runtime/ort';
+import { activationTensor, emptyActivation, toFloat32, type ActivationDtype } from './activations';
+import type { CodebookPicker, CodePredictorRow, CodePredictorStage, EmbeddingLookup } from './stages';
+
+export class OrtCodePredictor implements CodePredictorStage {
+  private readonly dtype: ActivationDtype;
+  readonly runBatchSizes: number[] = [];
+
+  constructor(
+    private readonly session: OrtSession,
+    private readonly manifest: ModelManifest,
+    private readonly embeddings: EmbeddingLookup,
+  ) {
+    this.dtype = manifest.dtype === 'fp16' ? 'float16' : 'float32';
+  }
+
+  async predict(rows: readonly CodePredictorRow[], pick: CodebookPicker): Promise<number[][]> {
+    const batch = rows.length;
+    const h = this.manifest.talker.hiddenSize;
+    const cp = this.manifest.codePredictor;
+    const numSteps = this.manifest.numCodeGroups - 1;
+    this.runBatchSizes.push(batch);
+    const codes: number[][] = rows.map(() => []);
+    // sub-step 0: [h, C(c0)] → codebook 1
+    let embeds = new Float32Array(batch * 2 * h);
+    rows.forEach((r, b) => {
+      embeds.set(r.hidden, b * 2 * h);
+      this.embeddings.addCodec(r.c0, embeds, b * 2 * h + h);
+    });
+    let numNew = 2;
+    let past: Record<string, OrtTensor> = {};
+    for (let i = 0; i < cp.numLayers; i++) {
+      for (const which of ['key', 'value']) {
+        past[`past_${which}_${i}`] = tensor(this.dtype, emptyActivation(this.dtype, 0), [batch, cp.numKvHeads, 0, cp.headDim]);
+      }
+    }
+    for (let step = 0; step < numSteps; step++) {
+      const out = await runSession(this.session, {
+        inputs_embeds: activationTensor(this.dtype, embeds, [batch, numNew, h]),
+        generation_step: tensor('int64', BigInt64Array.of(BigInt(step)), []),
+        ...past,
+      });
+      const logits = toFloat32(out.logits);
+      const vocab = logits.length / batch;
+      embeds = new Float32Array(batch * h);
+      rows.forEach((_, b) => {
+        const code = pick(b, step + 1, logits.subarray(b * vocab, (b + 1) * vocab));
+        codes[b].push(code);
+        this.embeddings.addCodePredictorCodec(step, code, embeds, b * h);
+      });
+      numNew = 1;
+      past = {};
+      for (let i = 0; i < cp.numLayers; i++) {
+        past[`past_key_${i}`] = out[`present_key_${i}`];
+        past[`past_value_${i}`] = out[`present_value_${i}`];
+      }
+    }
+    return codes;
+  }
+
+  async dispose(): Promise<void> {
+    await this.session.release();
+  }
+}
