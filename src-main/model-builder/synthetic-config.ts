@@ -8,6 +8,9 @@ import officialConfig from './fixtures/official-0.6b-config.json';
 
 export type SyntheticSize = 'tiny' | '0.6b' | '1.7b';
 
+/** config.json key that marks a synthetic checkpoint; the official code ignores unknown keys. */
+export const SYNTHETIC_MARKER_KEY = 'studio_synthetic';
+
 export function syntheticCheckpointConfig(size: SyntheticSize): Record<string, unknown> {
   const config = structuredClone(officialConfig) as Record<string, unknown> & {
     talker_config: Record<string, unknown> & { code_predictor_config: Record<string, unknown> };
@@ -28,6 +31,8 @@ export function syntheticCheckpointConfig(size: SyntheticSize): Record<string, u
       break;
     }
   }
+  // Marks the folder as synthetic (random weights, noise) so every UI can say so plainly.
+  config[SYNTHETIC_MARKER_KEY] = true;
   return config;
 }
 

@@ -1,0 +1,54 @@
+/**
+ * Drives the engine in the host process: steps while there is work, and yields to the event loop
+ * between steps so that cancel, new requests and status calls are handled at step boundaries.
+ * One loop per engine; kick() after adding work. A failed step is reported, never thrown away.
+ */
+export interface Steppable {
+  hasWork(): boolean;
+  step(): Promise<unknown>;
+}
+
+export class EngineLoop {
+  private running = false;
+  private stopped = false;
+  private readonly idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly engine: Steppable,
+    private readonly onStepError: (err: unknown) => void,
+  ) {}
+
+  /** Starts stepping if not already; returns at once. */
+  kick(): void {
+    if (this.running || this.stopped) return;
+    this.running = true;
+    void this.pump();
+  }
+
+  /** Resolves when the loop has no work left. */
+  whenIdle(): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      while (!this.stopped && this.engine.hasWork()) {
+        try {
+          await this.engine.step();
+        } catch (err) {
+          this.onStepError(err);
+          break;
+        }
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      this.running = false;
+      for (const w of this.idleWaiters.splice(0)) w();
+    }
+  }
+}

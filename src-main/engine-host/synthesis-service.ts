@@ -1,0 +1,202 @@
+/**
+ * The engine host's service: loads the model, runs the engine loop, and answers protocol calls.
+ * A request is planned into turns (turn-plan.ts); each turn is its own engine sequence, all run
+ * side by side; their audio streams out as it is decoded, and when every turn is done the turns
+ * are joined (and post-processed for SSML) into one SynthesisResult.
+ */
+import { StudioError, toStudioError } from '../../src-shared/errors';
+import { EVENTS } from '../../src-shared/ipc-contract';
+import type { AudioChunk, EngineStatus, ModelInfo, SynthesisOutcome, SynthesisProgress, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
+import { createEngine } from '../engine/create-engine';
+import type { Engine } from '../engine/engine';
+import { listVoices } from '../engine/list-voices';
+import { listLanguages, supportsInstruct } from '../engine/prompt';
+import { resolveModel } from './embedded-model';
+import { EngineLoop } from './engine-loop';
+import { finishRequest } from './finish-request';
+import type { HostMethod, HostMethods, HostStartOptions } from './protocol';
+import { planTurns, type TurnPlan } from './turn-plan';
+
+export interface SynthesisService {
+  call(method: HostMethod, args: unknown): Promise<unknown>;
+  status(): EngineStatus;
+  dispose(): Promise<void>;
+}
+
+type Emit = (event: string, payload: unknown) => void;
+
+/** One request in flight: its plan, and each turn's outcome as it arrives. */
+interface Job {
+  request: SynthesisRequest;
+  plan: TurnPlan;
+  outcomes: (SynthesisOutcome | null)[];
+  startedMs: number;
+  firstAudioMs: number | null;
+  resolve(result: SynthesisResult): void;
+  reject(error: StudioError): void;
+}
+
+const TURN_SEPARATOR = '#turn';
+const turnSequenceId = (requestId: string, turnIndex: number) => `${requestId}${TURN_SEPARATOR}${turnIndex}`;
+
+function parseTurnSequenceId(id: string): { requestId: string; turnIndex: number } | null {
+  const at = id.lastIndexOf(TURN_SEPARATOR);
+  if (at < 0) return null;
+  return { requestId: id.slice(0, at), turnIndex: Number(id.slice(at + TURN_SEPARATOR.length)) };
+}
+
+export async function createSynthesisService(options: HostStartOptions, emit: Emit, log: (m: string) => void = (m) => console.info(m)): Promise<SynthesisService> {
+  const provider = (options.engineConfig.provider as string | undefined) ?? 'auto';
+  const dtype = provider === 'cpu' || provider === 'auto' ? 'fp32' : 'fp16';
+  const model = await resolveModel(options.model, options.cacheDir, dtype, log);
+  const engine = await createEngine({ modelDir: model.builtDir, config: options.engineConfig, log });
+  return new HostedSynthesis(engine, model.synthetic, model.displayName, emit);
+}
+
+class HostedSynthesis implements SynthesisService {
+  private readonly jobs = new Map<string, Job>();
+  private readonly loop: EngineLoop;
+  private draining = false;
+  private readonly info: ModelInfo;
+
+  constructor(
+    private readonly engine: Engine,
+    synthetic: boolean,
+    displayName: string,
+    private readonly emit: Emit,
+  ) {
+    this.loop = new EngineLoop(engine, (err) => this.failAll(toStudioError(err)));
+    const m = engine.parts.manifest;
+    this.info = {
+      id: m.checkpointHash.slice(0, 16),
+      displayName,
+      path: m.checkpointDir,
+      kind: m.ttsModelType as ModelInfo['kind'],
+      size: m.ttsModelSize,
+      synthetic,
+      supportsInstruct: supportsInstruct(m),
+      voices: listVoices(m),
+      languages: listLanguages(m),
+      defaultParams: { ...m.generation },
+      sampleRateHz: engine.parts.stages.codec.sampleRateHz,
+      modelHash: m.checkpointHash,
+    };
+    engine.onDidProduceAudio((chunk) => this.onAudio(chunk));
+    engine.onDidProgress((p) => this.onProgress(p));
+    engine.onDidFinish((o) => this.onFinish(o));
+  }
+
+  async call(method: HostMethod, args: unknown): Promise<unknown> {
+    switch (method) {
+      case 'synthesize':
+        return this.synthesize(args as HostMethods['synthesize']['args']);
+      case 'cancel':
+        return this.cancel((args as HostMethods['cancel']['args']).requestId);
+      case 'status':
+        return this.status();
+      case 'modelInfo':
+        return this.info;
+      case 'listVoices':
+        return this.info.voices;
+      case 'drain':
+        return this.drain((args as HostMethods['drain']['args']).graceMs);
+    }
+  }
+
+  status(): EngineStatus {
+    const s = this.engine.status();
+    return { ...s, state: this.draining ? 'draining' : s.state, model: this.info };
+  }
+
+  async dispose(): Promise<void> {
+    this.loop.stop();
+    await this.engine.dispose();
+  }
+
+  private synthesize(request: SynthesisRequest): Promise<SynthesisResult> {
+    if (this.draining) return Promise.reject(new StudioError('busy', 'the engine is shutting down and accepts no new requests; retry on the restarted studio', { retryAfterS: 5 }));
+    if (this.jobs.has(request.requestId)) {
+      return Promise.reject(new StudioError('invalid-argument', `requestId '${request.requestId}' is already in flight; use a unique id per request`, { field: 'requestId' }));
+    }
+    const plan = planTurns(request);
+    return new Promise<SynthesisResult>((resolve, reject) => {
+      const job: Job = { request, plan, outcomes: plan.turns.map(() => null), startedMs: performance.now(), firstAudioMs: null, resolve, reject };
+      const added: string[] = [];
+      try {
+        for (const turn of plan.turns) {
+          const id = turnSequenceId(request.requestId, turn.index);
+          this.engine.addRequest({ ...request, requestId: id, input: turn.text, inputFormat: 'text', voice: turn.voice, language: turn.language });
+          added.push(id);
+        }
+      } catch (err) {
+        for (const id of added) this.engine.cancel(id);
+        reject(toStudioError(err));
+        return;
+      }
+      this.jobs.set(request.requestId, job);
+      this.loop.kick();
+      this.emitStatus();
+    });
+  }
+
+  private cancel(requestId: string): { cancelled: boolean } {
+    const job = this.jobs.get(requestId);
+    if (!job) return { cancelled: false };
+    for (const turn of job.plan.turns) this.engine.cancel(turnSequenceId(requestId, turn.index));
+    return { cancelled: true };
+  }
+
+  private async drain(graceMs: number): Promise<{ numFinished: number; numCancelled: number }> {
+    this.draining = true;
+    this.emitStatus();
+    const before = this.engine.status();
+    const timer = setTimeout(() => {
+      for (const id of [...this.jobs.keys()]) this.cancel(id);
+    }, graceMs);
+    await this.loop.whenIdle();
+    clearTimeout(timer);
+    const after = this.engine.status();
+    return { numFinished: after.numCompleted - before.numCompleted, numCancelled: after.numCancelled - before.numCancelled };
+  }
+
+  private onAudio(chunk: AudioChunk): void {
+    const key = parseTurnSequenceId(chunk.requestId);
+    const job = key && this.jobs.get(key.requestId);
+    if (!key || !job) return;
+    if (job.firstAudioMs === null) job.firstAudioMs = performance.now() - job.startedMs;
+    if (job.request.stream) this.emit(EVENTS.onDidProduceAudio, { ...chunk, requestId: key.requestId, turnIndex: key.turnIndex } satisfies AudioChunk);
+  }
+
+  private onProgress(p: SynthesisProgress): void {
+    const key = parseTurnSequenceId(p.requestId);
+    if (key && this.jobs.has(key.requestId)) this.emit(EVENTS.onDidProgress, { ...p, requestId: key.requestId, turnIndex: key.turnIndex } satisfies SynthesisProgress);
+  }
+
+  private onFinish(outcome: SynthesisOutcome): void {
+    const key = parseTurnSequenceId(outcome.status === 'done' ? outcome.result.requestId : outcome.requestId);
+    const job = key && this.jobs.get(key.requestId);
+    if (!key || !job) return;
+    job.outcomes[key.turnIndex] = outcome;
+    const failed = outcome.status !== 'done';
+    if (failed) for (const t of job.plan.turns) if (job.outcomes[t.index] === null) this.engine.cancel(turnSequenceId(key.requestId, t.index));
+    if (job.outcomes.some((o) => o === null)) return;
+    this.jobs.delete(key.requestId);
+    const done = finishRequest(job.request, job.plan, job.outcomes as SynthesisOutcome[], { startedMs: job.startedMs, firstAudioMs: job.firstAudioMs });
+    this.emit(EVENTS.onDidFinish, done.outcome);
+    if (done.outcome.status === 'done') job.resolve(done.outcome.result);
+    else job.reject(done.error!);
+    this.emitStatus();
+  }
+
+  private failAll(error: StudioError): void {
+    for (const [id, job] of this.jobs) {
+      this.jobs.delete(id);
+      job.reject(error);
+    }
+    this.emitStatus();
+  }
+
+  private emitStatus(): void {
+    this.emit(EVENTS.onDidChangeEngineStatus, this.status());
+  }
+}
