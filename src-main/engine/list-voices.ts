@@ -7,15 +7,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { VoiceInfo } from '../../src-shared/synthesis';
 import type { ModelManifest } from '../model-builder/manifest';
+import { appRootDir } from '../runtime/paths';
 
 interface VoiceDescriptor {
   description: string;
   nativeLanguage: string;
 }
 
-/** resources/voices/voices.json, found from this file (src-main/engine → repository root). */
+/** resources/voices/voices.json under the app root (works from source and from the bundled out/ build). */
 export function defaultVoicesFile(): string {
-  return path.resolve(import.meta.dirname, '../../resources/voices/voices.json');
+  return path.join(appRootDir(), 'resources', 'voices', 'voices.json');
 }
 
 export function readVoiceDescriptors(file = defaultVoicesFile()): Record<string, VoiceDescriptor> {

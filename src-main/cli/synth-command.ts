@@ -1,0 +1,97 @@
+/**
+ * `studio synth`: text or an SSML file in, a WAV out, through the same synthesis service the
+ * engine host runs (in this process: a CLI may block its own thread). Progress on a TTY; --stream
+ * writes raw 16-bit PCM to stdout as it is decoded; --list-voices prints the model's speakers.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { EVENTS } from '../../src-shared/ipc-contract';
+import type { AudioChunk, SynthesisProgress, SynthesisRequest, SynthesisResult, VoiceInfo } from '../../src-shared/synthesis';
+import { createSynthesisService } from '../engine-host/synthesis-service';
+import { EMBEDDED_TINY } from '../engine-host/embedded-model';
+import { encodeWavBytes, floatToPcm16 } from '../engine/wav-bytes';
+import { defaultUserDataDir } from '../runtime/paths';
+import { UsageError, parseIntFlag } from './cli-errors';
+
+interface SynthOptions {
+  voice: string;
+  language: string;
+  seed: string;
+  output?: string;
+  ssml?: string;
+  model?: string;
+  provider: string;
+  stream?: boolean;
+  float?: boolean;
+  instruct?: string;
+  listVoices?: boolean;
+}
+
+async function runSynth(text: string | undefined, opts: SynthOptions): Promise<void> {
+  const lines: string[] = [];
+  const progress = { framesDone: 0, framesEstimated: 0 };
+  const onEvent = (event: string, payload: unknown) => {
+    if (event === EVENTS.onDidProduceAudio && opts.stream) process.stdout.write(new Uint8Array(floatToPcm16((payload as AudioChunk).pcm).buffer));
+    if (event === EVENTS.onDidProgress && process.stderr.isTTY) {
+      const p = payload as SynthesisProgress;
+      progress.framesDone = p.numFramesDone;
+      progress.framesEstimated = Math.max(p.numFramesEstimated, p.numFramesDone);
+      process.stderr.write(`\rsynthesising: ${progress.framesDone}/${progress.framesEstimated} frames\x1b[K`);
+    }
+  };
+  const service = await createSynthesisService(
+    { model: opts.model ?? process.env.STUDIO_MODEL ?? EMBEDDED_TINY, cacheDir: path.join(defaultUserDataDir(), 'cache'), engineConfig: { provider: opts.provider } },
+    onEvent,
+    (m) => lines.push(m),
+  );
+  try {
+    if (opts.listVoices) {
+      const voices = (await service.call('listVoices', {})) as VoiceInfo[];
+      for (const v of voices) console.log(`${v.name.padEnd(10)} ${v.nativeLanguage.padEnd(9)} ${v.dialect ? `(${v.dialect}) ` : ''}${v.description}`);
+      return;
+    }
+    const input = opts.ssml ? fs.readFileSync(opts.ssml, 'utf8') : text;
+    if (input === undefined) throw new UsageError('no text given', 'pass the text as an argument, e.g. studio synth "Hello." -o hello.wav, or --ssml file.xml');
+    if (!opts.output && !opts.stream) throw new UsageError('no output given', 'pass -o out.wav, or --stream to write raw PCM to stdout');
+    const request: SynthesisRequest = {
+      requestId: 'cli',
+      input,
+      inputFormat: opts.ssml ? 'ssml' : 'text',
+      voice: opts.voice.toLowerCase(),
+      language: opts.language.toLowerCase(),
+      seed: parseIntFlag('seed', opts.seed, 0, 2 ** 32 - 1),
+      instruct: opts.instruct,
+      stream: opts.stream === true,
+    };
+    const result = (await service.call('synthesize', request)) as SynthesisResult;
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    if (opts.output) fs.writeFileSync(opts.output, encodeWavBytes(result.pcm, result.sampleRateHz, opts.float ? 'float32' : 'pcm16'));
+    const t = result.timings;
+    const where = opts.output ? `wrote ${opts.output}` : 'streamed';
+    process.stderr.write(
+      `${where}: ${(t.audioDurationMs / 1000).toFixed(2)} s of audio, ${t.numFrames} frames, first audio ${t.latencyFirstAudioMs.toFixed(0)} ms, total ${t.latencyTotalMs.toFixed(0)} ms, RTF ${t.rtf.toFixed(3)}${result.truncated ? ' (truncated at the frame cap)' : ''}\n`,
+    );
+    for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
+  } finally {
+    await service.dispose();
+  }
+}
+
+export function registerSynth(program: Command): void {
+  program
+    .command('synth [text]')
+    .description('synthesise text (or an SSML file) to a WAV file')
+    .option('--voice <name>', 'speaker (see --list-voices)', 'ryan')
+    .option('--language <lang>', "language, or 'auto'", 'auto')
+    .option('--seed <n>', 'sampling seed: the same seed gives the same bytes', '42')
+    .option('-o, --output <file>', 'output WAV file')
+    .option('--ssml <file>', 'read SSML from a file instead of text')
+    .option('--model <dir>', "model folder, or 'embedded:tiny' (the synthetic default)")
+    .option('--provider <name>', 'auto, cpu, webgpu, cuda or dml', 'auto')
+    .option('--instruct <text>', 'instruction (1.7B CustomVoice / VoiceDesign only)')
+    .option('--float', 'write 32-bit float WAV instead of 16-bit PCM')
+    .option('--stream', 'write raw 16-bit PCM to stdout as it is decoded')
+    .option('--list-voices', "list the model's voices and exit")
+    .action(runSynth);
+}
