@@ -4,11 +4,25 @@
  */
 import { create } from 'zustand';
 import { createShellSlice, type ShellSlice } from '../app/shell.slice';
+import { createVoiceSlice, type VoiceSlice } from '../features/voice/voice.slice';
+import { createEditorSlice, type EditorSlice } from '../features/editor/editor.slice';
+import { createTimelineSlice, type TimelineSlice } from '../features/timeline/timeline.slice';
+import { createLibrarySlice, type LibrarySlice } from '../features/library/library.slice';
+import { createProjectsSlice, type ProjectsSlice } from '../features/projects/projects.slice';
+import { createBenchSlice, type BenchSlice } from '../features/bench/bench.slice';
+import { createModelsSlice, type ModelsSlice } from '../features/models/models.slice';
 
-export type StudioState = ShellSlice;
+export type StudioState = ShellSlice & VoiceSlice & EditorSlice & TimelineSlice & LibrarySlice & ProjectsSlice & BenchSlice & ModelsSlice;
 
 export const useStudioStore = create<StudioState>()((...a) => ({
   ...createShellSlice(...a),
+  ...createVoiceSlice(...a),
+  ...createEditorSlice(...a),
+  ...createTimelineSlice(...a),
+  ...createLibrarySlice(...a),
+  ...createProjectsSlice(...a),
+  ...createBenchSlice(...a),
+  ...createModelsSlice(...a),
 }));
 
 const initialState = useStudioStore.getState();

@@ -1,0 +1,124 @@
+/**
+ * The document editor: CodeMirror 6 with SSML (XML) highlighting and completion of elements and
+ * attribute values, inline diagnostics at line:column, Mod-Enter to submit, and a toolbar to wrap
+ * the selection in prosody, insert a break or change the voice. Store-agnostic.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { EditorView, basicSetup } from 'codemirror';
+import { Compartment, EditorState, Prec } from '@codemirror/state';
+import { keymap } from '@codemirror/view';
+import { xml } from '@codemirror/lang-xml';
+import { setDiagnostics, type Diagnostic } from '@codemirror/lint';
+import { ssmlElements } from './ssml-schema';
+
+export interface EditorDiagnostic {
+  line: number;
+  column: number;
+  message: string;
+}
+
+export interface SsmlEditorProps {
+  value: string;
+  format: 'text' | 'ssml';
+  diagnostics: EditorDiagnostic[];
+  voiceNames: string[];
+  onChange(text: string): void;
+  onSubmit(): void;
+}
+
+function toCmDiagnostics(state: EditorState, list: EditorDiagnostic[]): Diagnostic[] {
+  return list.map((d) => {
+    const line = state.doc.line(Math.max(1, Math.min(state.doc.lines, d.line)));
+    const from = Math.min(line.to, line.from + Math.max(0, d.column - 1));
+    return { from, to: Math.min(line.to, Math.max(from + 1, line.to)), severity: 'error', message: d.message };
+  });
+}
+
+export function SsmlEditor(props: SsmlEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const language = useRef(new Compartment());
+  const latest = useRef(props);
+  latest.current = props;
+  const [voice, setVoice] = useState(props.voiceNames[0] ?? 'ryan');
+
+  useEffect(() => {
+    const v = new EditorView({
+      parent: host.current!,
+      state: EditorState.create({
+        doc: latest.current.value,
+        extensions: [
+          Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => (latest.current.onSubmit(), true) }])),
+          basicSetup,
+          language.current.of(latest.current.format === 'ssml' ? xml({ elements: ssmlElements(latest.current.voiceNames) }) : []),
+          EditorView.lineWrapping,
+          EditorView.contentAttributes.of({ 'aria-label': 'Document text', 'data-testid': 'editor-content' }),
+          EditorView.updateListener.of((u) => {
+            if (u.docChanged) latest.current.onChange(u.state.doc.toString());
+          }),
+        ],
+      }),
+    });
+    view.current = v;
+    return () => v.destroy();
+  }, []);
+
+  useEffect(() => {
+    const v = view.current;
+    if (v && v.state.doc.toString() !== props.value) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: props.value } });
+  }, [props.value]);
+
+  useEffect(() => {
+    view.current?.dispatch({ effects: language.current.reconfigure(props.format === 'ssml' ? xml({ elements: ssmlElements(props.voiceNames) }) : []) });
+  }, [props.format, props.voiceNames]);
+
+  useEffect(() => {
+    const v = view.current;
+    if (v) v.dispatch(setDiagnostics(v.state, toCmDiagnostics(v.state, props.diagnostics)));
+  }, [props.diagnostics]);
+
+  const wrap = (open: string, close: string) => {
+    const v = view.current;
+    if (!v) return;
+    const { from, to } = v.state.selection.main;
+    const text = v.state.sliceDoc(from, to);
+    v.dispatch({ changes: { from, to, insert: `${open}${text}${close}` }, selection: { anchor: from + open.length, head: from + open.length + text.length } });
+    v.focus();
+  };
+  const insert = (text: string) => {
+    const v = view.current;
+    if (!v) return;
+    const { to } = v.state.selection.main;
+    v.dispatch({ changes: { from: to, insert: text }, selection: { anchor: to + text.length } });
+    v.focus();
+  };
+  const ssml = props.format === 'ssml';
+
+  return (
+    <div className="ssml-editor">
+      <div className="toolbar" role="toolbar" aria-label="SSML tools">
+        <button disabled={!ssml} onClick={() => wrap('<prosody rate="90%" pitch="+0st">', '</prosody>')}>Wrap in prosody</button>
+        <button disabled={!ssml} onClick={() => insert('<break time="300ms"/>')}>Insert break</button>
+        <label>
+          Voice{' '}
+          <select aria-label="Voice for the selection" value={voice} disabled={!ssml} onChange={(e) => setVoice(e.target.value)}>
+            {props.voiceNames.map((n) => (
+              <option key={n} value={n}>{n}</option>
+            ))}
+          </select>
+        </label>
+        <button disabled={!ssml} onClick={() => wrap(`<voice name="${voice}">`, '</voice>')}>Change voice</button>
+      </div>
+      <div ref={host} className="editor-host" data-testid="ssml-editor" />
+      {props.diagnostics.length > 0 && (
+        <ul className="diagnostics" role="alert" aria-label="SSML problems" data-testid="ssml-diagnostics">
+          {props.diagnostics.map((d, i) => (
+            <li key={i} className="error">
+              Line {d.line}, column {d.column}: {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

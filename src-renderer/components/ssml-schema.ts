@@ -1,0 +1,31 @@
+/**
+ * The SSML dialect the editor completes: elements, where they may appear, and attribute values.
+ * Used for CodeMirror's XML autocompletion; the studio's parser is the authority on validity.
+ */
+import type { ElementSpec } from '@codemirror/lang-xml';
+
+const INLINE = ['voice', 'prosody', 'break', 'mark', 'emphasis', 'say-as', 'sub', 'lang', 's', 'p'];
+
+export function ssmlElements(voiceNames: string[]): ElementSpec[] {
+  return [
+    { name: 'speak', top: true, children: INLINE, attributes: [{ name: 'xml:lang', values: ['en-US', 'zh-CN', 'de-DE', 'ja-JP'] }, 'version'] },
+    { name: 'voice', children: INLINE, attributes: [{ name: 'name', values: voiceNames }, { name: 'language', values: ['auto', 'english', 'chinese', 'german', 'japanese', 'korean', 'french', 'spanish', 'italian', 'portuguese', 'russian'] }] },
+    {
+      name: 'prosody',
+      children: INLINE,
+      attributes: [
+        { name: 'rate', values: ['x-slow', 'slow', 'medium', 'fast', 'x-fast', '80%', '120%'] },
+        { name: 'pitch', values: ['x-low', 'low', 'medium', 'high', 'x-high', '+2st', '-2st'] },
+        { name: 'volume', values: ['silent', 'x-soft', 'soft', 'medium', 'loud', 'x-loud', '+3dB', '-3dB'] },
+      ],
+    },
+    { name: 'break', children: [], attributes: [{ name: 'time', values: ['120ms', '300ms', '500ms', '1s'] }, { name: 'strength', values: ['none', 'x-weak', 'weak', 'medium', 'strong', 'x-strong'] }] },
+    { name: 'mark', children: [], attributes: ['name'] },
+    { name: 'emphasis', children: INLINE, attributes: [{ name: 'level', values: ['strong', 'moderate', 'reduced', 'none'] }] },
+    { name: 'say-as', children: [], attributes: [{ name: 'interpret-as', values: ['characters', 'cardinal', 'ordinal', 'digits', 'date', 'time', 'telephone'] }, 'format'] },
+    { name: 'sub', children: [], attributes: ['alias'] },
+    { name: 'lang', children: INLINE, attributes: ['xml:lang'] },
+    { name: 'p', children: INLINE },
+    { name: 's', children: INLINE },
+  ];
+}

@@ -1,0 +1,60 @@
+/**
+ * Clip library actions: list with the current search and voice filter, play a clip, re-open it
+ * in the editor (document, voice settings and the clip as the timeline), delete.
+ */
+import { CHANNELS } from '../../../src-shared/ipc-contract';
+import { toStudioError } from '../../../src-shared/errors';
+import type { ClipRecord } from '../../../src-shared/contract/library';
+import { call } from '../../ipc/client';
+import { useStudioStore } from '../../store/store';
+import { playPcm } from '../../components/pcm-player';
+
+function newId(): string {
+  return globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+function fail(err: unknown): void {
+  useStudioStore.getState().setLibraryError(toStudioError(err).message);
+}
+
+export async function refreshLibrary(): Promise<void> {
+  const s = useStudioStore.getState();
+  try {
+    s.setLibraryClips(await call(CHANNELS.listClips, { ...(s.librarySearch ? { search: s.librarySearch } : {}), ...(s.libraryVoice ? { voice: s.libraryVoice } : {}) }));
+  } catch (err) {
+    fail(err);
+  }
+}
+
+export async function playClip(id: string): Promise<void> {
+  try {
+    const audio = await call(CHANNELS.readClipAudio, { id });
+    playPcm(audio.pcm, audio.sampleRateHz);
+  } catch (err) {
+    fail(err);
+  }
+}
+
+export async function reopenClip(clip: ClipRecord): Promise<void> {
+  try {
+    const audio = await call(CHANNELS.readClipAudio, { id: clip.id });
+    const s = useStudioStore.getState();
+    s.setEditorFormat(clip.inputFormat);
+    s.setEditorText(clip.input);
+    s.updateVoiceSettings({ voice: clip.voice, language: clip.language, seed: clip.seed, params: clip.params, instruct: clip.instruct ?? '' });
+    s.addClip(clip, audio);
+    s.setBaseClip(clip, null, [], newId);
+    s.setArea('timeline');
+  } catch (err) {
+    fail(err);
+  }
+}
+
+export async function deleteClip(id: string): Promise<void> {
+  try {
+    await call(CHANNELS.deleteClip, { id });
+    await refreshLibrary();
+  } catch (err) {
+    fail(err);
+  }
+}

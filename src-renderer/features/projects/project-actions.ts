@@ -1,0 +1,111 @@
+/**
+ * Projects from the renderer's side: the store ⇄ ProjectDocument mapping, save / open / new,
+ * autosave (debounced, on every change to the document, voice or timeline) and crash recovery
+ * (an autosave left by an unsaved session is offered at start with a prompt).
+ */
+import { CHANNELS } from '../../../src-shared/ipc-contract';
+import { PROJECT_SCHEMA_VERSION, type ProjectDocument } from '../../../src-shared/contract/projects';
+import { toStudioError } from '../../../src-shared/errors';
+import { call } from '../../ipc/client';
+import { useStudioStore, type StudioState } from '../../store/store';
+
+export const AUTOSAVE_DELAY_MS = 800;
+
+export function toProjectDocument(s: StudioState = useStudioStore.getState()): ProjectDocument {
+  return {
+    schemaVersion: PROJECT_SCHEMA_VERSION,
+    id: s.projectId,
+    name: s.projectName,
+    editor: { text: s.editorText, inputFormat: s.editorFormat },
+    voice: s.voiceSettings,
+    baseClipId: s.baseLayout?.clipId ?? null,
+    turns: s.turns,
+  };
+}
+
+/** Puts a project into the store and loads the audio of every clip its takes use. */
+export async function applyProjectDocument(project: ProjectDocument, path: string | null): Promise<void> {
+  const s = useStudioStore.getState();
+  s.setProjectMeta({ projectId: project.id, projectName: project.name, projectPath: path });
+  s.setEditorText(project.editor.text);
+  s.setEditorFormat(project.editor.inputFormat);
+  s.updateVoiceSettings(project.voice);
+  const clipIds = new Set<string>(project.turns.flatMap((t) => t.takes.map((k) => k.clipId)));
+  if (project.baseClipId) clipIds.add(project.baseClipId);
+  for (const id of clipIds) {
+    try {
+      const [clip, audio] = await Promise.all([call(CHANNELS.getClip, { id }), call(CHANNELS.readClipAudio, { id })]);
+      useStudioStore.getState().addClip(clip, audio);
+    } catch (err) {
+      useStudioStore.getState().setProjectError(`clip ${id} of this project could not be loaded: ${toStudioError(err).message}`);
+    }
+  }
+  const base = project.baseClipId ? useStudioStore.getState().clips[project.baseClipId] : undefined;
+  useStudioStore.getState().setTimeline({
+    baseLayout: base ? { clipId: base.id, numSamples: base.numSamples, turnSpans: base.turnSpans } : null,
+    turns: base ? project.turns : [],
+  });
+}
+
+export async function saveProject(): Promise<void> {
+  const s = useStudioStore.getState();
+  try {
+    const saved = await call(CHANNELS.saveProject, { project: toProjectDocument(), ...(s.projectPath ? { path: s.projectPath } : {}) });
+    s.setProjectMeta({ projectPath: saved.path });
+    s.setSaved('save', saved.savedAtMs);
+    s.setProjectError(null);
+    s.setRecentProjects(await call(CHANNELS.listRecent, {}));
+  } catch (err) {
+    s.setProjectError(toStudioError(err).message);
+  }
+}
+
+export async function openProject(path: string): Promise<void> {
+  try {
+    const opened = await call(CHANNELS.openProject, { path });
+    await applyProjectDocument(opened.project, opened.path);
+    useStudioStore.getState().setProjectError(null);
+  } catch (err) {
+    useStudioStore.getState().setProjectError(toStudioError(err).message);
+  }
+}
+
+export async function checkRecovery(): Promise<void> {
+  try {
+    const s = useStudioStore.getState();
+    s.setRecovery(await call(CHANNELS.readRecovery, {}));
+    s.setRecentProjects(await call(CHANNELS.listRecent, {}));
+  } catch (err) {
+    useStudioStore.getState().setProjectError(toStudioError(err).message);
+  }
+}
+
+export async function answerRecovery(restore: boolean): Promise<void> {
+  const recovery = useStudioStore.getState().recovery;
+  useStudioStore.getState().setRecovery(null);
+  if (!recovery) return;
+  if (restore) await applyProjectDocument(recovery.project, recovery.path);
+  else await call(CHANNELS.discardRecovery, {}).catch(() => null);
+}
+
+/** Starts autosaving: returns the stop function. Changes made while a recovery prompt is open are not saved over it. */
+export function startAutosave(delayMs = AUTOSAVE_DELAY_MS): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const unsubscribe = useStudioStore.subscribe((s, prev) => {
+    const changed =
+      s.editorText !== prev.editorText || s.editorFormat !== prev.editorFormat || s.voiceSettings !== prev.voiceSettings || s.turns !== prev.turns || s.projectName !== prev.projectName;
+    if (!changed || s.recovery) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      const now = useStudioStore.getState();
+      void call(CHANNELS.autosave, { project: toProjectDocument(now), path: now.projectPath })
+        .then((r) => useStudioStore.getState().setSaved('autosave', r.savedAtMs))
+        .catch((err: unknown) => useStudioStore.getState().setProjectError(`autosave failed: ${toStudioError(err).message}`));
+    }, delayMs);
+  });
+  return () => {
+    if (timer) clearTimeout(timer);
+    unsubscribe();
+  };
+}

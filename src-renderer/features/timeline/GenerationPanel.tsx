@@ -1,0 +1,70 @@
+/**
+ * Generation controls and feedback: Generate (Ctrl/Cmd+Enter), Cancel (Esc), progress per turn
+ * (frames done / estimated), the queue with each job's state and position, and errors with the
+ * studio's message (which says the fix).
+ */
+import { useStudioStore } from '../../store/store';
+import { cancelAll, generate } from './generate-actions';
+import type { GenerationJob } from './timeline.slice';
+
+function jobLabel(job: GenerationJob): string {
+  return job.kind === 'full' ? `Whole document · seed ${job.seed}` : `Turn ${job.turnIndex! + 1} new take · seed ${job.seed}`;
+}
+
+export function GenerationPanel() {
+  const jobs = useStudioStore((s) => s.jobs);
+  const engine = useStudioStore((s) => s.engineStatus);
+  const diagnostics = useStudioStore((s) => s.diagnostics);
+  const clearFinished = useStudioStore((s) => s.clearFinishedJobs);
+  const active = jobs.filter((j) => j.state === 'waiting' || j.state === 'running');
+  const waiting = jobs.filter((j) => j.state === 'waiting');
+  const lastFailed = [...jobs].reverse().find((j) => j.state === 'failed');
+  return (
+    <section className="panel generation-panel" aria-labelledby="generation-heading">
+      <div className="panel-head">
+        <h2 id="generation-heading">Generate</h2>
+        <button className="primary" data-testid="generate" onClick={() => void generate()} aria-keyshortcuts="Control+Enter Meta+Enter" disabled={diagnostics.length > 0} title={diagnostics.length > 0 ? 'Fix the SSML problems first' : 'Ctrl/Cmd+Enter'}>
+          Generate
+        </button>
+        <button data-testid="cancel" onClick={() => void cancelAll()} disabled={active.length === 0} aria-keyshortcuts="Escape">
+          Cancel
+        </button>
+        {engine && <span className="muted">engine queue: {engine.numWaiting} waiting, {engine.numRunning} running</span>}
+      </div>
+      {lastFailed?.error && (
+        <div role="alert" className="error-box" data-testid="generation-error">
+          <strong>Generation failed ({lastFailed.error.code}).</strong> {lastFailed.error.message}
+        </div>
+      )}
+      {jobs.length > 0 && (
+        <>
+          <ol className="queue" aria-label="Generation queue" data-testid="queue">
+            {jobs.map((j) => {
+              const turns = Object.entries(j.progress);
+              return (
+                <li key={j.jobId} className={`job job-${j.state}`} data-state={j.state}>
+                  <span className="job-state">{j.state === 'waiting' ? `waiting (#${waiting.indexOf(j) + 1})` : j.state}</span> {jobLabel(j)}
+                  {turns.length > 0 && j.state === 'running' && (
+                    <span className="job-progress">
+                      {turns.map(([t, p]) => (
+                        <span key={t} className="turn-progress">
+                          <label>
+                            turn {Number(t) + 1}:{' '}
+                            <progress max={Math.max(1, p.numFramesEstimated)} value={Math.min(p.numFramesDone, p.numFramesEstimated)} aria-label={`Turn ${Number(t) + 1} progress`} />{' '}
+                            {p.numFramesDone} / ~{p.numFramesEstimated} frames
+                          </label>
+                        </span>
+                      ))}
+                    </span>
+                  )}
+                  {j.firstAudioAtMs !== null && j.state === 'running' && <span className="muted"> · streaming</span>}
+                </li>
+              );
+            })}
+          </ol>
+          <button onClick={clearFinished} disabled={active.length === jobs.length}>Clear finished</button>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+/**
+ * The processing trace of the last full generation: per turn the applied rate, pitch, gain and
+ * break, and the whole recording's loudness before and after normalisation.
+ */
+import type { ProcessingTrace } from '../../../src-shared/synthesis';
+
+function fmt(value: number | null, unit: string, digits = 1): string {
+  return value === null || !Number.isFinite(value) ? '—' : `${value.toFixed(digits)} ${unit}`;
+}
+
+export function TraceTable({ trace }: { trace: ProcessingTrace }) {
+  return (
+    <div className="trace" data-testid="trace">
+      <h3>Processing trace</h3>
+      <table>
+        <caption className="sr-only">Applied processing per turn</caption>
+        <thead>
+          <tr>
+            <th scope="col">Turn</th>
+            <th scope="col">Voice</th>
+            <th scope="col">Language</th>
+            <th scope="col">Rate</th>
+            <th scope="col">Pitch</th>
+            <th scope="col">Gain</th>
+            <th scope="col">Break before</th>
+            <th scope="col">Duration</th>
+          </tr>
+        </thead>
+        <tbody>
+          {trace.turns.map((t) => (
+            <tr key={t.turnIndex}>
+              <td>{t.turnIndex + 1}</td>
+              <td>{t.voice}</td>
+              <td>{t.language}</td>
+              <td>×{t.rate.toFixed(2)}</td>
+              <td>{fmt(t.pitchSemitones, 'st')}</td>
+              <td>{fmt(t.gainDb, 'dB')}</td>
+              <td>{t.breakBeforeMs} ms</td>
+              <td>{(t.durationMs / 1000).toFixed(2)} s</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p>
+        Loudness before {fmt(trace.loudnessMeasuredLufs, 'LUFS')} → after {fmt(trace.loudnessFinalLufs, 'LUFS')}, true peak {fmt(trace.truePeakFinalDbtp, 'dBTP')}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,151 @@
+/**
+ * The Voice panel: model picker (with the embedded test model labelled as random-weight noise),
+ * the speakers with descriptions and native languages, language, seed with a dice button,
+ * sampling parameters with the checkpoint's defaults and a reset, instruct text or a VoiceDesign
+ * description depending on what the model supports.
+ */
+import { useEffect } from 'react';
+import { useStudioStore } from '../../store/store';
+import type { SamplingParams } from '../../../src-shared/synthesis';
+import { MAX_SEED } from './voice.slice';
+import { loadVoiceData } from './voice-actions';
+
+const NUMBER_PARAMS: { key: keyof SamplingParams; label: string; step: number; min: number; max: number }[] = [
+  { key: 'temperature', label: 'Temperature', step: 0.05, min: 0.05, max: 2 },
+  { key: 'topK', label: 'Top-k', step: 1, min: 0, max: 4096 },
+  { key: 'topP', label: 'Top-p', step: 0.01, min: 0.01, max: 1 },
+  { key: 'repetitionPenalty', label: 'Repetition penalty', step: 0.01, min: 1, max: 2 },
+  { key: 'subtalkerTemperature', label: 'Code predictor temperature', step: 0.05, min: 0.05, max: 2 },
+  { key: 'subtalkerTopK', label: 'Code predictor top-k', step: 1, min: 0, max: 4096 },
+  { key: 'subtalkerTopP', label: 'Code predictor top-p', step: 0.01, min: 0.01, max: 1 },
+  { key: 'maxNewTokens', label: 'Max new frames', step: 1, min: 1, max: 8192 },
+];
+
+export function VoicePanel() {
+  const modelInfo = useStudioStore((s) => s.modelInfo);
+  const voices = useStudioStore((s) => s.voices);
+  const models = useStudioStore((s) => s.models);
+  const settings = useStudioStore((s) => s.voiceSettings);
+  const loadError = useStudioStore((s) => s.voiceLoadError);
+  const update = useStudioStore((s) => s.updateVoiceSettings);
+  const setParam = useStudioStore((s) => s.setParam);
+  const resetParams = useStudioStore((s) => s.resetParams);
+  const setArea = useStudioStore((s) => s.setArea);
+
+  useEffect(() => {
+    void loadVoiceData();
+  }, []);
+
+  const params = settings.params ?? modelInfo?.defaultParams ?? null;
+  const defaults = modelInfo?.defaultParams ?? null;
+  const selectedVoice = voices.find((v) => v.name === settings.voice);
+  const languages = ['auto', ...(modelInfo?.languages ?? [])];
+  const isDesign = modelInfo?.kind === 'voice_design';
+  const usable = models.filter((m) => m.kind !== 'known');
+
+  return (
+    <section className="panel voice-panel" aria-labelledby="voice-heading">
+      <h2 id="voice-heading">Voice</h2>
+      {loadError && <p role="alert" className="error">Could not load the model's voices: {loadError}</p>}
+      <div className="field">
+        <label htmlFor="model-picker">Model</label>
+        <select id="model-picker" value={settings.modelId ?? modelInfo?.id ?? ''} onChange={(e) => update({ modelId: e.target.value })}>
+          {modelInfo && !usable.some((m) => m.id === modelInfo.id) && (
+            <option value={modelInfo.id}>{modelInfo.displayName}{modelInfo.synthetic ? ' — random weights, produces noise' : ''}</option>
+          )}
+          {usable.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.displayName}{m.synthetic ? ' — random weights, produces noise' : ''}{m.status !== 'ready' ? ` (${m.status})` : ''}
+            </option>
+          ))}
+        </select>
+        {modelInfo?.synthetic && (
+          <p className="hint" data-testid="model-synthetic-hint">
+            The loaded model is a synthetic test checkpoint with random weights: it produces noise, not speech.{' '}
+            <button className="link" onClick={() => setArea('models')}>Open the model manager</button> to install a real model.
+          </p>
+        )}
+        {modelInfo && settings.modelId && settings.modelId !== modelInfo.id && (
+          <p className="hint">The engine has {modelInfo.displayName} loaded; restart the studio with the chosen model to use it.</p>
+        )}
+      </div>
+
+      <fieldset className="speakers">
+        <legend>Speaker</legend>
+        {voices.length === 0 && <p className="hint">No speakers yet{modelInfo ? '' : ' — the engine is still loading'}.</p>}
+        <div className="speaker-grid" role="radiogroup" aria-label="Speaker">
+          {voices.map((v) => (
+            <label key={v.name} className={`speaker ${v.name === settings.voice ? 'selected' : ''}`}>
+              <input type="radio" name="speaker" value={v.name} checked={v.name === settings.voice} onChange={() => update({ voice: v.name })} />
+              <span className="speaker-name">{v.name}</span>
+              <span className="speaker-lang">{v.nativeLanguage}{v.dialect ? ` (${v.dialect})` : ''}</span>
+              <span className="speaker-desc">{v.description}</span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+
+      <div className="row">
+        <div className="field">
+          <label htmlFor="language">Language</label>
+          <select id="language" value={settings.language} onChange={(e) => update({ language: e.target.value })}>
+            {languages.map((l) => (
+              <option key={l} value={l}>{l === 'auto' ? 'auto (detect from the text)' : l}</option>
+            ))}
+          </select>
+          {selectedVoice && settings.language !== 'auto' && selectedVoice.nativeLanguage.toLowerCase() !== settings.language && (
+            <p className="hint">{selectedVoice.name} is native in {selectedVoice.nativeLanguage}; other languages may sound accented.</p>
+          )}
+        </div>
+        <div className="field">
+          <label htmlFor="seed">Seed</label>
+          <div className="inline">
+            <input id="seed" type="number" min={0} max={MAX_SEED} value={settings.seed} onChange={(e) => update({ seed: Math.max(0, Math.min(MAX_SEED, Math.floor(Number(e.target.value) || 0))) })} />
+            <button aria-label="Random seed" title="Random seed" onClick={() => update({ seed: Math.floor(Math.random() * 2 ** 31) })}>🎲</button>
+          </div>
+        </div>
+      </div>
+
+      <fieldset className="params">
+        <legend>Sampling</legend>
+        {params ? (
+          <>
+            <label className="check">
+              <input type="checkbox" checked={params.doSample} onChange={(e) => setParam('doSample', e.target.checked)} /> Sample (off: greedy)
+            </label>
+            <label className="check">
+              <input type="checkbox" checked={params.subtalkerDoSample} onChange={(e) => setParam('subtalkerDoSample', e.target.checked)} /> Sample code predictor
+            </label>
+            <div className="param-grid">
+              {NUMBER_PARAMS.map((p) => (
+                <label key={p.key}>
+                  <span>{p.label}{defaults ? <span className="muted"> (default {String(defaults[p.key])})</span> : null}</span>
+                  <input type="number" aria-label={p.label} step={p.step} min={p.min} max={p.max} value={Number(params[p.key])} onChange={(e) => setParam(p.key, Number(e.target.value) as never)} />
+                </label>
+              ))}
+            </div>
+            <button onClick={resetParams} disabled={!defaults}>Reset to the checkpoint's defaults</button>
+          </>
+        ) : (
+          <p className="hint">The defaults come from the loaded checkpoint; waiting for the engine.</p>
+        )}
+      </fieldset>
+
+      <div className="field">
+        <label htmlFor="instruct">Instruct</label>
+        <textarea id="instruct" rows={2} value={settings.instruct} disabled={!modelInfo?.supportsInstruct || isDesign} onChange={(e) => update({ instruct: e.target.value })} placeholder="e.g. speak warmly, a little slower" />
+        {!modelInfo?.supportsInstruct && !isDesign && (
+          <p className="hint" data-testid="instruct-reason">
+            {modelInfo ? `${modelInfo.displayName} does not take instructions (only the 1.7B CustomVoice and VoiceDesign models do).` : 'Waiting for the engine to report whether the model takes instructions.'}
+          </p>
+        )}
+      </div>
+      {isDesign && (
+        <div className="field">
+          <label htmlFor="voice-description">Voice description (VoiceDesign)</label>
+          <textarea id="voice-description" rows={3} value={settings.voiceDescription} onChange={(e) => update({ voiceDescription: e.target.value })} placeholder="e.g. a calm, low female voice with a slight rasp" />
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * Voice settings and what they are chosen from: the loaded model's facts (speakers, languages,
+ * default sampling parameters, instruct support), the model list, and the user's choices.
+ */
+import type { StateCreator } from 'zustand';
+import type { ModelEntry } from '../../../src-shared/contract/models';
+import type { VoiceSettings } from '../../../src-shared/contract/projects';
+import type { ModelInfo, SamplingParams, VoiceInfo } from '../../../src-shared/synthesis';
+
+export const MAX_SEED = 2 ** 32 - 1;
+
+export function defaultVoiceSettings(): VoiceSettings {
+  return { modelId: null, voice: 'ryan', language: 'auto', seed: 42, params: null, instruct: '', voiceDescription: '' };
+}
+
+export interface VoiceSlice {
+  modelInfo: ModelInfo | null;
+  voices: VoiceInfo[];
+  models: ModelEntry[];
+  voiceSettings: VoiceSettings;
+  voiceLoadError: string | null;
+  setVoiceData(data: { modelInfo: ModelInfo | null; voices: VoiceInfo[]; models: ModelEntry[] }): void;
+  setVoiceLoadError(message: string | null): void;
+  updateVoiceSettings(patch: Partial<VoiceSettings>): void;
+  setParam<K extends keyof SamplingParams>(key: K, value: SamplingParams[K]): void;
+  resetParams(): void;
+}
+
+export const createVoiceSlice: StateCreator<VoiceSlice, [], [], VoiceSlice> = (set, get) => ({
+  modelInfo: null,
+  voices: [],
+  models: [],
+  voiceSettings: defaultVoiceSettings(),
+  voiceLoadError: null,
+  setVoiceData: ({ modelInfo, voices, models }) => {
+    const current = get().voiceSettings;
+    const voice = voices.some((v) => v.name === current.voice) ? current.voice : (voices[0]?.name ?? current.voice);
+    set({
+      modelInfo,
+      voices,
+      models,
+      voiceLoadError: null,
+      voiceSettings: { ...current, voice, modelId: current.modelId ?? modelInfo?.id ?? null, params: current.params ?? modelInfo?.defaultParams ?? null },
+    });
+  },
+  setVoiceLoadError: (voiceLoadError) => set({ voiceLoadError }),
+  updateVoiceSettings: (patch) => set({ voiceSettings: { ...get().voiceSettings, ...patch } }),
+  setParam: (key, value) => {
+    const s = get();
+    const params = s.voiceSettings.params ?? s.modelInfo?.defaultParams;
+    if (!params) return;
+    set({ voiceSettings: { ...s.voiceSettings, params: { ...params, [key]: value } } });
+  },
+  resetParams: () => set({ voiceSettings: { ...get().voiceSettings, params: get().modelInfo?.defaultParams ?? null } }),
+});
