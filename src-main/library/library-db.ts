@@ -1,0 +1,94 @@
+/**
+ * The studio's SQLite library database (better-sqlite3): opened in a given folder as
+ * library.sqlite, WAL journal, foreign keys on, and brought up to date by an ordered migration list.
+ * LIBRARY_MIGRATIONS is append-only: add a new entry with the next version at the end; never edit
+ * or reorder an entry that has shipped. The applied version is stored in PRAGMA user_version.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { StudioError } from '../../src-shared/errors';
+
+export type SqliteDatabase = Database.Database;
+
+export interface LibraryMigration {
+  /** 1, 2, 3, … in list order. */
+  version: number;
+  name: string;
+  up(db: SqliteDatabase): void;
+}
+
+export const LIBRARY_DB_FILE_NAME = 'library.sqlite';
+
+export const LIBRARY_MIGRATIONS: readonly LibraryMigration[] = [
+  {
+    version: 1,
+    name: 'bench-runs',
+    up(db) {
+      db.exec(`
+        CREATE TABLE bench_runs (
+          run_id         TEXT PRIMARY KEY,
+          schema_version INTEGER NOT NULL,
+          started_at     TEXT NOT NULL,
+          finished_at    TEXT NOT NULL,
+          mode           TEXT NOT NULL,
+          variants       TEXT NOT NULL,  -- JSON array of variant names
+          workloads      TEXT NOT NULL,  -- JSON array of workload names
+          num_measurements INTEGER NOT NULL,
+          all_valid      INTEGER NOT NULL, -- 1 when every measurement is valid
+          cancelled      INTEGER NOT NULL,
+          summary        TEXT NOT NULL,  -- JSON: small per-measurement figures for the dashboard list
+          record         TEXT NOT NULL   -- the complete BenchRunRecord JSON
+        );
+        CREATE INDEX bench_runs_started_at ON bench_runs (started_at DESC);
+      `);
+    },
+  },
+];
+
+export interface LibraryDb {
+  readonly db: SqliteDatabase;
+  readonly filePath: string;
+  /** The schema version after migrations ran. */
+  readonly version: number;
+  dispose(): void;
+}
+
+function checkMigrationList(migrations: readonly LibraryMigration[]): void {
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1) {
+      throw new StudioError('internal', `library migration "${m.name}" at position ${i} has version ${m.version}; versions must be 1, 2, 3, … in list order`, { index: i, version: m.version });
+    }
+  });
+}
+
+/** Opens (creating the folder and file if needed) and migrates the library database. */
+export function openLibraryDb(folder: string, migrations: readonly LibraryMigration[] = LIBRARY_MIGRATIONS): LibraryDb {
+  checkMigrationList(migrations);
+  fs.mkdirSync(folder, { recursive: true });
+  const filePath = path.join(folder, LIBRARY_DB_FILE_NAME);
+  const db = new Database(filePath);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > migrations.length) {
+      throw new StudioError(
+        'unsupported',
+        `library database ${filePath} is at schema version ${current} but this build knows ${migrations.length}; update the studio or open a different library folder`,
+        { filePath, version: current, knownVersion: migrations.length },
+      );
+    }
+    for (const migration of migrations.slice(current)) {
+      db.transaction(() => {
+        migration.up(db);
+        db.pragma(`user_version = ${migration.version}`);
+      })();
+    }
+    return { db, filePath, version: migrations.length, dispose: () => db.close() };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
