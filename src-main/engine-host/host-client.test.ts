@@ -22,9 +22,10 @@ describe('HostClient', () => {
     const events: string[] = [];
     client.onEvent((e) => events.push(e));
     await client.start();
-    expect(await client.call('status', {})).toEqual({ pid: 1 });
+    expect(await client.call('status', {})).toEqual({ pid: 1, numRestarts: 0 });
     spawned[0].emit({ kind: 'event', event: 'studio:tts.onDidProgress', payload: { requestId: 'x' } });
-    expect(events).toEqual(['studio:tts.onDidProgress']);
+    // the ready handshake is announced as a status event, then the host's own event
+    expect(events).toEqual(['studio:engine.onDidChangeStatus', 'studio:tts.onDidProgress']);
     await client.dispose();
   });
 
@@ -49,7 +50,7 @@ describe('HostClient', () => {
     expect(spawned).toHaveLength(2);
     expect(client.restartCount).toBe(1);
     expect(states).toEqual(['ready', 'restarting', 'ready']);
-    expect(await client.call('status', {})).toEqual({ pid: 2 });
+    expect(await client.call('status', {})).toEqual({ pid: 2, numRestarts: 1 });
     await client.dispose();
   });
 

@@ -89,6 +89,14 @@ export class HostClient {
   }
 
   async call<M extends HostMethod>(method: M, args: HostMethods[M]['args']): Promise<HostMethods[M]['result']> {
+    if (method === 'status') {
+      const status = (await this.rawCall('status', {})) as EngineStatus;
+      return { ...status, numRestarts: this.numRestarts } as HostMethods[M]['result'];
+    }
+    return this.rawCall(method, args);
+  }
+
+  private async rawCall<M extends HostMethod>(method: M, args: HostMethods[M]['args']): Promise<HostMethods[M]['result']> {
     if (this.state === 'starting' || this.state === 'restarting') await this.whenReady();
     const proc = this.proc;
     if (this.state !== 'ready' || !proc) {
@@ -121,9 +129,10 @@ export class HostClient {
     if (proc !== this.proc) return;
     switch (m.kind) {
       case 'ready':
-        this.lastStatus = m.status;
+        this.lastStatus = { ...m.status, numRestarts: this.numRestarts };
         this.setState('ready', 'engine host ready');
         for (const w of this.readyWaiters.splice(0)) w.resolve();
+        for (const l of this.eventListeners) l('studio:engine.onDidChangeStatus', this.lastStatus);
         return;
       case 'reply': {
         const p = this.pending.get(m.id);
@@ -134,7 +143,11 @@ export class HostClient {
         return;
       }
       case 'event':
-        if (m.event === 'studio:engine.onDidChangeStatus') this.lastStatus = m.payload as EngineStatus;
+        if (m.event === 'studio:engine.onDidChangeStatus') {
+          this.lastStatus = { ...(m.payload as EngineStatus), numRestarts: this.numRestarts };
+          for (const l of this.eventListeners) l(m.event, this.lastStatus);
+          return;
+        }
         for (const l of this.eventListeners) l(m.event, m.payload);
         return;
       case 'fatal':

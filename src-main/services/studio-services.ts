@@ -8,6 +8,8 @@ import { StudioError } from '../../src-shared/errors';
 import type { AppInfo } from '../../src-shared/contract/app';
 import type { CallContext, Handlers } from '../api/dispatcher';
 import type { HostMethod, HostMethods } from '../engine-host/protocol';
+import type { HostClientState } from '../engine-host/host-client';
+import type { EngineStatus } from '../../src-shared/synthesis';
 import path from 'node:path';
 import { LibraryService } from './library-service';
 import { ProjectService } from './project-service';
@@ -18,6 +20,19 @@ import { ModelsService, type ModelManagerPort } from './models-service';
 export interface EngineHostApi {
   call<M extends HostMethod>(method: M, args: HostMethods[M]['args']): Promise<HostMethods[M]['result']>;
   onEvent(listener: (event: string, payload: unknown) => void): () => void;
+  /** Host process lifecycle (starting, ready, restarting, failed); optional for fakes. */
+  onDidChangeState?(listener: (state: HostClientState, detail: string) => void): () => void;
+  readonly lastKnownStatus?: EngineStatus | null;
+}
+
+/** The engine status the UI sees while the host process is not answering. */
+function statusForHostState(state: HostClientState, detail: string, last: EngineStatus | null): EngineStatus | null {
+  if (state === 'ready' || state === 'disposed') return null;
+  const base: EngineStatus = last ?? {
+    state: 'starting', provider: '', providerReason: '', queueDepth: 0, numWaiting: 0, numRunning: 0, numInFlight: 0,
+    gpuLeased: false, numCompleted: 0, numFailed: 0, numCancelled: 0, numRejected: 0, numRestarts: 0, model: null,
+  };
+  return { ...base, state: state === 'restarting' ? 'restarting' : state === 'failed' ? 'failed' : 'starting', providerReason: detail };
 }
 
 export interface StudioServicesOptions {
@@ -45,6 +60,10 @@ export class StudioServices {
 
   constructor(private readonly options: StudioServicesOptions) {
     options.host.onEvent((event, payload) => this.route(event, payload));
+    options.host.onDidChangeState?.((state, detail) => {
+      const status = statusForHostState(state, detail, options.host.lastKnownStatus ?? null);
+      if (status) this.route(EVENTS.onDidChangeEngineStatus, status);
+    });
     this.handlers = {
       [CHANNELS.info]: async () => options.appInfo(),
       [CHANNELS.ping]: async (req) => ({ message: req.message, receivedAtMs: Date.now() }),
