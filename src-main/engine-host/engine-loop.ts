@@ -3,9 +3,11 @@
  * between steps so that cancel, new requests and status calls are handled at step boundaries.
  * One loop per engine; kick() after adding work. A failed step is reported, never thrown away.
  */
+const IDLE_POLL_MS = 2;
+
 export interface Steppable {
   hasWork(): boolean;
-  step(): Promise<unknown>;
+  step(): Promise<{ kind: string }>;
 }
 
 export class EngineLoop {
@@ -38,13 +40,16 @@ export class EngineLoop {
   private async pump(): Promise<void> {
     try {
       while (!this.stopped && this.engine.hasWork()) {
+        let kind: string;
         try {
-          await this.engine.step();
+          kind = (await this.engine.step()).kind;
         } catch (err) {
           this.onStepError(err);
           break;
         }
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        // Work waiting but nothing admitted (a dynamic-batching hold): wait briefly instead of spinning.
+        if (kind === 'idle') await new Promise<void>((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+        else await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {
       this.running = false;

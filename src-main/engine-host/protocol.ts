@@ -34,4 +34,6 @@ export interface HostStartOptions {
   cacheDir: string;
   /** EngineConfig overrides (validated in the host). */
   engineConfig: Record<string, unknown>;
+  /** SchedulerConfig overrides (validated in the host); batch limits default to the engine's. */
+  schedulerConfig?: Record<string, unknown>;
 }

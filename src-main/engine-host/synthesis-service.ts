@@ -16,6 +16,8 @@ import { EngineLoop } from './engine-loop';
 import { finishRequest } from './finish-request';
 import type { HostMethod, HostMethods, HostStartOptions } from './protocol';
 import { planTurns, type TurnPlan } from './turn-plan';
+import { SchedulerAdmissionPolicy, schedulerConfigFor } from './scheduler-policy';
+import type { SchedulerConfig } from '../scheduler/batch-policy';
 
 export interface SynthesisService {
   call(method: HostMethod, args: unknown): Promise<unknown>;
@@ -50,7 +52,9 @@ export async function createSynthesisService(options: HostStartOptions, emit: Em
   const dtype = provider === 'cpu' || provider === 'auto' ? 'fp32' : 'fp16';
   const model = await resolveModel(options.model, options.cacheDir, dtype, log);
   const engine = await createEngine({ modelDir: model.builtDir, config: options.engineConfig, log });
-  return new HostedSynthesis(engine, model.synthetic, model.displayName, emit);
+  const schedulerConfig = schedulerConfigFor(engine.parts.manifest, engine.parts.config, options.schedulerConfig ?? {});
+  log(`scheduler: ${JSON.stringify(schedulerConfig)}`);
+  return new HostedSynthesis(engine, schedulerConfig, model.synthetic, model.displayName, emit);
 }
 
 class HostedSynthesis implements SynthesisService {
@@ -58,14 +62,23 @@ class HostedSynthesis implements SynthesisService {
   private readonly loop: EngineLoop;
   private draining = false;
   private readonly info: ModelInfo;
+  private readonly policy: SchedulerAdmissionPolicy;
+  /** Turn sequences whose deadline passed: their 'cancelled' outcome is reported as a timeout. */
+  private readonly expired = new Set<string>();
 
   constructor(
     private readonly engine: Engine,
+    schedulerConfig: Readonly<SchedulerConfig>,
     synthetic: boolean,
     displayName: string,
     private readonly emit: Emit,
   ) {
     this.loop = new EngineLoop(engine, (err) => this.failAll(toStudioError(err)));
+    this.policy = new SchedulerAdmissionPolicy(schedulerConfig, { nowMs: () => performance.now() }, (id) => {
+      this.expired.add(id);
+      engine.cancel(id);
+    });
+    engine.policy = this.policy;
     const m = engine.parts.manifest;
     this.info = {
       id: m.checkpointHash.slice(0, 16),
@@ -105,7 +118,8 @@ class HostedSynthesis implements SynthesisService {
 
   status(): EngineStatus {
     const s = this.engine.status();
-    return { ...s, state: this.draining ? 'draining' : s.state, model: this.info };
+    const numRejected = s.numRejected + this.policy.scheduler.counters().numRejected;
+    return { ...s, numRejected, state: this.draining ? 'draining' : s.state, model: this.info };
   }
 
   async dispose(): Promise<void> {
@@ -119,6 +133,12 @@ class HostedSynthesis implements SynthesisService {
       return Promise.reject(new StudioError('invalid-argument', `requestId '${request.requestId}' is already in flight; use a unique id per request`, { field: 'requestId' }));
     }
     const plan = planTurns(request);
+    try {
+      this.policy.checkCapacity(this.engine.status().numWaiting, plan.turns.length);
+    } catch (err) {
+      this.emitStatus();
+      return Promise.reject(err);
+    }
     return new Promise<SynthesisResult>((resolve, reject) => {
       const job: Job = { request, plan, outcomes: plan.turns.map(() => null), startedMs: performance.now(), firstAudioMs: null, resolve, reject };
       const added: string[] = [];
@@ -172,8 +192,10 @@ class HostedSynthesis implements SynthesisService {
     if (key && this.jobs.has(key.requestId)) this.emit(EVENTS.onDidProgress, { ...p, requestId: key.requestId, turnIndex: key.turnIndex } satisfies SynthesisProgress);
   }
 
-  private onFinish(outcome: SynthesisOutcome): void {
-    const key = parseTurnSequenceId(outcome.status === 'done' ? outcome.result.requestId : outcome.requestId);
+  private onFinish(finished: SynthesisOutcome): void {
+    const sequenceId = finished.status === 'done' ? finished.result.requestId : finished.requestId;
+    const outcome = this.timeoutIfExpired(sequenceId, finished);
+    const key = parseTurnSequenceId(sequenceId);
     const job = key && this.jobs.get(key.requestId);
     if (!key || !job) return;
     job.outcomes[key.turnIndex] = outcome;
@@ -186,6 +208,12 @@ class HostedSynthesis implements SynthesisService {
     if (done.outcome.status === 'done') job.resolve(done.outcome.result);
     else job.reject(done.error!);
     this.emitStatus();
+  }
+
+  private timeoutIfExpired(sequenceId: string, outcome: SynthesisOutcome): SynthesisOutcome {
+    if (!this.expired.delete(sequenceId) || outcome.status !== 'cancelled') return outcome;
+    const error = new StudioError('timeout', `request passed its deadline before it finished; raise deadlineMs or send less text`, { requestId: sequenceId });
+    return { status: 'failed', requestId: sequenceId, error: error.toJSON() };
   }
 
   private failAll(error: StudioError): void {

@@ -19,6 +19,7 @@ export interface StudioRuntimeOptions {
   model?: string;
   userDataDir?: string;
   engineConfig?: Record<string, unknown>;
+  schedulerConfig?: Record<string, unknown>;
   /** How to start the engine host; defaults to a Node child process. */
   spawnHost?: (args: string[]) => HostProcess;
   log?: (m: string) => void;
@@ -38,6 +39,7 @@ export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntim
     model: options.model ?? 'embedded:tiny',
     cacheDir: path.join(userDataDir, 'cache'),
     engineConfig: options.engineConfig ?? {},
+    schedulerConfig: options.schedulerConfig ?? {},
   };
   const args = [JSON.stringify(start)];
   const spawn =

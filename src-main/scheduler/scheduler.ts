@@ -121,6 +121,17 @@ export class Scheduler {
     this.kv.free(id);
   }
 
+  /** Drops a sequence in any state without an outcome (its owner already ended it); frees its KV. */
+  forget(id: string): void {
+    this.waiting.remove(id);
+    this.finish(id);
+  }
+
+  /** Counts a rejection decided outside submit() (admission control ahead of the queue). */
+  noteRejected(): void {
+    this.numRejected++;
+  }
+
   counters(): SchedulerCounters {
     return { numWaiting: this.waiting.size, numRunning: this.running.size, numRejected: this.numRejected, numFreeKvBlocks: this.kv.numFreeBlocks };
   }
