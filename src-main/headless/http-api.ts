@@ -11,8 +11,11 @@ import { StudioError, httpStatusForError, toStudioError } from '../../src-shared
 import { EVENTS } from '../../src-shared/ipc-contract';
 import type { AudioChunk, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import { describeIssues } from '../api/schemas';
-import { encodeWav } from '../audio/wav';
-import { encodeWavStreamHeader, floatToPcm16 } from './pcm-stream';
+import { encodeWavBytes, floatToPcm16 } from '../engine/wav-bytes';
+import { encodeWavStreamHeader } from './pcm-stream';
+
+/** Little-endian 16-bit PCM bytes of float samples. */
+const pcm16Bytes = (pcm: Float32Array): Uint8Array => new Uint8Array(floatToPcm16(pcm).buffer);
 import type { StudioRuntime } from '../runtime/studio-runtime';
 
 export const MAX_BODY_BYTES = 1_100_000;
@@ -155,7 +158,7 @@ export function createHttpApi(options: HttpApiOptions) {
           res.writeHead(200, { 'content-type': format === 'wav' ? 'audio/wav' : 'audio/pcm', 'x-request-id': request.requestId, 'x-sample-rate': String(chunk.sampleRateHz) });
           if (format === 'wav') res.write(encodeWavStreamHeader(chunk.sampleRateHz));
         }
-        res.write(floatToPcm16(chunk.pcm));
+        res.write(pcm16Bytes(chunk.pcm));
       },
     };
     const reply = await runtime.dispatcher.dispatch('studio:tts.synthesize', request, ctx);
@@ -170,12 +173,12 @@ export function createHttpApi(options: HttpApiOptions) {
       if (!streamStarted) {
         res.writeHead(200, { 'content-type': format === 'wav' ? 'audio/wav' : 'audio/pcm', 'x-request-id': request.requestId });
         if (format === 'wav') res.write(encodeWavStreamHeader(result.sampleRateHz));
-        res.write(floatToPcm16(result.pcm));
+        res.write(pcm16Bytes(result.pcm));
       }
       res.end();
       return;
     }
-    const body = format === 'wav' ? encodeWav(result.pcm, result.sampleRateHz, 'pcm16') : floatToPcm16(result.pcm);
+    const body = format === 'wav' ? encodeWavBytes(result.pcm, result.sampleRateHz, 'pcm16') : pcm16Bytes(result.pcm);
     res.writeHead(200, {
       'content-type': format === 'wav' ? 'audio/wav' : 'audio/pcm',
       'content-length': body.byteLength,

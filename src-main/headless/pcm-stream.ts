@@ -1,17 +1,7 @@
 /**
- * Streaming audio framing for HTTP: float PCM → little-endian 16-bit, and a WAV header with an
- * open-ended length for responses whose size is unknown when the first chunk goes out.
+ * Streaming audio framing for HTTP: a WAV header with an open-ended length, for responses whose
+ * size is unknown when the first chunk goes out.
  */
-
-export function floatToPcm16(pcm: Float32Array): Uint8Array {
-  const out = new Uint8Array(pcm.length * 2);
-  const view = new DataView(out.buffer);
-  for (let i = 0; i < pcm.length; i++) {
-    const s = Math.max(-1, Math.min(1, pcm[i]));
-    view.setInt16(i * 2, Math.round(s < 0 ? s * 0x8000 : s * 0x7fff), true);
-  }
-  return out;
-}
 
 /** RIFF/WAVE header for mono 16-bit PCM whose data length is not known yet (0xFFFFFFFF, as streaming servers do). */
 export function encodeWavStreamHeader(sampleRateHz: number): Uint8Array {
