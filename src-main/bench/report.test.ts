@@ -56,7 +56,12 @@ describe('reports of a two-variant run', () => {
     const b = record.measurements.filter((m) => m.variant === 'before' && m.workload === 'plain');
     const a = record.measurements.filter((m) => m.variant === 'after' && m.workload === 'plain');
     expect(plain.beforeReqPerS).toBeCloseTo((b[0].reqPerS + b[1].reqPerS) / 2, 10);
+    expect(plain.afterReqPerS).toBeCloseTo((a[0].reqPerS + a[1].reqPerS) / 2, 10);
     expect(plain.throughputChange).toBeCloseTo(plain.afterReqPerS! / plain.beforeReqPerS - 1, 10);
+    // pass change range: per-pass after/before − 1, min..max
+    const perPass = [1, 2].map((p) => a.find((m) => m.pass === p)!.reqPerS / b.find((m) => m.pass === p)!.reqPerS - 1);
+    expect(plain.passChangeMin).toBeCloseTo(Math.min(...perPass), 10);
+    expect(plain.passChangeMax).toBeCloseTo(Math.max(...perPass), 10);
     expect(plain.numCompletedBefore).toBe(b[0].numCompletedInWindow + b[1].numCompletedInWindow);
     expect(markdown).toContain('| Workload | Clients | before req/s | after req/s | Throughput change | Pass change range | Completed before / after |');
     const change = plain.throughputChange! * 100;

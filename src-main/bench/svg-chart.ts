@@ -67,9 +67,9 @@ export function renderSvgChart(spec: ChartSpec): string {
   const xs = all.map((p) => p[0]);
   const ys = all.map((p) => p[1]);
   const bandXs = (spec.bands ?? []).flatMap((b) => [b.x0, b.x1]);
-  let xMin = Math.min(...xs, ...bandXs);
+  const xMin = Math.min(...xs, ...bandXs);
   let xMax = Math.max(...xs, ...bandXs);
-  let yMin = spec.yFromZero === false ? Math.min(...ys) : Math.min(0, ...ys);
+  const yMin = spec.yFromZero === false ? Math.min(...ys) : Math.min(0, ...ys);
   let yMax = Math.max(...ys);
   if (xMax === xMin) xMax = xMin + 1;
   if (yMax === yMin) yMax = yMin + 1;
