@@ -6,7 +6,8 @@
  */
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import { EVENTS } from '../../src-shared/ipc-contract';
-import type { AudioChunk, EngineStatus, ModelInfo, SynthesisOutcome, SynthesisProgress, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
+import type { ModelManifest } from '../model-builder/manifest';
+import type { AudioChunk, EngineStatus, ModelInfo, SamplingParams, SynthesisOutcome, SynthesisProgress, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import { createEngine } from '../engine/create-engine';
 import type { Engine } from '../engine/engine';
 import { listVoices } from '../engine/list-voices';
@@ -57,6 +58,12 @@ export async function createSynthesisService(options: HostStartOptions, emit: Em
   return new HostedSynthesis(engine, schedulerConfig, model.synthetic, model.displayName, emit);
 }
 
+/** The per-request sampling params of the checkpoint's defaults (min_new_tokens is a model rule, not a param). */
+function samplingParamsOf(g: ModelManifest['generation']): SamplingParams {
+  const { minNewTokens: _rule, ...params } = g;
+  return params;
+}
+
 class HostedSynthesis implements SynthesisService {
   private readonly jobs = new Map<string, Job>();
   private readonly loop: EngineLoop;
@@ -90,7 +97,7 @@ class HostedSynthesis implements SynthesisService {
       supportsInstruct: supportsInstruct(m),
       voices: listVoices(m),
       languages: listLanguages(m),
-      defaultParams: { ...m.generation },
+      defaultParams: samplingParamsOf(m.generation),
       sampleRateHz: engine.parts.stages.codec.sampleRateHz,
       modelHash: m.checkpointHash,
     };
