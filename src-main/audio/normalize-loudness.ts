@@ -1,0 +1,70 @@
+/**
+ * Whole-recording loudness normalisation: one linear gain that moves the integrated loudness
+ * (BS.1770-4) to the target, lowered where needed so that no 4×-oversampled sample exceeds the
+ * true-peak ceiling. No limiter: a gain keeps the dynamics; when the ceiling wins, the final
+ * loudness is below the target and the result says so.
+ */
+import { StudioError } from '../../src-shared/errors';
+import { checkSampleRate } from './check-args';
+import { applyGainDb } from './gain';
+import { measureIntegratedLoudness } from './loudness';
+import { measureTruePeak } from './true-peak';
+
+export interface LoudnessTarget {
+  targetLufs: number;
+  truePeakCeilingDbtp: number;
+}
+
+export interface LoudnessResult {
+  pcm: Float32Array;
+  /** Integrated loudness before and after; null for silence (nothing passes the gate). */
+  measuredLufs: number | null;
+  finalLufs: number | null;
+  measuredTruePeakDbtp: number | null;
+  finalTruePeakDbtp: number | null;
+  appliedGainDb: number;
+  /** True when the true-peak ceiling, not the loudness target, set the gain. */
+  limitedByTruePeak: boolean;
+}
+
+/** Margin below the ceiling that absorbs float32 rounding of the scaled samples. */
+const CEILING_MARGIN_DB = 0.01;
+
+export function normalizeLoudness(pcm: Float32Array, sampleRateHz: number, target: LoudnessTarget): LoudnessResult {
+  checkSampleRate(sampleRateHz);
+  checkTarget(target);
+  const measured = measureIntegratedLoudness(pcm, sampleRateHz);
+  const peak = measureTruePeak(pcm);
+  const measuredPeakDb = peak > 0 ? 20 * Math.log10(peak) : null;
+  if (!Number.isFinite(measured)) {
+    return { pcm: pcm.slice(), measuredLufs: null, finalLufs: null, measuredTruePeakDbtp: measuredPeakDb, finalTruePeakDbtp: measuredPeakDb, appliedGainDb: 0, limitedByTruePeak: false };
+  }
+  let gainDb = target.targetLufs - measured;
+  let limitedByTruePeak = false;
+  if (measuredPeakDb !== null && measuredPeakDb + gainDb > target.truePeakCeilingDbtp - CEILING_MARGIN_DB) {
+    gainDb = target.truePeakCeilingDbtp - CEILING_MARGIN_DB - measuredPeakDb;
+    limitedByTruePeak = true;
+  }
+  const out = applyGainDb(pcm, gainDb);
+  const finalPeak = measureTruePeak(out);
+  return {
+    pcm: out,
+    measuredLufs: measured,
+    // Loudness is homogeneous in gain; re-measuring only differs if blocks cross the −70 gate.
+    finalLufs: measureIntegratedLoudness(out, sampleRateHz),
+    measuredTruePeakDbtp: measuredPeakDb,
+    finalTruePeakDbtp: finalPeak > 0 ? 20 * Math.log10(finalPeak) : null,
+    appliedGainDb: gainDb,
+    limitedByTruePeak,
+  };
+}
+
+function checkTarget(target: LoudnessTarget): void {
+  if (!Number.isFinite(target.targetLufs) || target.targetLufs < -70 || target.targetLufs > -5) {
+    throw new StudioError('invalid-argument', `loudness.targetLufs is ${target.targetLufs} but must be from -70 to -5 LUFS; use -16 (podcast) or -23 (EBU R128)`, { field: 'loudness.targetLufs', value: String(target.targetLufs), min: -70, max: -5 });
+  }
+  if (!Number.isFinite(target.truePeakCeilingDbtp) || target.truePeakCeilingDbtp < -9 || target.truePeakCeilingDbtp > 0) {
+    throw new StudioError('invalid-argument', `loudness.truePeakCeilingDbtp is ${target.truePeakCeilingDbtp} but must be from -9 to 0 dBTP; use -1`, { field: 'loudness.truePeakCeilingDbtp', value: String(target.truePeakCeilingDbtp), min: -9, max: 0 });
+  }
+}
+

@@ -1,0 +1,60 @@
+/**
+ * The typed output of SSML parsing: the scheduler's input. Turns are maximal spans of text
+ * with one voice/language/prosody context (each becomes one sequence); breaks, marks and
+ * inserted audio sit between them in document order. Types only.
+ */
+
+/** One span of text to synthesise. voice/language null mean "the request's default". */
+export interface TurnSegment {
+  kind: 'turn';
+  /** 0, 1, 2… over turns only. */
+  index: number;
+  text: string;
+  voice: string | null;
+  language: string | null;
+  /** Speaking-rate multiplier (1 = unchanged, 1.2 = 20 % faster). */
+  rate: number;
+  pitchSemitones: number;
+  volumeGainDb: number;
+  /** A VoiceDesign description from <voice description="…">; voice is null then. */
+  voiceDescription?: string;
+}
+
+export interface BreakSegment {
+  kind: 'break';
+  durationMs: number;
+}
+
+/**
+ * A <mark>. Inside a turn's text: turnIndex and charOffset into that turn's text (the segment
+ * follows the turn in the list). Between segments: turnIndex null, and it stands where it is.
+ */
+export interface MarkSegment {
+  kind: 'mark';
+  name: string;
+  turnIndex: number | null;
+  charOffset: number;
+}
+
+/** <audio src>: a local file the caller loads and inserts; fallbackText is the element's text. */
+export interface AudioSegment {
+  kind: 'audio';
+  src: string;
+  fallbackText: string;
+}
+
+export type SsmlSegment = TurnSegment | BreakSegment | MarkSegment | AudioSegment;
+
+/** A value or element that was accepted with a change (lenient mode) or ignored. */
+export interface SsmlWarning {
+  message: string;
+  line: number;
+  column: number;
+  element: string;
+  attribute: string;
+}
+
+export interface SsmlParseResult {
+  segments: SsmlSegment[];
+  warnings: SsmlWarning[];
+}
