@@ -73,8 +73,12 @@ function httpVariants(options: BenchCliOptions): BenchVariant[] {
   if (urls.length > 2) bad('url', 'takes one or two URLs (before,after)', options.url);
   const names = options.variants ? list('variants', options.variants) : urls.length === 2 ? ['before', 'after'] : ['http'];
   if (names.length !== urls.length) bad('variants', `names ${names.length} variant(s) but --url gives ${urls.length}`, options.variants);
-  const api = (options.api ?? 'openai') as HttpTargetApi;
+  const api = (options.api ?? 'studio') as HttpTargetApi;
   if (api !== 'openai' && api !== 'studio') bad('api', 'must be openai or studio', options.api);
+  const workloads = options.workloads ? list('workloads', options.workloads) : ['plain', 'processed'];
+  if (api === 'openai' && workloads.includes('processed')) {
+    bad('api', 'openai (/v1/audio/speech) carries no SSML, so the processed workload cannot run; use --api studio or --workloads plain', options.api);
+  }
   const allowRemote = options.allowRemote === true;
   urls.forEach((u) => checkTargetUrl(u, allowRemote)); // fail now, not in the middle of a run
   return urls.map((url, i) => ({ name: names[i], description: `${api} API at ${url}`, createTarget: () => createHttpTarget(url, { api, allowRemote, name: `http ${url}` }) }));

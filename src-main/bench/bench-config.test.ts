@@ -68,6 +68,8 @@ describe('benchConfigFromCliOptions', () => {
     const { config } = benchConfigFromCliOptions({ target: 'inproc', variants: 'serial,batched' }, { inprocVariants: { serial: () => ({ ...variant, name: 'serial' }), batched: () => ({ ...variant, name: 'batched' }) } });
     expect(config.variants.map((v) => v.name)).toEqual(['serial', 'batched']);
     expect(errorOf(() => benchConfigFromCliOptions({ target: 'inproc', variants: 'fast' }, { inprocVariants: {} })).message).toContain('"fast" is not an inproc variant');
+    expect(errorOf(() => benchConfigFromCliOptions({ url: 'http://127.0.0.1:1', api: 'openai' })).message).toContain('no SSML');
+    expect(benchConfigFromCliOptions({ url: 'http://127.0.0.1:1', api: 'openai', workloads: 'plain' }).config.workloads).toEqual(['plain']);
     expect(errorOf(() => benchConfigFromCliOptions({ clientz: '4' } as never)).message).toContain('--clientz');
     expect(errorOf(() => benchConfigFromCliOptions({ url: 'http://127.0.0.1:1', clients: '4,x' })).message).toContain('--clients');
   });

@@ -16,7 +16,7 @@ describe('createHttpTarget', () => {
   afterAll(() => server.dispose());
 
   it('posts the OpenAI shape with the seed extension and reads the WAV duration', async () => {
-    const target = createHttpTarget(server.url, { model: 'qwen3-tts-0.6b' });
+    const target = createHttpTarget(server.url, { api: 'openai', model: 'qwen3-tts-0.6b' });
     const res = await target.synthesize({ text: 'hello', voice: 'ryan', seed: 42, language: 'english', stream: false }, new AbortController().signal);
     expect(server.bodies.at(-1)).toEqual({ model: 'qwen3-tts-0.6b', input: 'hello', voice: 'ryan', response_format: 'wav', stream: false, seed: 42, language: 'english' });
     expect(res.status).toBe(200);
@@ -25,8 +25,13 @@ describe('createHttpTarget', () => {
     expect(compareBytes(fakeWav('hello|42', 750), res.bytes)).toBeNull();
   });
 
-  it('posts the studio /api/v1/tts shape with ssml', async () => {
-    const target = createHttpTarget(server.url, { api: 'studio' });
+  it('refuses SSML on the OpenAI shape instead of reading the markup aloud', async () => {
+    const target = createHttpTarget(server.url, { api: 'openai' });
+    await expect(target.synthesize({ ssml: '<speak>hi</speak>', voice: 'ryan', seed: 7, stream: false }, new AbortController().signal)).rejects.toMatchObject({ code: 'unsupported' });
+  });
+
+  it('posts the studio /api/v1/tts shape with ssml by default', async () => {
+    const target = createHttpTarget(server.url);
     await target.synthesize({ ssml: '<speak>hi</speak>', voice: 'ryan', seed: 7, stream: false }, new AbortController().signal);
     expect(server.bodies.at(-1)).toEqual({ ssml: '<speak>hi</speak>', voice: 'ryan', seed: 7, stream: false });
   });

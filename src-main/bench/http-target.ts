@@ -1,7 +1,8 @@
 /**
  * The http BenchTarget: speaks the studio's HTTP API (or any server with the same shapes).
- *   api 'openai': POST {url}/v1/audio/speech {model, input, voice, response_format:'wav', stream?, seed, language?, input_format?}
- *   api 'studio': POST {url}/api/v1/tts      {text?, ssml?, voice, seed, language?, stream?}
+ *   api 'studio' (default): POST {url}/api/v1/tts {text?, ssml?, voice, seed, language?, stream?}
+ *   api 'openai': POST {url}/v1/audio/speech {model, input, voice, response_format:'wav', stream, seed, language?};
+ *                 the OpenAI shape has no SSML, so SSML requests fail with 'unsupported' (use api 'studio').
  *   status:       GET  {url}/status → EngineStatus JSON (queueDepth, numWaiting, numRunning, …)
  * Uses Node's global fetch (undici keeps connections alive by default). Loopback only unless allowRemote.
  */
@@ -25,16 +26,14 @@ export interface HttpTargetOptions {
 }
 
 export function defaultHttpTargetOptions(): HttpTargetOptions {
-  return { api: 'openai', model: 'qwen3-tts', allowRemote: false, statusPath: '/status', statusTimeoutMs: 1000 };
+  return { api: 'studio', model: 'qwen3-tts', allowRemote: false, statusPath: '/status', statusTimeoutMs: 1000 };
 }
 
 function requestBody(api: HttpTargetApi, model: string, req: BenchSynthesisRequest): Record<string, unknown> {
   const language = req.language === undefined ? {} : { language: req.language };
   if (api === 'openai') {
-    const input = req.ssml ?? req.text ?? '';
-    // seed and input_format are studio extensions to the OpenAI shape
-    const format = req.ssml === undefined ? {} : { input_format: 'ssml' };
-    return { model, input, voice: req.voice, response_format: 'wav', stream: req.stream, seed: req.seed, ...language, ...format };
+    // seed is a studio extension to the OpenAI shape
+    return { model, input: req.text ?? '', voice: req.voice, response_format: 'wav', stream: req.stream, seed: req.seed, ...language };
   }
   const text = req.text === undefined ? {} : { text: req.text };
   const ssml = req.ssml === undefined ? {} : { ssml: req.ssml };
@@ -98,6 +97,9 @@ export function createHttpTarget(url: string, overrides: Partial<HttpTargetOptio
     name: options.name ?? `http ${root} (${options.api})`,
 
     async synthesize(req: BenchSynthesisRequest, signal: AbortSignal): Promise<BenchResponse> {
+      if (options.api === 'openai' && req.ssml !== undefined) {
+        throw new StudioError('unsupported', `the OpenAI /v1/audio/speech shape carries no SSML, so the processed workload cannot run against ${root}; use the studio API (/api/v1/tts, CLI --api studio)`, { field: 'api' });
+      }
       const sentMs = performance.now();
       let response: Response;
       try {

@@ -96,7 +96,8 @@ describe('closed-loop runs against a serial and a 4-wide batching fake', () => {
   it('records warm-up seed 9001 and golden seed 42 before the load, and reports missing GPU telemetry', () => {
     const seeds = serial.bodies.slice(0, 3).map((b) => b.seed);
     expect(seeds).toEqual([9001, 42, 42]);
-    expect(serial.bodies[0]).toMatchObject({ response_format: 'wav', voice: 'ryan' });
+    expect(serial.bodies[0]).toMatchObject({ voice: 'ryan', language: 'english', stream: false });
+    expect(typeof serial.bodies[0].text).toBe('string');
     expect(record.goldens).toHaveLength(1);
     expect(record.inferenceHashes[0].sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(record.telemetry.gpuAvailable).toBe(false);
