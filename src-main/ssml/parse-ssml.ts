@@ -292,7 +292,7 @@ class SsmlDocument {
       report.reject('interpret-as', text.trim(), [kind], `text '${text.trim()}' cannot be read as ${kind}${format ? ` (format ${format})` : ''}; fix the text or the interpret-as value (lenient mode reads it as written)`);
       return text;
     }
-    return ` ${expanded} `;
+    return expanded;
   }
 
   private sayAsLanguage(context: TurnContext): SayAsLanguage | null {
