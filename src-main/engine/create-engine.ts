@@ -29,11 +29,21 @@ export interface CreateEngineOptions {
   log?: (line: string) => void;
 }
 
+/** ORT intra-op threads: 0 (auto) is one thread for small graphs, where ORT's default pool only spins
+ * (tiny model, 2 shared cores: 2,474 ms → 386 ms for 40 frames, docs/benchmarks.md); ORT's default for real sizes. */
+function intraOpThreads(manifest: ModelManifest, config: EngineConfig): number {
+  return config.intraOpNumThreads > 0 ? config.intraOpNumThreads : manifest.talker.hiddenSize < 512 ? 1 : 0;
+}
+
+/** 'auto' batches the codec except where a row was measured to differ from its solo decode (threaded CPU kernels). */
+function resolveCodecBatching(config: EngineConfig, provider: ProviderName, numThreads: number): boolean {
+  if (config.codecBatching !== 'auto') return config.codecBatching === 'on';
+  return provider !== 'cpu' || numThreads === 1;
+}
+
 async function openStages(manifest: ModelManifest, modelDir: string, config: EngineConfig, provider: ProviderName): Promise<ModelStages> {
   const options: SessionOptions = { provider };
-  // 0 = auto: one thread for small graphs, where ORT's default pool only spins (tiny model, 2 shared
-  // cores: 2,474 ms → 386 ms for 40 frames, docs/benchmarks.md); ORT's default for real sizes
-  const numThreads = config.intraOpNumThreads > 0 ? config.intraOpNumThreads : manifest.talker.hiddenSize < 512 ? 1 : 0;
+  const numThreads = intraOpThreads(manifest, config);
   if (numThreads > 0) options.intraOpNumThreads = numThreads;
   if (config.codePredictor === 'loop') {
     throw new StudioError('unsupported', "codePredictor 'loop' is not driven by this engine yet; use 'step' or 'manifest'", { field: 'codePredictor', validValues: ['manifest', 'step'] });
@@ -42,7 +52,7 @@ async function openStages(manifest: ModelManifest, modelDir: string, config: Eng
   try {
     const talker = new OrtTalker(await createSession(path.join(modelDir, manifest.graphs.talker.file), options), manifest);
     const cpSession = await createSession(path.join(modelDir, manifest.graphs.codePredictorStep.file), options);
-    const codec = await openCodecDecoder(manifest.checkpointDir, manifest.dtype, options);
+    const codec = await openCodecDecoder(modelDir, manifest, options);
     return { talker, codePredictor: new OrtCodePredictor(cpSession, manifest, embeddings), codec, embeddings, numCodeGroups: manifest.numCodeGroups };
   } catch (err) {
     embeddings.dispose();
@@ -62,7 +72,8 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
       const stages = await openStages(manifest, options.modelDir, config, candidate.provider);
       const reason = failures.length > 0 ? `${candidate.reason}; earlier candidates failed: ${failures.join('; ')}` : candidate.reason;
       log(`engine: provider ${candidate.provider} (${reason})\n${describeEngineConfig(config)}`);
-      return new Engine({ manifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, policy: options.policy });
+      const codecBatching = resolveCodecBatching(config, candidate.provider, intraOpThreads(manifest, config));
+      return new Engine({ manifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, policy: options.policy, codecBatching });
     } catch (err) {
       const error = toStudioError(err);
       if (error.code !== 'model-invalid' || plan.candidates.length === 1) throw error;

@@ -16,6 +16,7 @@ describe('engine config', () => {
       minFramesCap: 75,
       promptLayout: 'non-streaming',
       codePredictor: 'manifest',
+      codecBatching: 'auto',
     });
   });
 

@@ -10,6 +10,7 @@ import { MIN_LEFT_CONTEXT_FRAMES } from '../model-builder/codec/chunked-decode';
 export type ProviderChoice = 'auto' | 'cpu' | 'webgpu' | 'cuda' | 'dml';
 export type PromptLayout = 'non-streaming' | 'streaming-text';
 export type CodePredictorChoice = 'manifest' | 'step' | 'loop';
+export type CodecBatchingChoice = 'auto' | 'on' | 'off';
 
 export interface CodecChunkConfig {
   /** Frames decoded per chunk once streaming is under way (80 ms per frame). */
@@ -37,6 +38,12 @@ export interface EngineConfig {
   promptLayout: PromptLayout;
   /** Which code-predictor graph to drive; 'manifest' uses the builder's measured default. */
   codePredictor: CodePredictorChoice;
+  /**
+   * Decode due codec windows of equal length from several sequences in one call. 'auto' batches
+   * except on CPU with more than one intra-op thread, where ORT's threaded kernels made a row differ
+   * from its solo decode by up to 3.3e-6 (engine/lab/codec-batch-diff.ts), breaking byte identity.
+   */
+  codecBatching: CodecBatchingChoice;
 }
 
 export function defaultEngineConfig(): EngineConfig {
@@ -51,6 +58,7 @@ export function defaultEngineConfig(): EngineConfig {
     minFramesCap: 75,
     promptLayout: 'non-streaming',
     codePredictor: 'manifest',
+    codecBatching: 'auto',
   };
 }
 
@@ -58,6 +66,7 @@ const ENUMS: Record<string, readonly string[]> = {
   provider: ['auto', 'cpu', 'webgpu', 'cuda', 'dml'],
   promptLayout: ['non-streaming', 'streaming-text'],
   codePredictor: ['manifest', 'step', 'loop'],
+  codecBatching: ['auto', 'on', 'off'],
 };
 
 /** Lower bounds for integer keys (by key path). */
@@ -128,6 +137,6 @@ export function describeEngineConfig(config: EngineConfig): string {
     `provider=${config.provider} intraOpNumThreads=${config.intraOpNumThreads}`,
     `codec chunkFrames=${c.chunkFrames} firstChunkFrames=${c.firstChunkFrames} leftContextFrames=${c.leftContextFrames}`,
     `maxSequenceTokens=${config.maxSequenceTokens} maxRunningSequences=${config.maxRunningSequences} maxPrefillSequences=${config.maxPrefillSequences}`,
-    `framesPerTextToken=${config.framesPerTextToken} minFramesCap=${config.minFramesCap} promptLayout=${config.promptLayout} codePredictor=${config.codePredictor}`,
+    `framesPerTextToken=${config.framesPerTextToken} minFramesCap=${config.minFramesCap} promptLayout=${config.promptLayout} codePredictor=${config.codePredictor} codecBatching=${config.codecBatching}`,
   ].join('\n');
 }

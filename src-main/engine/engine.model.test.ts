@@ -130,6 +130,24 @@ describe('engine on the tiny model (CPU)', () => {
     }
   });
 
+  it('decodes due codec windows of several sequences in one call, with the bytes of one-by-one decoding', async () => {
+    const codec = engine.parts.stages.codec as unknown as { runBatchSizes: number[] };
+    const numRunsBefore = codec.runBatchSizes.length;
+    const together = await runTogether(engine, REQUESTS);
+    // all three start in the same step, so their first 4-frame windows (and later 8-frame ones) are due together
+    expect(Math.max(...codec.runBatchSizes.slice(numRunsBefore))).toBe(3);
+    const oneByOne = await createEngine({ modelDir: builtDir, config: { provider: 'cpu', codecBatching: 'off' }, log: () => {} });
+    try {
+      const single = await runTogether(oneByOne, REQUESTS);
+      expect(Math.max(...(oneByOne.parts.stages.codec as unknown as { runBatchSizes: number[] }).runBatchSizes)).toBe(1);
+      for (const r of REQUESTS) {
+        expect(sha256(pcmBytes(together.get(r.requestId)!.result.pcm))).toBe(sha256(pcmBytes(single.get(r.requestId)!.result.pcm)));
+      }
+    } finally {
+      await oneByOne.dispose();
+    }
+  });
+
   it('gives the same bytes on a second run', async () => {
     const first = await runTogether(engine, [REQUESTS[0]]);
     const second = await runTogether(engine, [REQUESTS[0]]);

@@ -5,7 +5,7 @@
  *
  * Each step: (1) admit waiting sequences and prefill them as one batch; (2) sample codebook 0 per
  * row (EOS finishes a row); (3) code predictor for all rows, batched; (4) one batched talker decode
- * for the rows still running; (5) codec windows that are due, per sequence; (6) events out:
+ * for the rows still running; (5) codec windows that are due, batched across sequences by window length; (6) events out:
  * onDidProduceAudio, onDidProgress, onDidFinish. Requests join and leave only between steps.
  * cancel() may be called at any time; it takes effect at the next step boundary. A failed model run
  * fails the sequences in that batch and the loop goes on.
@@ -33,6 +33,8 @@ export interface EngineParts {
   provider: { name: string; reason: string };
   policy?: AdmissionPolicy;
   nowMs?: () => number;
+  /** The effective codec batching (createEngine resolves config.codecBatching 'auto'); default: not 'off'. */
+  codecBatching?: boolean;
 }
 
 export class Engine {
@@ -64,7 +66,7 @@ export class Engine {
     this.nowMs = parts.nowMs ?? (() => performance.now());
     const m = parts.manifest;
     const rules = { eosId: m.codecTokens.eos, controlStartId: m.codePredictor.vocabSize, controlEndId: m.talker.vocabSize, minNewTokens: m.generation.minNewTokens };
-    this.ctx = { stages: parts.stages, rules, codec: parts.config.codec };
+    this.ctx = { stages: parts.stages, rules, codec: parts.config.codec, batchCodec: parts.codecBatching ?? parts.config.codecBatching !== 'off' };
   }
 
   /** Validates and queues a request; throws StudioError for bad input. */
@@ -107,7 +109,8 @@ export class Engine {
     await this.guard(batch, () => predictCodebooks(this.ctx, rows));
     const stillRunning = batch.filter((s) => s.status === 'running');
     await this.guard(stillRunning, () => decodeStep(this.ctx, stillRunning));
-    for (const s of batch) await this.guard([s], () => this.emitAudio(s));
+    const decoding = batch.filter((s) => s.status !== 'failed');
+    await this.guard(decoding, () => this.emitAudio(decoding));
     const finished = batch.filter(isDone);
     for (const s of finished) this.complete(s);
     this.running = batch.filter((s) => !isDone(s));
@@ -162,16 +165,19 @@ export class Engine {
     }
   }
 
-  private async emitAudio(s: Sequence): Promise<void> {
-    if (s.status === 'failed') return;
+  /** Decodes the due codec windows of all sequences (batched by window length), then fires their events in batch order. */
+  private async emitAudio(sequences: readonly Sequence[]): Promise<void> {
     const sampleRateHz = this.ctx.stages.codec.sampleRateHz;
-    for (const piece of await decodeAudio(this.ctx, s)) {
-      s.times.firstAudioMs ??= this.nowMs();
-      s.numChunksEmitted++;
-      this.audio.fire({ requestId: s.request.requestId, turnIndex: 0, startSample: piece.startSample, sampleRateHz, pcm: piece.pcm });
+    const pieces = await decodeAudio(this.ctx, sequences);
+    for (const s of sequences) {
+      for (const piece of pieces.get(s) ?? []) {
+        s.times.firstAudioMs ??= this.nowMs();
+        s.numChunksEmitted++;
+        this.audio.fire({ requestId: s.request.requestId, turnIndex: 0, startSample: piece.startSample, sampleRateHz, pcm: piece.pcm });
+      }
+      const numFramesEstimated = Math.max(s.codes.length, Math.min(s.maxFrames, s.prompt.numTextTokens * 4));
+      this.progress.fire({ requestId: s.request.requestId, turnIndex: 0, numFramesDone: s.codes.length, numFramesEstimated });
     }
-    const numFramesEstimated = Math.max(s.codes.length, Math.min(s.maxFrames, s.prompt.numTextTokens * 4));
-    this.progress.fire({ requestId: s.request.requestId, turnIndex: 0, numFramesDone: s.codes.length, numFramesEstimated });
   }
 
   private complete(s: Sequence): void {

@@ -16,6 +16,8 @@ export interface FrameContext {
   stages: ModelStages;
   rules: TalkerRules;
   codec: CodecChunkConfig;
+  /** Decode equal-length windows of several sequences in one codec call (else one call per window). */
+  batchCodec: boolean;
 }
 
 /** Sums the prompt rows' embeddings, [numRows × hidden]. */
@@ -102,18 +104,38 @@ export async function decodeStep(ctx: FrameContext, sequences: readonly Sequence
   sequences.forEach((s, i) => (s.pending = outputs[i]));
 }
 
-/** Decodes every window that is due for `sequence`; returns the new PCM pieces with their start sample. */
-export async function decodeAudio(ctx: FrameContext, sequence: Sequence): Promise<{ startSample: number; pcm: Float32Array }[]> {
+export interface AudioPiece {
+  startSample: number;
+  pcm: Float32Array;
+}
+
+/**
+ * Decodes every codec window that is due, for all `sequences` at once: each round takes the next due
+ * chunk of every sequence, runs the windows of equal length as one batched codec call, and repeats
+ * until nothing is due. Returns the new PCM pieces per sequence, in chunk order.
+ */
+export async function decodeAudio(ctx: FrameContext, sequences: readonly Sequence[]): Promise<Map<Sequence, AudioPiece[]>> {
   const spf = ctx.stages.codec.samplesPerFrame;
-  const pieces: { startSample: number; pcm: Float32Array }[] = [];
-  const finished = sequence.status !== 'running';
+  const pieces = new Map<Sequence, AudioPiece[]>(sequences.map((s) => [s, []]));
   for (;;) {
-    const chunk = nextCodecChunk(sequence.numFramesDecoded, sequence.codes.length, finished, ctx.codec);
-    if (!chunk) return pieces;
-    const pcm = await ctx.stages.codec.decode(sequence.codes.slice(chunk.startFrame - chunk.contextFrames, chunk.endFrame));
-    const kept = pcm.slice(chunk.contextFrames * spf);
-    pieces.push({ startSample: chunk.startFrame * spf, pcm: kept });
-    sequence.pcmChunks.push(kept);
-    sequence.numFramesDecoded = chunk.endFrame;
+    const due = sequences.flatMap((s) => {
+      const chunk = nextCodecChunk(s.numFramesDecoded, s.codes.length, s.status !== 'running', ctx.codec);
+      return chunk ? [{ s, chunk, window: s.codes.slice(chunk.startFrame - chunk.contextFrames, chunk.endFrame) }] : [];
+    });
+    if (due.length === 0) return pieces;
+    const byLength = new Map<number, typeof due>();
+    due.forEach((d, i) => {
+      const key = ctx.batchCodec ? d.window.length : -1 - i; // a key per window when not batching
+      byLength.set(key, [...(byLength.get(key) ?? []), d]);
+    });
+    for (const group of byLength.values()) {
+      const pcms = await ctx.stages.codec.decodeBatch(group.map((d) => d.window));
+      group.forEach(({ s, chunk }, i) => {
+        const kept = pcms[i].slice(chunk.contextFrames * spf);
+        pieces.get(s)!.push({ startSample: chunk.startFrame * spf, pcm: kept });
+        s.pcmChunks.push(kept);
+        s.numFramesDecoded = chunk.endFrame;
+      });
+    }
   }
 }

@@ -24,6 +24,7 @@ export async function referenceSynthesis(
   const ctx: FrameContext = {
     stages,
     codec: config.codec,
+    batchCodec: false,
     rules: { eosId: manifest.codecTokens.eos, controlStartId: manifest.codePredictor.vocabSize, controlEndId: manifest.talker.vocabSize, minNewTokens: manifest.generation.minNewTokens },
   };
   const p = sequence.params;

@@ -73,6 +73,20 @@ describe('buildModel', () => {
     expect(files.every((f) => f.numBytes > 0)).toBe(true);
   });
 
+  it('writes the codec decoder graph next to the talker graphs and records its facts', async () => {
+    const { manifest, files } = inspectModel(builtDir);
+    expect(manifest.graphs.codec).toMatchObject({ file: 'codec_decoder.onnx', externalDataFile: 'codec_decoder.onnx.data' });
+    expect(files.map((f) => f.file)).toContain('codec_decoder.onnx.data');
+    // 24 kHz at 12.5 frames per second = 1,920 samples per frame
+    expect(manifest.codec).toEqual({ sampleRateHz: 24000, samplesPerFrame: 1920, numQuantizers: manifest.numCodeGroups });
+    const s = await createSession(path.join(builtDir, manifest.graphs.codec.file), { provider: 'cpu', intraOpNumThreads: 1 });
+    const numFrames = 3;
+    const codes = tensor('int64', new BigInt64Array(manifest.codec.numQuantizers * numFrames).fill(5n), [1, manifest.codec.numQuantizers, numFrames]);
+    const pcm = (await runSession(s, { codes })).pcm;
+    await disposeSession(s);
+    expect(pcm.dims).toEqual([1, numFrames * 1920]);
+  });
+
   it('stores the text table pre-projected: row 151671 equals text_projection(text_embedding(151671))', async () => {
     const { manifest } = inspectModel(builtDir);
     const { ReferenceTalker } = await import('./reference/reference-models');

@@ -11,13 +11,14 @@ import { checkpointFingerprint, openCheckpoint } from './checkpoint';
 import { expectedCheckpointTensors } from './checkpoint-tensors';
 import { buildCodePredictorLoopGraph } from './code-predictor-loop-graph';
 import { buildCodePredictorStepGraph } from './code-predictor-graph';
+import { buildCodecGraph } from './codec-graph-build';
 import { writeEmbeddingTables } from './embeddings';
 import { MODEL_MANIFEST_FILE, MODEL_MANIFEST_VERSION, type BuildDtype, type ModelManifest } from './manifest';
 import type { OnProgress } from './progress';
 import { buildTalkerGraph } from './talker-graph';
 
 /** Bump when graphs, tables or the manifest change shape or meaning: old cache dirs are then ignored. */
-export const BUILDER_VERSION = '1';
+export const BUILDER_VERSION = '2';
 
 /** Measured on CPU (docs/benchmarks.md): the unrolled loop graph beats 15 step calls per frame. */
 export const DEFAULT_CODE_PREDICTOR: ModelManifest['defaultCodePredictor'] = 'loop';
@@ -54,10 +55,12 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
     fs.rmSync(builtDir, { recursive: true, force: true });
     fs.mkdirSync(builtDir, { recursive: true });
     const { config } = checkpoint;
-    checkDiskSpace(builtDir, estimateBuiltBytes(checkpoint.config, options.dtype));
+    // the codec graph holds the speech tokenizer's decoder weights: at most that file's fp32 size
+    const numCodecBytes = fs.statSync(checkpoint.paths.speechTokenizerWeights).size * (options.dtype === 'fp16' ? 0.5 : 1);
+    checkDiskSpace(builtDir, estimateBuiltBytes(checkpoint.config, options.dtype) + numCodecBytes);
     const act = options.dtype === 'fp16' ? 'float16' : 'float32';
     const args = { config, weights: checkpoint.weights, dtype: act, outDir: builtDir, builderVersion: BUILDER_VERSION } as const;
-    const numGraphs = 3;
+    const numGraphs = 4;
     report({ phase: 'graphs', done: 0, total: numGraphs });
     const talker = buildTalkerGraph(args);
     report({ phase: 'graphs', done: 1, total: numGraphs });
@@ -65,6 +68,8 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
     report({ phase: 'graphs', done: 2, total: numGraphs });
     const codePredictorLoop = buildCodePredictorLoopGraph(args);
     report({ phase: 'graphs', done: 3, total: numGraphs });
+    const codec = buildCodecGraph(checkpoint.dir, builtDir, options.dtype);
+    report({ phase: 'graphs', done: 4, total: numGraphs });
     const embeddings = await writeEmbeddingTables(checkpoint.weights, config, builtDir, act, report);
     for (const name of ['vocab.json', 'merges.txt', 'tokenizer_config.json']) fs.copyFileSync(path.join(checkpoint.dir, name), path.join(builtDir, name));
 
@@ -84,7 +89,8 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
       speakers: config.speakers,
       languages: config.languages,
       generation: config.generation,
-      graphs: { talker, codePredictorStep, codePredictorLoop },
+      graphs: { talker, codePredictorStep, codePredictorLoop, codec: codec.graph },
+      codec: codec.facts,
       defaultCodePredictor: DEFAULT_CODE_PREDICTOR,
       embeddings,
       files: { vocab: 'vocab.json', merges: 'merges.txt', tokenizerConfig: 'tokenizer_config.json' },

@@ -107,6 +107,12 @@ export interface SpeakerSpec {
   dialect: string | null;
 }
 
+export interface CodecFacts {
+  sampleRateHz: number;
+  samplesPerFrame: number;
+  numQuantizers: number;
+}
+
 export interface ModelManifest {
   manifestVersion: typeof MODEL_MANIFEST_VERSION;
   builderVersion: string;
@@ -131,7 +137,11 @@ export interface ModelManifest {
     codePredictorStep: GraphSpec;
     /** All 15 sub-steps in one call, sampling from host uniforms (variant b). */
     codePredictorLoop: GraphSpec;
+    /** Codec decoder: codes [batch, numQuantizers, frames] → PCM [batch, frames · samplesPerFrame]. */
+    codec: GraphSpec;
   };
+  /** Facts of the speech tokenizer's decoder (from speech_tokenizer/config.json). */
+  codec: CodecFacts;
   /** Which code-predictor graph the engine should use by default (measured; see docs/benchmarks.md). */
   defaultCodePredictor: 'step' | 'loop';
   embeddings: {

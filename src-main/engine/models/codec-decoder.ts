@@ -1,35 +1,49 @@
 /**
- * Codec stage: the speech tokenizer's decoder graph, codes [1, numQuantizers, T] → PCM [1, T·1920].
- * The manifest does not list a codec graph yet, so the graph is built here at load time from the
- * checkpoint's speech_tokenizer/ with the codec colleague's builder. Always run at batch 1, one
- * sequence per call, so a sequence's PCM cannot depend on other sequences (batch invariance).
+ * Codec stage over the built codec graph (manifest.graphs.codec, written by the model builder):
+ * codes [batch, numQuantizers, T] → PCM [batch, T·samplesPerFrame]. decodeBatch runs windows of equal
+ * length as one call; rows of the graph never mix and ORT's conv/matmul kernels give each row the
+ * same result as a batch of one on CPU (engine.model.test.ts compares the bytes).
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { StudioError } from '../../../src-shared/errors';
-import { readCodecConfig, type CodecConfig } from '../../model-builder/codec/codec-config';
-import { buildCodecDecoderGraph, CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT } from '../../model-builder/codec/codec-graph';
-import type { CodecTensor } from '../../model-builder/codec/codec-tensor-shapes';
-import { SafetensorsFile } from '../../model-builder/safetensors';
+import type { ModelManifest } from '../../model-builder/manifest';
 import { createSession, runSession, tensor, type OrtSession, type SessionOptions } from '../runtime/ort';
-import type { CodecStage } from './stages';
+import type { CodecStage, CodecWindow } from './stages';
 
 export class OrtCodecDecoder implements CodecStage {
   readonly sampleRateHz: number;
   readonly samplesPerFrame: number;
+  /** Rows of every run, for tests and the bench. */
+  readonly runBatchSizes: number[] = [];
+  private readonly numQuantizers: number;
+  private readonly inputName: string;
+  private readonly outputName: string;
 
-  constructor(private readonly session: OrtSession, private readonly config: CodecConfig) {
-    this.sampleRateHz = config.outputSampleRateHz;
-    this.samplesPerFrame = config.samplesPerFrame;
+  constructor(private readonly session: OrtSession, manifest: ModelManifest) {
+    this.sampleRateHz = manifest.codec.sampleRateHz;
+    this.samplesPerFrame = manifest.codec.samplesPerFrame;
+    this.numQuantizers = manifest.codec.numQuantizers;
+    this.inputName = manifest.graphs.codec.inputs[0].name;
+    this.outputName = manifest.graphs.codec.outputs[0].name;
   }
 
-  async decode(codes: readonly (readonly number[])[]): Promise<Float32Array> {
-    const numFrames = codes.length;
-    const numQuantizers = this.config.decoder.numQuantizers;
-    const data = new BigInt64Array(numQuantizers * numFrames); // [1, Q, T]
-    codes.forEach((frame, t) => frame.forEach((c, q) => (data[q * numFrames + t] = BigInt(c))));
-    const out = await runSession(this.session, { [CODEC_GRAPH_INPUT]: tensor('int64', data, [1, numQuantizers, numFrames]) });
-    return (out[CODEC_GRAPH_OUTPUT].data as Float32Array).slice();
+  async decode(codes: CodecWindow): Promise<Float32Array> {
+    return (await this.decodeBatch([codes]))[0];
+  }
+
+  async decodeBatch(windows: readonly CodecWindow[]): Promise<Float32Array[]> {
+    const batch = windows.length;
+    const numFrames = windows[0].length;
+    const q = this.numQuantizers;
+    const data = new BigInt64Array(batch * q * numFrames); // [B, Q, T]
+    windows.forEach((codes, b) => {
+      if (codes.length !== numFrames) throw new Error(`codec batch mixes window lengths ${numFrames} and ${codes.length}`);
+      codes.forEach((frame, t) => frame.forEach((c, j) => (data[(b * q + j) * numFrames + t] = BigInt(c))));
+    });
+    this.runBatchSizes.push(batch);
+    const out = await runSession(this.session, { [this.inputName]: tensor('int64', data, [batch, q, numFrames]) });
+    const pcm = out[this.outputName].data as Float32Array;
+    const perRow = numFrames * this.samplesPerFrame;
+    return windows.map((_, b) => pcm.slice(b * perRow, (b + 1) * perRow));
   }
 
   async dispose(): Promise<void> {
@@ -37,23 +51,7 @@ export class OrtCodecDecoder implements CodecStage {
   }
 }
 
-/** Builds the decoder graph from `checkpointDir/speech_tokenizer` and opens it. */
-export async function openCodecDecoder(checkpointDir: string, dtype: 'fp32' | 'fp16', options: SessionOptions): Promise<OrtCodecDecoder> {
-  const dir = path.join(checkpointDir, 'speech_tokenizer');
-  const configPath = path.join(dir, 'config.json');
-  if (!fs.existsSync(configPath)) {
-    throw new StudioError('model-missing', `speech tokenizer config ${configPath} not found; the checkpoint folder is incomplete, download it again`, { field: 'modelDir', path: configPath });
-  }
-  const config = readCodecConfig(configPath);
-  const weights = SafetensorsFile.open(path.join(dir, 'model.safetensors'));
-  const tensors = new Map<string, CodecTensor>();
-  try {
-    for (const name of weights.names()) {
-      if (name.startsWith('decoder.')) tensors.set(name, { shape: weights.info(name).shape, data: weights.readFloat32(name) });
-    }
-  } finally {
-    weights.close();
-  }
-  const session = await createSession(buildCodecDecoderGraph(tensors, config, dtype), options);
-  return new OrtCodecDecoder(session, config);
+export async function openCodecDecoder(modelDir: string, manifest: ModelManifest, options: SessionOptions): Promise<OrtCodecDecoder> {
+  const session = await createSession(path.join(modelDir, manifest.graphs.codec.file), options);
+  return new OrtCodecDecoder(session, manifest);
 }

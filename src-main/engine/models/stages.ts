@@ -43,11 +43,16 @@ export interface CodePredictorStage {
   dispose(): Promise<void>;
 }
 
+/** codes [numFrames][numCodeGroups] of one sequence. */
+export type CodecWindow = readonly (readonly number[])[];
+
 export interface CodecStage {
   readonly sampleRateHz: number;
   readonly samplesPerFrame: number;
-  /** codes [numFrames][numCodeGroups] of one sequence → PCM float [numFrames × samplesPerFrame]. */
-  decode(codes: readonly (readonly number[])[]): Promise<Float32Array>;
+  /** One sequence's window → PCM float [numFrames × samplesPerFrame]. */
+  decode(codes: CodecWindow): Promise<Float32Array>;
+  /** Windows of equal length from different sequences, one PCM array each (same values as decode, one by one). */
+  decodeBatch(windows: readonly CodecWindow[]): Promise<Float32Array[]>;
   dispose(): Promise<void>;
 }
 

@@ -108,6 +108,9 @@ const fakeCodec: CodecStage = {
     });
     return pcm;
   },
+  async decodeBatch(windows) {
+    return Promise.all(windows.map((w) => fakeCodec.decode(w)));
+  },
   async dispose() {},
 };
 

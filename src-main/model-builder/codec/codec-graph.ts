@@ -99,7 +99,11 @@ function dequantize(g: GraphBuilder, w: CodecGraphWeights, codes: string, d: Cod
     const tableName = w.matrix(`quantizer.${group}.codebooks`, table, [numInGroup * d.codebookSize, vqDim]);
     const offsets = g.constInt64(Array.from({ length: numInGroup }, (_, q) => q * d.codebookSize), [1, numInGroup, 1]);
     const indices = g.add(g.slice(codes, 1, first, end), offsets); // [B, numInGroup, T]
-    const summed = g.op('ReduceSum', [g.gather(tableName, indices), g.constInt64([1])], { keepdims: 0 }); // [B, T, vqDim]
+    // an explicit Add chain, not ReduceSum: ORT's CPU ReduceSum picks its summation order from the
+    // shape, so [1, Q, T, D] and [B, Q, T, D] summed differently and broke batch invariance
+    const gathered = g.gather(tableName, indices); // [B, numInGroup, T, vqDim]
+    let summed = g.squeeze(g.slice(gathered, 1, 0, 1), [1]);
+    for (let q = 1; q < numInGroup; q++) summed = g.add(summed, g.squeeze(g.slice(gathered, 1, q, q + 1), [1])); // [B, T, vqDim]
     const proj = w.get(`quantizer.${group}.output_proj.weight`); // [codebookDim, vqDim, 1] → [vqDim, codebookDim]
     const projT = new Float32Array(proj.data.length);
     for (let o = 0; o < d.codebookDim; o++) for (let c = 0; c < vqDim; c++) projT[c * d.codebookDim + o] = proj.data[o * vqDim + c];
