@@ -59,9 +59,14 @@ export function decodeWav(bytes: Uint8Array): DecodedWav {
   const numSamples = channels[0]?.length ?? 0;
   const pcm = new Float32Array(numSamples);
   const offset = bitDepth === '8' ? 128 : 0; // 8-bit WAV is unsigned
-  const divisor = (scale ?? 1) * numChannels;
+  // Mirrors encodeWav: negative values scale by 2^(bits-1), positive ones by 2^(bits-1) - 1.
+  const negativeDivisor = (scale ?? 1) * numChannels;
+  const positiveDivisor = (scale === null ? 1 : scale - 1) * numChannels;
   for (const channel of channels) {
-    for (let i = 0; i < numSamples; i++) pcm[i] += (channel[i] - offset) / divisor;
+    for (let i = 0; i < numSamples; i++) {
+      const v = channel[i] - offset;
+      pcm[i] += v / (v < 0 ? negativeDivisor : positiveDivisor);
+    }
   }
   return { pcm, sampleRateHz: fmt.sampleRate, numChannels };
 }

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import * as wavefileModule from 'wavefile';
+import { StudioError } from '../../src-shared/errors';
+import { decodeWav, encodeWav } from './wav';
+
+type Shape = { WaveFile: typeof wavefileModule.WaveFile };
+const WaveFile = (wavefileModule as unknown as Shape).WaveFile ?? (wavefileModule as unknown as { default: Shape }).default.WaveFile;
+
+describe('encodeWav / decodeWav', () => {
+  const pcm = new Float32Array([0, 0.25, -0.25, 0.999, -1, 0.5]);
+
+  it('round-trips float32 exactly and pcm16 within one step, clamping overs', () => {
+    expect(decodeWav(encodeWav(pcm, 24000, 'float32'))).toEqual({ pcm, sampleRateHz: 24000, numChannels: 1 });
+    const loud = new Float32Array([...pcm, 1.7, -3]);
+    const back = decodeWav(encodeWav(loud, 24000, 'pcm16'));
+    expect(back.sampleRateHz).toBe(24000);
+    for (let i = 0; i < loud.length; i++) expect(Math.abs(back.pcm[i] - Math.max(-1, Math.min(1, loud[i])))).toBeLessThanOrEqual(0.5 / 32767 + 1e-9);
+    expect(encodeWav(pcm, 24000, 'pcm16').byteLength).toBe(44 + 2 * pcm.length); // RIFF header + 16-bit samples
+  });
+
+  it('decodes 8-bit and 24-bit files and downmixes stereo to mono', () => {
+    const w8 = new WaveFile();
+    w8.fromScratch(1, 16000, '8', [128, 255, 0]);
+    expect(Array.from(decodeWav(w8.toBuffer()).pcm)).toEqual([0, 1, -1]);
+    const w24 = new WaveFile();
+    w24.fromScratch(2, 48000, '24', [[4194304, 0], [-4194304, 8388607]]);
+    const stereo = decodeWav(w24.toBuffer());
+    expect(stereo.numChannels).toBe(2);
+    expect(stereo.pcm[0]).toBeCloseTo(0, 6); // (0.5 + -0.5) / 2
+    expect(stereo.pcm[1]).toBeCloseTo(0.5, 6); // (0 + 8388607/8388607) / 2
+  });
+
+  it('rejects bytes that are not a WAV file and bad sample rates', () => {
+    expect(() => decodeWav(new Uint8Array([1, 2, 3, 4]))).toThrow(StudioError);
+    expect(() => encodeWav(pcm, 0, 'pcm16')).toThrow(/sampleRateHz is 0/);
+  });
+});
