@@ -46,14 +46,15 @@ export function normalizeLoudness(pcm: Float32Array, sampleRateHz: number, targe
     limitedByTruePeak = true;
   }
   const out = applyGainDb(pcm, gainDb);
-  const finalPeak = measureTruePeak(out);
+  // The true-peak meter is linear, so the scaled signal's peak is the measured one plus the gain.
+  const finalPeakDb = measuredPeakDb === null ? null : measuredPeakDb + gainDb;
   return {
     pcm: out,
     measuredLufs: measured,
     // Loudness is homogeneous in gain; re-measuring only differs if blocks cross the −70 gate.
     finalLufs: measureIntegratedLoudness(out, sampleRateHz),
     measuredTruePeakDbtp: measuredPeakDb,
-    finalTruePeakDbtp: finalPeak > 0 ? 20 * Math.log10(finalPeak) : null,
+    finalTruePeakDbtp: finalPeakDb,
     appliedGainDb: gainDb,
     limitedByTruePeak,
   };

@@ -78,7 +78,7 @@ function bestOffset(x: Float32Array, target: number, nominal: number, search: nu
   let best = nominal;
   let bestScore = -Infinity;
   for (let p = lo; p <= hi; p += stride) {
-    const score = similarity(x, target, p, length, stride);
+    const score = similarity(x, target, p, length, 2 * stride);
     if (score > bestScore) {
       bestScore = score;
       best = p;
