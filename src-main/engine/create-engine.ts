@@ -11,6 +11,7 @@ import type { AdmissionPolicy } from './admission-policy';
 import { Engine } from './engine';
 import { describeEngineConfig, resolveEngineConfig, type EngineConfig } from './engine-config';
 import { OrtCodePredictor } from './models/code-predictor';
+import { OrtCodePredictorLoop } from './models/code-predictor-loop';
 import { openCodecDecoder } from './models/codec-decoder';
 import { EmbeddingTables } from './models/embedding-tables';
 import { loadModelManifest } from './models/model-manifest';
@@ -45,15 +46,15 @@ async function openStages(manifest: ModelManifest, modelDir: string, config: Eng
   const options: SessionOptions = { provider };
   const numThreads = intraOpThreads(manifest, config);
   if (numThreads > 0) options.intraOpNumThreads = numThreads;
-  if (config.codePredictor === 'loop') {
-    throw new StudioError('unsupported', "codePredictor 'loop' is not driven by this engine yet; use 'step' or 'manifest'", { field: 'codePredictor', validValues: ['manifest', 'step'] });
-  }
   const embeddings = new EmbeddingTables(modelDir, manifest);
   try {
     const talker = new OrtTalker(await createSession(path.join(modelDir, manifest.graphs.talker.file), options), manifest);
-    const cpSession = await createSession(path.join(modelDir, manifest.graphs.codePredictorStep.file), options);
+    const useLoop = (config.codePredictor === 'manifest' ? manifest.defaultCodePredictor : config.codePredictor) === 'loop';
+    const cpGraph = useLoop ? manifest.graphs.codePredictorLoop : manifest.graphs.codePredictorStep;
+    const cpSession = await createSession(path.join(modelDir, cpGraph.file), options);
+    const codePredictor = useLoop ? new OrtCodePredictorLoop(cpSession, manifest, embeddings) : new OrtCodePredictor(cpSession, manifest, embeddings);
     const codec = await openCodecDecoder(modelDir, manifest, options);
-    return { talker, codePredictor: new OrtCodePredictor(cpSession, manifest, embeddings), codec, embeddings, numCodeGroups: manifest.numCodeGroups };
+    return { talker, codePredictor, codec, embeddings, numCodeGroups: manifest.numCodeGroups };
   } catch (err) {
     embeddings.dispose();
     throw err;

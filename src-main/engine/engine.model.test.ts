@@ -64,14 +64,15 @@ function maxAbsDiff(a: Float32Array, b: Float32Array): { maxDiff: number; firstI
 
 beforeAll(async () => {
   ({ builtDir } = await ensureTinyModel());
-  engine = await createEngine({ modelDir: builtDir, config: { provider: 'cpu' }, log: () => {} });
+  // the step graph with host sampling: the goldens below are its output (the loop graph has its own: engine-loop.model.test.ts)
+  engine = await createEngine({ modelDir: builtDir, config: { provider: 'cpu', codePredictor: 'step' }, log: () => {} });
 });
 
 afterAll(async () => {
   await engine?.dispose();
 });
 
-describe('engine on the tiny model (CPU)', () => {
+describe('engine on the tiny model (CPU, step code predictor)', () => {
   it('reproduces the golden codes and WAV hash on the unbatched reference path', async () => {
     const p = engine.parts;
     const golden: Record<string, { codes: number[][]; wavPcm16Sha256: string; truncated: boolean }> = {};
@@ -136,7 +137,7 @@ describe('engine on the tiny model (CPU)', () => {
     const together = await runTogether(engine, REQUESTS);
     // all three start in the same step, so their first 4-frame windows (and later 8-frame ones) are due together
     expect(Math.max(...codec.runBatchSizes.slice(numRunsBefore))).toBe(3);
-    const oneByOne = await createEngine({ modelDir: builtDir, config: { provider: 'cpu', codecBatching: 'off' }, log: () => {} });
+    const oneByOne = await createEngine({ modelDir: builtDir, config: { provider: 'cpu', codePredictor: 'step', codecBatching: 'off' }, log: () => {} });
     try {
       const single = await runTogether(oneByOne, REQUESTS);
       expect(Math.max(...(oneByOne.parts.stages.codec as unknown as { runBatchSizes: number[] }).runBatchSizes)).toBe(1);

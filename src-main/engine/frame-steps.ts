@@ -4,10 +4,10 @@
  * decode, and turn pending frames into audio. Every per-row choice uses only that row's data and
  * the counter RNG, so a sequence's output does not depend on its batch-mates.
  */
-import type { ModelStages } from './models/stages';
+import type { CodePredictorRow, ModelStages } from './models/stages';
 import { decodeTextId } from './prompt';
 import { counterUniform } from './sampling/counter-rng';
-import { sampleCodePredictorToken, sampleTalkerToken, type TalkerRules } from './sampling/sampler';
+import { sampleTalkerToken, type TalkerRules } from './sampling/sampler';
 import { pastCodebook0, type Sequence } from './sequence';
 import { nextCodecChunk } from '../model-builder/codec/chunked-decode';
 import type { CodecChunkConfig } from './engine-config';
@@ -74,18 +74,19 @@ export function sampleCodebook0(ctx: FrameContext, sequences: readonly Sequence[
   return continuing;
 }
 
+/** The code-predictor input of one row: its hidden state, c0, warpers and the counter-RNG uniforms of this frame. */
+export function codePredictorRow(ctx: FrameContext, sequence: Sequence, hidden: Float32Array, c0: number): CodePredictorRow {
+  const p = sequence.params;
+  const frame = sequence.codes.length;
+  const uniforms = new Float64Array(ctx.stages.numCodeGroups - 1);
+  for (let j = 1; j < ctx.stages.numCodeGroups; j++) uniforms[j - 1] = counterUniform(sequence.seed, frame, j);
+  return { hidden, c0, warpers: { doSample: p.subtalkerDoSample, temperature: p.subtalkerTemperature, topK: p.subtalkerTopK, topP: p.subtalkerTopP }, uniforms };
+}
+
 /** Codebooks 1..15 for each row, batched; appends the complete frame to each sequence. */
 export async function predictCodebooks(ctx: FrameContext, rows: readonly { sequence: Sequence; c0: number }[]): Promise<void> {
   if (rows.length === 0) return;
-  const rest = await ctx.stages.codePredictor.predict(
-    rows.map((r) => ({ hidden: r.sequence.pending!.hidden, c0: r.c0 })),
-    (row, codebook, logits) => {
-      const s = rows[row].sequence;
-      const p = s.params;
-      const warpers = { doSample: p.subtalkerDoSample, temperature: p.subtalkerTemperature, topK: p.subtalkerTopK, topP: p.subtalkerTopP };
-      return sampleCodePredictorToken(logits.slice(), warpers, counterUniform(s.seed, s.codes.length, codebook));
-    },
-  );
+  const rest = await ctx.stages.codePredictor.predict(rows.map((r) => codePredictorRow(ctx, r.sequence, r.sequence.pending!.hidden, r.c0)));
   rows.forEach((r, i) => {
     r.sequence.codes.push([r.c0, ...rest[i]]);
     r.sequence.pending = null;

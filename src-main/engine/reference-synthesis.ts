@@ -7,10 +7,10 @@ import type { SynthesisRequest } from '../../src-shared/synthesis';
 import type { ModelManifest } from '../model-builder/manifest';
 import type { EngineConfig } from './engine-config';
 import { createSequence } from './create-sequence';
-import { frameEmbed, promptEmbeds, type FrameContext } from './frame-steps';
+import { codePredictorRow, frameEmbed, promptEmbeds, type FrameContext } from './frame-steps';
 import type { ModelStages } from './models/stages';
 import { counterUniform } from './sampling/counter-rng';
-import { sampleCodePredictorToken, sampleTalkerToken } from './sampling/sampler';
+import { sampleTalkerToken } from './sampling/sampler';
 import type { TextTokenizer } from './tokenizer';
 
 export async function referenceSynthesis(
@@ -28,7 +28,6 @@ export async function referenceSynthesis(
     rules: { eosId: manifest.codecTokens.eos, controlStartId: manifest.codePredictor.vocabSize, controlEndId: manifest.talker.vocabSize, minNewTokens: manifest.generation.minNewTokens },
   };
   const p = sequence.params;
-  const sub = { doSample: p.subtalkerDoSample, temperature: p.subtalkerTemperature, topK: p.subtalkerTopK, topP: p.subtalkerTopP };
   let [out] = await stages.talker.prefill([{ sequenceId: 0, embeds: promptEmbeds(ctx, sequence), numRows: sequence.prompt.rows.length }]);
   let truncated = false;
   for (let frame = 0; ; frame++) {
@@ -39,9 +38,7 @@ export async function referenceSynthesis(
     const past = sequence.codes.map((f) => f[0]);
     const c0 = sampleTalkerToken(out.logits.slice(), { pastTokens: past, numGenerated: frame }, p, ctx.rules, counterUniform(sequence.seed, frame, 0));
     if (c0 === ctx.rules.eosId) break;
-    const [rest] = await stages.codePredictor.predict([{ hidden: out.hidden, c0 }], (_row, codebook, logits) =>
-      sampleCodePredictorToken(logits.slice(), sub, counterUniform(sequence.seed, frame, codebook)),
-    );
+    const [rest] = await stages.codePredictor.predict([codePredictorRow(ctx, sequence, out.hidden, c0)]);
     sequence.codes.push([c0, ...rest]);
     if (sequence.codes.length >= sequence.maxFrames) {
       truncated = true;

@@ -1,13 +1,14 @@
 /**
  * Code-predictor stage over the manifest's step graph: per frame, one call on [h, C(c0)] with an
  * empty past, then one call per remaining codebook fed with E_{j-1}(c_j) and the previous presents
- * (spec §1.5). All rows of a step share shapes and positions, so the batch needs no padding; the
- * token of each row is chosen by the caller's picker (host sampling with the counter RNG).
+ * (spec §1.5). All rows of a step share shapes and positions, so the batch needs no padding; each
+ * row's token is sampled on the host (sampler.ts) with its own warpers and counter-RNG uniform.
  */
 import type { ModelManifest } from '../../model-builder/manifest';
 import { runSession, tensor, type OrtSession, type OrtTensor } from '../runtime/ort';
 import { activationTensor, emptyActivation, toFloat32, type ActivationDtype } from './activations';
-import type { CodebookPicker, CodePredictorRow, CodePredictorStage, EmbeddingLookup } from './stages';
+import { sampleCodePredictorToken } from '../sampling/sampler';
+import type { CodePredictorRow, CodePredictorStage, EmbeddingLookup } from './stages';
 
 export class OrtCodePredictor implements CodePredictorStage {
   private readonly dtype: ActivationDtype;
@@ -21,7 +22,7 @@ export class OrtCodePredictor implements CodePredictorStage {
     this.dtype = manifest.dtype === 'fp16' ? 'float16' : 'float32';
   }
 
-  async predict(rows: readonly CodePredictorRow[], pick: CodebookPicker): Promise<number[][]> {
+  async predict(rows: readonly CodePredictorRow[]): Promise<number[][]> {
     const batch = rows.length;
     const h = this.manifest.talker.hiddenSize;
     const cp = this.manifest.codePredictor;
@@ -50,8 +51,8 @@ export class OrtCodePredictor implements CodePredictorStage {
       const logits = toFloat32(out.logits);
       const vocab = logits.length / batch;
       embeds = new Float32Array(batch * h);
-      rows.forEach((_, b) => {
-        const code = pick(b, step + 1, logits.subarray(b * vocab, (b + 1) * vocab));
+      rows.forEach((r, b) => {
+        const code = sampleCodePredictorToken(logits.slice(b * vocab, (b + 1) * vocab), r.warpers, r.uniforms[step]);
         codes[b].push(code);
         this.embeddings.addCodePredictorCodec(step, code, embeds, b * h);
       });

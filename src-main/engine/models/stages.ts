@@ -28,18 +28,26 @@ export interface TalkerStage {
   dispose(): Promise<void>;
 }
 
-/** Picks codebook `codebook` (1..numCodeGroups-1) of row `row` from that row's logits. */
-export type CodebookPicker = (row: number, codebook: number, logits: Float32Array) => number;
+/** The code predictor's warpers for one row (the request's subtalker params). */
+export interface CodePredictorWarpers {
+  doSample: boolean;
+  temperature: number;
+  topK: number;
+  topP: number;
+}
 
 export interface CodePredictorRow {
   /** Talker final-norm hidden state that produced c0 [talker hidden]. */
   hidden: Float32Array;
   c0: number;
+  warpers: CodePredictorWarpers;
+  /** uniforms[j - 1] is the random draw for codebook j (counter RNG of seed, frame, j). */
+  uniforms: Float64Array;
 }
 
 export interface CodePredictorStage {
-  /** Returns, per row, codebooks 1..numCodeGroups-1 chosen by `pick`. */
-  predict(rows: readonly CodePredictorRow[], pick: CodebookPicker): Promise<number[][]>;
+  /** Returns, per row, codebooks 1..numCodeGroups-1, sampled with that row's warpers and uniforms only. */
+  predict(rows: readonly CodePredictorRow[]): Promise<number[][]>;
   dispose(): Promise<void>;
 }
 

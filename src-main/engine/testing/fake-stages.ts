@@ -5,6 +5,7 @@
  */
 import type { ModelManifest } from '../../model-builder/manifest';
 import type { CodePredictorStage, CodecStage, EmbeddingLookup, ModelStages, TalkerInput, TalkerOutput, TalkerStage } from '../models/stages';
+import { sampleCodePredictorToken } from '../sampling/sampler';
 import type { TextTokenizer } from '../tokenizer';
 
 const HIDDEN = 8;
@@ -76,14 +77,14 @@ class FakeTalker implements TalkerStage {
 }
 
 const fakeCodePredictor: CodePredictorStage = {
-  async predict(rows, pick) {
-    return rows.map((row, r) => {
+  async predict(rows) {
+    return rows.map((row) => {
       const codes: number[] = [];
       let prev = row.c0;
       for (let codebook = 1; codebook < NUM_GROUPS; codebook++) {
         const logits = new Float32Array(CP_VOCAB);
         for (let v = 0; v < CP_VOCAB; v++) logits[v] = Math.sin(row.hidden[v % HIDDEN] * 3 + prev * 0.7 + v * codebook);
-        prev = pick(r, codebook, logits);
+        prev = sampleCodePredictorToken(logits, row.warpers, row.uniforms[codebook - 1]);
         codes.push(prev);
       }
       return codes;
