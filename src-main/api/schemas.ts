@@ -117,7 +117,7 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
     language: z.string().max(64).optional(),
     limit: z.number().int().min(1).max(1000).optional(),
   }),
-  [CHANNELS.saveClip]: z.strictObject({ clip: newClipSchema, pcm: z.instanceof(Float32Array) }),
+  [CHANNELS.saveClip]: z.strictObject({ clip: newClipSchema, pcm: z.instanceof(Float32Array).optional(), fromRequestId: idSchema.optional() }),
   [CHANNELS.getClip]: z.strictObject({ id: idSchema }),
   [CHANNELS.readClipAudio]: z.strictObject({ id: idSchema }),
   [CHANNELS.deleteClip]: z.strictObject({ id: idSchema }),

@@ -1,9 +1,10 @@
 /**
  * The clips table of the library database (SQLite through better-sqlite3): one row per generated
- * clip with what made it. Owns the schema of `clips` (created if missing) and its queries; it
- * knows nothing about audio files, which library-service keeps beside the database.
+ * clip with what made it. Owns the schema of `clips` (created if missing, on the handle that
+ * library-db.ts opened; not yet an entry of its migration list) and its queries; it knows nothing
+ * about audio files, which library-service keeps beside the database.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { ClipQuery, ClipRecord } from '../../src-shared/contract/library';
 
 const SCHEMA = `
@@ -74,12 +75,8 @@ function likePattern(text: string): string {
 }
 
 export class ClipStore {
-  private readonly db: Database.Database;
-
-  /** `dbPath` is a file path, or ':memory:' for tests. */
-  constructor(dbPath: string) {
-    this.db = new Database(dbPath);
-    this.db.pragma('journal_mode = WAL');
+  /** `db` is an open library database; the caller owns (and closes) it. */
+  constructor(private readonly db: Database.Database) {
     this.db.exec(SCHEMA);
   }
 
@@ -126,9 +123,5 @@ export class ClipStore {
 
   delete(id: string): boolean {
     return this.db.prepare('DELETE FROM clips WHERE id = ?').run(id).changes > 0;
-  }
-
-  dispose(): void {
-    this.db.close();
   }
 }

@@ -2,11 +2,24 @@
  * The bench service behind the dashboard: starts one benchmark run at a time through a runner
  * port (the protocol lives in src-main/bench), streams its live samples to the caller, keeps
  * the protocol's tables when it ends, stops it on request, exports JSON / Markdown / HTML and
- * lists past runs (from a run store when provided, else those of this session).
+ * lists past runs (from a run store when provided, else those of this session). Also the adapters
+ * to src-main/bench's runBenchmark (with live samples from observed targets) and its run store.
  */
 import { randomUUID } from 'node:crypto';
 import { StudioError } from '../../src-shared/errors';
-import type { BenchPassRow, BenchRunInput, BenchRunView, BenchSample, BenchSummaryRow } from '../../src-shared/contract/bench';
+import type { BenchPassRow, BenchRunInput, BenchRunView, BenchSample, BenchSummaryRow, BenchWorkload } from '../../src-shared/contract/bench';
+import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
+import { runBenchmark } from '../bench/run-benchmark';
+import type { BenchProgress } from '../bench/bench-progress';
+import type { BenchRunRecord } from '../bench/run-record';
+import type { BenchTarget, BenchVariant } from '../bench/target';
+import { createInprocTarget } from '../bench/inproc-target';
+import { createHttpTarget } from '../bench/http-target';
+import { passRows, summaryRows } from '../bench/report-tables';
+import { renderMarkdown } from '../bench/report-markdown';
+import { renderHtml } from '../bench/report-html';
+import { encodeWavBytes } from '../engine/wav-bytes';
+import type { BenchRunStore } from '../library/bench-run-store';
 
 export interface BenchRunOutput {
   summary: BenchSummaryRow[];
@@ -120,4 +133,134 @@ export class BenchService {
     if (!found) throw new StudioError('not-found', `benchmark run ${runId} is not in this session or the library; pick one from the past runs list`, { runId });
     return { view: found.view, output: found.output, abort: null };
   }
+}
+
+/** What the protocol runner needs of the engine host: synthesize, cancel and status. */
+export interface BenchHostPort {
+  call(method: 'synthesize', args: SynthesisRequest): Promise<SynthesisResult>;
+  call(method: 'cancel', args: { requestId: string }): Promise<{ cancelled: boolean }>;
+  call(method: 'status', args: Record<string, never>): Promise<EngineStatus>;
+}
+
+export const BENCH_SAMPLE_INTERVAL_MS = 250;
+/** Live req/s and audio-s/s count completions in this trailing window. */
+export const BENCH_RATE_WINDOW_MS = 5_000;
+
+function percentile(sorted: number[], q: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+/** Wraps a target so the dashboard sees every completion live (the record has them only at the end). */
+function observeTarget(target: BenchTarget, seen: { inFlight: number; done: { atMs: number; latencyMs: number; audioMs: number }[] }): BenchTarget {
+  return {
+    ...target,
+    name: target.name,
+    synthesize: async (req, signal) => {
+      const sentMs = performance.now();
+      seen.inFlight++;
+      try {
+        const res = await target.synthesize(req, signal);
+        if (res.status === 200) seen.done.push({ atMs: performance.now(), latencyMs: performance.now() - sentMs, audioMs: res.audioDurationMs ?? 0 });
+        return res;
+      } finally {
+        seen.inFlight--;
+      }
+    },
+    status: target.status?.bind(target),
+    describe: target.describe?.bind(target),
+    dispose: () => target.dispose(),
+  };
+}
+
+/** The real runner: benchmark-protocol.md through src-main/bench's runBenchmark, against this host or HTTP. */
+export function createProtocolBenchRunner(host: BenchHostPort): BenchRunnerPort {
+  const inprocClient = {
+    synthesize: async (request: SynthesisRequest, signal: AbortSignal) => {
+      const onAbort = () => void host.call('cancel', { requestId: request.requestId }).catch(() => {});
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        const result = await host.call('synthesize', request);
+        return { ...result, wav: encodeWavBytes(result.pcm, result.sampleRateHz, 'pcm16') };
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
+    },
+    status: () => host.call('status', {}),
+  };
+  return {
+    run: async (input, hooks) => {
+      const seen = { inFlight: 0, done: [] as { atMs: number; latencyMs: number; audioMs: number }[] };
+      const variants: BenchVariant[] = input.variants.map((v) => ({
+        name: v.name,
+        description: v.target === 'http' ? `studio API at ${v.url}` : 'this studio engine host',
+        createTarget: () => observeTarget(v.target === 'http' ? createHttpTarget(v.url ?? '', { api: 'studio', name: `http ${v.url}` }) : createInprocTarget(inprocClient, v.name), seen),
+      }));
+      let progress: BenchProgress | null = null;
+      const originMs = performance.now();
+      const timer = setInterval(() => {
+        const nowMs = performance.now();
+        const recent = seen.done.filter((d) => d.atMs >= nowMs - BENCH_RATE_WINDOW_MS);
+        const spanS = Math.min(BENCH_RATE_WINDOW_MS, nowMs - originMs) / 1000;
+        const latencies = recent.map((d) => d.latencyMs).sort((a, b) => a - b);
+        void host
+          .call('status', {})
+          .catch(() => null)
+          .then((status) => {
+            const p = progress;
+            hooks.onSample({
+              elapsedMs: nowMs - originMs,
+              label: p ? `pass ${p.pass} · ${p.variant ?? ''} · ${p.workload ?? ''} · ${p.numClients ?? 0} clients` : 'starting',
+              phase: p && ['warmup', 'golden', 'fill', 'window', 'drain', 'done'].includes(p.phase) ? (p.phase as BenchSample['phase']) : 'warmup',
+              reqPerS: spanS > 0 ? recent.length / spanS : 0,
+              audioSecondsPerS: spanS > 0 ? recent.reduce((n, d) => n + d.audioMs, 0) / 1000 / spanS : 0,
+              latencyP50Ms: percentile(latencies, 0.5),
+              latencyP95Ms: percentile(latencies, 0.95),
+              queueDepth: status?.queueDepth ?? 0,
+              numOutstanding: seen.inFlight,
+              gpuUtilPct: null,
+              vramMiB: null,
+            });
+          });
+      }, BENCH_SAMPLE_INTERVAL_MS);
+      try {
+        const record = await runBenchmark(
+          { variants, workloads: input.workloads, clientCounts: input.clientCounts, windowMs: input.windowMs, numPasses: input.numPasses },
+          { signal: hooks.signal, onProgress: (p) => (progress = p) },
+        );
+        return outputOf(record);
+      } finally {
+        clearInterval(timer);
+      }
+    },
+  };
+}
+
+function outputOf(record: BenchRunRecord): BenchRunOutput {
+  return { summary: summaryRows(record), passes: passRows(record), record, markdown: renderMarkdown(record), html: renderHtml(record) };
+}
+
+/** Past runs from the library database's bench-run store. */
+export function createLibraryRunStore(store: BenchRunStore): BenchRunStorePort {
+  const viewOf = (record: BenchRunRecord): BenchRunView => {
+    const cfg = record.config as { workloads?: BenchWorkload[]; clientCounts?: number[]; windowMs?: number; numPasses?: number; variants?: { name: string }[] };
+    return {
+      runId: record.runId,
+      status: record.cancelled ? 'stopped' : 'done',
+      startedAtMs: Date.parse(record.startedAt),
+      finishedAtMs: Date.parse(record.finishedAt),
+      input: { variants: (cfg.variants ?? []).map((v) => ({ name: v.name, target: 'inproc' })), workloads: cfg.workloads ?? [], clientCounts: cfg.clientCounts ?? [], windowMs: cfg.windowMs ?? 0, numPasses: cfg.numPasses ?? 1 },
+      summary: summaryRows(record),
+      passes: passRows(record),
+      error: null,
+    };
+  };
+  return {
+    save: async (_view, output) => store.save(output.record as BenchRunRecord),
+    list: async () =>
+      store.list({ limit: 50 }).flatMap((s) => {
+        const record = store.get(s.runId);
+        return record ? [{ view: viewOf(record), output: outputOf(record) }] : [];
+      }),
+  };
 }

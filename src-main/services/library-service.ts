@@ -1,7 +1,7 @@
 /**
  * The library service: stores every generated clip (metadata in the clips table, audio as a
  * 32-bit float WAV beside the database), lists and searches them, reads audio back and deletes.
- * Layout: <dataDir>/library/library.db and <dataDir>/library/clips/<id>.wav.
+ * Layout: <dataDir>/library/library.sqlite (shared with bench runs) and <dataDir>/library/clips/<id>.wav.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -10,6 +10,7 @@ import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
 import type { ClipQuery, ClipRecord, NewClip } from '../../src-shared/contract/library';
 import { ClipStore } from '../library/clip-store';
+import { openLibraryDb, type LibraryDb } from '../library/library-db';
 
 const WAV_HEADER_BYTES = 44;
 const WAVE_FORMAT_IEEE_FLOAT = 3;
@@ -50,6 +51,7 @@ export interface LibraryServiceOptions {
 }
 
 export class LibraryService {
+  readonly libraryDb: LibraryDb;
   private readonly store: ClipStore;
   private readonly clipsDir: string;
   private readonly nowMs: () => number;
@@ -58,7 +60,8 @@ export class LibraryService {
     const libraryDir = path.join(options.dataDir, 'library');
     this.clipsDir = path.join(libraryDir, 'clips');
     mkdirSync(this.clipsDir, { recursive: true });
-    this.store = new ClipStore(path.join(libraryDir, 'library.db'));
+    this.libraryDb = openLibraryDb(libraryDir);
+    this.store = new ClipStore(this.libraryDb.db);
     this.nowMs = options.nowMs ?? Date.now;
   }
 
@@ -110,6 +113,6 @@ export class LibraryService {
   }
 
   dispose(): void {
-    this.store.dispose();
+    this.libraryDb.dispose();
   }
 }

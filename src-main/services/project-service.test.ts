@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MAX_RECENT_PROJECTS, ProjectService, checkSsmlWellFormed } from './project-service';
+import { MAX_RECENT_PROJECTS, ProjectService, checkSsmlWellFormed, validateWithStudioParser } from './project-service';
 import type { ProjectDocument } from '../../src-shared/contract/projects';
 
 function project(name = 'My Show', id = '0123456789abcdef'): ProjectDocument {
@@ -96,6 +96,21 @@ describe('checkSsmlWellFormed', () => {
     if (!r.ok) {
       expect(r.diagnostics[0].line).toBe(2);
       expect(r.diagnostics[0].message).toMatch(/unknown element <foo>; allowed: speak/);
+    }
+  });
+});
+
+describe('validateWithStudioParser', () => {
+  it('counts the turns of a two-voice document', () => {
+    expect(validateWithStudioParser('<speak><voice name="ryan">Hi</voice><break time="120ms"/><voice name="vivian">Yo</voice></speak>')).toEqual({ ok: true, numTurns: 2 });
+  });
+
+  it('reports an unclosed element with a line and column', () => {
+    const r = validateWithStudioParser('<speak>\n  <voice name="ryan">Fine.</voice>\n  <prosody rate="90%">Not closed.\n</speak>');
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.diagnostics[0].line).toBeGreaterThanOrEqual(3);
+      expect(r.diagnostics[0].column).toBeGreaterThan(0);
     }
   });
 });

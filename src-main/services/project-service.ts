@@ -11,6 +11,7 @@ import { SaxesParser } from 'saxes';
 import { StudioError } from '../../src-shared/errors';
 import type { ProjectDocument, RecentProject, SsmlValidation } from '../../src-shared/contract/projects';
 import { projectDocumentSchema } from '../api/schemas';
+import { parseInput } from '../ssml/parse-input';
 
 export const MAX_RECENT_PROJECTS = 10;
 const AUTOSAVE_FILE = '.autosave.json';
@@ -133,7 +134,7 @@ export class ProjectService {
   }
 
   validateSsml(text: string): SsmlValidation {
-    return (this.options.validateSsml ?? checkSsmlWellFormed)(text);
+    return (this.options.validateSsml ?? validateWithStudioParser)(text);
   }
 
   private parseProject(text: string, where: string): ProjectDocument {
@@ -159,6 +160,22 @@ export class ProjectService {
 }
 
 const SSML_ELEMENTS = ['speak', 'voice', 'prosody', 'break', 'mark', 'p', 's', 'sub', 'say-as', 'emphasis', 'lang', 'phoneme', 'audio'];
+
+/** The studio's own SSML parser: an 'ssml-invalid' error becomes one diagnostic at its line:column. */
+export function validateWithStudioParser(text: string): SsmlValidation {
+  try {
+    const parsed = parseInput(text, 'ssml');
+    return { ok: true, numTurns: parsed.segments.filter((s) => s.kind === 'turn').length };
+  } catch (err) {
+    const e = err as StudioError;
+    if (e instanceof StudioError && e.code === 'ssml-invalid') {
+      const line = typeof e.details.line === 'number' ? e.details.line : 1;
+      const column = typeof e.details.column === 'number' ? e.details.column : 1;
+      return { ok: false, diagnostics: [{ line, column, message: e.message }] };
+    }
+    throw err;
+  }
+}
 
 /** Fallback validator: XML well-formedness and known element names, with line:column; a turn per <voice>. */
 export function checkSsmlWellFormed(text: string): SsmlValidation {

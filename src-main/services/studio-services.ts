@@ -6,6 +6,7 @@
 import { CHANNELS, EVENTS } from '../../src-shared/ipc-contract';
 import { StudioError } from '../../src-shared/errors';
 import type { AppInfo } from '../../src-shared/contract/app';
+import type { SynthesisResult } from '../../src-shared/synthesis';
 import type { CallContext, Handlers } from '../api/dispatcher';
 import type { HostMethod, HostMethods } from '../engine-host/protocol';
 import type { HostClientState } from '../engine-host/host-client';
@@ -13,7 +14,8 @@ import type { EngineStatus } from '../../src-shared/synthesis';
 import path from 'node:path';
 import { LibraryService } from './library-service';
 import { ProjectService } from './project-service';
-import { BenchService, type BenchRunnerPort } from './bench-service';
+import { BenchService, createLibraryRunStore, createProtocolBenchRunner, type BenchRunnerPort } from './bench-service';
+import { createBenchRunStore } from '../library/bench-run-store';
 import { ModelsService, type ModelManagerPort } from './models-service';
 
 /** What the services need of the engine host (HostClient implements it; tests fake it). */
@@ -43,6 +45,8 @@ export interface StudioServicesOptions {
   modelManager?: ModelManagerPort;
 }
 
+const MAX_RECENT_RESULTS = 16;
+
 /** Events that belong to one request carry its requestId (directly or in the outcome). */
 function requestIdOf(payload: unknown): string | null {
   if (!payload || typeof payload !== 'object') return null;
@@ -56,6 +60,8 @@ export class StudioServices {
   readonly handlers: Handlers;
   private readonly owners = new Map<string, CallContext>();
   private readonly subscribers = new Map<string, CallContext>();
+  /** The last few synthesis results, so studio:library.saveClip can store one without the audio crossing the wire again. */
+  private readonly recentResults = new Map<string, SynthesisResult>();
   private ui: { library: LibraryService; projects: ProjectService; bench: BenchService; models: ModelsService } | null = null;
 
   constructor(private readonly options: StudioServicesOptions) {
@@ -73,7 +79,10 @@ export class StudioServices {
         }
         this.owners.set(req.requestId, ctx);
         try {
-          return await options.host.call('synthesize', req);
+          const result = await options.host.call('synthesize', req);
+          this.recentResults.set(req.requestId, result);
+          if (this.recentResults.size > MAX_RECENT_RESULTS) this.recentResults.delete(this.recentResults.keys().next().value!);
+          return result;
         } finally {
           this.owners.delete(req.requestId);
         }
@@ -83,7 +92,11 @@ export class StudioServices {
       [CHANNELS.engineStatus]: async () => options.host.call('status', {}),
       [CHANNELS.modelInfo]: async () => options.host.call('modelInfo', {}),
       [CHANNELS.listClips]: async (req) => this.uiServices().library.listClips(req),
-      [CHANNELS.saveClip]: async (req) => this.uiServices().library.saveClip(req.clip, req.pcm),
+      [CHANNELS.saveClip]: async (req) => {
+        const pcm = req.pcm ?? (req.fromRequestId ? this.recentResults.get(req.fromRequestId)?.pcm : undefined);
+        if (!pcm) throw new StudioError('invalid-argument', `saveClip needs pcm, or fromRequestId of one of the last ${MAX_RECENT_RESULTS} synthesize calls on this host; '${req.fromRequestId ?? ''}' is not one — send the pcm`, { field: 'fromRequestId' });
+        return this.uiServices().library.saveClip(req.clip, pcm);
+      },
       [CHANNELS.getClip]: async (req) => this.uiServices().library.getClip(req.id),
       [CHANNELS.readClipAudio]: async (req) => this.uiServices().library.readClipAudio(req.id),
       [CHANNELS.deleteClip]: async (req) => ({ deleted: await this.uiServices().library.deleteClip(req.id) }),
@@ -111,15 +124,13 @@ export class StudioServices {
   private uiServices(): NonNullable<StudioServices['ui']> {
     if (this.ui) return this.ui;
     const dataDir = this.options.appInfo().userDataDir;
-    const unwired: BenchRunnerPort = {
-      run: async () => {
-        throw new StudioError('unsupported', 'this host was started without a benchmark runner; run `studio bench` from a terminal', {});
-      },
-    };
+    const library = new LibraryService({ dataDir });
+    const host = this.options.host;
+    const runner = this.options.benchRunner ?? createProtocolBenchRunner(host);
     this.ui = {
-      library: new LibraryService({ dataDir }),
+      library,
       projects: new ProjectService({ dataDir }),
-      bench: new BenchService({ runner: this.options.benchRunner ?? unwired }),
+      bench: new BenchService({ runner, runStore: createLibraryRunStore(createBenchRunStore(library.libraryDb)) }),
       models: new ModelsService({ modelsDir: path.join(dataDir, 'models'), loadedModel: () => this.options.host.call('modelInfo', {}), manager: this.options.modelManager }),
     };
     return this.ui;

@@ -47,7 +47,11 @@ export interface ClipQuery {
 
 export interface LibraryApi {
   [LIBRARY_CHANNELS.listClips]: { request: ClipQuery; response: ClipRecord[] };
-  [LIBRARY_CHANNELS.saveClip]: { request: { clip: NewClip; pcm: Float32Array }; response: ClipRecord };
+  /**
+   * Stores a clip. The audio is `pcm`, or — to keep large audio off the wire — the result of a
+   * recent studio:tts.synthesize call by the same host, named by its requestId.
+   */
+  [LIBRARY_CHANNELS.saveClip]: { request: { clip: NewClip; pcm?: Float32Array; fromRequestId?: string }; response: ClipRecord };
   [LIBRARY_CHANNELS.getClip]: { request: { id: string }; response: ClipRecord };
   [LIBRARY_CHANNELS.readClipAudio]: { request: { id: string }; response: { sampleRateHz: number; pcm: Float32Array } };
   [LIBRARY_CHANNELS.deleteClip]: { request: { id: string }; response: { deleted: boolean } };

@@ -105,7 +105,7 @@ export async function generate(options: { turnIndex?: number; stream?: boolean }
   const unfollow = followRequest(job, player);
   try {
     const result = await call(CHANNELS.synthesize, request);
-    const clip = await call(CHANNELS.saveClip, { clip: clipFrom(request, result), pcm: result.pcm });
+    const clip = await call(CHANNELS.saveClip, { clip: clipFrom(request, result), fromRequestId: request.requestId });
     const s = useStudioStore.getState();
     s.addClip(clip, { sampleRateHz: result.sampleRateHz, pcm: result.pcm });
     if (isTurn && s.baseLayout) {

@@ -9,6 +9,16 @@ import type { ModelInfo, SamplingParams, VoiceInfo } from '../../../src-shared/s
 
 export const MAX_SEED = 2 ** 32 - 1;
 
+const SAMPLING_KEYS: readonly (keyof SamplingParams)[] = [
+  'doSample', 'temperature', 'topK', 'topP', 'repetitionPenalty', 'subtalkerDoSample', 'subtalkerTemperature', 'subtalkerTopK', 'subtalkerTopP', 'maxNewTokens',
+];
+
+/** Keeps only the contract's sampling keys (a host may report more, which requests may not carry). */
+export function pickSamplingParams(params: SamplingParams | null | undefined): SamplingParams | null {
+  if (!params) return null;
+  return Object.fromEntries(SAMPLING_KEYS.filter((k) => k in params).map((k) => [k, params[k]])) as unknown as SamplingParams;
+}
+
 export function defaultVoiceSettings(): VoiceSettings {
   return { modelId: null, voice: 'ryan', language: 'auto', seed: 42, params: null, instruct: '', voiceDescription: '' };
 }
@@ -32,7 +42,8 @@ export const createVoiceSlice: StateCreator<VoiceSlice, [], [], VoiceSlice> = (s
   models: [],
   voiceSettings: defaultVoiceSettings(),
   voiceLoadError: null,
-  setVoiceData: ({ modelInfo, voices, models }) => {
+  setVoiceData: ({ modelInfo: reported, voices, models }) => {
+    const modelInfo = reported ? { ...reported, defaultParams: pickSamplingParams(reported.defaultParams)! } : null;
     const current = get().voiceSettings;
     const voice = voices.some((v) => v.name === current.voice) ? current.voice : (voices[0]?.name ?? current.voice);
     set({
@@ -44,7 +55,8 @@ export const createVoiceSlice: StateCreator<VoiceSlice, [], [], VoiceSlice> = (s
     });
   },
   setVoiceLoadError: (voiceLoadError) => set({ voiceLoadError }),
-  updateVoiceSettings: (patch) => set({ voiceSettings: { ...get().voiceSettings, ...patch } }),
+  updateVoiceSettings: (patch) =>
+    set({ voiceSettings: { ...get().voiceSettings, ...patch, ...('params' in patch ? { params: pickSamplingParams(patch.params) } : {}) } }),
   setParam: (key, value) => {
     const s = get();
     const params = s.voiceSettings.params ?? s.modelInfo?.defaultParams;

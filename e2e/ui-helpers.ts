@@ -1,0 +1,29 @@
+/**
+ * User-level helpers for the UI end-to-end specs: replace the editor's document, generate and
+ * wait for the timeline's regions, wait for the engine.
+ */
+import { expect, type Page } from '@playwright/test';
+
+export const TWO_TURN_SSML = `<speak>
+  <voice name="ryan">Hello from the first turn.</voice>
+  <break time="120ms"/>
+  <voice name="vivian"><prosody rate="90%">And the second turn.</prosody></voice>
+</speak>`;
+
+export async function waitForEngine(page: Page): Promise<void> {
+  await expect(page.getByTestId('engine-status')).toContainText('Engine ready', { timeout: 120_000 });
+}
+
+/** Selects everything in the editor and inserts `text` as one input (no auto-closed tags). */
+export async function setDocument(page: Page, text: string): Promise<void> {
+  const content = page.locator('.cm-content');
+  await content.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
+export async function generateAndWaitForRegions(page: Page, numRegions: number): Promise<void> {
+  await page.getByTestId('generate').click();
+  await expect(page.getByTestId('waveform')).toHaveAttribute('data-num-regions', String(numRegions), { timeout: 90_000 });
+}

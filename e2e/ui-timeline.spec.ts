@@ -1,0 +1,53 @@
+/**
+ * The main loop end to end against the headless host: a two-turn SSML document, generate, two
+ * regions, play, regenerate one turn and pick the new take, export a 16-bit WAV and check its header.
+ */
+import { readFileSync } from 'node:fs';
+import { test, expect } from './fixtures/app';
+import { TWO_TURN_SSML, generateAndWaitForRegions, setDocument, waitForEngine } from './ui-helpers';
+
+test('generates a two-turn document, plays it, keeps a new take and exports a WAV', async ({ ui }) => {
+  const { page } = ui;
+  await waitForEngine(page);
+  await ui.openArea('voice');
+  await expect(page.getByRole('radiogroup', { name: 'Speaker' }).getByRole('radio')).toHaveCount(9);
+  await expect(page.getByTestId('model-synthetic-hint')).toContainText('random weights');
+  await ui.screenshot('ui-voice');
+
+  await ui.openArea('timeline');
+  await setDocument(page, TWO_TURN_SSML);
+  await expect(page.getByTestId('turn-count')).toHaveText('2 turns');
+  await generateAndWaitForRegions(page, 2);
+  await expect(page.getByTestId('turn-0')).toBeVisible();
+  await expect(page.getByTestId('turn-1')).toBeVisible();
+  await expect(page.getByTestId('queue').locator('[data-state="done"]')).toHaveCount(1);
+
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('play-state')).toContainText('playing', { timeout: 10_000 });
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('play-state')).toContainText('paused');
+
+  await page.getByTestId('regenerate-1').click();
+  const takes = page.getByTestId('turn-1').getByRole('radio');
+  await expect(takes).toHaveCount(2, { timeout: 90_000 });
+  await takes.nth(0).check();
+  await expect(takes.nth(0)).toBeChecked();
+  await takes.nth(1).check();
+  await expect(takes.nth(1)).toBeChecked();
+  await expect(page.getByTestId('waveform')).toHaveAttribute('data-num-regions', '2');
+  await ui.screenshot('ui-timeline');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-wav16').click()]);
+  const bytes = readFileSync((await download.path())!);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  expect(bytes.toString('ascii', 0, 4)).toBe('RIFF');
+  expect(bytes.toString('ascii', 8, 12)).toBe('WAVE');
+  expect(view.getUint16(20, true)).toBe(1); // PCM
+  expect(view.getUint16(22, true)).toBe(1); // mono
+  expect(view.getUint16(34, true)).toBe(16);
+  const sampleRateHz = view.getUint32(24, true);
+  expect(sampleRateHz).toBe(24_000);
+  // data chunk = file − 44-byte header, 2 bytes per sample
+  expect(view.getUint32(40, true)).toBe(bytes.length - 44);
+  expect(view.getUint32(40, true)).toBeGreaterThan(0);
+});

@@ -1,0 +1,64 @@
+// @vitest-environment jsdom
+// Voice panel against an in-memory bridge: speakers, defaults with reset, the instruct reason, the dice.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { setBridge } from '../../ipc/client';
+import { resetStore, useStudioStore } from '../../store/store';
+import type { StudioBridge } from '../../../src-shared/ipc-contract';
+import type { ModelInfo, SamplingParams } from '../../../src-shared/synthesis';
+import { VoicePanel } from './VoicePanel';
+
+const DEFAULTS: SamplingParams = { doSample: true, temperature: 0.9, topK: 50, topP: 1, repetitionPenalty: 1.05, subtalkerDoSample: true, subtalkerTemperature: 0.9, subtalkerTopK: 50, subtalkerTopP: 1, maxNewTokens: 2048 };
+const VOICES = ['vivian', 'serena', 'uncle_fu', 'dylan', 'eric', 'ryan', 'aiden', 'ono_anna', 'sohee'].map((name) => ({ name, description: `${name} voice`, nativeLanguage: 'english', dialect: null }));
+const MODEL: ModelInfo = { id: 'm1', displayName: 'Tiny', path: '/x', kind: 'custom_voice', size: '0b6', synthetic: true, supportsInstruct: false, voices: VOICES, languages: ['english', 'chinese'], defaultParams: { ...DEFAULTS, minNewTokens: 2 } as SamplingParams, sampleRateHz: 24_000, modelHash: 'h' };
+
+function fakeBridge(): StudioBridge {
+  const answers: Record<string, unknown> = { 'studio:engine.modelInfo': MODEL, 'studio:tts.listVoices': VOICES, 'studio:models.list': [] };
+  return {
+    invoke: async (channel) => ({ ok: true, value: answers[channel] as never }),
+    on: () => () => {},
+  };
+}
+
+describe('VoicePanel', () => {
+  beforeEach(() => {
+    resetStore();
+    setBridge(fakeBridge());
+  });
+  afterEach(() => {
+    cleanup();
+    setBridge(null);
+  });
+
+  it('lists the nine speakers and labels the synthetic model as noise', async () => {
+    render(<VoicePanel />);
+    await waitFor(() => expect(screen.getAllByRole('radio')).toHaveLength(9));
+    expect(screen.getByTestId('model-synthetic-hint').textContent).toMatch(/random weights/);
+    fireEvent.click(screen.getByRole('radio', { name: /sohee/ }));
+    expect(useStudioStore.getState().voiceSettings.voice).toBe('sohee');
+  });
+
+  it('starts from the checkpoint defaults without unknown keys and resets after an edit', async () => {
+    render(<VoicePanel />);
+    const temperature = (await screen.findByLabelText('Temperature')) as HTMLInputElement;
+    expect(useStudioStore.getState().voiceSettings.params).toEqual(DEFAULTS);
+    fireEvent.change(temperature, { target: { value: '0.5' } });
+    expect(useStudioStore.getState().voiceSettings.params?.temperature).toBe(0.5);
+    fireEvent.click(screen.getByRole('button', { name: /Reset to the checkpoint/ }));
+    expect(useStudioStore.getState().voiceSettings.params).toEqual(DEFAULTS);
+  });
+
+  it('disables instruct with the reason and rolls a new seed with the dice', async () => {
+    render(<VoicePanel />);
+    await screen.findByTestId('instruct-reason');
+    expect((screen.getByLabelText('Instruct') as HTMLTextAreaElement).disabled).toBe(true);
+    expect(screen.getByTestId('instruct-reason').textContent).toMatch(/does not take instructions/);
+    const seeds = new Set<number>();
+    for (let i = 0; i < 5; i++) {
+      fireEvent.click(screen.getByRole('button', { name: 'Random seed' }));
+      seeds.add(useStudioStore.getState().voiceSettings.seed);
+    }
+    // five rolls out of 2^31 values: at least two distinct seeds unless the dice is broken
+    expect(seeds.size).toBeGreaterThan(1);
+  });
+});
