@@ -17,6 +17,7 @@ import { EmbeddingTables } from './models/embedding-tables';
 import { loadModelManifest } from './models/model-manifest';
 import type { ModelStages } from './models/stages';
 import { OrtTalker } from './models/talker';
+import { modelDirForProvider } from './model-dir-for-provider';
 import { planProviders, probeProviders } from './provider-select';
 import { createSession, type ProviderName, type SessionOptions } from './runtime/ort';
 import { loadTextTokenizer } from './tokenizer';
@@ -70,11 +71,14 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   const failures: string[] = [];
   for (const candidate of plan.candidates) {
     try {
-      const stages = await openStages(manifest, options.modelDir, config, candidate.provider);
-      const reason = failures.length > 0 ? `${candidate.reason}; earlier candidates failed: ${failures.join('; ')}` : candidate.reason;
+      const build = modelDirForProvider(options.modelDir, manifest, candidate.preferredDtype);
+      const buildManifest = build.modelDir === options.modelDir ? manifest : loadModelManifest(build.modelDir);
+      const stages = await openStages(buildManifest, build.modelDir, config, candidate.provider);
+      const tried = failures.length > 0 ? `; earlier candidates failed: ${failures.join('; ')}` : '';
+      const reason = `${candidate.reason}; graphs: ${build.reason}${tried}`;
       log(`engine: provider ${candidate.provider} (${reason})\n${describeEngineConfig(config)}`);
-      const codecBatching = resolveCodecBatching(config, candidate.provider, intraOpThreads(manifest, config));
-      return new Engine({ manifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, policy: options.policy, codecBatching });
+      const codecBatching = resolveCodecBatching(config, candidate.provider, intraOpThreads(buildManifest, config));
+      return new Engine({ manifest: buildManifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, policy: options.policy, codecBatching });
     } catch (err) {
       const error = toStudioError(err);
       if (error.code !== 'model-invalid' || plan.candidates.length === 1) throw error;

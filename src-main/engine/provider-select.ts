@@ -23,6 +23,13 @@ export interface ProviderProbe {
 export interface ProviderCandidate {
   provider: ProviderName;
   reason: string;
+  /** The build dtype this provider runs best: fp16 on GPU providers, fp32 on CPU (createEngine uses that build when it exists). */
+  preferredDtype: BuildDtype;
+}
+
+/** fp16 graphs on GPU providers (half the weight bytes per frame), fp32 on CPU (MLAS is fp32; fp16 runs but converts). */
+export function preferredDtype(provider: ProviderName): BuildDtype {
+  return provider === 'cpu' ? 'fp32' : 'fp16';
 }
 
 export interface ProviderPlan {
@@ -43,12 +50,12 @@ export function probeProviders(): ProviderProbe {
   };
 }
 
-/** Why `provider` cannot run here, or null when it can. */
-function unavailableReason(provider: ProviderName, probe: ProviderProbe, dtype: BuildDtype): string | null {
+/** Why `provider` cannot run here, or null when it can (every provider runs fp32 and fp16 builds; CPU runs fp16 slower). */
+function unavailableReason(provider: ProviderName, probe: ProviderProbe, _dtype: BuildDtype): string | null {
   if (provider !== 'cpu' && !probe.backends.includes(provider)) return `${provider}: not in this onnxruntime-node build (${probe.backends.join(', ')})`;
   switch (provider) {
     case 'cpu':
-      return dtype === 'fp16' ? 'cpu: the model was built fp16, and the CPU provider has no fp16 Add/Mul kernels; rebuild with --dtype fp32' : null;
+      return null;
     case 'cuda':
       if (!probe.cudaLibraryInstalled) return 'cuda: libonnxruntime_providers_cuda.so is not installed (onnxruntime-node fetches it at install time; offline installs skip it)';
       return probe.hasNvidiaDevice ? null : 'cuda: no NVIDIA device (/dev/nvidiactl missing)';
@@ -71,14 +78,14 @@ export function planProviders(choice: ProviderChoice, probe: ProviderProbe, dtyp
         validValues: AUTO_ORDER.filter((p) => unavailableReason(p, probe, dtype) === null),
       });
     }
-    return { candidates: [{ provider: choice, reason: `requested explicitly (${dtype} graphs)` }], skipped: [] };
+    return { candidates: [{ provider: choice, reason: `requested explicitly (${dtype} graphs)`, preferredDtype: preferredDtype(choice) }], skipped: [] };
   }
   const candidates: ProviderCandidate[] = [];
   const skipped: string[] = [];
   for (const provider of AUTO_ORDER) {
     const reason = unavailableReason(provider, probe, dtype);
     if (reason) skipped.push(reason);
-    else candidates.push({ provider, reason: `auto: best available of ${AUTO_ORDER.join(' > ')}; skipped: ${skipped.join('; ') || 'none'}` });
+    else candidates.push({ provider, reason: `auto: best available of ${AUTO_ORDER.join(' > ')}; skipped: ${skipped.join('; ') || 'none'}`, preferredDtype: preferredDtype(provider) });
   }
   if (candidates.length === 0) {
     throw new StudioError('unsupported', `no execution provider can run this ${dtype} model: ${skipped.join('; ')}`, { field: 'provider' });
