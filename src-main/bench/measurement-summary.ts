@@ -90,6 +90,7 @@ export function summariseClosedMeasurement(input: ClosedSummaryInput): ClosedMea
   const firstMismatchSample = samples.find((s) => s.outcome === 'mismatch');
   const invalidReasons = [...invalidReasonsOf(samples, counts)];
   if (!opened) invalidReasons.push('the steady window never opened (fill incomplete)');
+  else if (completedInWindow.length === 0) invalidReasons.push(`no request completed inside the ${input.windowMs} ms steady window; lengthen the window (--window) beyond the request latency`);
   if (input.goldenSha256 === null) invalidReasons.push('no golden recording to compare against');
   for (const note of input.notes) if (!note.startsWith('client ')) invalidReasons.push(note);
 

@@ -51,7 +51,7 @@ describe('modes against a serial 100 ms server', () => {
     expect(b.counts.numOk).toBe(5);
     // served one after another: the last completes after 5 × 100 = 500 ms; median waits 3 × 100
     expect(b.drainMs).toBeGreaterThan(480);
-    expect(b.drainMs).toBeLessThan(600);
+    expect(b.drainMs).toBeLessThan(750); // slack for a loaded shared CPU
     expect(b.latency?.medianMs).toBeGreaterThan(280);
     expect(b.valid).toBe(true);
   }, 20_000);
@@ -74,12 +74,16 @@ describe('modes against a serial 100 ms server', () => {
     expect(o.valid).toBe(true);
   }, 20_000);
 
-  it('ramp: steps through client counts and puts the knee of a serial server at one client', async () => {
-    const record = await runBenchmark({ ...NO_GPU, mode: 'ramp', variants: variants(), workloads: ['plain'], windowMs: 500, numPasses: 1, ramp: { clientCounts: [1, 2, 4] } });
+  it('ramp: steps through client counts and puts the knee of a serial server where it saturates', async () => {
+    const record = await runBenchmark({ ...NO_GPU, mode: 'ramp', variants: variants(), workloads: ['plain'], windowMs: 500, numPasses: 1, ramp: { clientCounts: [1, 2, 4, 8] } });
     const ramp = record.ramps[0];
-    expect(ramp.steps.map((s) => s.numClients)).toEqual([1, 2, 4]);
-    // serial: 1 client ≈ 1000 / (100 + round trip) req/s; more clients cannot beat 10 req/s
-    expect(ramp.knee?.numClients).toBe(1);
-    expect(ramp.steps[2].latencyMedianMs).toBeGreaterThan(350);
-  }, 20_000);
+    expect(ramp.steps.map((s) => s.numClients)).toEqual([1, 2, 4, 8]);
+    // serial: 1 client ≈ 1000 / (100 + round trip) req/s; 2+ clients hide the round trip and reach
+    // the 10 req/s ceiling, which 8 cannot beat: the knee is at 1, 2 or 4 depending on the round trip
+    expect(ramp.knee).not.toBeNull();
+    expect(ramp.knee?.numClients).toBeLessThanOrEqual(4);
+    expect(ramp.steps[3].reqPerS).toBeLessThan(10.5);
+    // latency grows with clients once saturated: 8 clients wait ≈ 8 × 100 ms
+    expect(ramp.steps[3].latencyMedianMs).toBeGreaterThan(700);
+  }, 30_000);
 });

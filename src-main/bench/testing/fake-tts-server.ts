@@ -2,7 +2,7 @@
  * Test support: a fake TTS HTTP server on loopback with a known service time and batch width,
  * speaking the studio API shapes (/v1/audio/speech, /api/v1/tts, /status). Deterministic WAV
  * bytes per (input, seed); optional faults (one wrong byte, 429s). Batches are scheduled back to
- * back on an ideal clock (start = max(now, previous finish)) so timer lag does not accumulate.
+ * back on an ideal clock (start = max(previous finish, last arrival)) so timer lag does not accumulate.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -64,6 +64,7 @@ export function fakeWav(key: string, audioDurationMs: number): Uint8Array {
 interface Pending {
   res: http.ServerResponse;
   body: Record<string, unknown>;
+  arrivedMs: number;
 }
 
 export async function startFakeTtsServer(options: FakeTtsServerOptions): Promise<FakeTtsServer> {
@@ -105,7 +106,9 @@ export async function startFakeTtsServer(options: FakeTtsServerOptions): Promise
     if (running.length > 0 || waiting.length === 0) return;
     running = waiting.splice(0, options.batchSize);
     const nowMs = performance.now();
-    const startMs = Math.max(nowMs, lastFinishMs);
+    // ideal clock: the batch starts when the previous one was due to finish or when its last member
+    // arrived, whichever is later, so a late timer in this process does not slow the fake down
+    const startMs = Math.max(lastFinishMs, ...running.map((p) => p.arrivedMs));
     lastFinishMs = startMs + options.serviceMs;
     if (options.streamHeaderFirst) {
       for (const p of running) {
@@ -118,7 +121,7 @@ export async function startFakeTtsServer(options: FakeTtsServerOptions): Promise
       running = [];
       for (const p of done) respond(p);
       startBatch();
-    }, lastFinishMs - nowMs);
+    }, Math.max(0, lastFinishMs - nowMs));
   };
 
   const server = http.createServer((req, res) => {
@@ -140,7 +143,7 @@ export async function startFakeTtsServer(options: FakeTtsServerOptions): Promise
         res.writeHead(429, { 'retry-after': '1' }).end('queue full');
         return;
       }
-      waiting.push({ res, body });
+      waiting.push({ res, body, arrivedMs: performance.now() });
       startBatch();
     });
   });
