@@ -50,6 +50,28 @@ describe('engine host process', () => {
     expect(audioEvents.filter((id) => id === 'alone').length).toBeGreaterThan(0);
   });
 
+  it('runs SSML turns as separate sequences and joins them with breaks, marks, prosody and loudness', async () => {
+    const ssml = `<speak><voice name="ryan"><prosody rate="1.1" pitch="+2st">First turn.</prosody></voice><break time="120ms"/><mark name="two"/><voice name="serena"><prosody volume="-3dB">Second turn.</prosody></voice></speak>`;
+    const result = await synth({ ...request('ssml', ssml), inputFormat: 'ssml' });
+    expect(result.turnSpans).toHaveLength(2);
+    const [a, b] = result.turnSpans;
+    // 120 ms at 24 kHz = 2880 samples of silence between the turns
+    expect(b.startSample - a.endSample).toBe(2880);
+    expect(result.marks).toEqual([{ name: 'two', timeMs: expect.closeTo((b.startSample * 1000) / 24000, 0) }]);
+    expect(result.trace?.turns.map((t) => [t.voice, t.rate, t.pitchSemitones])).toEqual([
+      ['ryan', 1.1, 2],
+      ['serena', 1, 0],
+    ]);
+    expect(result.trace?.loudnessFinalLufs).toBeCloseTo(-16, 0);
+  });
+
+  it('reports an SSML error with its position and the valid values, without touching the engine', async () => {
+    const err = (await synth({ ...request('bad-ssml', '<speak>\n  <prosody rate="fast-ish">x</prosody></speak>'), inputFormat: 'ssml' }).catch((e: unknown) => e)) as { code: string; message: string };
+    expect(err.code).toBe('ssml-invalid');
+    expect(err.message).toMatch(/SSML 2:\d+/); // line 2 of the document
+    expect(err.message).toMatch(/x-slow/);
+  });
+
   it('fails the in-flight request with engine-crashed when the host is killed, restarts, and reproduces the same bytes', async () => {
     const before = await synth(request('golden-1', 'The same sentence every time.'));
     const pid = runtime.host.pid!;

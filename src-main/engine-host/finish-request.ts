@@ -1,8 +1,8 @@
 /**
  * Joins the per-turn outcomes of one request into its SynthesisOutcome: any cancelled turn makes
  * the request cancelled, any failed turn makes it fail with that turn's error; otherwise the turns'
- * PCM is joined in order (with breaks; SSML requests go through the audio pipeline) and the
- * request-level timings are computed.
+ * PCM is joined in order (SSML requests through the audio pipeline) and the request-level
+ * timings are computed. Audio duration and RTF refer to the final (post-processed) recording.
  */
 import { StudioError } from '../../src-shared/errors';
 import type { SynthesisOutcome, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
@@ -30,7 +30,7 @@ export function finishRequest(
     return { outcome: { status: 'cancelled', requestId: request.requestId }, error };
   }
   const turns = outcomes.map((o) => (o as Extract<SynthesisOutcome, { status: 'done' }>).result);
-  const joined = joinTurns(plan, turns);
+  const joined = joinTurns(request, plan, turns);
   const first = turns[0];
   const latencyTotalMs = performance.now() - clock.startedMs;
   const audioDurationMs = (joined.pcm.length * 1000) / first.sampleRateHz;
@@ -49,7 +49,7 @@ export function finishRequest(
       rtf: audioDurationMs > 0 ? latencyTotalMs / audioDurationMs : 0,
     },
     effectiveParams: { ...first.effectiveParams, voice: request.voice, language: request.language },
-    warnings: [...plan.warnings, ...new Set(turns.flatMap((t) => t.warnings))],
+    warnings: [...plan.warnings, ...joined.warnings, ...new Set(turns.flatMap((t) => t.warnings))],
     truncated: turns.some((t) => t.truncated),
     marks: joined.marks,
     trace: joined.trace,

@@ -1,9 +1,15 @@
 /**
- * Joins turn PCM in order. Plain text (one turn, no post-processing) passes the model's PCM through
- * untouched, so streamed chunks and the final result are the same samples. SSML turns are handed
- * to the audio pipeline (prosody, breaks, crossfades, loudness).
+ * Joins turn PCM in order. Plain text (one turn, no segments) passes the model's PCM through
+ * untouched, so streamed chunks and the final result are the same samples. SSML goes through the
+ * audio pipeline: per-turn rate/pitch/gain, breaks, crossfades, <audio> inserts, whole-recording
+ * loudness normalisation, mark timestamps and the processing trace.
  */
+import fs from 'node:fs';
 import type { MarkTimestamp, ProcessingTrace, SynthesisResult } from '../../src-shared/synthesis';
+import { decodeWav } from '../audio/wav';
+import { renderTimeline } from '../audio/pipeline';
+import { timelineFromSegments } from '../audio/timeline-from-segments';
+import type { SynthesisRequest } from '../../src-shared/synthesis';
 import type { TurnPlan } from './turn-plan';
 
 export interface JoinedAudio {
@@ -11,27 +17,34 @@ export interface JoinedAudio {
   turnSpans: SynthesisResult['turnSpans'];
   marks: MarkTimestamp[];
   trace: ProcessingTrace | null;
+  warnings: string[];
 }
 
-export function joinTurns(plan: TurnPlan, turns: readonly SynthesisResult[]): JoinedAudio {
-  if (!plan.postProcess && turns.length === 1) {
-    return { pcm: turns[0].pcm, turnSpans: [{ turnIndex: 0, startSample: 0, endSample: turns[0].pcm.length }], marks: [], trace: null };
+/** Loads the local files of <audio> elements; a file that cannot be read is skipped with a warning. */
+function loadAudioInserts(plan: TurnPlan, warnings: string[]): Map<string, { pcm: Float32Array; sampleRateHz: number }> {
+  const audio = new Map<string, { pcm: Float32Array; sampleRateHz: number }>();
+  for (const s of plan.segments ?? []) {
+    if (s.kind !== 'audio' || audio.has(s.src)) continue;
+    try {
+      audio.set(s.src, decodeWav(new Uint8Array(fs.readFileSync(s.src))));
+    } catch (err) {
+      warnings.push(`<audio src="${s.src}"> was not inserted: ${(err as Error).message}`);
+    }
   }
-  const sampleRateHz = turns[0].sampleRateHz;
-  const breakSamples = plan.turns.map((t) => Math.round((t.breakBeforeMs * sampleRateHz) / 1000));
-  const total = turns.reduce((n, t, i) => n + t.pcm.length + breakSamples[i], 0) + Math.round((plan.trailingBreakMs * sampleRateHz) / 1000);
-  const pcm = new Float32Array(total);
-  const turnSpans: SynthesisResult['turnSpans'] = [];
-  let at = 0;
-  turns.forEach((t, i) => {
-    at += breakSamples[i];
-    pcm.set(t.pcm, at);
-    turnSpans.push({ turnIndex: i, startSample: at, endSample: at + t.pcm.length });
-    at += t.pcm.length;
+  return audio;
+}
+
+export function joinTurns(request: SynthesisRequest, plan: TurnPlan, turns: readonly SynthesisResult[]): JoinedAudio {
+  if (plan.segments === null) {
+    return { pcm: turns[0].pcm, turnSpans: [{ turnIndex: 0, startSample: 0, endSample: turns[0].pcm.length }], marks: [], trace: null, warnings: [] };
+  }
+  const warnings: string[] = [];
+  const items = timelineFromSegments(plan.segments, {
+    turns: new Map(plan.turns.map((t, i) => [t.index, { pcm: turns[i].pcm, sampleRateHz: turns[i].sampleRateHz }])),
+    audio: loadAudioInserts(plan, warnings),
+    defaultVoice: request.voice,
+    defaultLanguage: request.language,
   });
-  const marks = plan.marks.map((m) => {
-    const span = turnSpans[m.turnIndex];
-    return { name: m.name, timeMs: ((m.atTurnStart ? span.startSample : span.endSample) * 1000) / sampleRateHz };
-  });
-  return { pcm, turnSpans, marks, trace: null };
+  const rendered = renderTimeline({ items });
+  return { pcm: rendered.pcm, turnSpans: rendered.turnSpans, marks: rendered.marks, trace: rendered.trace, warnings };
 }

@@ -26,6 +26,9 @@ export interface SynthesisService {
   dispose(): Promise<void>;
 }
 
+/** Frame caps for synthetic checkpoints: about 3 frames (240 ms) per text token, as real speech. */
+export const SYNTHETIC_MODEL_CAPS = Object.freeze({ minFramesCap: 12, framesPerTextToken: 3 });
+
 type Emit = (event: string, payload: unknown) => void;
 
 /** One request in flight: its plan, and each turn's outcome as it arrives. */
@@ -52,7 +55,10 @@ export async function createSynthesisService(options: HostStartOptions, emit: Em
   const provider = (options.engineConfig.provider as string | undefined) ?? 'auto';
   const dtype = provider === 'cpu' || provider === 'auto' ? 'fp32' : 'fp16';
   const model = await resolveModel(options.model, options.cacheDir, dtype, log);
-  const engine = await createEngine({ modelDir: model.builtDir, config: options.engineConfig, log });
+  // Random weights never sample EOS, so every request would run to the runaway cap (~1 s of audio
+  // per text token). For synthetic models the cap defaults to a realistic speech length instead.
+  const engineConfig = model.synthetic ? { ...SYNTHETIC_MODEL_CAPS, ...options.engineConfig } : options.engineConfig;
+  const engine = await createEngine({ modelDir: model.builtDir, config: engineConfig, log });
   const schedulerConfig = schedulerConfigFor(engine.parts.manifest, engine.parts.config, options.schedulerConfig ?? {});
   log(`scheduler: ${JSON.stringify(schedulerConfig)}`);
   return new HostedSynthesis(engine, schedulerConfig, model.synthetic, model.displayName, emit);
@@ -139,7 +145,12 @@ class HostedSynthesis implements SynthesisService {
     if (this.jobs.has(request.requestId)) {
       return Promise.reject(new StudioError('invalid-argument', `requestId '${request.requestId}' is already in flight; use a unique id per request`, { field: 'requestId' }));
     }
-    const plan = planTurns(request);
+    let plan: TurnPlan;
+    try {
+      plan = planTurns(request, { voices: this.info.voices.map((v) => v.name), languages: this.info.languages });
+    } catch (err) {
+      return Promise.reject(toStudioError(err));
+    }
     try {
       this.policy.checkCapacity(this.engine.status().numWaiting, plan.turns.length);
     } catch (err) {
@@ -152,7 +163,7 @@ class HostedSynthesis implements SynthesisService {
       try {
         for (const turn of plan.turns) {
           const id = turnSequenceId(request.requestId, turn.index);
-          this.engine.addRequest({ ...request, requestId: id, input: turn.text, inputFormat: 'text', voice: turn.voice, language: turn.language });
+          this.engine.addRequest({ ...request, requestId: id, input: turn.text, inputFormat: 'text', voice: turn.voice, language: turn.language, instruct: turn.instruct });
           added.push(id);
         }
       } catch (err) {

@@ -1,0 +1,83 @@
+/**
+ * Inproc benchmark variants: each starts its own engine host (the studio runtime) under one engine
+ * configuration and exposes it as a BenchTarget through the same contract the UI uses, so the
+ * benchmark measures what users get. 'serial' admits one sequence at a time (the baseline);
+ * 'batched' uses the defaults (continuous batching).
+ */
+import { StudioError } from '../../src-shared/errors';
+import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
+import { createInprocTarget } from '../bench/inproc-target';
+import type { BenchTarget, BenchVariant } from '../bench/target';
+import { encodeWavBytes } from '../engine/wav-bytes';
+import { createStudioRuntime, type StudioRuntime } from './studio-runtime';
+
+export interface InprocVariantOptions {
+  model?: string;
+  userDataDir?: string;
+  provider?: string;
+  /** Engine config applied to every variant under the variant's own settings. */
+  engineConfig?: Record<string, unknown>;
+  log?: (m: string) => void;
+}
+
+/** Engine / scheduler overrides per named variant. */
+export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engineConfig: Record<string, unknown>; schedulerConfig: Record<string, unknown> }> = {
+  serial: { description: 'one sequence at a time (maxRunningSequences 1)', engineConfig: { maxRunningSequences: 1, maxPrefillSequences: 1 }, schedulerConfig: {} },
+  batched: { description: 'continuous batching with the default limits', engineConfig: {}, schedulerConfig: {} },
+};
+
+function runtimeTarget(runtime: StudioRuntime, name: string): BenchTarget {
+  let next = 0;
+  return createInprocTarget(
+    {
+      async synthesize(request: SynthesisRequest, signal: AbortSignal) {
+        const id = `${request.requestId}-${next++}`;
+        const onAbort = () => void runtime.host.call('cancel', { requestId: id }).catch(() => {});
+        signal.addEventListener('abort', onAbort, { once: true });
+        try {
+          const reply = await runtime.dispatcher.dispatch('studio:tts.synthesize', { ...request, requestId: id, priority: 'bulk' }, { callerId: `bench-${name}`, emit: () => {} });
+          if (!reply.ok) throw StudioError.fromSerialized(reply.error);
+          const result = reply.value as SynthesisResult;
+          return { ...result, wav: encodeWavBytes(result.pcm, result.sampleRateHz, 'pcm16') };
+        } finally {
+          signal.removeEventListener('abort', onAbort);
+        }
+      },
+      status: () => runtime.host.call('status', {}) as Promise<EngineStatus>,
+    },
+    name,
+  );
+}
+
+export function createInprocVariant(name: string, options: InprocVariantOptions = {}): BenchVariant {
+  const preset = INPROC_VARIANT_CONFIGS[name];
+  if (!preset) {
+    throw new StudioError('invalid-argument', `'${name}' is not an inproc variant; valid: ${Object.keys(INPROC_VARIANT_CONFIGS).join(', ')}`, { field: 'variants', value: name });
+  }
+  let runtime: StudioRuntime | null = null;
+  return {
+    name,
+    description: preset.description,
+    async createTarget() {
+      runtime = createStudioRuntime({
+        hostKind: 'headless',
+        version: 'bench',
+        model: options.model,
+        userDataDir: options.userDataDir,
+        engineConfig: { ...options.engineConfig, ...preset.engineConfig, ...(options.provider ? { provider: options.provider } : {}) },
+        schedulerConfig: preset.schedulerConfig,
+        log: options.log,
+      });
+      await runtime.host.start();
+      return runtimeTarget(runtime, name);
+    },
+    async teardown() {
+      await runtime?.dispose();
+      runtime = null;
+    },
+  };
+}
+
+export function inprocVariantFactories(options: InprocVariantOptions = {}): Record<string, () => BenchVariant> {
+  return Object.fromEntries(Object.keys(INPROC_VARIANT_CONFIGS).map((name) => [name, () => createInprocVariant(name, options)]));
+}
