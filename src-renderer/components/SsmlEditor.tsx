@@ -26,11 +26,19 @@ export interface SsmlEditorProps {
   onSubmit(): void;
 }
 
+/**
+ * Marks from the diagnostic's column to the end of its line. Parsers report the position after the
+ * offending token, often one past the line's end ("4:9" on the 8-character "</speak>"); a range
+ * there would be empty, and CodeMirror draws an empty diagnostic as a point widget instead of an
+ * underline, so such a diagnostic marks the line's text instead. Only an empty line gives a point.
+ */
 function toCmDiagnostics(state: EditorState, list: EditorDiagnostic[]): Diagnostic[] {
   return list.map((d) => {
     const line = state.doc.line(Math.max(1, Math.min(state.doc.lines, d.line)));
-    const from = Math.min(line.to, line.from + Math.max(0, d.column - 1));
-    return { from, to: Math.min(line.to, Math.max(from + 1, line.to)), severity: 'error', message: d.message };
+    let from = Math.min(line.to, line.from + Math.max(0, d.column - 1));
+    if (from >= line.to) from = line.from + (line.text.length - line.text.trimStart().length);
+    if (from >= line.to) from = line.from;
+    return { from, to: line.to, severity: 'error', message: d.message };
   });
 }
 
