@@ -1,0 +1,63 @@
+/**
+ * The CLI framework: --help for every command, exit codes (0 ok, 1 runtime error, 2 usage error),
+ * one error style (error: … / fix: …, no stack without --verbose), and the version in step with
+ * package.json.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createProgram, runCli } from './cli';
+import { STUDIO_VERSION } from './version';
+import { appRootDir } from '../runtime/paths';
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => (err.push(String(s)), true));
+  vi.spyOn(console, 'log').mockImplementation((...a) => void out.push(a.join(' ')));
+  return { out, err };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('studio CLI', () => {
+  it('prints help for the program and for every subcommand with exit code 0', async () => {
+    const names = ['start', 'serve', 'synth', 'bench', 'model', 'model synth', 'model build', 'model inspect', 'model pull', 'model list', 'model remove', 'model verify'];
+    for (const name of names) {
+      const { out } = capture();
+      expect(await runCli([...name.split(' '), '--help'])).toBe(0);
+      expect(out.join('')).toContain('Usage: studio');
+      vi.restoreAllMocks();
+    }
+    expect(createProgram().commands.map((c) => c.name())).toEqual(['start', 'serve', 'synth', 'bench', 'model']);
+  });
+
+  it('exits 2 on an unknown command or a bad flag value, naming the fix', async () => {
+    const a = capture();
+    expect(await runCli(['frobnicate'])).toBe(2);
+    expect(a.err.join('')).toContain("unknown command 'frobnicate'");
+    vi.restoreAllMocks();
+    const b = capture();
+    expect(await runCli(['model', 'synth', '--out', '/tmp/x', '--size', 'huge'])).toBe(2);
+    expect(b.err.join('')).toMatch(/error: --size must be one of tiny, 0\.6b, 1\.7b.*\nfix: /s);
+  });
+
+  it('exits 1 on a runtime error with what and fix, and no stack trace unless --verbose', async () => {
+    const a = capture();
+    expect(await runCli(['model', 'inspect', '/nonexistent/model'])).toBe(1);
+    const text = a.err.join('');
+    expect(text).toMatch(/^error: .*manifest\.json/m);
+    expect(text).toMatch(/^fix: /m);
+    expect(text).not.toMatch(/\n\s+at /);
+    vi.restoreAllMocks();
+    const b = capture();
+    expect(await runCli(['--verbose', 'model', 'inspect', '/nonexistent/model'])).toBe(1);
+    expect(b.err.join('')).toMatch(/\n\s+at /);
+  });
+
+  it('reports the same version as package.json', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(appRootDir(), 'package.json'), 'utf8')) as { version: string };
+    expect(STUDIO_VERSION).toBe(pkg.version);
+  });
+});
