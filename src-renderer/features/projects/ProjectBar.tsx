@@ -3,7 +3,7 @@
  * saved or autosaved, and the crash-recovery prompt when an unsaved session left an autosave.
  */
 import { useStudioStore } from '../../store/store';
-import { answerRecovery, openProject, saveProject } from './project-actions';
+import { answerRecovery, hasUnsavedChanges, openProject, saveProject } from './project-actions';
 
 function timeOf(ms: number | null): string {
   return ms === null ? '' : new Date(ms).toLocaleTimeString();
@@ -31,6 +31,7 @@ export function ProjectBar() {
   const savedAt = useStudioStore((s) => s.lastSavedAtMs);
   const autosavedAt = useStudioStore((s) => s.lastAutosavedAtMs);
   const error = useStudioStore((s) => s.projectError);
+  const unsaved = useStudioStore((s) => hasUnsavedChanges(s));
   const setMeta = useStudioStore((s) => s.setProjectMeta);
   return (
     <div className="project-bar" role="group" aria-label="Project">
@@ -45,7 +46,7 @@ export function ProjectBar() {
         ))}
       </select>
       <span className="muted" data-testid="save-state">
-        {autosavedAt ? `autosaved ${timeOf(autosavedAt)}` : savedAt ? `saved ${timeOf(savedAt)}` : 'not saved yet'}
+        {unsaved ? 'unsaved changes' : autosavedAt ? `autosaved ${timeOf(autosavedAt)}` : savedAt ? `saved ${timeOf(savedAt)}` : 'not saved yet'}
       </span>
       {error && <span role="alert" className="error">{error}</span>}
     </div>

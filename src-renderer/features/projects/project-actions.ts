@@ -1,7 +1,9 @@
 /**
  * Projects from the renderer's side: the store ⇄ ProjectDocument mapping, save / open / new,
- * autosave (debounced, on every change to the document, voice or timeline) and crash recovery
- * (an autosave left by an unsaved session is offered at start with a prompt).
+ * autosave (debounced, on every change to the document, voice or timeline; flushed when the page
+ * is hidden or unloaded) and crash recovery (an autosave left by an unsaved session is offered at
+ * start with a prompt). Every write records the project revision it covered, so the project bar
+ * says "unsaved changes" until the latest change is on disk.
  */
 import { CHANNELS } from '../../../src-shared/ipc-contract';
 import { PROJECT_SCHEMA_VERSION, type ProjectDocument } from '../../../src-shared/contract/projects';
@@ -49,10 +51,11 @@ export async function applyProjectDocument(project: ProjectDocument, path: strin
 
 export async function saveProject(): Promise<void> {
   const s = useStudioStore.getState();
+  const revision = s.projectRevision;
   try {
     const saved = await call(CHANNELS.saveProject, { project: toProjectDocument(), ...(s.projectPath ? { path: s.projectPath } : {}) });
     s.setProjectMeta({ projectPath: saved.path });
-    s.setSaved('save', saved.savedAtMs);
+    s.setSaved('save', saved.savedAtMs, revision);
     s.setProjectError(null);
     s.setRecentProjects(await call(CHANNELS.listRecent, {}));
   } catch (err) {
@@ -88,24 +91,57 @@ export async function answerRecovery(restore: boolean): Promise<void> {
   else await call(CHANNELS.discardRecovery, {}).catch(() => null);
 }
 
-/** Starts autosaving: returns the stop function. Changes made while a recovery prompt is open are not saved over it. */
+/** True while a change to the project has not been written by a save or autosave yet. */
+export function hasUnsavedChanges(s: StudioState = useStudioStore.getState()): boolean {
+  return s.projectRevision !== s.savedRevision;
+}
+
+function isProjectChange(s: StudioState, prev: StudioState): boolean {
+  return s.editorText !== prev.editorText || s.editorFormat !== prev.editorFormat || s.voiceSettings !== prev.voiceSettings || s.turns !== prev.turns || s.projectName !== prev.projectName;
+}
+
+/**
+ * Starts autosaving: returns the stop function. Changes made while a recovery prompt is open are
+ * not saved over it. A pending autosave is written at once when the page is hidden or unloaded.
+ */
 export function startAutosave(delayMs = AUTOSAVE_DELAY_MS): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
+  const writeNow = () => {
+    timer = null;
+    const now = useStudioStore.getState();
+    if (now.recovery) return;
+    const revision = now.projectRevision;
+    void call(CHANNELS.autosave, { project: toProjectDocument(now), path: now.projectPath })
+      .then((r) => useStudioStore.getState().setSaved('autosave', r.savedAtMs, revision))
+      .catch((err: unknown) => useStudioStore.getState().setProjectError(`autosave failed: ${toStudioError(err).message}`));
+  };
   const unsubscribe = useStudioStore.subscribe((s, prev) => {
-    const changed =
-      s.editorText !== prev.editorText || s.editorFormat !== prev.editorFormat || s.voiceSettings !== prev.voiceSettings || s.turns !== prev.turns || s.projectName !== prev.projectName;
-    if (!changed || s.recovery) return;
+    if (!isProjectChange(s, prev)) return;
+    s.markProjectChanged();
+    if (s.recovery) return;
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = null;
-      const now = useStudioStore.getState();
-      void call(CHANNELS.autosave, { project: toProjectDocument(now), path: now.projectPath })
-        .then((r) => useStudioStore.getState().setSaved('autosave', r.savedAtMs))
-        .catch((err: unknown) => useStudioStore.getState().setProjectError(`autosave failed: ${toStudioError(err).message}`));
-    }, delayMs);
+    timer = setTimeout(writeNow, delayMs);
   });
+  const flush = () => {
+    if (!timer) return;
+    clearTimeout(timer);
+    writeNow();
+  };
+  const onVisibility = () => {
+    if (document.visibilityState === 'hidden') flush();
+  };
+  const hasWindow = typeof window !== 'undefined';
+  if (hasWindow) {
+    window.addEventListener('pagehide', flush);
+    document.addEventListener('visibilitychange', onVisibility);
+  }
   return () => {
     if (timer) clearTimeout(timer);
+    timer = null;
     unsubscribe();
+    if (hasWindow) {
+      window.removeEventListener('pagehide', flush);
+      document.removeEventListener('visibilitychange', onVisibility);
+    }
   };
 }

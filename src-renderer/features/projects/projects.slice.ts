@@ -1,6 +1,7 @@
 /**
  * Project housekeeping: a recovered autosave waiting for the user's answer, recent projects,
- * and when the project was last saved or autosaved.
+ * when the project was last saved or autosaved, and whether changes are still waiting to be
+ * written (the revision of the latest change against the revision the last write covered).
  */
 import type { StateCreator } from 'zustand';
 import type { ProjectDocument, RecentProject } from '../../../src-shared/contract/projects';
@@ -11,9 +12,15 @@ export interface ProjectsSlice {
   lastSavedAtMs: number | null;
   lastAutosavedAtMs: number | null;
   projectError: string | null;
+  /** Counts changes to the project (document, voice, timeline, name) since the session began. */
+  projectRevision: number;
+  /** The projectRevision that the latest completed save or autosave wrote. */
+  savedRevision: number;
   setRecovery(recovery: ProjectsSlice['recovery']): void;
   setRecentProjects(list: RecentProject[]): void;
-  setSaved(kind: 'save' | 'autosave', atMs: number): void;
+  markProjectChanged(): void;
+  /** A save or autosave of the state at `revision` finished at `atMs`. */
+  setSaved(kind: 'save' | 'autosave', atMs: number, revision: number): void;
   setProjectError(message: string | null): void;
 }
 
@@ -23,8 +30,15 @@ export const createProjectsSlice: StateCreator<ProjectsSlice, [], [], ProjectsSl
   lastSavedAtMs: null,
   lastAutosavedAtMs: null,
   projectError: null,
+  projectRevision: 0,
+  savedRevision: 0,
   setRecovery: (recovery) => set({ recovery }),
   setRecentProjects: (recentProjects) => set({ recentProjects }),
-  setSaved: (kind, atMs) => set(kind === 'save' ? { lastSavedAtMs: atMs, lastAutosavedAtMs: null } : { lastAutosavedAtMs: atMs }),
+  markProjectChanged: () => set((s) => ({ projectRevision: s.projectRevision + 1 })),
+  setSaved: (kind, atMs, revision) =>
+    set((s) => ({
+      ...(kind === 'save' ? { lastSavedAtMs: atMs, lastAutosavedAtMs: null } : { lastAutosavedAtMs: atMs }),
+      savedRevision: Math.max(s.savedRevision, revision),
+    })),
   setProjectError: (projectError) => set({ projectError }),
 });
