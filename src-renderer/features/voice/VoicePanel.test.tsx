@@ -53,6 +53,10 @@ describe('VoicePanel', () => {
     await screen.findByTestId('instruct-reason');
     expect((screen.getByLabelText('Instruct') as HTMLTextAreaElement).disabled).toBe(true);
     expect(screen.getByTestId('instruct-reason').textContent).toMatch(/does not take instructions/);
+    const dice = screen.getByRole('button', { name: 'Random seed' });
+    // drawn as inline SVG, not an emoji that headless Chromium and many Linux desktops lack
+    expect(dice.querySelector('svg[aria-hidden="true"]')).not.toBeNull();
+    expect(dice.textContent).not.toMatch(/\p{Extended_Pictographic}/u);
     const seeds = new Set<number>();
     for (let i = 0; i < 5; i++) {
       fireEvent.click(screen.getByRole('button', { name: 'Random seed' }));

@@ -10,6 +10,19 @@ import type { SamplingParams } from '../../../src-shared/synthesis';
 import { MAX_SEED } from './voice.slice';
 import { loadVoiceData } from './voice-actions';
 
+/** A die showing five, drawn inline (emoji glyphs are missing on many Linux desktops and in headless Chromium). */
+function DiceIcon() {
+  const pips: [number, number][] = [[5.5, 5.5], [12.5, 5.5], [9, 9], [5.5, 12.5], [12.5, 12.5]];
+  return (
+    <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" focusable="false" data-testid="dice-icon">
+      <rect x="1.5" y="1.5" width="15" height="15" rx="3" fill="none" stroke="currentColor" strokeWidth="1.5" />
+      {pips.map(([cx, cy]) => (
+        <circle key={`${cx}-${cy}`} cx={cx} cy={cy} r="1.4" fill="currentColor" />
+      ))}
+    </svg>
+  );
+}
+
 const NUMBER_PARAMS: { key: keyof SamplingParams; label: string; step: number; min: number; max: number }[] = [
   { key: 'temperature', label: 'Temperature', step: 0.05, min: 0.05, max: 2 },
   { key: 'topK', label: 'Top-k', step: 1, min: 0, max: 4096 },
@@ -101,7 +114,9 @@ export function VoicePanel() {
           <label htmlFor="seed">Seed</label>
           <div className="inline">
             <input id="seed" type="number" min={0} max={MAX_SEED} value={settings.seed} onChange={(e) => update({ seed: Math.max(0, Math.min(MAX_SEED, Math.floor(Number(e.target.value) || 0))) })} />
-            <button aria-label="Random seed" title="Random seed" onClick={() => update({ seed: Math.floor(Math.random() * 2 ** 31) })}>🎲</button>
+            <button className="icon-button" aria-label="Random seed" title="Random seed" onClick={() => update({ seed: Math.floor(Math.random() * 2 ** 31) })}>
+              <DiceIcon />
+            </button>
           </div>
         </div>
       </div>
