@@ -11,6 +11,7 @@ import { spawnNodeHost, type HostProcess } from '../engine-host/host-process';
 import type { HostStartOptions } from '../engine-host/protocol';
 import { StudioServices } from '../services/studio-services';
 import { defaultUserDataDir, resolveHostEntry } from './paths';
+import { createModelManagerPort } from './model-manager-port';
 
 export interface StudioRuntimeOptions {
   hostKind: AppInfo['hostKind'];
@@ -52,6 +53,7 @@ export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntim
   const host = new HostClient({ spawn: () => spawn(args), log: (m) => log(`[engine-host] ${m}`) });
   const services = new StudioServices({
     host,
+    modelManager: createModelManagerPort(userDataDir),
     appInfo: () => ({
       version: options.version,
       hostKind: options.hostKind,
