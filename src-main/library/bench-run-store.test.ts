@@ -58,15 +58,16 @@ describe('bench run store', () => {
     createBenchRunStore(first).save(record('r1', '2026-01-01T00:00:00.000Z', true));
     first.dispose();
     let numRuns = 0;
-    const extra = [...LIBRARY_MIGRATIONS, { version: 2, name: 'test-extra', up: (db: import('./library-db').SqliteDatabase) => { numRuns += 1; db.exec('CREATE TABLE extra (id TEXT)'); } }];
+    const nextVersion = LIBRARY_MIGRATIONS.length + 1;
+    const extra = [...LIBRARY_MIGRATIONS, { version: nextVersion, name: 'test-extra', up: (db: import('./library-db').SqliteDatabase) => { numRuns += 1; db.exec('CREATE TABLE extra (id TEXT)'); } }];
     const second = openLibraryDb(dir, extra);
     const third = openLibraryDb(dir, extra);
     expect(numRuns).toBe(1);
-    expect(second.version).toBe(2);
+    expect(second.version).toBe(nextVersion);
     expect(createBenchRunStore(second).get('r1')?.runId).toBe('r1');
     second.dispose();
     third.dispose();
-    expect(() => openLibraryDb(dir)).toThrow(/schema version 2 but this build knows 1/);
+    expect(() => openLibraryDb(dir)).toThrow(`schema version ${nextVersion} but this build knows ${LIBRARY_MIGRATIONS.length}`);
   });
 
   it('rejects a migration list whose versions are out of order', () => {

@@ -1,33 +1,15 @@
 /**
  * The clips table of the library database (SQLite through better-sqlite3): one row per generated
- * clip with what made it. Owns the schema of `clips` (created if missing, on the handle that
- * library-db.ts opened; not yet an entry of its migration list) and its queries; it knows nothing
- * about audio files, which library-service keeps beside the database.
+ * clip with what made it. The table comes from the 'clips' migration (version 2) of library-db.ts;
+ * this file owns its queries and checks that the database it is given has been migrated that far.
+ * It knows nothing about audio files, which library-service keeps beside the database.
  */
 import type Database from 'better-sqlite3';
+import { StudioError } from '../../src-shared/errors';
 import type { ClipQuery, ClipRecord } from '../../src-shared/contract/library';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS clips (
-  id TEXT PRIMARY KEY,
-  created_at_ms INTEGER NOT NULL,
-  title TEXT NOT NULL,
-  input TEXT NOT NULL,
-  input_format TEXT NOT NULL,
-  voice TEXT NOT NULL,
-  language TEXT NOT NULL,
-  seed INTEGER NOT NULL,
-  instruct TEXT,
-  params_json TEXT NOT NULL,
-  model_hash TEXT NOT NULL,
-  timings_json TEXT NOT NULL,
-  sample_rate_hz INTEGER NOT NULL,
-  num_samples INTEGER NOT NULL,
-  duration_ms REAL NOT NULL,
-  turn_spans_json TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS clips_created ON clips (created_at_ms DESC);
-`;
+/** The library migration that creates the clips table. */
+export const CLIPS_MIGRATION_VERSION = 2;
 
 interface ClipRow {
   id: string;
@@ -75,9 +57,16 @@ function likePattern(text: string): string {
 }
 
 export class ClipStore {
-  /** `db` is an open library database; the caller owns (and closes) it. */
+  /** `db` is a library database opened by openLibraryDb (so migrated); the caller owns (and closes) it. */
   constructor(private readonly db: Database.Database) {
-    this.db.exec(SCHEMA);
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version < CLIPS_MIGRATION_VERSION) {
+      throw new StudioError(
+        'internal',
+        `the library database is at schema version ${version} but the clips table arrives with version ${CLIPS_MIGRATION_VERSION}; open it with openLibraryDb (which runs the migrations) before creating a ClipStore`,
+        { version, requiredVersion: CLIPS_MIGRATION_VERSION },
+      );
+    }
   }
 
   insert(clip: ClipRecord): void {

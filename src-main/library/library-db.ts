@@ -44,6 +44,35 @@ export const LIBRARY_MIGRATIONS: readonly LibraryMigration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'clips',
+    up(db) {
+      // IF NOT EXISTS: builds before this migration created the same table outside the list, on
+      // databases that are already at version 1; those keep their rows.
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS clips (
+          id              TEXT PRIMARY KEY,
+          created_at_ms   INTEGER NOT NULL,
+          title           TEXT NOT NULL,
+          input           TEXT NOT NULL,
+          input_format    TEXT NOT NULL,   -- 'text' | 'ssml'
+          voice           TEXT NOT NULL,
+          language        TEXT NOT NULL,
+          seed            INTEGER NOT NULL,
+          instruct        TEXT,
+          params_json     TEXT NOT NULL,   -- the effective sampling parameters
+          model_hash      TEXT NOT NULL,
+          timings_json    TEXT NOT NULL,
+          sample_rate_hz  INTEGER NOT NULL,
+          num_samples     INTEGER NOT NULL,
+          duration_ms     REAL NOT NULL,
+          turn_spans_json TEXT NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS clips_created ON clips (created_at_ms DESC);
+      `);
+    },
+  },
 ];
 
 export interface LibraryDb {

@@ -1,0 +1,93 @@
+// The clips table through the library's migration list: a fresh database gets it at version 2,
+// a version-1 database from an older build (which created clips on its own) keeps its rows, and
+// a ClipStore refuses a database that has not been migrated.
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { ClipRecord } from '../../src-shared/contract/library';
+import { LIBRARY_DB_FILE_NAME, LIBRARY_MIGRATIONS, openLibraryDb } from './library-db';
+import { CLIPS_MIGRATION_VERSION, ClipStore } from './clip-store';
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'clip-store-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function clip(id: string, createdAtMs: number): ClipRecord {
+  return {
+    id,
+    createdAtMs,
+    title: `Clip ${id}`,
+    input: '<speak>Hi</speak>',
+    inputFormat: 'ssml',
+    voice: 'ryan',
+    language: 'english',
+    seed: 7,
+    instruct: null,
+    params: { doSample: true, temperature: 0.9, topK: 50, topP: 1, repetitionPenalty: 1.05, subtalkerDoSample: true, subtalkerTemperature: 0.9, subtalkerTopK: 50, subtalkerTopP: 1, maxNewTokens: 2048 },
+    modelHash: 'h',
+    timings: { numPromptTokens: 1, numFrames: 2, queueWaitMs: 0, latencyFirstAudioMs: 1, latencyTotalMs: 2, audioDurationMs: 3, rtf: 0.5 },
+    sampleRateHz: 24_000,
+    numSamples: 72,
+    durationMs: 3,
+    turnSpans: [{ turnIndex: 0, startSample: 0, endSample: 72 }],
+  };
+}
+
+/** What the builds before the clips migration left: version 1 plus a clips table made outside the list. */
+const PRE_MIGRATION_CLIPS_SQL = `CREATE TABLE clips (id TEXT PRIMARY KEY, created_at_ms INTEGER NOT NULL, title TEXT NOT NULL, input TEXT NOT NULL,
+  input_format TEXT NOT NULL, voice TEXT NOT NULL, language TEXT NOT NULL, seed INTEGER NOT NULL, instruct TEXT, params_json TEXT NOT NULL,
+  model_hash TEXT NOT NULL, timings_json TEXT NOT NULL, sample_rate_hz INTEGER NOT NULL, num_samples INTEGER NOT NULL, duration_ms REAL NOT NULL,
+  turn_spans_json TEXT NOT NULL);
+CREATE INDEX clips_created ON clips (created_at_ms DESC);`;
+
+describe('clips migration and ClipStore', () => {
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is the version-2 entry of the migration list and creates the table on a fresh database', () => {
+    expect(LIBRARY_MIGRATIONS[CLIPS_MIGRATION_VERSION - 1]).toMatchObject({ version: 2, name: 'clips' });
+    const library = openLibraryDb(tempDir());
+    expect(library.db.pragma('user_version', { simple: true })).toBe(2);
+    const store = new ClipStore(library.db);
+    store.insert(clip('a', 1));
+    store.insert(clip('b', 2));
+    expect(store.list().map((c) => c.id)).toEqual(['b', 'a']);
+    expect(store.get('a')).toEqual(clip('a', 1));
+    library.dispose();
+  });
+
+  it('keeps the rows of a version-1 database whose clips table an older build created', () => {
+    const dir = tempDir();
+    const v1 = openLibraryDb(dir, LIBRARY_MIGRATIONS.slice(0, 1));
+    v1.db.exec(PRE_MIGRATION_CLIPS_SQL);
+    v1.db
+      .prepare(
+        `INSERT INTO clips VALUES ('old', 5, 'Old', 'hi', 'text', 'ryan', 'english', 1, NULL, '{}', 'h', '{}', 24000, 10, 0.4, '[]')`,
+      )
+      .run();
+    v1.dispose();
+    const library = openLibraryDb(dir);
+    expect(library.version).toBe(2);
+    const store = new ClipStore(library.db);
+    expect(store.list().map((c) => c.id)).toEqual(['old']);
+    store.insert(clip('new', 6));
+    expect(store.list().map((c) => c.id)).toEqual(['new', 'old']);
+    library.dispose();
+  });
+
+  it('refuses a database that was not opened through the migrations', () => {
+    const dir = tempDir();
+    const db = new Database(path.join(dir, LIBRARY_DB_FILE_NAME));
+    try {
+      expect(() => new ClipStore(db)).toThrow(/schema version 0 but the clips table arrives with version 2; open it with openLibraryDb/);
+    } finally {
+      db.close();
+    }
+  });
+});
