@@ -3,6 +3,7 @@
  * saved or autosaved, and the crash-recovery prompt when an unsaved session left an autosave.
  */
 import { useStudioStore } from '../../store/store';
+import { UNTITLED_PROJECT_NAME } from '../timeline/timeline.slice';
 import { answerRecovery, hasUnsavedChanges, openProject, saveProject } from './project-actions';
 
 function timeOf(ms: number | null): string {
@@ -36,7 +37,7 @@ export function ProjectBar() {
   return (
     <div className="project-bar" role="group" aria-label="Project">
       <label>
-        Project <input aria-label="Project name" value={name} onChange={(e) => setMeta({ projectName: e.target.value || 'Untitled project' })} />
+        Project <input aria-label="Project name" value={name} onChange={(e) => setMeta({ projectName: e.target.value || UNTITLED_PROJECT_NAME })} />
       </label>
       <button onClick={() => void saveProject()} title={path ?? 'saved to the projects folder'}>Save</button>
       <select aria-label="Recent projects" value="" onChange={(e) => e.target.value && void openProject(e.target.value)}>

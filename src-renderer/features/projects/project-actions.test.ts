@@ -75,6 +75,18 @@ describe('startAutosave', () => {
     expect(calls[0].project.name).toBe('Leaving');
   });
 
+  it('does not autosave an untouched new project whose only change is the loaded voice defaults', async () => {
+    stop = startAutosave(5);
+    useStudioStore.getState().updateVoiceSettings({ voice: 'vivian', seed: 3 });
+    window.dispatchEvent(new Event('pagehide'));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(calls).toHaveLength(0);
+    expect(hasUnsavedChanges()).toBe(false);
+    useStudioStore.getState().setEditorText('<speak>Typed.</speak>');
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0].project.editor.text).toBe('<speak>Typed.</speak>');
+  });
+
   it('does not write over a recovered autosave while the recovery prompt is open', async () => {
     const recovered = { project: { name: 'Recovered' } as ProjectDocument, path: null, autosavedAtMs: 1 };
     useStudioStore.getState().setRecovery(recovered);

@@ -2,14 +2,17 @@
  * Projects from the renderer's side: the store ⇄ ProjectDocument mapping, save / open / new,
  * autosave (debounced, on every change to the document, voice or timeline; flushed when the page
  * is hidden or unloaded) and crash recovery (an autosave left by an unsaved session is offered at
- * start with a prompt). Every write records the project revision it covered, so the project bar
- * says "unsaved changes" until the latest change is on disk.
+ * start with a prompt). An untouched new project, whose only change is the voice defaults loaded at
+ * start, is not autosaved, so opening and closing the app leaves nothing to restore. Every write
+ * records the project revision it covered: the bar says "unsaved changes" until the latest is on disk.
  */
 import { CHANNELS } from '../../../src-shared/ipc-contract';
 import { PROJECT_SCHEMA_VERSION, type ProjectDocument } from '../../../src-shared/contract/projects';
 import { toStudioError } from '../../../src-shared/errors';
 import { call } from '../../ipc/client';
 import { useStudioStore, type StudioState } from '../../store/store';
+import { DEFAULT_DOCUMENT } from '../editor/editor.slice';
+import { UNTITLED_PROJECT_NAME } from '../timeline/timeline.slice';
 
 export const AUTOSAVE_DELAY_MS = 800;
 
@@ -96,6 +99,11 @@ export function hasUnsavedChanges(s: StudioState = useStudioStore.getState()): b
   return s.projectRevision !== s.savedRevision;
 }
 
+/** A new project nobody has written, named or generated in yet. */
+function isUntouchedProject(s: StudioState): boolean {
+  return s.projectPath === null && s.projectName === UNTITLED_PROJECT_NAME && s.editorText === DEFAULT_DOCUMENT && s.turns.length === 0;
+}
+
 function isProjectChange(s: StudioState, prev: StudioState): boolean {
   return s.editorText !== prev.editorText || s.editorFormat !== prev.editorFormat || s.voiceSettings !== prev.voiceSettings || s.turns !== prev.turns || s.projectName !== prev.projectName;
 }
@@ -111,6 +119,10 @@ export function startAutosave(delayMs = AUTOSAVE_DELAY_MS): () => void {
     const now = useStudioStore.getState();
     if (now.recovery) return;
     const revision = now.projectRevision;
+    if (isUntouchedProject(now)) {
+      now.markNothingToSave(revision);
+      return;
+    }
     void call(CHANNELS.autosave, { project: toProjectDocument(now), path: now.projectPath })
       .then((r) => useStudioStore.getState().setSaved('autosave', r.savedAtMs, revision))
       .catch((err: unknown) => useStudioStore.getState().setProjectError(`autosave failed: ${toStudioError(err).message}`));

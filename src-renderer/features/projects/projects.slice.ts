@@ -21,6 +21,8 @@ export interface ProjectsSlice {
   markProjectChanged(): void;
   /** A save or autosave of the state at `revision` finished at `atMs`. */
   setSaved(kind: 'save' | 'autosave', atMs: number, revision: number): void;
+  /** The state at `revision` holds nothing worth writing (an untouched new project). */
+  markNothingToSave(revision: number): void;
   setProjectError(message: string | null): void;
 }
 
@@ -40,5 +42,6 @@ export const createProjectsSlice: StateCreator<ProjectsSlice, [], [], ProjectsSl
       ...(kind === 'save' ? { lastSavedAtMs: atMs, lastAutosavedAtMs: null } : { lastAutosavedAtMs: atMs }),
       savedRevision: Math.max(s.savedRevision, revision),
     })),
+  markNothingToSave: (revision) => set((s) => ({ savedRevision: Math.max(s.savedRevision, revision) })),
   setProjectError: (projectError) => set({ projectError }),
 });

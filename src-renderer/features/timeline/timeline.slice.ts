@@ -9,6 +9,9 @@ import type { ProjectTurn, TakeRef } from '../../../src-shared/contract/projects
 import type { MarkTimestamp, ProcessingTrace } from '../../../src-shared/synthesis';
 import type { BaseLayout, ClipAudio } from './compose-timeline';
 
+/** The name of a project nobody has named yet. */
+export const UNTITLED_PROJECT_NAME = 'Untitled project';
+
 export type JobState = 'waiting' | 'running' | 'done' | 'failed' | 'cancelled';
 
 export interface GenerationJob {
@@ -61,7 +64,7 @@ function randomId(): string {
 
 export const createTimelineSlice: StateCreator<TimelineSlice, [], [], TimelineSlice> = (set, get) => ({
   projectId: randomId(),
-  projectName: 'Untitled project',
+  projectName: UNTITLED_PROJECT_NAME,
   projectPath: null,
   baseLayout: null,
   turns: [],
