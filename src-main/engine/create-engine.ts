@@ -10,6 +10,7 @@ import type { ModelManifest } from '../model-builder/manifest';
 import type { AdmissionPolicy } from './admission-policy';
 import { Engine } from './engine';
 import { describeEngineConfig, resolveEngineConfig, type EngineConfig } from './engine-config';
+import { BucketedCodePredictor } from './models/bucketed-code-predictor';
 import { OrtCodePredictor } from './models/code-predictor';
 import { OrtCodePredictorLoop } from './models/code-predictor-loop';
 import { openCodecDecoder } from './models/codec-decoder';
@@ -43,17 +44,26 @@ function resolveCodecBatching(config: EngineConfig, provider: ProviderName, numT
   return provider !== 'cpu' || numThreads === 1;
 }
 
+/** 'auto' uses shape buckets on GPU providers only: CPU kernels were measured batch-invariant without them. */
+export function resolveShapeBuckets(config: EngineConfig, provider: ProviderName): boolean {
+  if (config.shapeBuckets.mode !== 'auto') return config.shapeBuckets.mode === 'on';
+  return provider !== 'cpu';
+}
+
 async function openStages(manifest: ModelManifest, modelDir: string, config: EngineConfig, provider: ProviderName): Promise<ModelStages> {
   const options: SessionOptions = { provider };
   const numThreads = intraOpThreads(manifest, config);
   if (numThreads > 0) options.intraOpNumThreads = numThreads;
   const embeddings = new EmbeddingTables(modelDir, manifest);
   try {
-    const talker = new OrtTalker(await createSession(path.join(modelDir, manifest.graphs.talker.file), options), manifest);
+    const buckets = resolveShapeBuckets(config, provider);
+    const talkerMaxRows = buckets ? config.shapeBuckets.talkerMaxRows : 0;
+    const talker = new OrtTalker(await createSession(path.join(modelDir, manifest.graphs.talker.file), options), manifest, talkerMaxRows);
     const useLoop = (config.codePredictor === 'manifest' ? manifest.defaultCodePredictor : config.codePredictor) === 'loop';
     const cpGraph = useLoop ? manifest.graphs.codePredictorLoop : manifest.graphs.codePredictorStep;
     const cpSession = await createSession(path.join(modelDir, cpGraph.file), options);
-    const codePredictor = useLoop ? new OrtCodePredictorLoop(cpSession, manifest, embeddings) : new OrtCodePredictor(cpSession, manifest, embeddings);
+    const innerPredictor = useLoop ? new OrtCodePredictorLoop(cpSession, manifest, embeddings) : new OrtCodePredictor(cpSession, manifest, embeddings);
+    const codePredictor = buckets ? new BucketedCodePredictor(innerPredictor, config.shapeBuckets.codePredictorRows) : innerPredictor;
     const codec = await openCodecDecoder(modelDir, manifest, options);
     return { talker, codePredictor, codec, embeddings, numCodeGroups: manifest.numCodeGroups };
   } catch (err) {

@@ -11,6 +11,21 @@ export type ProviderChoice = 'auto' | 'cpu' | 'webgpu' | 'cuda' | 'dml';
 export type PromptLayout = 'non-streaming' | 'streaming-text';
 export type CodePredictorChoice = 'manifest' | 'step' | 'loop';
 export type CodecBatchingChoice = 'auto' | 'on' | 'off';
+export type ShapeBucketsChoice = 'auto' | 'on' | 'off';
+
+/**
+ * Fixed call shapes for providers whose kernels change a row's result with the batch's row count.
+ * Measured on WebGPU (H200, fp16 0.6B): talker logits identical alone and at 2 or 8 rows but not 16;
+ * the loop graph's sampled codes differed at every row count (docs/benchmarks.md).
+ */
+export interface ShapeBucketConfig {
+  /** 'auto' turns buckets on for GPU providers and off on CPU (CPU is batch-invariant without them). */
+  mode: ShapeBucketsChoice;
+  /** With buckets on: the most rows one talker run takes (larger groups run as several calls). */
+  talkerMaxRows: number;
+  /** With buckets on: every code-predictor call has exactly this many rows (padded with dropped copies). */
+  codePredictorRows: number;
+}
 
 export interface CodecChunkConfig {
   /** Frames decoded per chunk once streaming is under way (80 ms per frame). */
@@ -44,6 +59,7 @@ export interface EngineConfig {
    * from its solo decode by up to 3.3e-6 (engine/lab/codec-batch-diff.ts), breaking byte identity.
    */
   codecBatching: CodecBatchingChoice;
+  shapeBuckets: ShapeBucketConfig;
 }
 
 export function defaultEngineConfig(): EngineConfig {
@@ -59,6 +75,7 @@ export function defaultEngineConfig(): EngineConfig {
     promptLayout: 'non-streaming',
     codePredictor: 'manifest',
     codecBatching: 'auto',
+    shapeBuckets: { mode: 'auto', talkerMaxRows: 8, codePredictorRows: 8 },
   };
 }
 
@@ -67,6 +84,7 @@ const ENUMS: Record<string, readonly string[]> = {
   promptLayout: ['non-streaming', 'streaming-text'],
   codePredictor: ['manifest', 'step', 'loop'],
   codecBatching: ['auto', 'on', 'off'],
+  'shapeBuckets.mode': ['auto', 'on', 'off'],
 };
 
 /** Lower bounds for integer keys (by key path). */
@@ -80,6 +98,8 @@ const MINIMUMS: Record<string, number> = {
   maxPrefillSequences: 1,
   framesPerTextToken: 1,
   minFramesCap: 1,
+  'shapeBuckets.talkerMaxRows': 1,
+  'shapeBuckets.codePredictorRows': 1,
 };
 
 function fail(keyPath: string, message: string): never {
@@ -138,5 +158,6 @@ export function describeEngineConfig(config: EngineConfig): string {
     `codec chunkFrames=${c.chunkFrames} firstChunkFrames=${c.firstChunkFrames} leftContextFrames=${c.leftContextFrames}`,
     `maxSequenceTokens=${config.maxSequenceTokens} maxRunningSequences=${config.maxRunningSequences} maxPrefillSequences=${config.maxPrefillSequences}`,
     `framesPerTextToken=${config.framesPerTextToken} minFramesCap=${config.minFramesCap} promptLayout=${config.promptLayout} codePredictor=${config.codePredictor} codecBatching=${config.codecBatching}`,
+    `shapeBuckets mode=${config.shapeBuckets.mode} talkerMaxRows=${config.shapeBuckets.talkerMaxRows} codePredictorRows=${config.shapeBuckets.codePredictorRows}`,
   ].join('\n');
 }

@@ -4,6 +4,8 @@
  * past length and new-row count, and each group is one run with no padding: a row then sees the same
  * shapes and positions as it would alone, so only the GEMM's row count changes with the batch
  * (batch invariance, checked by engine.model.test.ts). Left-padded ragged batches were not used.
+ * maxRowsPerRun > 0 further splits each group into runs of at most that many rows (shape buckets:
+ * WebGPU's MatMul gave a row different logits above 8 rows, docs/benchmarks.md).
  */
 import { StudioError } from '../../../src-shared/errors';
 import type { ModelManifest } from '../../model-builder/manifest';
@@ -28,7 +30,8 @@ export class OrtTalker implements TalkerStage {
   /** Group sizes of every run, for tests and the bench. */
   readonly runBatchSizes: number[] = [];
 
-  constructor(private readonly session: OrtSession, manifest: ModelManifest) {
+  /** @param maxRowsPerRun the most rows one run takes (0: a whole group in one run). */
+  constructor(private readonly session: OrtSession, manifest: ModelManifest, private readonly maxRowsPerRun = 0) {
     const t = manifest.talker;
     this.hiddenSize = t.hiddenSize;
     this.numLayers = t.numLayers;
@@ -71,9 +74,13 @@ export class OrtTalker implements TalkerStage {
       groups.set(key, [...(groups.get(key) ?? []), i]);
     });
     const outputs: TalkerOutput[] = new Array(inputs.length);
-    for (const indices of groups.values()) {
-      const results = await this.runGroup(indices.map((i) => inputs[i]));
-      indices.forEach((i, g) => (outputs[i] = results[g]));
+    const step = this.maxRowsPerRun > 0 ? this.maxRowsPerRun : inputs.length;
+    for (const group of groups.values()) {
+      for (let start = 0; start < group.length; start += step) {
+        const indices = group.slice(start, start + step);
+        const results = await this.runGroup(indices.map((i) => inputs[i]));
+        indices.forEach((i, g) => (outputs[i] = results[g]));
+      }
     }
     return outputs;
   }

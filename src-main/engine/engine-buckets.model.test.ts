@@ -1,0 +1,65 @@
+// Shape buckets on ORT CPU, tiny model: with buckets forced on (talker runs of at most 2 rows,
+// code-predictor calls padded to 4), three sampled requests get the same codes and PCM bytes as with
+// buckets off (CPU's default), and the stages really ran at those shapes.
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SynthesisRequest } from '../../src-shared/synthesis';
+import { ensureTinyModel } from '../model-builder/tiny-model';
+import { createEngine } from './create-engine';
+import type { Engine } from './engine';
+import { BucketedCodePredictor } from './models/bucketed-code-predictor';
+import type { OrtTalker } from './models/talker';
+
+const REQUESTS: SynthesisRequest[] = [
+  { requestId: 'a', input: 'Hello world, this is the studio.', inputFormat: 'text', voice: 'ryan', language: 'english', seed: 42, params: { maxNewTokens: 10 } },
+  { requestId: 'b', input: 'Hello world, this is the studio.', inputFormat: 'text', voice: 'dylan', language: 'english', seed: 7, params: { maxNewTokens: 8 } },
+  { requestId: 'c', input: 'Hello world, this is the studio.', inputFormat: 'text', voice: 'sohee', language: 'auto', seed: 123, params: { maxNewTokens: 9, subtalkerTopK: 5 } },
+];
+
+let plain: Engine;
+let bucketed: Engine;
+
+async function outputsOf(target: Engine): Promise<Map<string, { codes: number[][]; pcmSha256: string }>> {
+  const out = new Map<string, { codes: number[][]; pcmSha256: string }>();
+  const codes = new Map<string, number[][]>();
+  const offCodes = target.onDidFinishCodes((c) => codes.set(c.requestId, c.codes));
+  const offFinish = target.onDidFinish((o) => {
+    if (o.status !== 'done') throw new Error(`request failed: ${JSON.stringify(o)}`);
+    const pcm = o.result.pcm;
+    out.set(o.result.requestId, { codes: codes.get(o.result.requestId)!, pcmSha256: createHash('sha256').update(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength)).digest('hex') });
+  });
+  for (const r of REQUESTS) target.addRequest(r);
+  await target.run();
+  offCodes();
+  offFinish();
+  return out;
+}
+
+beforeAll(async () => {
+  const { builtDir } = await ensureTinyModel();
+  plain = await createEngine({ modelDir: builtDir, config: { provider: 'cpu' }, log: () => {} });
+  bucketed = await createEngine({ modelDir: builtDir, config: { provider: 'cpu', shapeBuckets: { mode: 'on', talkerMaxRows: 2, codePredictorRows: 4 } }, log: () => {} });
+});
+
+afterAll(async () => {
+  await plain?.dispose();
+  await bucketed?.dispose();
+});
+
+describe('engine shape buckets (tiny, CPU)', () => {
+  it('leaves buckets off on CPU by default', () => {
+    expect(plain.parts.stages.codePredictor).not.toBeInstanceOf(BucketedCodePredictor);
+  });
+
+  it('gives the same codes and PCM bytes with buckets on as off, running talker groups of at most 2 rows and code-predictor calls of exactly 4', async () => {
+    const expected = await outputsOf(plain);
+    const got = await outputsOf(bucketed);
+    expect(got.size).toBe(3);
+    for (const r of REQUESTS) expect(got.get(r.requestId)).toEqual(expected.get(r.requestId));
+    const cp = bucketed.parts.stages.codePredictor as BucketedCodePredictor;
+    expect(cp.callSizes.length).toBeGreaterThan(0);
+    expect(new Set(cp.callSizes)).toEqual(new Set([4]));
+    const talker = bucketed.parts.stages.talker as OrtTalker;
+    expect(Math.max(...talker.runBatchSizes)).toBe(2);
+  });
+});
