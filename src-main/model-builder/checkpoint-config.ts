@@ -4,20 +4,13 @@
  * throws model-invalid naming its key path. Only sampling defaults fall back to the official wrapper's.
  */
 import { StudioError } from '../../src-shared/errors';
-import type { CodecTokenIds, CodePredictorDims, GenerationDefaults, SpeakerSpec, TalkerDims, TextTokenIds } from './manifest';
+import type { CodePredictorDims, GenerationDefaults, ModelManifest, SpeakerSpec, TalkerDims } from './manifest';
 
-export interface CheckpointConfig {
-  ttsModelType: string;
-  ttsModelSize: string;
-  numCodeGroups: number;
-  talker: TalkerDims;
-  codePredictor: CodePredictorDims;
-  textTokens: TextTokenIds;
-  codecTokens: CodecTokenIds;
-  speakers: Record<string, SpeakerSpec>;
-  languages: Record<string, number>;
-  generation: GenerationDefaults;
-}
+/** What config.json says, in the manifest's own shapes (the manifest copies these fields verbatim). */
+export type CheckpointConfig = Pick<
+  ModelManifest,
+  'ttsModelType' | 'ttsModelSize' | 'numCodeGroups' | 'talker' | 'codePredictor' | 'textTokens' | 'codecTokens' | 'speakers' | 'languages' | 'generation'
+>;
 
 type Json = Record<string, unknown>;
 

@@ -4,6 +4,8 @@
  * it and from nothing else. Types only (plus the version constants); no I/O here.
  */
 
+import type { SamplingParams } from '../../src-shared/synthesis';
+
 export const MODEL_MANIFEST_VERSION = 1;
 export const MODEL_MANIFEST_FILE = 'manifest.json';
 
@@ -56,17 +58,8 @@ export interface CodecTokenIds {
   bos: number;
 }
 
-export interface GenerationDefaults {
-  doSample: boolean;
-  temperature: number;
-  topK: number;
-  topP: number;
-  repetitionPenalty: number;
-  subtalkerDoSample: boolean;
-  subtalkerTemperature: number;
-  subtalkerTopK: number;
-  subtalkerTopP: number;
-  maxNewTokens: number;
+/** The checkpoint's generation_config.json: the per-request sampling params plus one model rule. */
+export interface GenerationDefaults extends SamplingParams {
   /** EOS is blocked for this many new tokens (official generate's min_new_tokens). */
   minNewTokens: number;
 }
