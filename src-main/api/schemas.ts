@@ -111,6 +111,7 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
   [CHANNELS.listVoices]: empty,
   [CHANNELS.engineStatus]: empty,
   [CHANNELS.modelInfo]: empty,
+  [CHANNELS.loadModel]: z.strictObject({ modelId: z.string().min(1).max(300) }),
   [CHANNELS.listClips]: z.strictObject({
     search: z.string().max(200).optional(),
     voice: z.string().max(64).optional(),

@@ -89,4 +89,15 @@ describe('engine host process', () => {
     const after = await synth(request('golden-2', 'The same sentence every time.'));
     expect(sha(after.pcm)).toBe(sha(before.pcm));
   }, 120_000);
+
+  it('switches to another model on request, refuses an unknown one, and keeps serving', async () => {
+    const unknown = await runtime.dispatcher.dispatch('studio:engine.loadModel', { modelId: 'nobody/no-such-model' }, { callerId: 't', emit: () => {} });
+    expect(unknown.ok).toBe(false);
+    const before = await synth(request('pre-switch', 'Still here.'));
+    const reply = await runtime.dispatcher.dispatch('studio:engine.loadModel', { modelId: 'embedded:tiny' }, { callerId: 't', emit: () => {} });
+    expect(reply).toMatchObject({ ok: true, value: { id: 'embedded:tiny', synthetic: true } });
+    // the embedded model is the same synthetic checkpoint (seed 1) as the test fixture: same bytes
+    const after = await synth(request('post-switch', 'Still here.'));
+    expect(sha(after.pcm)).toBe(sha(before.pcm));
+  }, 120_000);
 });

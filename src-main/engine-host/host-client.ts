@@ -37,7 +37,7 @@ export class HostClient {
   private readonly stateListeners = new Set<(state: HostClientState, detail: string) => void>();
   private lastStatus: EngineStatus | null = null;
 
-  constructor(private readonly options: HostClientOptions) {}
+  constructor(private options: HostClientOptions) {}
 
   get currentState(): HostClientState {
     return this.state;
@@ -107,6 +107,23 @@ export class HostClient {
       this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject });
       proc.send({ kind: 'call', id, method, args });
     });
+  }
+
+  /**
+   * Replaces the host process with one started by `spawn` (e.g. another model): in-flight calls end
+   * with 'cancelled', the old process is stopped, and the call resolves once the new one is ready.
+   */
+  async replace(spawn: () => HostProcess): Promise<void> {
+    if (this.state === 'disposed') throw new StudioError('engine-crashed', 'the engine host was shut down');
+    this.options = { ...this.options, spawn };
+    this.failAll(new StudioError('cancelled', 'the engine is switching to another model; send the request again'));
+    const old = this.proc;
+    this.proc = null;
+    old?.kill('SIGTERM');
+    this.restartTimesMs = [];
+    this.setState('restarting', 'switching model');
+    this.launch();
+    await this.whenReady();
   }
 
   /** Stops the host for good; in-flight calls fail with 'cancelled'. */

@@ -30,6 +30,8 @@ export type HostToMain =
 export interface HostStartOptions {
   /** A built model folder, a checkpoint folder, or 'embedded:tiny' for the synthetic default. */
   model: string;
+  /** The id the user picked it by (ModelInfo.id); defaults to `model`. */
+  modelId?: string;
   /** Where the embedded tiny model is generated and cached. */
   cacheDir: string;
   /** EngineConfig overrides (validated in the host). */

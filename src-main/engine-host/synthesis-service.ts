@@ -61,7 +61,7 @@ export async function createSynthesisService(options: HostStartOptions, emit: Em
   const engine = await createEngine({ modelDir: model.builtDir, config: engineConfig, log });
   const schedulerConfig = schedulerConfigFor(engine.parts.manifest, engine.parts.config, options.schedulerConfig ?? {});
   log(`scheduler: ${JSON.stringify(schedulerConfig)}`);
-  return new HostedSynthesis(engine, schedulerConfig, model.synthetic, model.displayName, emit);
+  return new HostedSynthesis(engine, schedulerConfig, { id: options.modelId ?? options.model, synthetic: model.synthetic, displayName: model.displayName }, emit);
 }
 
 /** The per-request sampling params of the checkpoint's defaults (min_new_tokens is a model rule, not a param). */
@@ -82,8 +82,7 @@ class HostedSynthesis implements SynthesisService {
   constructor(
     private readonly engine: Engine,
     schedulerConfig: Readonly<SchedulerConfig>,
-    synthetic: boolean,
-    displayName: string,
+    loaded: { id: string; synthetic: boolean; displayName: string },
     private readonly emit: Emit,
   ) {
     this.loop = new EngineLoop(engine, (err) => this.failAll(toStudioError(err)));
@@ -94,12 +93,12 @@ class HostedSynthesis implements SynthesisService {
     engine.policy = this.policy;
     const m = engine.parts.manifest;
     this.info = {
-      id: m.checkpointHash.slice(0, 16),
-      displayName,
+      id: loaded.id,
+      displayName: loaded.displayName,
       path: m.checkpointDir,
       kind: m.ttsModelType as ModelInfo['kind'],
       size: m.ttsModelSize,
-      synthetic,
+      synthetic: loaded.synthetic,
       supportsInstruct: supportsInstruct(m),
       voices: listVoices(m),
       languages: listLanguages(m),

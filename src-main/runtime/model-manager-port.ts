@@ -23,7 +23,12 @@ export function toContractProgress(p: PullProgress): ContractPullProgress {
   };
 }
 
-export function createModelManagerPort(userDataDir: string): ModelManagerPort {
+export interface StudioModelManagerPort extends ModelManagerPort {
+  /** The built folder of an installed, ready model (what the engine host loads). */
+  resolve(modelId: string): Promise<string>;
+}
+
+export function createModelManagerPort(userDataDir: string): StudioModelManagerPort {
   const manager = createModelManager({ rootDir: path.join(userDataDir, 'models') });
   return {
     async pull(modelId, onProgress) {
@@ -34,5 +39,6 @@ export function createModelManagerPort(userDataDir: string): ModelManagerPort {
       return { ok: report.ok, problems: report.files.filter((f) => f.status !== 'ok').map((f) => `${f.area} ${f.path}: ${f.status}`) };
     },
     remove: (modelId) => manager.remove(modelId),
+    resolve: (modelId) => manager.resolve(modelId),
   };
 }

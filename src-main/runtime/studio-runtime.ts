@@ -12,6 +12,7 @@ import type { HostStartOptions } from '../engine-host/protocol';
 import { StudioServices } from '../services/studio-services';
 import { defaultUserDataDir, resolveHostEntry } from './paths';
 import { createModelManagerPort } from './model-manager-port';
+import { EMBEDDED_TINY } from '../engine-host/embedded-model';
 
 export interface StudioRuntimeOptions {
   hostKind: AppInfo['hostKind'];
@@ -36,13 +37,14 @@ export interface StudioRuntime {
 
 export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntime {
   const userDataDir = options.userDataDir ?? defaultUserDataDir();
-  const start: HostStartOptions = {
-    model: options.model ?? 'embedded:tiny',
+  const startOptions = (model: string, modelId?: string): HostStartOptions => ({
+    model,
+    modelId,
     cacheDir: path.join(userDataDir, 'cache'),
     engineConfig: options.engineConfig ?? {},
     schedulerConfig: options.schedulerConfig ?? {},
-  };
-  const args = [JSON.stringify(start)];
+  });
+  const argsFor = (model: string, modelId?: string) => [JSON.stringify(startOptions(model, modelId))];
   const spawn =
     options.spawnHost ??
     ((a: string[]) => {
@@ -50,10 +52,18 @@ export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntim
       return spawnNodeHost({ entry: entry.entry, execArgv: entry.execArgv, args: a });
     });
   const log = options.log ?? ((m: string) => console.warn(m));
-  const host = new HostClient({ spawn: () => spawn(args), log: (m) => log(`[engine-host] ${m}`) });
+  const host = new HostClient({ spawn: () => spawn(argsFor(options.model ?? EMBEDDED_TINY)), log: (m) => log(`[engine-host] ${m}`) });
+  const modelManager = createModelManagerPort(userDataDir);
+  /** Restarts the host on another model: the embedded one, an installed model id, or a folder. */
+  const loadModel = async (modelId: string) => {
+    const model = modelId === EMBEDDED_TINY ? EMBEDDED_TINY : await modelManager.resolve(modelId);
+    await host.replace(() => spawn(argsFor(model, modelId)));
+    return host.call('modelInfo', {});
+  };
   const services = new StudioServices({
     host,
-    modelManager: createModelManagerPort(userDataDir),
+    modelManager,
+    loadModel,
     appInfo: () => ({
       version: options.version,
       hostKind: options.hostKind,

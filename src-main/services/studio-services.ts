@@ -10,7 +10,7 @@ import type { SynthesisResult } from '../../src-shared/synthesis';
 import type { CallContext, Handlers } from '../api/dispatcher';
 import type { HostMethod, HostMethods } from '../engine-host/protocol';
 import type { HostClientState } from '../engine-host/host-client';
-import type { EngineStatus } from '../../src-shared/synthesis';
+import type { EngineStatus, ModelInfo } from '../../src-shared/synthesis';
 import path from 'node:path';
 import { LibraryService } from './library-service';
 import { ProjectService } from './project-service';
@@ -43,6 +43,8 @@ export interface StudioServicesOptions {
   /** The benchmark runner and model manager behind the dashboard and Models page (optional). */
   benchRunner?: BenchRunnerPort;
   modelManager?: ModelManagerPort;
+  /** Restarts the engine host on another model; absent where the host cannot switch (tests). */
+  loadModel?: (modelId: string) => Promise<ModelInfo | null>;
 }
 
 const MAX_RECENT_RESULTS = 16;
@@ -91,6 +93,10 @@ export class StudioServices {
       [CHANNELS.listVoices]: async () => options.host.call('listVoices', {}),
       [CHANNELS.engineStatus]: async () => options.host.call('status', {}),
       [CHANNELS.modelInfo]: async () => options.host.call('modelInfo', {}),
+      [CHANNELS.loadModel]: async (req) => {
+        if (!options.loadModel) throw new StudioError('unsupported', 'this host cannot switch models; restart it with --model', { modelId: req.modelId });
+        return options.loadModel(req.modelId);
+      },
       [CHANNELS.listClips]: async (req) => this.uiServices().library.listClips(req),
       [CHANNELS.saveClip]: async (req) => {
         const pcm = req.pcm ?? (req.fromRequestId ? this.recentResults.get(req.fromRequestId)?.pcm : undefined);

@@ -19,6 +19,7 @@ export const TTS_CHANNELS = Object.freeze({
   listVoices: 'studio:tts.listVoices',
   engineStatus: 'studio:engine.status',
   modelInfo: 'studio:engine.modelInfo',
+  loadModel: 'studio:engine.loadModel',
 } as const);
 
 export const TTS_EVENTS = Object.freeze({
@@ -34,6 +35,8 @@ export interface TtsApi {
   [TTS_CHANNELS.listVoices]: { request: Record<string, never>; response: VoiceInfo[] };
   [TTS_CHANNELS.engineStatus]: { request: Record<string, never>; response: EngineStatus };
   [TTS_CHANNELS.modelInfo]: { request: Record<string, never>; response: ModelInfo | null };
+  /** Restarts the engine host on another model ('embedded:tiny' or an installed model id); in-flight requests end as cancelled. */
+  [TTS_CHANNELS.loadModel]: { request: { modelId: string }; response: ModelInfo | null };
 }
 
 export interface TtsEvents {

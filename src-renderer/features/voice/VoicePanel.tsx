@@ -8,7 +8,7 @@ import { useEffect } from 'react';
 import { useStudioStore } from '../../store/store';
 import type { SamplingParams } from '../../../src-shared/synthesis';
 import { MAX_SEED } from './voice.slice';
-import { loadVoiceData } from './voice-actions';
+import { loadVoiceData, switchModel } from './voice-actions';
 
 /** A die showing five, drawn inline (emoji glyphs are missing on many Linux desktops and in headless Chromium). */
 function DiceIcon() {
@@ -41,6 +41,7 @@ export function VoicePanel() {
   const settings = useStudioStore((s) => s.voiceSettings);
   const loadError = useStudioStore((s) => s.voiceLoadError);
   const update = useStudioStore((s) => s.updateVoiceSettings);
+  const switching = useStudioStore((s) => s.modelSwitching);
   const setParam = useStudioStore((s) => s.setParam);
   const resetParams = useStudioStore((s) => s.resetParams);
   const setArea = useStudioStore((s) => s.setArea);
@@ -62,7 +63,7 @@ export function VoicePanel() {
       {loadError && <p role="alert" className="error">Could not load the model's voices: {loadError}</p>}
       <div className="field">
         <label htmlFor="model-picker">Model</label>
-        <select id="model-picker" value={settings.modelId ?? modelInfo?.id ?? ''} onChange={(e) => update({ modelId: e.target.value })}>
+        <select id="model-picker" value={settings.modelId ?? modelInfo?.id ?? ''} disabled={switching} onChange={(e) => void switchModel(e.target.value)}>
           {modelInfo && !usable.some((m) => m.id === modelInfo.id) && (
             <option value={modelInfo.id}>{modelInfo.displayName}{modelInfo.synthetic ? ' — random weights, produces noise' : ''}</option>
           )}
@@ -78,8 +79,10 @@ export function VoicePanel() {
             <button className="link" onClick={() => setArea('models')}>Open the model manager</button> to install a real model.
           </p>
         )}
-        {modelInfo && settings.modelId && settings.modelId !== modelInfo.id && (
-          <p className="hint">The engine has {modelInfo.displayName} loaded; restart the studio with the chosen model to use it.</p>
+        {switching && (
+          <p className="hint" role="status" data-testid="model-switching">
+            Loading the model: the engine restarts, which can take a while for a full-size checkpoint…
+          </p>
         )}
       </div>
 

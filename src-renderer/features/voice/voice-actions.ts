@@ -20,3 +20,19 @@ export async function loadVoiceData(): Promise<void> {
     useStudioStore.getState().setVoiceLoadError(`${e.message} (${e.code})`);
   }
 }
+
+/** Restarts the engine on another model, then reloads its facts and speakers. */
+export async function switchModel(modelId: string): Promise<void> {
+  const store = useStudioStore.getState();
+  store.updateVoiceSettings({ modelId });
+  store.setModelSwitching(true);
+  try {
+    await call(CHANNELS.loadModel, { modelId });
+    await loadVoiceData();
+  } catch (err) {
+    const e = toStudioError(err);
+    useStudioStore.getState().setVoiceLoadError(`could not load ${modelId}: ${e.message} (${e.code})`);
+  } finally {
+    useStudioStore.getState().setModelSwitching(false);
+  }
+}

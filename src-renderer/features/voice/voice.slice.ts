@@ -29,6 +29,9 @@ export interface VoiceSlice {
   models: ModelEntry[];
   voiceSettings: VoiceSettings;
   voiceLoadError: string | null;
+  /** True while the engine restarts on another model. */
+  modelSwitching: boolean;
+  setModelSwitching(switching: boolean): void;
   setVoiceData(data: { modelInfo: ModelInfo | null; voices: VoiceInfo[]; models: ModelEntry[] }): void;
   setVoiceLoadError(message: string | null): void;
   updateVoiceSettings(patch: Partial<VoiceSettings>): void;
@@ -42,6 +45,8 @@ export const createVoiceSlice: StateCreator<VoiceSlice, [], [], VoiceSlice> = (s
   models: [],
   voiceSettings: defaultVoiceSettings(),
   voiceLoadError: null,
+  modelSwitching: false,
+  setModelSwitching: (modelSwitching) => set({ modelSwitching }),
   setVoiceData: ({ modelInfo: reported, voices, models }) => {
     const modelInfo = reported ? { ...reported, defaultParams: pickSamplingParams(reported.defaultParams)! } : null;
     const current = get().voiceSettings;
