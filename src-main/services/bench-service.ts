@@ -20,6 +20,7 @@ import { renderMarkdown } from '../bench/report-markdown';
 import { renderHtml } from '../bench/report-html';
 import { encodeWavBytes } from '../engine/wav-bytes';
 import type { BenchRunStore } from '../library/bench-run-store';
+import { createGpuSampler } from '../telemetry/gpu-sampler';
 
 export interface BenchRunOutput {
   summary: BenchSummaryRow[];
@@ -198,6 +199,9 @@ export function createProtocolBenchRunner(host: BenchHostPort): BenchRunnerPort 
       }));
       let progress: BenchProgress | null = null;
       const originMs = performance.now();
+      // Live GPU figures for the dashboard (the run record keeps its own, complete series).
+      const gpu = createGpuSampler({ command: 'nvidia-smi', intervalMs: BENCH_SAMPLE_INTERVAL_MS, gpuIndex: 0, clock: () => performance.now() - originMs });
+      await gpu.start().catch(() => {});
       const timer = setInterval(() => {
         const nowMs = performance.now();
         const recent = seen.done.filter((d) => d.atMs >= nowMs - BENCH_RATE_WINDOW_MS);
@@ -208,6 +212,7 @@ export function createProtocolBenchRunner(host: BenchHostPort): BenchRunnerPort 
           .catch(() => null)
           .then((status) => {
             const p = progress;
+            const lastGpu = gpu.samples.length > 0 ? gpu.samples[gpu.samples.length - 1] : null;
             hooks.onSample({
               elapsedMs: nowMs - originMs,
               label: p ? `pass ${p.pass} · ${p.variant ?? ''} · ${p.workload ?? ''} · ${p.numClients ?? 0} clients` : 'starting',
@@ -218,8 +223,8 @@ export function createProtocolBenchRunner(host: BenchHostPort): BenchRunnerPort 
               latencyP95Ms: percentile(latencies, 0.95),
               queueDepth: status?.queueDepth ?? 0,
               numOutstanding: seen.inFlight,
-              gpuUtilPct: null,
-              vramMiB: null,
+              gpuUtilPct: lastGpu?.utilizationGpuPct ?? null,
+              vramMiB: lastGpu?.memoryUsedMiB ?? null,
             });
           });
       }, BENCH_SAMPLE_INTERVAL_MS);
@@ -231,6 +236,7 @@ export function createProtocolBenchRunner(host: BenchHostPort): BenchRunnerPort 
         return outputOf(record);
       } finally {
         clearInterval(timer);
+        gpu.dispose();
       }
     },
   };
