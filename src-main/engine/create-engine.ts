@@ -57,8 +57,8 @@ async function openStages(manifest: ModelManifest, modelDir: string, config: Eng
   const embeddings = new EmbeddingTables(modelDir, manifest);
   try {
     const buckets = resolveShapeBuckets(config, provider);
-    const talkerMaxRows = buckets ? config.shapeBuckets.talkerMaxRows : 0;
-    const talker = new OrtTalker(await createSession(path.join(modelDir, manifest.graphs.talker.file), options), manifest, talkerMaxRows);
+    const talkerRows = buckets ? config.shapeBuckets.talkerRows : 0;
+    const talker = new OrtTalker(await createSession(path.join(modelDir, manifest.graphs.talker.file), options), manifest, talkerRows);
     const useLoop = (config.codePredictor === 'manifest' ? manifest.defaultCodePredictor : config.codePredictor) === 'loop';
     const cpGraph = useLoop ? manifest.graphs.codePredictorLoop : manifest.graphs.codePredictorStep;
     const cpSession = await createSession(path.join(modelDir, cpGraph.file), options);

@@ -17,14 +17,14 @@ describe('engine config', () => {
       promptLayout: 'non-streaming',
       codePredictor: 'manifest',
       codecBatching: 'auto',
-      shapeBuckets: { mode: 'auto', talkerMaxRows: 8, codePredictorRows: 8 },
+      shapeBuckets: { mode: 'auto', talkerRows: 8, codePredictorRows: 8 },
     });
   });
 
   it('rejects a shape-bucket mode or row count out of range naming its path', () => {
     expect(() => resolveEngineConfig({ shapeBuckets: { mode: 'always' } })).toThrow(/shapeBuckets\.mode.*auto, on, off/);
     expect(() => resolveEngineConfig({ shapeBuckets: { codePredictorRows: 0 } })).toThrow(/shapeBuckets\.codePredictorRows.*≥ 1/);
-    expect(resolveEngineConfig({ shapeBuckets: { talkerMaxRows: 4 } }).shapeBuckets).toEqual({ mode: 'auto', talkerMaxRows: 4, codePredictorRows: 8 });
+    expect(resolveEngineConfig({ shapeBuckets: { talkerRows: 4 } }).shapeBuckets).toEqual({ mode: 'auto', talkerRows: 4, codePredictorRows: 8 });
   });
 
   it('merges nested overrides and freezes the result', () => {

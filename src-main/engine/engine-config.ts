@@ -15,14 +15,14 @@ export type ShapeBucketsChoice = 'auto' | 'on' | 'off';
 
 /**
  * Fixed call shapes for providers whose kernels change a row's result with the batch's row count.
- * Measured on WebGPU (H200, fp16 0.6B): talker logits identical alone and at 2 or 8 rows but not 16;
- * the loop graph's sampled codes differed at every row count (docs/benchmarks.md).
+ * Measured on WebGPU (H200, fp16 0.6B): the loop graph's sampled codes differed at every row count,
+ * and talker decode rows differed between 1-row and 2–8-row runs at some past lengths (docs/benchmarks.md).
  */
 export interface ShapeBucketConfig {
   /** 'auto' turns buckets on for GPU providers and off on CPU (CPU is batch-invariant without them). */
   mode: ShapeBucketsChoice;
-  /** With buckets on: the most rows one talker run takes (larger groups run as several calls). */
-  talkerMaxRows: number;
+  /** With buckets on: every talker run has exactly this many rows (split larger groups, pad smaller ones with dropped copies). */
+  talkerRows: number;
   /** With buckets on: every code-predictor call has exactly this many rows (padded with dropped copies). */
   codePredictorRows: number;
 }
@@ -75,7 +75,7 @@ export function defaultEngineConfig(): EngineConfig {
     promptLayout: 'non-streaming',
     codePredictor: 'manifest',
     codecBatching: 'auto',
-    shapeBuckets: { mode: 'auto', talkerMaxRows: 8, codePredictorRows: 8 },
+    shapeBuckets: { mode: 'auto', talkerRows: 8, codePredictorRows: 8 },
   };
 }
 
@@ -98,7 +98,7 @@ const MINIMUMS: Record<string, number> = {
   maxPrefillSequences: 1,
   framesPerTextToken: 1,
   minFramesCap: 1,
-  'shapeBuckets.talkerMaxRows': 1,
+  'shapeBuckets.talkerRows': 1,
   'shapeBuckets.codePredictorRows': 1,
 };
 
@@ -158,6 +158,6 @@ export function describeEngineConfig(config: EngineConfig): string {
     `codec chunkFrames=${c.chunkFrames} firstChunkFrames=${c.firstChunkFrames} leftContextFrames=${c.leftContextFrames}`,
     `maxSequenceTokens=${config.maxSequenceTokens} maxRunningSequences=${config.maxRunningSequences} maxPrefillSequences=${config.maxPrefillSequences}`,
     `framesPerTextToken=${config.framesPerTextToken} minFramesCap=${config.minFramesCap} promptLayout=${config.promptLayout} codePredictor=${config.codePredictor} codecBatching=${config.codecBatching}`,
-    `shapeBuckets mode=${config.shapeBuckets.mode} talkerMaxRows=${config.shapeBuckets.talkerMaxRows} codePredictorRows=${config.shapeBuckets.codePredictorRows}`,
+    `shapeBuckets mode=${config.shapeBuckets.mode} talkerRows=${config.shapeBuckets.talkerRows} codePredictorRows=${config.shapeBuckets.codePredictorRows}`,
   ].join('\n');
 }

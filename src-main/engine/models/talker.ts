@@ -4,8 +4,9 @@
  * past length and new-row count, and each group is one run with no padding: a row then sees the same
  * shapes and positions as it would alone, so only the GEMM's row count changes with the batch
  * (batch invariance, checked by engine.model.test.ts). Left-padded ragged batches were not used.
- * maxRowsPerRun > 0 further splits each group into runs of at most that many rows (shape buckets:
- * WebGPU's MatMul gave a row different logits above 8 rows, docs/benchmarks.md).
+ * bucketRows > 0 (shape buckets) makes every run exactly that many rows: groups are split into runs
+ * of bucketRows and a short run is filled with copies of its last row, whose outputs are dropped. On
+ * WebGPU a decode row's logits changed with the run's row count even at 2–8 rows (docs/benchmarks.md).
  */
 import { StudioError } from '../../../src-shared/errors';
 import type { ModelManifest } from '../../model-builder/manifest';
@@ -30,8 +31,8 @@ export class OrtTalker implements TalkerStage {
   /** Group sizes of every run, for tests and the bench. */
   readonly runBatchSizes: number[] = [];
 
-  /** @param maxRowsPerRun the most rows one run takes (0: a whole group in one run). */
-  constructor(private readonly session: OrtSession, manifest: ModelManifest, private readonly maxRowsPerRun = 0) {
+  /** @param bucketRows the row count of every run (0: a whole group in one run, unpadded). */
+  constructor(private readonly session: OrtSession, manifest: ModelManifest, private readonly bucketRows = 0) {
     const t = manifest.talker;
     this.hiddenSize = t.hiddenSize;
     this.numLayers = t.numLayers;
@@ -74,7 +75,7 @@ export class OrtTalker implements TalkerStage {
       groups.set(key, [...(groups.get(key) ?? []), i]);
     });
     const outputs: TalkerOutput[] = new Array(inputs.length);
-    const step = this.maxRowsPerRun > 0 ? this.maxRowsPerRun : inputs.length;
+    const step = this.bucketRows > 0 ? this.bucketRows : inputs.length;
     for (const group of groups.values()) {
       for (let start = 0; start < group.length; start += step) {
         const indices = group.slice(start, start + step);
@@ -85,8 +86,10 @@ export class OrtTalker implements TalkerStage {
     return outputs;
   }
 
-  /** One run for rows that share past length and new-row count. */
-  private async runGroup(rows: readonly TalkerInput[]): Promise<TalkerOutput[]> {
+  /** One run for rows that share past length and new-row count (padded to bucketRows when set). */
+  private async runGroup(realRows: readonly TalkerInput[]): Promise<TalkerOutput[]> {
+    const rows = [...realRows];
+    while (rows.length < this.bucketRows) rows.push(realRows[realRows.length - 1]);
     this.runBatchSizes.push(rows.length);
     const batch = rows.length;
     const numNew = rows[0].numRows;
@@ -112,7 +115,7 @@ export class OrtTalker implements TalkerStage {
     const hidden = toFloat32(out.last_hidden);
     const vocab = logits.length / batch;
     const perRow = this.numKvHeads * numTotal * this.headDim;
-    return rows.map((r, b) => {
+    return realRows.map((r, b) => {
       const cache: KvCache = { numPositions: numTotal, keys: [], values: [] };
       for (let i = 0; i < this.numLayers; i++) {
         cache.keys.push((out[`present_key_${i}`].data as ActivationData).slice(b * perRow, (b + 1) * perRow));
