@@ -5,7 +5,7 @@
  * beside 56 others (64), and compares each one's codes and PCM bytes with its alone run. Per-stage
  * traces (talker output, code-predictor input → output) name the first stage that differs.
  * A second pass with buckets off measures batched throughput only (its codes are known to drift).
- * Run (bundled): node bucket-bench.mjs --work /tmp/w --out $OUT [--frames 32] [--mode auto]
+ * Run (bundled): node bucket-bench.mjs --work /tmp/w --out $OUT [--frames 32] [--mode auto] [--cpRows 8]
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -18,7 +18,7 @@ import { createEngine } from '../create-engine';
 import type { Engine } from '../engine';
 import type { CodePredictorRow, TalkerInput, TalkerOutput } from '../models/stages';
 
-const { values: args } = parseArgs({ options: { work: { type: 'string', default: '/tmp/w' }, out: { type: 'string', default: '.cache/bucket-out' }, frames: { type: 'string', default: '32' }, mode: { type: 'string', default: 'auto' }, provider: { type: 'string', default: 'webgpu' }, offRun: { type: 'string', default: '1' }, budgetS: { type: 'string', default: '480' }, size: { type: 'string', default: '0.6b' } } });
+const { values: args } = parseArgs({ options: { work: { type: 'string', default: '/tmp/w' }, out: { type: 'string', default: '.cache/bucket-out' }, frames: { type: 'string', default: '32' }, mode: { type: 'string', default: 'auto' }, provider: { type: 'string', default: 'webgpu' }, offRun: { type: 'string', default: '1' }, budgetS: { type: 'string', default: '480' }, size: { type: 'string', default: '0.6b' }, cpRows: { type: 'string', default: '8' } } });
 const t0 = performance.now();
 const elapsedS = () => (performance.now() - t0) / 1000;
 const log = (...xs: unknown[]) => console.log(`[${elapsedS().toFixed(1)}s]`, ...xs);
@@ -132,7 +132,7 @@ async function main() {
   for (const mode of modes) {
     const key = `mode_${mode}`;
     if (elapsedS() > Number(args.budgetS)) { log('budget spent, skipping', key); continue; }
-    const engine = await createEngine({ modelDir: builtDir, config: { provider: args.provider, maxRunningSequences: 64, maxPrefillSequences: 64, shapeBuckets: { mode } }, log });
+    const engine = await createEngine({ modelDir: builtDir, config: { provider: args.provider, maxRunningSequences: 64, maxPrefillSequences: 64, shapeBuckets: { mode, codePredictorRows: Number(args.cpRows) } }, log });
     const traces = new Map<string, Trace>();
     const stageMs = { talker: 0, codePredictor: 0, codec: 0 };
     const add = instrument(engine, traces, stageMs);
