@@ -1,7 +1,7 @@
 // The engine on onnxruntime-node CPU with the tiny model: golden codes and WAV hash from the
 // unbatched reference path, batched + chunked engine output vs that reference, batch invariance
 // (3 together vs alone, exact bytes), run-to-run determinism, and bad model folders.
-// Set UPDATE_GOLDEN=1 to rewrite tests/fixtures/golden/tiny-engine.json from the reference path.
+// Set UPDATE_GOLDEN=1 to rewrite src-main/engine/golden/tiny-engine.json from the reference path.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +16,7 @@ import { loadModelManifest } from './models/model-manifest';
 import { referenceSynthesis } from './reference-synthesis';
 import { encodeWavBytes } from './wav-bytes';
 
-const GOLDEN_FILE = path.resolve(import.meta.dirname, '../../tests/fixtures/golden/tiny-engine.json');
+const GOLDEN_FILE = path.resolve(import.meta.dirname, 'golden/tiny-engine.json');
 const MAX_CHUNKED_DIFF = 1e-4;
 
 const REQUESTS: SynthesisRequest[] = [
@@ -80,7 +80,7 @@ describe('engine on the tiny model (CPU, step code predictor)', () => {
       const ref = await referenceSynthesis(p.stages, p.manifest, p.tokenizer, p.config, r);
       golden[r.requestId] = { codes: ref.codes, wavPcm16Sha256: sha256(encodeWavBytes(ref.pcm, 24000, 'pcm16')), truncated: ref.truncated };
     }
-    if (process.env.UPDATE_GOLDEN === '1' || !fs.existsSync(GOLDEN_FILE)) {
+    if (process.env.UPDATE_GOLDEN === '1') {
       fs.writeFileSync(GOLDEN_FILE, `${JSON.stringify({ about: 'tiny model (seed 1), reference path; regenerate with UPDATE_GOLDEN=1', requests: REQUESTS, golden }, null, 1)}\n`);
     }
     const stored = JSON.parse(fs.readFileSync(GOLDEN_FILE, 'utf8')).golden;

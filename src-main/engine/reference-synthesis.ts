@@ -1,7 +1,7 @@
 /**
  * The slow, obviously correct single-request pipeline (llm.c style reference): batch of one, one
  * stage call after another, the whole codec decode at the end with no chunking. Produces the
- * goldens under tests/fixtures/golden/ and the expectation the batched engine must match.
+ * goldens under src-main/engine/golden/ and the expectation the batched engine must match.
  */
 import type { SynthesisRequest } from '../../src-shared/synthesis';
 import type { ModelManifest } from '../model-builder/manifest';
