@@ -160,7 +160,6 @@ async function main() {
       if (elapsedS() > Number(args.budgetS)) { log('budget spent, skipping', name); continue; }
       const n = Math.max(...positions) + 1;
       const batch: SynthesisRequest[] = [];
-      let k = 0;
       for (let p = 0; p < n; p++) batch.push(positions.includes(p) ? { ...refs[positions.indexOf(p)], requestId: `${refs[positions.indexOf(p)].requestId}@${name}` } : request(`M${mode}${name}-`, 100 + p));
       // the refs keep their params/seed; only the id differs
       reset();
