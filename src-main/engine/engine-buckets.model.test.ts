@@ -1,7 +1,6 @@
 // Shape buckets on ORT CPU, tiny model: with buckets forced on (talker runs of exactly 2 rows,
 // code-predictor calls padded to 4), three sampled requests get the same codes and PCM bytes as with
 // buckets off (CPU's default), and the stages really ran at those shapes.
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { ensureTinyModel } from '../model-builder/tiny-model';
@@ -9,6 +8,7 @@ import { createEngine } from './create-engine';
 import type { Engine } from './engine';
 import { BucketedCodePredictor } from './models/bucketed-code-predictor';
 import type { OrtTalker } from './models/talker';
+import { runAndCollect } from './testing/run-and-collect';
 
 const REQUESTS: SynthesisRequest[] = [
   { requestId: 'a', input: 'Hello world, this is the studio.', inputFormat: 'text', voice: 'ryan', language: 'english', seed: 42, params: { maxNewTokens: 10 } },
@@ -18,22 +18,6 @@ const REQUESTS: SynthesisRequest[] = [
 
 let plain: Engine;
 let bucketed: Engine;
-
-async function outputsOf(target: Engine): Promise<Map<string, { codes: number[][]; pcmSha256: string }>> {
-  const out = new Map<string, { codes: number[][]; pcmSha256: string }>();
-  const codes = new Map<string, number[][]>();
-  const offCodes = target.onDidFinishCodes((c) => codes.set(c.requestId, c.codes));
-  const offFinish = target.onDidFinish((o) => {
-    if (o.status !== 'done') throw new Error(`request failed: ${JSON.stringify(o)}`);
-    const pcm = o.result.pcm;
-    out.set(o.result.requestId, { codes: codes.get(o.result.requestId)!, pcmSha256: createHash('sha256').update(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength)).digest('hex') });
-  });
-  for (const r of REQUESTS) target.addRequest(r);
-  await target.run();
-  offCodes();
-  offFinish();
-  return out;
-}
 
 beforeAll(async () => {
   const { builtDir } = await ensureTinyModel();
@@ -52,8 +36,8 @@ describe('engine shape buckets (tiny, CPU)', () => {
   });
 
   it('gives the same codes and PCM bytes with buckets on as off, running every talker call at exactly 2 rows and every code-predictor call at exactly 4', async () => {
-    const expected = await outputsOf(plain);
-    const got = await outputsOf(bucketed);
+    const expected = await runAndCollect(plain, REQUESTS);
+    const got = await runAndCollect(bucketed, REQUESTS);
     expect(got.size).toBe(3);
     for (const r of REQUESTS) expect(got.get(r.requestId)).toEqual(expected.get(r.requestId));
     const cp = bucketed.parts.stages.codePredictor as BucketedCodePredictor;

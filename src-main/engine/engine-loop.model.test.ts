@@ -12,6 +12,7 @@ import { createEngine } from './create-engine';
 import type { Engine } from './engine';
 import { referenceSynthesis } from './reference-synthesis';
 import { encodeWavBytes } from './wav-bytes';
+import { runAndCollect } from './testing/run-and-collect';
 
 const GOLDEN_FILE = path.resolve(import.meta.dirname, 'golden/tiny-engine-loop.json');
 
@@ -25,22 +26,6 @@ const GREEDY: SynthesisRequest[] = SAMPLED.map((r) => ({ ...r, requestId: `${r.r
 
 let loop: Engine;
 let step: Engine;
-
-async function codesOf(target: Engine, requests: SynthesisRequest[]): Promise<Map<string, { codes: number[][]; pcmSha256: string }>> {
-  const out = new Map<string, { codes: number[][]; pcmSha256: string }>();
-  const codes = new Map<string, number[][]>();
-  const offCodes = target.onDidFinishCodes((c) => codes.set(c.requestId, c.codes));
-  const offFinish = target.onDidFinish((o) => {
-    if (o.status !== 'done') throw new Error(`request failed: ${JSON.stringify(o)}`);
-    const pcm = o.result.pcm;
-    out.set(o.result.requestId, { codes: codes.get(o.result.requestId)!, pcmSha256: createHash('sha256').update(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength)).digest('hex') });
-  });
-  for (const r of requests) target.addRequest(r);
-  await target.run();
-  offCodes();
-  offFinish();
-  return out;
-}
 
 beforeAll(async () => {
   const { builtDir } = await ensureTinyModel();
@@ -59,15 +44,15 @@ describe('engine with the code-predictor loop graph (tiny, CPU)', () => {
     const cp = loop.parts.stages.codePredictor as unknown as { runBatchSizes: number[] };
     expect(cp.constructor.name).toBe('OrtCodePredictorLoop');
     const numBefore = cp.runBatchSizes.length;
-    const runs = await codesOf(loop, SAMPLED);
+    const runs = await runAndCollect(loop, SAMPLED);
     // one call per step while any row runs: the longest request has 14 frames
     expect(cp.runBatchSizes.length - numBefore).toBe(Math.max(...[...runs.values()].map((r) => r.codes.length)));
     expect(cp.runBatchSizes[numBefore]).toBe(3);
   });
 
   it('gives exactly the step path codes and PCM bytes when the code predictor is greedy', async () => {
-    const fromLoop = await codesOf(loop, GREEDY);
-    const fromStep = await codesOf(step, GREEDY);
+    const fromLoop = await runAndCollect(loop, GREEDY);
+    const fromStep = await runAndCollect(step, GREEDY);
     for (const r of GREEDY) {
       expect(fromLoop.get(r.requestId)!.codes).toEqual(fromStep.get(r.requestId)!.codes);
       expect(fromLoop.get(r.requestId)!.pcmSha256).toBe(fromStep.get(r.requestId)!.pcmSha256);
@@ -75,8 +60,8 @@ describe('engine with the code-predictor loop graph (tiny, CPU)', () => {
   });
 
   it('samples codebooks 1..15 in its own candidate order, so sampled rows differ from the step path while frame 0 codebook 0 agrees', async () => {
-    const fromLoop = await codesOf(loop, SAMPLED);
-    const fromStep = await codesOf(step, SAMPLED);
+    const fromLoop = await runAndCollect(loop, SAMPLED);
+    const fromStep = await runAndCollect(step, SAMPLED);
     for (const r of SAMPLED) {
       const a = fromLoop.get(r.requestId)!.codes;
       const b = fromStep.get(r.requestId)!.codes;
@@ -102,9 +87,9 @@ describe('engine with the code-predictor loop graph (tiny, CPU)', () => {
   });
 
   it('gives each sampled request the same codes and PCM bytes alone as with two batch-mates', async () => {
-    const together = await codesOf(loop, SAMPLED);
+    const together = await runAndCollect(loop, SAMPLED);
     for (const r of SAMPLED) {
-      const alone = (await codesOf(loop, [r])).get(r.requestId)!;
+      const alone = (await runAndCollect(loop, [r])).get(r.requestId)!;
       expect(together.get(r.requestId)).toEqual(alone);
     }
   });
