@@ -18,6 +18,8 @@ import { EmbeddingTables } from './models/embedding-tables';
 import { loadModelManifest } from './models/model-manifest';
 import type { ModelStages } from './models/stages';
 import { OrtTalker } from './models/talker';
+import { resolveKvStrategy, talkerOptionsFor } from './kv/create-kv-store';
+import { presentNames } from './kv/kv-store';
 import { modelDirForProvider } from './model-dir-for-provider';
 import { planProviders, probeProviders } from './provider-select';
 import { createSession, type ProviderName, type SessionOptions } from './runtime/ort';
@@ -58,7 +60,10 @@ async function openStages(manifest: ModelManifest, modelDir: string, config: Eng
   try {
     const buckets = resolveShapeBuckets(config, provider);
     const talkerRows = buckets ? config.shapeBuckets.talkerRows : 0;
-    const talker = new OrtTalker(await createSession(path.join(modelDir, manifest.graphs.talker.file), options), manifest, talkerRows);
+    const strategy = resolveKvStrategy(config, provider);
+    const talkerOptions: SessionOptions = strategy === 'device' && provider === 'webgpu' ? { ...options, gpuOutputs: presentNames(manifest.talker.numLayers) } : options;
+    const talkerSession = await createSession(path.join(modelDir, manifest.graphs.talker.file), talkerOptions);
+    const talker = new OrtTalker(talkerSession, manifest, talkerOptionsFor(manifest, config, provider, talkerRows));
     const useLoop = (config.codePredictor === 'manifest' ? manifest.defaultCodePredictor : config.codePredictor) === 'loop';
     const cpGraph = useLoop ? manifest.graphs.codePredictorLoop : manifest.graphs.codePredictorStep;
     const cpSession = await createSession(path.join(modelDir, cpGraph.file), options);

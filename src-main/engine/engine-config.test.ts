@@ -18,12 +18,15 @@ describe('engine config', () => {
       codePredictor: 'manifest',
       codecBatching: 'auto',
       shapeBuckets: { mode: 'auto', talkerRows: 8, codePredictorRows: 8 },
+      kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0 },
     });
   });
 
   it('rejects a shape-bucket mode or row count out of range naming its path', () => {
     expect(() => resolveEngineConfig({ shapeBuckets: { mode: 'always' } })).toThrow(/shapeBuckets\.mode.*auto, on, off/);
     expect(() => resolveEngineConfig({ shapeBuckets: { codePredictorRows: 0 } })).toThrow(/shapeBuckets\.codePredictorRows.*≥ 1/);
+    expect(() => resolveEngineConfig({ kvCache: { mode: 'gpu' } })).toThrow(/kvCache\.mode.*auto, host, device/);
+    expect(() => resolveEngineConfig({ kvCache: { blockPositions: 0 } })).toThrow(/kvCache\.blockPositions.*≥ 1/);
     expect(resolveEngineConfig({ shapeBuckets: { talkerRows: 4 } }).shapeBuckets).toEqual({ mode: 'auto', talkerRows: 4, codePredictorRows: 8 });
   });
 

@@ -12,6 +12,7 @@ export type PromptLayout = 'non-streaming' | 'streaming-text';
 export type CodePredictorChoice = 'manifest' | 'step' | 'loop';
 export type CodecBatchingChoice = 'auto' | 'on' | 'off';
 export type ShapeBucketsChoice = 'auto' | 'on' | 'off';
+export type KvCacheChoice = 'auto' | 'host' | 'device';
 
 /**
  * Fixed call shapes for providers whose kernels change a row's result with the batch's row count.
@@ -25,6 +26,18 @@ export interface ShapeBucketConfig {
   talkerRows: number;
   /** With buckets on: every code-predictor call has exactly this many rows (padded with dropped copies). */
   codePredictorRows: number;
+}
+
+/** The talker's KV cache (engine/kv/): where it lives and how its block pool is sized. */
+export interface KvCacheConfig {
+  /** 'auto': device-resident on WebGPU (present outputs fed back on the GPU), host-resident elsewhere. */
+  mode: KvCacheChoice;
+  /** Positions per pool block; a row's KV capacity is its length rounded up to whole blocks. */
+  blockPositions: number;
+  /** Blocks allocated at start (0: maxRunningSequences × 4). */
+  initialBlocks: number;
+  /** The pool never holds more (0: maxRunningSequences × blocks of maxSequenceTokens). */
+  maxBlocks: number;
 }
 
 export interface CodecChunkConfig {
@@ -60,6 +73,7 @@ export interface EngineConfig {
    */
   codecBatching: CodecBatchingChoice;
   shapeBuckets: ShapeBucketConfig;
+  kvCache: KvCacheConfig;
 }
 
 export function defaultEngineConfig(): EngineConfig {
@@ -76,6 +90,7 @@ export function defaultEngineConfig(): EngineConfig {
     codePredictor: 'manifest',
     codecBatching: 'auto',
     shapeBuckets: { mode: 'auto', talkerRows: 8, codePredictorRows: 8 },
+    kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0 },
   };
 }
 
@@ -85,6 +100,7 @@ const ENUMS: Record<string, readonly string[]> = {
   codePredictor: ['manifest', 'step', 'loop'],
   codecBatching: ['auto', 'on', 'off'],
   'shapeBuckets.mode': ['auto', 'on', 'off'],
+  'kvCache.mode': ['auto', 'host', 'device'],
 };
 
 /** Lower bounds for integer keys (by key path). */
@@ -100,6 +116,9 @@ const MINIMUMS: Record<string, number> = {
   minFramesCap: 1,
   'shapeBuckets.talkerRows': 1,
   'shapeBuckets.codePredictorRows': 1,
+  'kvCache.blockPositions': 1,
+  'kvCache.initialBlocks': 0,
+  'kvCache.maxBlocks': 0,
 };
 
 function fail(keyPath: string, message: string): never {
@@ -159,5 +178,6 @@ export function describeEngineConfig(config: EngineConfig): string {
     `maxSequenceTokens=${config.maxSequenceTokens} maxRunningSequences=${config.maxRunningSequences} maxPrefillSequences=${config.maxPrefillSequences}`,
     `framesPerTextToken=${config.framesPerTextToken} minFramesCap=${config.minFramesCap} promptLayout=${config.promptLayout} codePredictor=${config.codePredictor} codecBatching=${config.codecBatching}`,
     `shapeBuckets mode=${config.shapeBuckets.mode} talkerRows=${config.shapeBuckets.talkerRows} codePredictorRows=${config.shapeBuckets.codePredictorRows}`,
+    `kvCache mode=${config.kvCache.mode} blockPositions=${config.kvCache.blockPositions} initialBlocks=${config.kvCache.initialBlocks} maxBlocks=${config.kvCache.maxBlocks}`,
   ].join('\n');
 }

@@ -114,9 +114,9 @@ describe('buildModel', () => {
     ids.forEach((id, i) => rows32.set(new Float32Array(table.buffer, table.byteOffset + id * t.hiddenSize * 4, t.hiddenSize), i * t.hiddenSize));
     const { float32ToFloat16Bits } = await import('./float-bits');
     const feedsFor = (half: boolean) => {
-      const past = emptyPast(t.numLayers, 1, t.numKvHeads, t.headDim);
+      const past = emptyPast(t.numLayers, 1, t.numKvHeads, t.headDim, ids.length);
       const embeds = half ? tensor('float16', float32ToFloat16Bits(rows32), [1, ids.length, t.hiddenSize]) : tensor('float32', rows32, [1, ids.length, t.hiddenSize]);
-      if (half) for (const k of Object.keys(past)) past[k] = tensor('float16', new Uint16Array(0), past[k].dims);
+      if (half) for (const k of Object.keys(past)) past[k] = tensor('float16', new Uint16Array(past[k].size), past[k].dims);
       return { inputs_embeds: embeds, attention_mask: tensor('int64', BigInt64Array.of(1n, 1n, 1n), [1, 3]), position_ids: tensor('int64', BigInt64Array.of(0n, 1n, 2n), [1, 3]), ...past };
     };
     const s16 = await createSession(path.join(fp16.builtDir, 'talker.onnx'), { provider: 'cpu', intraOpNumThreads: 1 });

@@ -1,11 +1,11 @@
 /**
  * One pre-norm Qwen3 decoder layer as ONNX nodes, shared by the talker and the code predictor:
  * x += o_proj(attn(rope(q_norm(q)), rope(k_norm(k)), v)); x += down(silu(gate(n)) * up(n)), n = RMSNorm(x).
- * KV: the new keys/values are appended to the given past along the position axis and returned.
- * Shapes: x [B, S, hidden]; past/present [B, numKvHeads, P | P+S, headDim].
+ * KV: the new keys/values are appended to the past along the position axis (present [B, KVH, P+S, D]),
+ * or, with io.kvWrite, written into a fixed-capacity past at their positions (present [B, KVH, L, D]).
  */
 import type { TransformerDims } from './manifest';
-import { applyRope, groupedQueryAttention, rmsNorm, swiglu, type ActivationType } from './onnx/composite-ops';
+import { applyRope, groupedQueryAttention, rmsNorm, swiglu, writeKv, type ActivationType, type KvWritePlan } from './onnx/composite-ops';
 import type { GraphBuilder } from './onnx/graph-builder';
 import type { WeightLoader } from './weight-loader';
 
@@ -48,6 +48,8 @@ export interface DecoderLayerIo {
   /** Past keys/values, or null when there is no past (the first step inside a graph). */
   pastKey: string | null;
   pastValue: string | null;
+  /** Fixed-capacity KV: write the new rows into the past at their slots instead of appending. */
+  kvWrite?: KvWritePlan;
 }
 
 /** Splits [B, S, heads*D] into heads [B, heads, S, D]. */
@@ -64,8 +66,12 @@ export function decoderLayer(g: GraphBuilder, w: DecoderLayerWeights, d: Transfo
   const v = toHeads(g, g.matmul(normed, w.vT), d.numKvHeads, d.headDim);
   const qRot = applyRope(g, q, io.cos, io.sin, d.headDim);
   const kRot = applyRope(g, k, io.cos, io.sin, d.headDim);
-  const presentKey = io.pastKey ? g.concat([io.pastKey, kRot], 2) : kRot;
-  const presentValue = io.pastValue ? g.concat([io.pastValue, v], 2) : v;
+  const present = (past: string | null, rows: string): string => {
+    if (!past) return rows;
+    return io.kvWrite ? writeKv(g, past, rows, io.kvWrite) : g.concat([past, rows], 2);
+  };
+  const presentKey = present(io.pastKey, kRot);
+  const presentValue = present(io.pastValue, v);
   const attn = groupedQueryAttention(g, { q: qRot, k: presentKey, v: presentValue, mask: io.mask, numHeads: d.numHeads, numKvHeads: d.numKvHeads, headDim: d.headDim, dtype });
   const afterAttn = g.add(io.x, g.matmul(attn, w.oT));
   const mlp = swiglu(g, rmsNorm(g, afterAttn, w.postNorm, d.rmsNormEps, dtype), w.gateT, w.upT, w.downT);

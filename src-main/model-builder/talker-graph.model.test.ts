@@ -1,5 +1,6 @@
 // Model tier: the compiled fp32 talker graph (tiny checkpoint) matches the plain-loop reference run
-// one sequence at a time, for ragged left-padded batches of 1, 3 and 8, prefill then decode with KV.
+// one sequence at a time, for ragged left-padded batches of 1, 3 and 8, prefill then decode with the
+// fixed-capacity KV buffers fed straight back (present has past's shape).
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, disposeSession, runSession, tensor, type OrtSession } from '../engine/runtime/ort';
@@ -10,6 +11,7 @@ import { ensureTinyModel } from './tiny-model';
 
 const TOLERANCE = 1e-4;
 const NUM_DECODE_STEPS = 4;
+const CAPACITY = 16;
 
 let checkpoint: Checkpoint;
 let session: OrtSession;
@@ -50,20 +52,18 @@ describe('talker graph (fp32, tiny)', () => {
         const rows = promptRows(b, len);
         const pad = maxLength - len;
         rows.forEach((r, p) => embeds.set(r, (b * maxLength + pad + p) * t.hiddenSize));
-        for (let p = 0; p < maxLength; p++) {
-          mask.push(p < pad ? 0n : 1n);
-          positions[b * maxLength + p] = BigInt(Math.max(0, p - pad));
-        }
+        for (let p = 0; p < maxLength; p++) positions[b * maxLength + p] = BigInt(p < pad ? -1 : p - pad);
+        for (let slot = 0; slot < CAPACITY; slot++) mask.push(slot < len ? 1n : 0n);
         return ref.step(rows, rows.map((_, p) => p), caches[b]);
       });
       let out = await runSession(session, {
         inputs_embeds: tensor('float32', embeds, [batch, maxLength, t.hiddenSize]),
-        attention_mask: tensor('int64', BigInt64Array.from(mask), [batch, maxLength]),
+        attention_mask: tensor('int64', BigInt64Array.from(mask), [batch, CAPACITY]),
         position_ids: tensor('int64', positions, [batch, maxLength]),
-        ...emptyPast(t.numLayers, batch, t.numKvHeads, t.headDim),
+        ...emptyPast(t.numLayers, batch, t.numKvHeads, t.headDim, CAPACITY),
       });
       const padRow = ref.textRow(checkpoint.config.textTokens.ttsPad);
-      const maskRows = lengths.map((len) => Array.from({ length: maxLength }, (_, p) => (p < maxLength - len ? 0n : 1n)));
+      const maskRows = lengths.map((len) => Array.from({ length: CAPACITY }, (_, slot) => (slot < len ? 1n : 0n)));
       for (let step = 0; step <= NUM_DECODE_STEPS; step++) {
         const logits = out.logits.data as Float32Array;
         const hidden = out.last_hidden.data as Float32Array;
@@ -79,16 +79,16 @@ describe('talker graph (fp32, tiny)', () => {
           const row = ref.codecRow(token).map((v, i) => v + padRow[i]);
           nextEmbeds.set(row, b * t.hiddenSize);
           expected[b] = ref.step([row], [lengths[b] + step], caches[b]);
-          maskRows[b].push(1n);
+          maskRows[b][lengths[b] + step] = 1n;
         });
         if (step === NUM_DECODE_STEPS) break;
         out = await runSession(session, {
           inputs_embeds: tensor('float32', nextEmbeds, [batch, 1, t.hiddenSize]),
-          attention_mask: tensor('int64', BigInt64Array.from(maskRows.flat()), [batch, maskRows[0].length]),
+          attention_mask: tensor('int64', BigInt64Array.from(maskRows.flat()), [batch, CAPACITY]),
           position_ids: tensor('int64', BigInt64Array.from(lengths.map((len) => BigInt(len + step))), [batch, 1]),
           ...presentsAsPast(out, t.numLayers),
         });
-        expect(out.present_key_0.dims).toEqual([batch, t.numKvHeads, maxLength + step + 1, t.headDim]);
+        expect(out.present_key_0.dims).toEqual([batch, t.numKvHeads, CAPACITY, t.headDim]);
       }
     });
   }

@@ -1,6 +1,8 @@
 /**
- * Builds the talker graph: one batched graph for prefill and decode (past length 0 for prefill) with
- * per-layer KV in/out, per-row position ids and an attention mask for ragged batches, q/k RMSNorm,
+ * Builds the talker graph: one batched graph for prefill and decode over a fixed-capacity KV buffer
+ * per layer (slot t holds position t; the new rows are written at their position ids, so present has
+ * past's shape and a row's result depends on its own length and the buffer's capacity only), an
+ * attention mask over the slots, q/k RMSNorm,
  * 1-D rotate-half RoPE (== M-RoPE with equal rows, spec §1.2), GQA, SwiGLU, final norm and codec_head
  * logits for the last position. Writes talker.onnx (+ talker.onnx.data) and returns its GraphSpec.
  */
@@ -8,7 +10,7 @@ import path from 'node:path';
 import type { CheckpointConfig } from './checkpoint-config';
 import { decoderLayer, loadDecoderLayerWeights } from './decoder-layer';
 import type { GraphSpec, IoDtype, IoSpec } from './manifest';
-import { causalMask, rmsNorm, ropeCosSin, type ActivationType } from './onnx/composite-ops';
+import { kvWritePlan, positionMask, rmsNorm, ropeCosSin, type ActivationType } from './onnx/composite-ops';
 import { GraphBuilder } from './onnx/graph-builder';
 import type { SafetensorsFile } from './safetensors';
 import { WeightLoader } from './weight-loader';
@@ -29,15 +31,15 @@ export function talkerIo(config: CheckpointConfig, dtype: ActivationType): { inp
   const kv = (kind: 'past' | 'present', i: number, which: 'key' | 'value'): IoSpec => ({
     name: `${kind}_${which}_${i}`,
     dtype: act,
-    dims: ['batch', t.numKvHeads, kind === 'past' ? 'past' : 'total', t.headDim],
-    doc: `layer ${i} ${which}s after RoPE; ${kind === 'past' ? 'feed the previous present (past 0 for prefill)' : 'past + new positions'}`,
+    dims: ['batch', t.numKvHeads, 'capacity', t.headDim],
+    doc: `layer ${i} ${which}s after RoPE, slot t = position t; ${kind === 'past' ? 'slots at or after the new positions should be 0' : 'past with the new positions written'}`,
   });
   const layers = Array.from({ length: t.numLayers }, (_, i) => i);
   return {
     inputs: [
       { name: 'inputs_embeds', dtype: act, dims: ['batch', 'seq', t.hiddenSize], doc: 'summed text-track + codec-track rows; left-pad ragged prefill rows' },
-      { name: 'attention_mask', dtype: 'int64', dims: ['batch', 'total'], doc: '1 for real positions, 0 for pads, over past + new positions' },
-      { name: 'position_ids', dtype: 'int64', dims: ['batch', 'seq'], doc: 'RoPE position per row and new position (cumsum(mask) - 1; any value for pads)' },
+      { name: 'attention_mask', dtype: 'int64', dims: ['batch', 'capacity'], doc: '1 for the slots holding positions after this run (past + new), else 0' },
+      { name: 'position_ids', dtype: 'int64', dims: ['batch', 'seq'], doc: 'position of each new row = the slot it is written to; -1 for a pad row (written nowhere)' },
       ...layers.flatMap((i) => [kv('past', i, 'key'), kv('past', i, 'value')]),
     ],
     outputs: [
@@ -57,14 +59,14 @@ export function buildTalkerGraph(args: GraphBuildArgs): GraphSpec {
   for (const spec of io.inputs) g.input(spec.name, spec.dtype, spec.dims);
   const loader = new WeightLoader(g, args.weights, dtype);
 
-  const pastLength = g.dim('past_key_0', 2);
   const seqLength = g.dim('inputs_embeds', 1);
-  const mask = causalMask(g, pastLength, seqLength, 'attention_mask');
+  const mask = positionMask(g, 'position_ids', 'attention_mask');
+  const kvWrite = kvWritePlan(g, 'position_ids', 'attention_mask', dtype);
   const { cos, sin } = ropeCosSin(g, 'position_ids', t.headDim, t.ropeTheta, dtype);
   let x = 'inputs_embeds';
   for (let i = 0; i < t.numLayers; i++) {
     const w = loadDecoderLayerWeights(loader, `talker.model.layers.${i}`);
-    const out = decoderLayer(g, w, t, dtype, { x, cos, sin, mask, pastKey: `past_key_${i}`, pastValue: `past_value_${i}` });
+    const out = decoderLayer(g, w, t, dtype, { x, cos, sin, mask, pastKey: `past_key_${i}`, pastValue: `past_value_${i}`, kvWrite });
     x = out.x;
     g.output(out.presentKey, dtype, io.outputs[2 + 2 * i].dims, `present_key_${i}`);
     g.output(out.presentValue, dtype, io.outputs[3 + 2 * i].dims, `present_value_${i}`);
@@ -84,7 +86,8 @@ export function buildTalkerGraph(args: GraphBuildArgs): GraphSpec {
     inputs: io.inputs,
     outputs: io.outputs,
     doc:
-      'One graph for prefill and decode. Prefill: past tensors with 0 positions, left-padded rows, mask over the prompt. ' +
-      'Decode: one new position per row, mask over past + 1, feed present_* back as past_*. Logits and last_hidden are for the last new position.',
+      'One graph for prefill and decode over KV buffers of a fixed capacity (slot t = position t). Prefill: zero past, ' +
+      'left-padded rows (pad position -1), mask over the prompt slots. Decode: one new position per row, mask over past + 1 slots; ' +
+      'present_* has past_*\'s shape and can be fed straight back. Logits and last_hidden are for the last new position.',
   };
 }

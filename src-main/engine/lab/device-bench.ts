@@ -21,6 +21,8 @@ import { EmbeddingTables } from '../models/embedding-tables';
 import { loadModelManifest } from '../models/model-manifest';
 import type { CodePredictorRow } from '../models/stages';
 import { OrtTalker } from '../models/talker';
+import { talkerOptionsFor } from '../kv/create-kv-store';
+import { resolveEngineConfig } from '../engine-config';
 import { createSession, listAvailableProviders, type ProviderName, type SessionOptions } from '../runtime/ort';
 
 const { values: args } = parseArgs({
@@ -65,7 +67,7 @@ async function stageScaling(builtDir: string, provider: ProviderName, batches: n
   const h = manifest.talker.hiddenSize;
   const out: Record<string, unknown> = {};
   const loadT = performance.now();
-  const talker = new OrtTalker(await createSession(path.join(builtDir, manifest.graphs.talker.file), options('talker')), manifest);
+  const talker = new OrtTalker(await createSession(path.join(builtDir, manifest.graphs.talker.file), options('talker')), manifest, talkerOptionsFor(manifest, resolveEngineConfig({ kvCache: { mode: 'host' } }), provider, 0));
   const loop = new OrtCodePredictorLoop(await createSession(path.join(builtDir, manifest.graphs.codePredictorLoop.file), options('cp-loop')), manifest, embeddings);
   const step = new OrtCodePredictor(await createSession(path.join(builtDir, manifest.graphs.codePredictorStep.file), options('cp-step')), manifest, embeddings);
   const codec = new OrtCodecDecoder(await createSession(path.join(builtDir, manifest.graphs.codec.file), options('codec')), manifest);

@@ -14,6 +14,8 @@ import { EmbeddingTables } from '../models/embedding-tables';
 import { loadModelManifest } from '../models/model-manifest';
 import type { CodePredictorRow } from '../models/stages';
 import { OrtTalker } from '../models/talker';
+import { talkerOptionsFor } from '../kv/create-kv-store';
+import { resolveEngineConfig } from '../engine-config';
 import { createSession, type ProviderName } from '../runtime/ort';
 
 const { values: args } = parseArgs({ options: { work: { type: 'string', default: '/tmp/w' }, out: { type: 'string', default: '.cache/inv-out' }, size: { type: 'string', default: '0.6b' }, provider: { type: 'string', default: 'webgpu' } } });
@@ -31,7 +33,7 @@ const same = (a: ArrayLike<number>, b: ArrayLike<number>) => {
 };
 const report: Record<string, unknown> = {};
 
-const talker = new OrtTalker(await createSession(path.join(builtDir, manifest.graphs.talker.file), { provider }), manifest);
+const talker = new OrtTalker(await createSession(path.join(builtDir, manifest.graphs.talker.file), { provider }), manifest, talkerOptionsFor(manifest, resolveEngineConfig({ kvCache: { mode: 'host' } }), provider, 0));
 let nextId = 1;
 /** Row 0 (phase 0) decoded after a 32-row prompt, beside mates with phases `mates`. */
 async function talkerRow0(mates: number[]): Promise<{ prefill: Float32Array; decode: Float32Array }> {

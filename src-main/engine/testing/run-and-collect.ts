@@ -8,7 +8,11 @@ import type { Engine } from '../engine';
 
 export type RequestOutputs = Map<string, { codes: number[][]; pcmSha256: string }>;
 
-export async function runAndCollect(engine: Engine, requests: readonly SynthesisRequest[]): Promise<RequestOutputs> {
+/**
+ * Runs `requests` to completion. With arrivalSteps, request i is added just before step
+ * arrivalSteps[i] (staggered arrivals, as in a closed loop); otherwise all are added at once.
+ */
+export async function runAndCollect(engine: Engine, requests: readonly SynthesisRequest[], arrivalSteps?: readonly number[]): Promise<RequestOutputs> {
   const out: RequestOutputs = new Map();
   const codes = new Map<string, number[][]>();
   const offCodes = engine.onDidFinishCodes((c) => codes.set(c.requestId, c.codes));
@@ -18,8 +22,17 @@ export async function runAndCollect(engine: Engine, requests: readonly Synthesis
     out.set(o.result.requestId, { codes: codes.get(o.result.requestId)!, pcmSha256: createHash('sha256').update(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength)).digest('hex') });
   });
   try {
-    for (const r of requests) engine.addRequest(r);
-    await engine.run();
+    if (!arrivalSteps) {
+      for (const r of requests) engine.addRequest(r);
+      await engine.run();
+    } else {
+      const lastArrival = Math.max(...arrivalSteps);
+      for (let step = 0; step <= lastArrival || engine.hasWork(); step++) {
+        if (step > lastArrival + 100_000) throw new Error('runAndCollect: the engine did not finish');
+        requests.forEach((r, i) => arrivalSteps[i] === step && engine.addRequest(r));
+        await engine.step();
+      }
+    }
   } finally {
     offCodes();
     offFinish();

@@ -88,6 +88,51 @@ export function causalMask(g: GraphBuilder, pastLength: string, seqLength: strin
   return g.unsqueeze(additive, [1, 2]); // [B, 1, 1, S, T]
 }
 
+/**
+ * Additive fp32 mask [B, 1, 1, S, L] over a fixed-capacity KV buffer whose slot t holds position t:
+ * the query at positionIds[b, s] sees slot t when t <= that position and attentionMask[b, t] == 1.
+ * A pad query (position -1) sees nothing and stays finite. Index math is fp32 (exact below 2^24).
+ */
+export function positionMask(g: GraphBuilder, positionIds: string, attentionMask: string): string {
+  const slots = kvSlotIndices(g, attentionMask); // [L]
+  const positions = g.unsqueeze(g.cast(positionIds, 'float32'), [2]); // [B, S, 1]
+  const causal = g.op('LessOrEqual', [g.unsqueeze(slots, [0, 1]), positions]); // [B, S, L]
+  const keyValid = g.unsqueeze(g.op('Equal', [attentionMask, g.constInt64([1], [])]), [1]); // [B, 1, L]
+  const additive = g.op('Where', [g.op('And', [causal, keyValid]), g.constFloat(0), g.constFloat(MASK_NEGATIVE)]);
+  return g.unsqueeze(additive, [1, 2]);
+}
+
+/** fp32 slot indices 0..L-1 of a capacity-L buffer, L = dim 1 of `attentionMask` [B, L]. */
+function kvSlotIndices(g: GraphBuilder, attentionMask: string): string {
+  const capacity = g.squeeze(g.cast(g.dim(attentionMask, 1), 'float32'), [0]);
+  return g.op('Range', [g.constFloat(0, 'float32', []), capacity, g.constFloat(1, 'float32', [])]);
+}
+
+/** Where the new positions go in a capacity-L buffer: onehot [B, 1, L, S] (activation dtype) and isNew [B, 1, L, 1]. */
+export interface KvWritePlan {
+  onehot: string;
+  isNew: string;
+}
+
+/** One-hot of positionIds [B, S] over the L slots of `attentionMask` [B, L]; position -1 (a pad) writes nowhere. */
+export function kvWritePlan(g: GraphBuilder, positionIds: string, attentionMask: string, dtype: ActivationType): KvWritePlan {
+  const slots = g.unsqueeze(kvSlotIndices(g, attentionMask), [0, 2]); // [1, L, 1]
+  const positions = g.unsqueeze(g.cast(positionIds, 'float32'), [1]); // [B, 1, S]
+  const hit = g.cast(g.op('Equal', [slots, positions]), 'float32'); // [B, L, S]
+  const onehot = g.unsqueeze(dtype === 'float32' ? hit : g.cast(hit, dtype), [1]);
+  const count = g.op('ReduceSum', [hit, g.constInt64([2])], { keepdims: 1 }); // [B, L, 1]
+  const isNew = g.unsqueeze(g.op('Greater', [count, g.constFloat(0)]), [1]);
+  return { onehot, isNew };
+}
+
+/**
+ * past [B, KVH, L, D] with the new rows [B, KVH, S, D] written at their slots. Exact: onehot @ rows
+ * sums one product by 1 and the rest by 0, and Where copies every other slot unchanged.
+ */
+export function writeKv(g: GraphBuilder, past: string, rows: string, plan: KvWritePlan): string {
+  return g.op('Where', [plan.isNew, g.matmul(plan.onehot, rows), past]);
+}
+
 export interface AttentionArgs {
   q: string; // [B, Hq, S, D], RoPE applied
   k: string; // [B, KVH, T, D], full key cache incl. the new positions

@@ -22,12 +22,13 @@ export function argmax(values: ArrayLike<number>): number {
   return best;
 }
 
-/** Empty past tensors [B, numKvHeads, 0, headDim] for every layer. */
-export function emptyPast(numLayers: number, batch: number, numKvHeads: number, headDim: number): Record<string, OrtTensor> {
+/** Zero past tensors [B, numKvHeads, capacity, headDim] for every layer (capacity 0: empty). */
+export function emptyPast(numLayers: number, batch: number, numKvHeads: number, headDim: number, capacity = 0): Record<string, OrtTensor> {
   const feeds: Record<string, OrtTensor> = {};
+  const size = batch * numKvHeads * capacity * headDim;
   for (let i = 0; i < numLayers; i++) {
-    feeds[`past_key_${i}`] = tensor('float32', new Float32Array(0), [batch, numKvHeads, 0, headDim]);
-    feeds[`past_value_${i}`] = tensor('float32', new Float32Array(0), [batch, numKvHeads, 0, headDim]);
+    feeds[`past_key_${i}`] = tensor('float32', new Float32Array(size), [batch, numKvHeads, capacity, headDim]);
+    feeds[`past_value_${i}`] = tensor('float32', new Float32Array(size), [batch, numKvHeads, capacity, headDim]);
   }
   return feeds;
 }

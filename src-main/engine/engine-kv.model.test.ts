@@ -1,0 +1,96 @@
+// The talker KV store on the tiny model (CPU): sequences that arrive at different steps share one
+// talker run (rows of different lengths in one KV-capacity bucket) and still give their solo bytes,
+// with the host strategy and with the device strategy (present outputs fed straight back; on CPU the
+// "device" tensors are host tensors, so the same code path runs); 1,000 requests leave the block
+// pool exactly as large as after the first round, with every block free.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SynthesisRequest } from '../../src-shared/synthesis';
+import { ensureTinyModel } from '../model-builder/tiny-model';
+import { createEngine } from './create-engine';
+import type { Engine } from './engine';
+import type { OrtTalker } from './models/talker';
+import { runAndCollect, type RequestOutputs } from './testing/run-and-collect';
+
+const CONFIG = { provider: 'cpu', codePredictor: 'step', maxRunningSequences: 8, maxPrefillSequences: 8 };
+const VOICES = ['ryan', 'dylan', 'sohee', 'vivian'];
+
+function requests(count: number, prefix: string, maxNewTokens: number): SynthesisRequest[] {
+  return Array.from({ length: count }, (_, i) => ({
+    requestId: `${prefix}${i}`,
+    input: 'The same words for every request.',
+    inputFormat: 'text',
+    voice: VOICES[i % VOICES.length],
+    language: 'english',
+    seed: 1000 + 17 * i,
+    params: { maxNewTokens: maxNewTokens + (i % 3), temperature: 0.9 },
+  }));
+}
+
+const kvStats = (engine: Engine) => (engine.parts.stages.talker as unknown as OrtTalker).kvStats();
+const runSizes = (engine: Engine) => (engine.parts.stages.talker as unknown as OrtTalker).runBatchSizes;
+
+let builtDir: string;
+let host: Engine;
+let device: Engine;
+let solo: RequestOutputs;
+const STAGGERED = requests(6, 's', 10);
+
+beforeAll(async () => {
+  ({ builtDir } = await ensureTinyModel());
+  host = await createEngine({ modelDir: builtDir, config: CONFIG, log: () => {} });
+  device = await createEngine({ modelDir: builtDir, config: { ...CONFIG, kvCache: { mode: 'device' } }, log: () => {} });
+  solo = new Map();
+  for (const r of STAGGERED) for (const [k, v] of await runAndCollect(host, [r])) solo.set(k, v);
+});
+
+afterAll(async () => {
+  await host?.dispose();
+  await device?.dispose();
+});
+
+describe('talker KV store (tiny, CPU)', () => {
+  it('uses the host strategy on CPU by default and the device strategy when asked', () => {
+    expect(kvStats(host).strategy).toBe('host');
+    expect(kvStats(device).strategy).toBe('device');
+  });
+
+  for (const which of ['host', 'device'] as const) {
+    it(`${which} strategy: staggered arrivals share talker runs and give each request its solo codes and PCM bytes`, async () => {
+      const engine = which === 'host' ? host : device;
+      const runsBefore = runSizes(engine).length;
+      const before = kvStats(engine);
+      const together = await runAndCollect(engine, STAGGERED, STAGGERED.map((_, i) => 2 * i));
+      for (const r of STAGGERED) expect(together.get(r.requestId), r.requestId).toEqual(solo.get(r.requestId));
+      // arrivals two steps apart give every sequence its own past length, so a multi-row run mixes lengths
+      expect(Math.max(...runSizes(engine).slice(runsBefore))).toBeGreaterThanOrEqual(4);
+      const after = kvStats(engine);
+      if (which === 'device') {
+        expect(after.numRunsReused - before.numRunsReused).toBeGreaterThan(0);
+        expect(after.numGroupsDownloaded - before.numGroupsDownloaded).toBeGreaterThan(0);
+      }
+      expect(after).toMatchObject({ numSequences: 0, numBlocksFree: after.numBlocksAllocated });
+    });
+  }
+
+  it('does not grow the block pool over 1,000 requests and frees every block', { timeout: 240_000 }, async () => {
+    const engine = await createEngine({ modelDir: builtDir, config: { ...CONFIG, kvCache: { mode: 'device', initialBlocks: 1 } }, log: () => {} });
+    try {
+      const round = (n: number) => requests(25, `r${n}-`, 1);
+      await runAndCollect(engine, round(0), round(0).map((_, i) => i % 8));
+      const first = kvStats(engine);
+      expect(first.numBlocksAllocated).toBeGreaterThan(1);
+      let numDone = 25;
+      for (let n = 1; numDone < 1000; n++, numDone += 25) {
+        const outputs = await runAndCollect(engine, round(n), round(n).map((_, i) => i % 8));
+        expect(outputs.size).toBe(25);
+      }
+      const last = kvStats(engine);
+      expect(numDone).toBe(1000);
+      expect(last.numBlocksAllocated).toBe(first.numBlocksAllocated);
+      expect(last.numStagingElements).toBe(first.numStagingElements);
+      expect(last).toMatchObject({ numSequences: 0, numBlocksFree: last.numBlocksAllocated });
+    } finally {
+      await engine.dispose();
+    }
+  });
+});

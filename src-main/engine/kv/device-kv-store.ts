@@ -1,0 +1,106 @@
+/**
+ * Device-resident KV strategy (WebGPU): the talker's present outputs are kept as gpu-buffer tensors
+ * and fed straight back as the next run's past while the run has the same rows and capacity, so a
+ * steady batch never copies its cache. When rows regroup (a sequence joins, leaves or outgrows its
+ * capacity) the affected group is downloaded once into the host pool and restaged from there.
+ */
+import { readTensorData, disposeTensor, type OrtTensor } from '../runtime/ort';
+import type { ActivationDtype } from '../models/activations';
+import type { HostKvPool } from './host-kv-pool';
+import { stagedFeeds, storeRows } from './host-kv-store';
+import { groupKey, pastName, presentName, presentNames, type KvGroup, type KvStoreStats, type TalkerKvStore } from './kv-store';
+
+interface ResidentGroup {
+  group: KvGroup;
+  presents: Record<string, OrtTensor>;
+}
+
+export class DeviceKvStore implements TalkerKvStore {
+  private readonly resident = new Map<string, ResidentGroup>();
+  /** Which resident group holds a sequence's newest positions (absent: all are in the pool). */
+  private readonly location = new Map<number, string>();
+  private readonly positions = new Map<number, number>();
+  private readonly counts = { numRunsReused: 0, numRunsStaged: 0, numGroupsDownloaded: 0 };
+
+  constructor(readonly pool: HostKvPool, private readonly dtype: ActivationDtype) {}
+
+  numPositions(sequenceId: number): number {
+    return this.positions.get(sequenceId) ?? 0;
+  }
+
+  has(sequenceId: number): boolean {
+    return this.positions.has(sequenceId);
+  }
+
+  async pastFeeds(group: KvGroup): Promise<Record<string, OrtTensor>> {
+    const key = groupKey(group);
+    const same = this.resident.get(key);
+    if (same && group.sequenceIds.slice(0, group.numReal).every((id) => this.location.get(id) === key)) {
+      this.resident.delete(key);
+      this.counts.numRunsReused++;
+      const feeds: Record<string, OrtTensor> = {};
+      for (let layer = 0; layer < this.pool.dims.numLayers; layer++) {
+        for (const which of [0, 1] as const) feeds[pastName(layer, which)] = same.presents[presentName(layer, which)];
+      }
+      return feeds;
+    }
+    for (const id of new Set(group.sequenceIds)) {
+      const at = this.location.get(id);
+      if (at !== undefined) await this.download(at);
+    }
+    this.counts.numRunsStaged++;
+    return stagedFeeds(this.pool, group, this.dtype);
+  }
+
+  async accept(group: KvGroup, feeds: Record<string, OrtTensor>, outputs: Record<string, OrtTensor>): Promise<void> {
+    for (const t of Object.values(feeds)) disposeTensor(t);
+    const key = groupKey(group);
+    const presents = Object.fromEntries(presentNames(this.pool.dims.numLayers).map((n) => [n, outputs[n]]));
+    this.resident.set(key, { group, presents });
+    for (let b = 0; b < group.numReal; b++) {
+      const id = group.sequenceIds[b];
+      this.positions.set(id, this.numPositions(id) + group.numNew);
+      this.location.set(id, key);
+    }
+  }
+
+  release(sequenceId: number): void {
+    const at = this.location.get(sequenceId);
+    this.location.delete(sequenceId);
+    this.positions.delete(sequenceId);
+    this.pool.release(sequenceId);
+    if (at !== undefined && ![...this.location.values()].includes(at)) this.drop(at);
+  }
+
+  stats(): KvStoreStats {
+    return { ...this.pool.stats(), strategy: 'device', ...this.counts };
+  }
+
+  dispose(): void {
+    for (const key of [...this.resident.keys()]) this.drop(key);
+    this.location.clear();
+  }
+
+  /** Copies a resident group's rows that still live there into the pool, then frees its tensors. */
+  private async download(key: string): Promise<void> {
+    const entry = this.resident.get(key);
+    if (!entry) return;
+    this.counts.numGroupsDownloaded++;
+    const names = presentNames(this.pool.dims.numLayers);
+    const present = await Promise.all(names.map((n) => readTensorData(entry.presents[n])));
+    const rows = entry.group.sequenceIds
+      .slice(0, entry.group.numReal)
+      .map((id, row) => ({ row, sequenceId: id, end: this.numPositions(id) }))
+      .filter((r) => this.location.get(r.sequenceId) === key);
+    storeRows(this.pool, entry.group.capacity, present, rows);
+    for (const r of rows) this.location.delete(r.sequenceId);
+    this.drop(key);
+  }
+
+  private drop(key: string): void {
+    const entry = this.resident.get(key);
+    if (!entry) return;
+    this.resident.delete(key);
+    for (const t of Object.values(entry.presents)) disposeTensor(t);
+  }
+}
