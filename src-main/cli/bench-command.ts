@@ -13,7 +13,7 @@ import { writeBenchReports } from '../bench/write-reports';
 import { createBenchRunStore } from '../library/bench-run-store';
 import { openLibraryDb } from '../library/library-db';
 import { defaultUserDataDir } from '../runtime/paths';
-import { UsageError } from './cli-errors';
+import { parseEngineConfig } from './engine-options';
 import { createInprocVariant, inprocVariantFactories } from '../runtime/inproc-bench-variants';
 
 interface BenchCommandOptions extends BenchCliOptions {
@@ -21,17 +21,6 @@ interface BenchCommandOptions extends BenchCliOptions {
   provider?: string;
   store?: boolean;
   engineConfig?: string;
-}
-
-function parseEngineConfig(json: string | undefined): Record<string, unknown> | undefined {
-  if (json === undefined) return undefined;
-  try {
-    const value = JSON.parse(json) as unknown;
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // reported below
-  }
-  throw new UsageError(`--engine-config must be a JSON object, got ${json}`, `e.g. --engine-config '{"minFramesCap":20,"framesPerTextToken":1}'`);
 }
 
 async function runBench(opts: BenchCommandOptions): Promise<void> {

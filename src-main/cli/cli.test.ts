@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createProgram, runCli } from './cli';
 import { STUDIO_VERSION } from './version';
+import { engineOverridesFromFlags } from './engine-options';
 import { appRootDir } from '../runtime/paths';
 
 function capture() {
@@ -54,6 +55,23 @@ describe('studio CLI', () => {
     const b = capture();
     expect(await runCli(['--verbose', 'model', 'inspect', '/nonexistent/model'])).toBe(1);
     expect(b.err.join('')).toMatch(/\n\s+at /);
+  });
+
+  it('gives serve the same --provider and --engine-config flags as bench, the provider flag winning', async () => {
+    for (const name of ['serve', 'bench']) {
+      const { out } = capture();
+      expect(await runCli([name, '--help'])).toBe(0);
+      expect(out.join('')).toMatch(/--provider <name>[\s\S]*--engine-config <json>/);
+      vi.restoreAllMocks();
+    }
+    expect(engineOverridesFromFlags({})).toEqual({});
+    expect(engineOverridesFromFlags({ provider: 'webgpu', engineConfig: '{"provider":"cpu","maxRunningSequences":1}' })).toEqual({ provider: 'webgpu', maxRunningSequences: 1 });
+  });
+
+  it('exits 2 on a serve --engine-config that is not a JSON object, before any engine host starts', async () => {
+    const { err } = capture();
+    expect(await runCli(['serve', '--port', '0', '--engine-config', '[1]'])).toBe(2);
+    expect(err.join('')).toMatch(/error: --engine-config must be a JSON object, got \[1\]\nfix: /);
   });
 
   it('reports the same version as package.json', () => {

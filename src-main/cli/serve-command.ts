@@ -8,6 +8,7 @@ import { createStudioRuntime } from '../runtime/studio-runtime';
 import { rendererDir } from '../runtime/paths';
 import { startHeadlessServer } from '../headless/headless-server';
 import { parseIntFlag } from './cli-errors';
+import { engineOverridesFromFlags } from './engine-options';
 import { STUDIO_VERSION } from './version';
 
 export interface ServeOptions {
@@ -15,13 +16,16 @@ export interface ServeOptions {
   host: string;
   token?: string;
   model?: string;
+  provider?: string;
+  engineConfig?: string;
   drainMs: string;
 }
 
 export async function runServe(opts: ServeOptions): Promise<void> {
   const port = parseIntFlag('port', opts.port, 0, 65535);
   const drainMs = parseIntFlag('drain-ms', opts.drainMs, 0, 600_000);
-  const runtime = createStudioRuntime({ hostKind: 'headless', version: STUDIO_VERSION, model: opts.model });
+  const engineConfig = engineOverridesFromFlags(opts);
+  const runtime = createStudioRuntime({ hostKind: 'headless', version: STUDIO_VERSION, model: opts.model, engineConfig });
   const uiDir = rendererDir();
   const server = await startHeadlessServer({
     runtime,
@@ -58,6 +62,8 @@ export function registerServe(program: Command): void {
     .option('--host <address>', 'address to bind; anything but loopback needs --token', '127.0.0.1')
     .option('--token <token>', 'bearer token required by the HTTP API (or STUDIO_TOKEN)')
     .option('--model <dir>', "model folder, or 'embedded:tiny' (the synthetic default)")
+    .option('--provider <name>', 'execution provider (auto, cpu, webgpu, cuda, dml)')
+    .option('--engine-config <json>', 'engine settings, e.g. {"maxRunningSequences":1}')
     .option('--drain-ms <ms>', 'on shutdown, how long in-flight requests may finish', '10000')
     .action(runServe);
 }

@@ -5,8 +5,9 @@
  * or reorder an entry that has shipped. The applied version is stored in PRAGMA user_version.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { StudioError } from '../../src-shared/errors';
 
 export type SqliteDatabase = Database.Database;
@@ -96,7 +97,10 @@ export function openLibraryDb(folder: string, migrations: readonly LibraryMigrat
   checkMigrationList(migrations);
   fs.mkdirSync(folder, { recursive: true });
   const filePath = path.join(folder, LIBRARY_DB_FILE_NAME);
-  const db = new Database(filePath);
+  // Loaded here, not at import: commands that never open the library (bench --no-store, serve's
+  // synthesis API) then run where the native module is absent, e.g. the bundled CLI on a GPU box.
+  const Sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  const db = new Sqlite(filePath);
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
