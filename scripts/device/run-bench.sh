@@ -13,7 +13,7 @@ SEED=${SEED:-1}
 DTYPE=${DTYPE:-fp16}                        # model build --dtype
 PROVIDER=${PROVIDER:-webgpu}
 VARIANTS=${VARIANTS:-serial,batched}        # inproc variants
-HTTP_VARIANTS=${HTTP_VARIANTS:-$VARIANTS}   # one `studio serve` per name (serial | batched), at most 2
+HTTP_VARIANTS=${HTTP_VARIANTS:-$VARIANTS}   # one `studio serve` per inproc variant name, at most 2
 CLIENTS=${CLIENTS:-1,4,8,16,32,64}
 WINDOW=${WINDOW:-20}
 PASSES=${PASSES:-1}
@@ -63,6 +63,26 @@ cp .cache/device-bundle/cli.js .cache/device-bundle/engine-host.js out/main/
 export STUDIO_DATA_DIR=$WORK/data
 studio() { node out/main/cli.js "$@"; }
 
+# variant_config NAME: ENGINE_CONFIG under the inproc variant NAME's engine settings, as the inproc
+# bench applies them (bundle.sh wrote them from src-main/runtime/inproc-bench-variants.ts).
+variant_config() {
+  node -e '
+    const [name, base] = process.argv.slice(1);
+    const all = JSON.parse(require("fs").readFileSync(".cache/device-bundle/inproc-variants.json", "utf8"));
+    const fail = (m) => (console.error(m), process.exit(1));
+    const v = all[name] ?? fail(`HTTP_VARIANTS: "${name}" is not an inproc variant; known: ${Object.keys(all).join(", ")}`);
+    if (Object.keys(v.schedulerConfig).length) fail(`variant ${name} sets scheduler settings, which serve cannot take`);
+    console.log(JSON.stringify({ ...JSON.parse(base), ...v.engineConfig }));' "$1" "$ENGINE_CONFIG"
+}
+
+# Checked before the long synth and build: one serve per HTTP variant, at most two (bench's --url).
+IFS=, read -r -a names <<< "$HTTP_VARIANTS"
+configs=()
+if [[ ,$PHASES, == *,http,* ]]; then
+  [ "${#names[@]}" -le 2 ] || { echo "HTTP_VARIANTS names ${#names[@]} variants; bench --target http takes at most 2" >&2; exit 1; }
+  for v in "${names[@]}"; do configs+=("$(variant_config "$v")"); done
+fi
+
 note "gpu: $(nvidia-smi -L 2>&1 | paste -sd ';' -)"
 note "node $(node --version), onnxruntime-node $(node -p "require('onnxruntime-node/package.json').version")"
 note "settings: SIZE=$SIZE DTYPE=$DTYPE PROVIDER=$PROVIDER VARIANTS=$VARIANTS HTTP_VARIANTS=$HTTP_VARIANTS CLIENTS=$CLIENTS WINDOW=$WINDOW PASSES=$PASSES WORKLOADS=$WORKLOADS ENGINE_CONFIG=$ENGINE_CONFIG PHASES=$PHASES extra: $*"
@@ -96,17 +116,6 @@ if [[ ,$PHASES, == *,inproc,* ]]; then
   report inproc
 fi
 
-# The same engine settings as the inproc variants (src-main/runtime/inproc-bench-variants.ts).
-variant_config() {
-  local preset
-  case $1 in
-    serial) preset='{"maxRunningSequences":1,"maxPrefillSequences":1}' ;;
-    batched) preset='{}' ;;
-    *) echo "HTTP_VARIANTS: '$1' is not serial or batched" >&2; return 1 ;;
-  esac
-  node -e 'console.log(JSON.stringify({ ...JSON.parse(process.argv[1]), ...JSON.parse(process.argv[2]) }))' "$ENGINE_CONFIG" "$preset"
-}
-
 # wait_ready URL PID LOG: polls URL/readyz once a second, up to READY_TIMEOUT_S, while PID lives.
 wait_ready() {
   local i
@@ -121,13 +130,12 @@ wait_ready() {
 }
 
 if [[ ,$PHASES, == *,http,* ]]; then
-  IFS=, read -r -a names <<< "$HTTP_VARIANTS"
   urls=()
   t0=$(date +%s)
   for i in "${!names[@]}"; do
     v=${names[$i]}
     url=http://127.0.0.1:$((PORT + i))
-    config=$(variant_config "$v")
+    config=${configs[$i]}
     echo "=== serve $v at $url: --engine-config $config" | tee -a "$log"
     node out/main/cli.js serve --host 127.0.0.1 --port $((PORT + i)) --model "$built" --provider "$PROVIDER" \
       --engine-config "$config" > "$OUT/serve-$v.log" 2>&1 &
