@@ -19,7 +19,7 @@ WINDOW=${WINDOW:-20}
 PASSES=${PASSES:-1}
 WORKLOADS=${WORKLOADS:-plain}
 ENGINE_CONFIG=${ENGINE_CONFIG:-'{}'}        # JSON object for every engine, under each variant's own settings
-PHASES=${PHASES:-inproc,http}               # which benches to run
+PHASES=${PHASES:-inproc,http}               # which benches to run (also: probe, before them)
 PORT=${PORT:-7860}                          # serve ports: PORT, PORT+1
 READY_TIMEOUT_S=${READY_TIMEOUT_S:-300}
 WORK=${WORK:-/tmp/studio-device}            # checkpoint, built graphs, data folder, HTML reports
@@ -99,6 +99,17 @@ phase build studio model build --checkpoint "$checkpoint" --dtype "$DTYPE" --out
 built=$(grep -E '^(built in .* s|up to date \(cache hit\)): ' "$log" | tail -1 | sed -E 's/^[^:]*: //')
 [ -s "$built/manifest.json" ] || { echo "no built model found after the build (got '$built')" >&2; exit 1; }
 note "model: $built"
+
+# probe: host vs device-resident KV on the built model (engine/lab/kv-probe.ts); if the device
+# strategy fails or differs, the benches below run with the host strategy.
+if [[ ,$PHASES, == *,probe,* ]]; then
+  if ! phase probe node .cache/device-bundle/kv-probe.js --model "$built" --provider "$PROVIDER" --out "$OUT"; then
+    ENGINE_CONFIG=$(node -e 'const c = JSON.parse(process.argv[1]); c.kvCache = { ...c.kvCache, mode: "host" }; console.log(JSON.stringify(c))' "$ENGINE_CONFIG")
+    note "probe failed: ENGINE_CONFIG is now $ENGINE_CONFIG"
+  fi
+  # getData on a gpu-buffer tensor aborted the process before: tried alone, its outcome only logged
+  phase probe-getdata node .cache/device-bundle/kv-probe.js --model "$built" --provider "$PROVIDER" --out "$OUT" --getData --stepsOnly || true
+fi
 
 bench_common=(--clients "$CLIENTS" --window "$WINDOW" --passes "$PASSES" --workloads "$WORKLOADS" --no-store)
 

@@ -63,7 +63,7 @@ async function openStages(manifest: ModelManifest, modelDir: string, config: Eng
     const strategy = resolveKvStrategy(config, provider);
     const talkerOptions: SessionOptions = strategy === 'device' && provider === 'webgpu' ? { ...options, gpuOutputs: presentNames(manifest.talker.numLayers) } : options;
     const talkerSession = await createSession(path.join(modelDir, manifest.graphs.talker.file), talkerOptions);
-    const talker = new OrtTalker(talkerSession, manifest, talkerOptionsFor(manifest, config, provider, talkerRows));
+    const talker = new OrtTalker(talkerSession, manifest, await talkerOptionsFor(manifest, config, provider, talkerRows));
     const useLoop = (config.codePredictor === 'manifest' ? manifest.defaultCodePredictor : config.codePredictor) === 'loop';
     const cpGraph = useLoop ? manifest.graphs.codePredictorLoop : manifest.graphs.codePredictorStep;
     const cpSession = await createSession(path.join(modelDir, cpGraph.file), options);

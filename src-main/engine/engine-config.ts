@@ -60,7 +60,7 @@ export interface EngineConfig {
   maxRunningSequences: number;
   /** Sequences admitted (prefilled) in one step. */
   maxPrefillSequences: number;
-  /** Runaway guard: frames allowed = minFramesCap + framesPerTextToken × numTextTokens (also ≤ maxNewTokens). */
+  /** Runaway guard: frames allowed = minFramesCap + framesPerTextToken × numTextTokens (also ≤ maxNewTokens); 0 per token gives every request minFramesCap frames (benchmarks). */
   framesPerTextToken: number;
   minFramesCap: number;
   promptLayout: PromptLayout;
@@ -112,7 +112,7 @@ const MINIMUMS: Record<string, number> = {
   maxSequenceTokens: 16,
   maxRunningSequences: 1,
   maxPrefillSequences: 1,
-  framesPerTextToken: 1,
+  framesPerTextToken: 0,
   minFramesCap: 1,
   'shapeBuckets.talkerRows': 1,
   'shapeBuckets.codePredictorRows': 1,

@@ -1,11 +1,13 @@
 /**
  * Picks and sizes the talker's KV store for a provider: resolves kvCache 'auto' (device-resident on
- * WebGPU, host-resident elsewhere) and the pool's block counts derived from the batch limits.
+ * WebGPU, host-resident elsewhere), the pool's block counts derived from the batch limits, and the
+ * device strategy's downloader.
  */
 import type { ModelManifest } from '../../model-builder/manifest';
 import type { EngineConfig } from '../engine-config';
-import type { ProviderName } from '../runtime/ort';
-import { DeviceKvStore } from './device-kv-store';
+import { buildCopyGraph, copyInputName, copyOutputName } from '../../model-builder/copy-graph';
+import { createSession, runSession, type ProviderName } from '../runtime/ort';
+import { DeviceKvStore, type TensorDownloader } from './device-kv-store';
 import { HostKvPool } from './host-kv-pool';
 import { HostKvStore } from './host-kv-store';
 import type { TalkerKvStore } from './kv-store';
@@ -16,7 +18,22 @@ export function resolveKvStrategy(config: Pick<EngineConfig, 'kvCache'>, provide
   return provider === 'webgpu' ? 'device' : 'host';
 }
 
-export function createTalkerKvStore(manifest: ModelManifest, config: EngineConfig, provider: ProviderName): TalkerKvStore {
+/**
+ * A downloader for device-resident tensors: one run of a copy graph on `provider` whose outputs stay
+ * on the host (Tensor.getData() on a WebGPU tensor aborted the process in onnxruntime-node 1.30).
+ */
+async function copySessionDownloader(count: number, elemType: 'float32' | 'float16', provider: ProviderName): Promise<{ download: TensorDownloader; release: () => Promise<void> }> {
+  const session = await createSession(buildCopyGraph(count, elemType, 4), { provider, intraOpNumThreads: 1 });
+  return {
+    download: async (tensors) => {
+      const out = await runSession(session, Object.fromEntries(tensors.map((t, i) => [copyInputName(i), t])));
+      return tensors.map((_, i) => out[copyOutputName(i)].data as ArrayLike<number>);
+    },
+    release: () => session.release(),
+  };
+}
+
+export async function createTalkerKvStore(manifest: ModelManifest, config: EngineConfig, provider: ProviderName): Promise<TalkerKvStore> {
   const k = config.kvCache;
   const blocksPerSequence = Math.ceil(config.maxSequenceTokens / k.blockPositions);
   const maxBlocks = k.maxBlocks > 0 ? k.maxBlocks : config.maxRunningSequences * blocksPerSequence;
@@ -24,10 +41,12 @@ export function createTalkerKvStore(manifest: ModelManifest, config: EngineConfi
   const t = manifest.talker;
   const dtype = manifest.dtype === 'fp16' ? 'float16' : 'float32';
   const pool = new HostKvPool({ dims: { numLayers: t.numLayers, numKvHeads: t.numKvHeads, headDim: t.headDim, blockPositions: k.blockPositions }, dtype, initialBlocks, maxBlocks });
-  return resolveKvStrategy(config, provider) === 'device' ? new DeviceKvStore(pool, dtype) : new HostKvStore(pool, dtype);
+  if (resolveKvStrategy(config, provider) === 'host') return new HostKvStore(pool, dtype);
+  const copier = await copySessionDownloader(t.numLayers * 2, dtype, provider);
+  return new DeviceKvStore(pool, dtype, copier.download, copier.release);
 }
 
 /** OrtTalker options for a provider: its KV store, capacity step and row bucket (0: none). */
-export function talkerOptionsFor(manifest: ModelManifest, config: EngineConfig, provider: ProviderName, bucketRows: number): OrtTalkerOptions {
-  return { kv: createTalkerKvStore(manifest, config, provider), blockPositions: config.kvCache.blockPositions, bucketRows };
+export async function talkerOptionsFor(manifest: ModelManifest, config: EngineConfig, provider: ProviderName, bucketRows: number): Promise<OrtTalkerOptions> {
+  return { kv: await createTalkerKvStore(manifest, config, provider), blockPositions: config.kvCache.blockPositions, bucketRows };
 }

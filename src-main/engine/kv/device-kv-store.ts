@@ -4,11 +4,14 @@
  * steady batch never copies its cache. When rows regroup (a sequence joins, leaves or outgrows its
  * capacity) the affected group is downloaded once into the host pool and restaged from there.
  */
-import { readTensorData, disposeTensor, type OrtTensor } from '../runtime/ort';
+import { disposeTensor, type OrtTensor } from '../runtime/ort';
 import type { ActivationDtype } from '../models/activations';
 import type { HostKvPool } from './host-kv-pool';
 import { stagedFeeds, storeRows } from './host-kv-store';
 import { groupKey, pastName, presentName, presentNames, type KvGroup, type KvStoreStats, type TalkerKvStore } from './kv-store';
+
+/** Copies tensors to host arrays, in order (a copy session on the GPU; see create-kv-store.ts). */
+export type TensorDownloader = (tensors: readonly OrtTensor[]) => Promise<ArrayLike<number>[]>;
 
 interface ResidentGroup {
   group: KvGroup;
@@ -22,7 +25,7 @@ export class DeviceKvStore implements TalkerKvStore {
   private readonly positions = new Map<number, number>();
   private readonly counts = { numRunsReused: 0, numRunsStaged: 0, numGroupsDownloaded: 0 };
 
-  constructor(readonly pool: HostKvPool, private readonly dtype: ActivationDtype) {}
+  constructor(readonly pool: HostKvPool, private readonly dtype: ActivationDtype, private readonly downloadTensors: TensorDownloader, private readonly onDispose: () => Promise<void> = async () => {}) {}
 
   numPositions(sequenceId: number): number {
     return this.positions.get(sequenceId) ?? 0;
@@ -76,9 +79,10 @@ export class DeviceKvStore implements TalkerKvStore {
     return { ...this.pool.stats(), strategy: 'device', ...this.counts };
   }
 
-  dispose(): void {
+  async dispose(): Promise<void> {
     for (const key of [...this.resident.keys()]) this.drop(key);
     this.location.clear();
+    await this.onDispose();
   }
 
   /** Copies a resident group's rows that still live there into the pool, then frees its tensors. */
@@ -87,7 +91,7 @@ export class DeviceKvStore implements TalkerKvStore {
     if (!entry) return;
     this.counts.numGroupsDownloaded++;
     const names = presentNames(this.pool.dims.numLayers);
-    const present = await Promise.all(names.map((n) => readTensorData(entry.presents[n])));
+    const present = await this.downloadTensors(names.map((n) => entry.presents[n]));
     const rows = entry.group.sequenceIds
       .slice(0, entry.group.numReal)
       .map((id, row) => ({ row, sequenceId: id, end: this.numPositions(id) }))

@@ -39,7 +39,7 @@ export class HostKvStore implements TalkerKvStore {
     return { ...this.pool.stats(), strategy: 'host', numRunsReused: 0, numRunsStaged: this.numRunsStaged, numGroupsDownloaded: 0 };
   }
 
-  dispose(): void {}
+  async dispose(): Promise<void> {}
 }
 
 /** Past feeds of a group staged from the pool. */

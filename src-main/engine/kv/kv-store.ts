@@ -36,7 +36,7 @@ export interface TalkerKvStore {
   accept(group: KvGroup, feeds: Record<string, OrtTensor>, outputs: Record<string, OrtTensor>): Promise<void>;
   release(sequenceId: number): void;
   stats(): KvStoreStats;
-  dispose(): void;
+  dispose(): Promise<void>;
 }
 
 export function groupKey(group: KvGroup): string {

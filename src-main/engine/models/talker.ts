@@ -58,7 +58,7 @@ export class OrtTalker implements TalkerStage {
   }
 
   async dispose(): Promise<void> {
-    this.options.kv.dispose();
+    await this.options.kv.dispose();
     await this.session.release();
   }
 
