@@ -142,6 +142,8 @@ export type RequestState = 'waiting' | 'running' | 'finished' | 'cancelled' | 'f
 
 export interface EngineStatus {
   state: 'starting' | 'ready' | 'failed' | 'restarting' | 'draining';
+  /** Studio version plus graph builder version of the loaded model ('' before one is loaded). */
+  engineVersion: string;
   provider: string;
   providerReason: string;
   queueDepth: number;

@@ -15,6 +15,7 @@ PROVIDER=${PROVIDER:-webgpu}
 VARIANTS=${VARIANTS:-serial,batched}        # inproc variants
 HTTP_VARIANTS=${HTTP_VARIANTS:-$VARIANTS}   # one `studio serve` per inproc variant name, at most 2
 CLIENTS=${CLIENTS:-1,4,8,16,32,64}
+HTTP_CLIENTS=${HTTP_CLIENTS:-$CLIENTS}     # client counts of the http phase
 WINDOW=${WINDOW:-20}
 PASSES=${PASSES:-1}
 WORKLOADS=${WORKLOADS:-plain}
@@ -85,7 +86,7 @@ fi
 
 note "gpu: $(nvidia-smi -L 2>&1 | paste -sd ';' -)"
 note "node $(node --version), onnxruntime-node $(node -p "require('onnxruntime-node/package.json').version")"
-note "settings: SIZE=$SIZE DTYPE=$DTYPE PROVIDER=$PROVIDER VARIANTS=$VARIANTS HTTP_VARIANTS=$HTTP_VARIANTS CLIENTS=$CLIENTS WINDOW=$WINDOW PASSES=$PASSES WORKLOADS=$WORKLOADS ENGINE_CONFIG=$ENGINE_CONFIG PHASES=$PHASES extra: $*"
+note "settings: SIZE=$SIZE DTYPE=$DTYPE PROVIDER=$PROVIDER VARIANTS=$VARIANTS HTTP_VARIANTS=$HTTP_VARIANTS CLIENTS=$CLIENTS HTTP_CLIENTS=$HTTP_CLIENTS WINDOW=$WINDOW PASSES=$PASSES WORKLOADS=$WORKLOADS ENGINE_CONFIG=$ENGINE_CONFIG PHASES=$PHASES extra: $*"
 
 checkpoint=$WORK/checkpoint-$SIZE-seed$SEED
 if [ -s "$checkpoint/config.json" ]; then
@@ -111,7 +112,7 @@ if [[ ,$PHASES, == *,probe,* ]]; then
   phase probe-getdata node .cache/device-bundle/kv-probe.js --model "$built" --provider "$PROVIDER" --out "$OUT" --getData --stepsOnly || true
 fi
 
-bench_common=(--clients "$CLIENTS" --window "$WINDOW" --passes "$PASSES" --workloads "$WORKLOADS" --no-store)
+bench_common=(--window "$WINDOW" --passes "$PASSES" --workloads "$WORKLOADS" --no-store)
 
 # report NAME: keeps the run's JSON and Markdown as $OUT/NAME.{json,md} (the HTML stays in $WORK,
 # since only 8 files come back from $OUT).
@@ -123,7 +124,7 @@ report() {
 if [[ ,$PHASES, == *,inproc,* ]]; then
   rm -rf "$WORK/reports-inproc"
   phase bench-inproc studio bench --target inproc --model "$built" --provider "$PROVIDER" --engine-config "$ENGINE_CONFIG" \
-    --variants "$VARIANTS" "${bench_common[@]}" --out "$WORK/reports-inproc" "$@"
+    --variants "$VARIANTS" --clients "$CLIENTS" "${bench_common[@]}" --out "$WORK/reports-inproc" "$@"
   report inproc
 fi
 
@@ -157,7 +158,7 @@ if [[ ,$PHASES, == *,http,* ]]; then
   note "phase serve-ready: $(( $(date +%s) - t0 )) s"
   rm -rf "$WORK/reports-http"
   phase bench-http studio bench --target http --url "$(IFS=,; echo "${urls[*]}")" --variants "$HTTP_VARIANTS" \
-    "${bench_common[@]}" --out "$WORK/reports-http" "$@"
+    --clients "$HTTP_CLIENTS" "${bench_common[@]}" --out "$WORK/reports-http" "$@"
   report http
   # SIGTERM drains and exits; wait at most 30 s, then the EXIT trap kills what is left.
   for pid in "${serve_pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done

@@ -15,7 +15,7 @@ function fakeClient(behaviour: (req: SynthesisRequest) => void): InprocEngineCli
       return { wav: new Uint8Array([1, 2, 3]), timings } as never;
     },
     async status() {
-      return { provider: 'cpu', queueDepth: 3, numWaiting: 2, numRunning: 1, model: { modelHash: 'h1' } } as EngineStatus;
+      return { engineVersion: '0.1.0+graphs.3', provider: 'cpu', queueDepth: 3, numWaiting: 2, numRunning: 1, model: { modelHash: 'h1' } } as EngineStatus;
     },
   };
 }
@@ -46,6 +46,6 @@ describe('createInprocTarget', () => {
   it('reports queue state and provider from the engine status', async () => {
     const target = createInprocTarget(fakeClient(() => {}));
     expect(await target.status?.()).toEqual({ queueDepth: 3, numWaiting: 2, numRunning: 1 });
-    expect(await target.describe?.()).toEqual({ engineVersion: null, provider: 'cpu', modelHash: 'h1' });
+    expect(await target.describe?.()).toEqual({ engineVersion: '0.1.0+graphs.3', provider: 'cpu', modelHash: 'h1' });
   });
 });

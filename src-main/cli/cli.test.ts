@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createProgram, runCli } from './cli';
-import { STUDIO_VERSION } from './version';
+import { STUDIO_VERSION } from '../../src-shared/version';
 import { engineOverridesFromFlags } from './engine-options';
 import { appRootDir } from '../runtime/paths';
 

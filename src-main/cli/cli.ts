@@ -10,7 +10,7 @@ import { registerStart } from './start-command';
 import { registerSynth } from './synth-command';
 import { registerModel } from './model-command';
 import { registerBench } from './bench-command';
-import { STUDIO_VERSION } from './version';
+import { STUDIO_VERSION } from '../../src-shared/version';
 
 export function createProgram(): Command {
   const program = new Command('studio')

@@ -9,7 +9,7 @@ import { rendererDir } from '../runtime/paths';
 import { startHeadlessServer } from '../headless/headless-server';
 import { parseIntFlag } from './cli-errors';
 import { engineOverridesFromFlags } from './engine-options';
-import { STUDIO_VERSION } from './version';
+import { STUDIO_VERSION } from '../../src-shared/version';
 
 export interface ServeOptions {
   port: string;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
 import { buildModel } from '../model-builder/build';
 import { MODEL_MANIFEST_FILE, type BuildDtype } from '../model-builder/manifest';
+import { publishDir, tempSiblingOf } from '../model-builder/publish-dir';
 import { writeSyntheticCheckpoint } from '../model-builder/synthetic-checkpoint';
 import { SYNTHETIC_MARKER_KEY } from '../model-builder/synthetic-config';
 
@@ -24,13 +25,16 @@ export async function resolveModel(model: string, cacheDir: string, dtype: Build
   if (model === EMBEDDED_TINY) {
     const root = path.join(cacheDir, 'embedded-tiny');
     const checkpointDir = path.join(root, `checkpoint-seed${EMBEDDED_TINY_SEED}`);
-    if (!fs.existsSync(path.join(checkpointDir, 'speech_tokenizer', 'model.safetensors'))) {
+    const isComplete = (dir: string) => fs.existsSync(path.join(dir, 'speech_tokenizer', 'model.safetensors'));
+    if (!isComplete(checkpointDir)) {
       log('generating the embedded synthetic tiny model (first run; random weights, it produces noise)…');
-      const tmp = `${checkpointDir}.tmp-${process.pid}`;
-      fs.rmSync(tmp, { recursive: true, force: true });
-      await writeSyntheticCheckpoint({ size: 'tiny', seed: EMBEDDED_TINY_SEED, outDir: tmp });
-      fs.rmSync(checkpointDir, { recursive: true, force: true });
-      fs.renameSync(tmp, checkpointDir);
+      const tmp = tempSiblingOf(checkpointDir);
+      try {
+        await writeSyntheticCheckpoint({ size: 'tiny', seed: EMBEDDED_TINY_SEED, outDir: tmp });
+        publishDir(tmp, checkpointDir, isComplete);
+      } finally {
+        fs.rmSync(tmp, { recursive: true, force: true });
+      }
     }
     const { builtDir } = await buildModel({ checkpointDir, outDir: path.join(root, 'built'), dtype });
     return { builtDir, synthetic: true, displayName: 'Embedded test model (synthetic tiny, random weights)' };

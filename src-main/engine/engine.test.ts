@@ -2,6 +2,7 @@
 // chunks that add up to the result, cancel, batch invariance of the loop logic, and bad input.
 import { describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/errors';
+import { STUDIO_VERSION } from '../../src-shared/version';
 import type { AudioChunk, SynthesisOutcome, SynthesisRequest } from '../../src-shared/synthesis';
 import { Engine } from './engine';
 import { resolveEngineConfig } from './engine-config';
@@ -115,6 +116,7 @@ describe('engine loop (fake stages)', () => {
     expect(stages.talker.states.size).toBe(0);
     expect(engine.hasWork()).toBe(false);
     expect(engine.status().numCancelled).toBe(1);
+    expect(engine.status().engineVersion).toBe(`${STUDIO_VERSION}+graphs.${fakeManifest().builderVersion}`);
   });
 
   it('rejects bad requests with the field named', () => {

@@ -11,6 +11,7 @@
  * fails the sequences in that batch and the loop goes on.
  */
 import { StudioError, toStudioError } from '../../src-shared/errors';
+import { engineVersionOf } from '../../src-shared/version';
 import type { AudioChunk, EngineStatus, SynthesisOutcome, SynthesisProgress, SynthesisRequest } from '../../src-shared/synthesis';
 import type { ModelManifest } from '../model-builder/manifest';
 import { createFifoAdmissionPolicy, type AdmissionPolicy } from './admission-policy';
@@ -126,6 +127,7 @@ export class Engine {
   status(): EngineStatus {
     return {
       state: this.state === 'ready' ? 'ready' : 'failed',
+      engineVersion: engineVersionOf(this.parts.manifest.builderVersion),
       provider: this.parts.provider.name,
       providerReason: this.parts.provider.reason,
       queueDepth: this.waiting.length,

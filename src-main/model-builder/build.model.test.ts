@@ -1,4 +1,4 @@
-// Model tier: buildModel caching (hit, half-built rebuild), inspectModel, manifest contents, the fp16
+// Model tier: buildModel caching (hit, half-built rebuild, two builds racing), inspectModel, manifest contents, the fp16
 // build loading and running on CPU close to fp32, and the checkpoint reader's errors on damaged folders.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -57,6 +57,15 @@ describe('buildModel', () => {
     expect(second.cacheHit).toBe(false);
     expect(phases).toContain('graphs');
     expect(fs.statSync(path.join(second.builtDir, 'talker.onnx')).size).toBeGreaterThan(1000);
+  });
+
+  it('lets two builds of one model race: one publishes, the other keeps its complete copy, no temp folder is left', async () => {
+    const outDir = path.join(tmp, 'race');
+    const [a, b] = await Promise.all([buildModel({ checkpointDir, outDir, dtype: 'fp32' }), buildModel({ checkpointDir, outDir, dtype: 'fp32' })]);
+    expect(a.builtDir).toBe(b.builtDir);
+    expect([a.cacheHit, b.cacheHit].sort()).toEqual([false, true]);
+    expect(fs.readdirSync(outDir)).toEqual([path.basename(a.builtDir)]);
+    expect(inspectModel(a.builtDir).files.every((f) => f.numBytes > 0)).toBe(true);
   });
 
   it('records real ids, dims, generation defaults and every file in the manifest', () => {

@@ -1,7 +1,7 @@
 /**
  * buildModel: compiles a checkpoint folder into the studio's graphs, embedding tables and manifest.json,
  * in a cache dir keyed by (checkpoint fingerprint, builder version, dtype). A dir with a valid manifest
- * is a cache hit; one without (a half-built output) is wiped and rebuilt; the manifest is written last.
+ * is a cache hit; a build is written to a private sibling and renamed into place (publish-dir.ts).
  * inspectModel reads a built dir back and checks that every file it names is there.
  */
 import fs from 'node:fs';
@@ -15,6 +15,7 @@ import { buildCodecGraph } from './codec-graph-build';
 import { writeEmbeddingTables } from './embeddings';
 import { MODEL_MANIFEST_FILE, MODEL_MANIFEST_VERSION, type BuildDtype, type ModelManifest } from './manifest';
 import type { OnProgress } from './progress';
+import { publishDir, tempSiblingOf } from './publish-dir';
 import { buildTalkerGraph } from './talker-graph';
 
 /** Bump when graphs, tables or the manifest change shape or meaning: old cache dirs are then ignored. */
@@ -52,58 +53,75 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
     const existing = readManifestIfValid(builtDir);
     if (existing) return { builtDir, manifest: existing, cacheHit: true };
 
-    fs.rmSync(builtDir, { recursive: true, force: true });
-    fs.mkdirSync(builtDir, { recursive: true });
-    const { config } = checkpoint;
-    // the codec graph holds the speech tokenizer's decoder weights: at most that file's fp32 size
-    const numCodecBytes = fs.statSync(checkpoint.paths.speechTokenizerWeights).size * (options.dtype === 'fp16' ? 0.5 : 1);
-    checkDiskSpace(builtDir, estimateBuiltBytes(checkpoint.config, options.dtype) + numCodecBytes);
-    const act = options.dtype === 'fp16' ? 'float16' : 'float32';
-    const args = { config, weights: checkpoint.weights, dtype: act, outDir: builtDir, builderVersion: BUILDER_VERSION } as const;
-    const numGraphs = 4;
-    report({ phase: 'graphs', done: 0, total: numGraphs });
-    const talker = buildTalkerGraph(args);
-    report({ phase: 'graphs', done: 1, total: numGraphs });
-    const codePredictorStep = buildCodePredictorStepGraph(args);
-    report({ phase: 'graphs', done: 2, total: numGraphs });
-    const codePredictorLoop = buildCodePredictorLoopGraph(args);
-    report({ phase: 'graphs', done: 3, total: numGraphs });
-    const codec = buildCodecGraph(checkpoint.dir, builtDir, options.dtype);
-    report({ phase: 'graphs', done: 4, total: numGraphs });
-    const embeddings = await writeEmbeddingTables(checkpoint.weights, config, builtDir, act, report);
-    for (const name of ['vocab.json', 'merges.txt', 'tokenizer_config.json']) fs.copyFileSync(path.join(checkpoint.dir, name), path.join(builtDir, name));
-
-    const manifest: ModelManifest = {
-      manifestVersion: MODEL_MANIFEST_VERSION,
-      builderVersion: BUILDER_VERSION,
-      checkpointHash,
-      dtype: options.dtype,
-      createdAt: new Date().toISOString(),
-      ttsModelType: config.ttsModelType,
-      ttsModelSize: config.ttsModelSize,
-      numCodeGroups: config.numCodeGroups,
-      talker: config.talker,
-      codePredictor: config.codePredictor,
-      textTokens: config.textTokens,
-      codecTokens: config.codecTokens,
-      speakers: config.speakers,
-      languages: config.languages,
-      generation: config.generation,
-      graphs: { talker, codePredictorStep, codePredictorLoop, codec: codec.graph },
-      codec: codec.facts,
-      defaultCodePredictor: DEFAULT_CODE_PREDICTOR,
-      embeddings,
-      files: { vocab: 'vocab.json', merges: 'merges.txt', tokenizerConfig: 'tokenizer_config.json' },
-      checkpointDir: checkpoint.dir,
-    };
-    const tmp = path.join(builtDir, `${MODEL_MANIFEST_FILE}.tmp`);
-    fs.writeFileSync(tmp, JSON.stringify(manifest, null, 2));
-    fs.renameSync(tmp, path.join(builtDir, MODEL_MANIFEST_FILE));
-    report({ phase: 'done', done: 1, total: 1 });
-    return { builtDir, manifest, cacheHit: false };
+    // written to a private sibling and renamed into place last: readers never see a half-built model
+    const workDir = tempSiblingOf(builtDir);
+    fs.mkdirSync(workDir, { recursive: true });
+    try {
+      const manifest = await writeBuild(checkpoint, checkpointHash, workDir, options.dtype, report);
+      if (!publishDir(workDir, builtDir, (dir) => readManifestIfValid(dir) !== null)) {
+        return { builtDir, manifest: readManifestIfValid(builtDir) as ModelManifest, cacheHit: true };
+      }
+      report({ phase: 'done', done: 1, total: 1 });
+      return { builtDir, manifest, cacheHit: false };
+    } finally {
+      fs.rmSync(workDir, { recursive: true, force: true });
+    }
   } finally {
     checkpoint.close();
   }
+}
+
+async function writeBuild(
+  checkpoint: ReturnType<typeof openCheckpoint>,
+  checkpointHash: string,
+  builtDir: string,
+  dtype: BuildDtype,
+  report: OnProgress,
+): Promise<ModelManifest> {
+  const { config } = checkpoint;
+  // the codec graph holds the speech tokenizer's decoder weights: at most that file's fp32 size
+  const numCodecBytes = fs.statSync(checkpoint.paths.speechTokenizerWeights).size * (dtype === 'fp16' ? 0.5 : 1);
+  checkDiskSpace(builtDir, estimateBuiltBytes(checkpoint.config, dtype) + numCodecBytes);
+  const act = dtype === 'fp16' ? 'float16' : 'float32';
+  const args = { config, weights: checkpoint.weights, dtype: act, outDir: builtDir, builderVersion: BUILDER_VERSION } as const;
+  const numGraphs = 4;
+  report({ phase: 'graphs', done: 0, total: numGraphs });
+  const talker = buildTalkerGraph(args);
+  report({ phase: 'graphs', done: 1, total: numGraphs });
+  const codePredictorStep = buildCodePredictorStepGraph(args);
+  report({ phase: 'graphs', done: 2, total: numGraphs });
+  const codePredictorLoop = buildCodePredictorLoopGraph(args);
+  report({ phase: 'graphs', done: 3, total: numGraphs });
+  const codec = buildCodecGraph(checkpoint.dir, builtDir, dtype);
+  report({ phase: 'graphs', done: 4, total: numGraphs });
+  const embeddings = await writeEmbeddingTables(checkpoint.weights, config, builtDir, act, report);
+  for (const name of ['vocab.json', 'merges.txt', 'tokenizer_config.json']) fs.copyFileSync(path.join(checkpoint.dir, name), path.join(builtDir, name));
+
+  const manifest: ModelManifest = {
+    manifestVersion: MODEL_MANIFEST_VERSION,
+    builderVersion: BUILDER_VERSION,
+    checkpointHash,
+    dtype,
+    createdAt: new Date().toISOString(),
+    ttsModelType: config.ttsModelType,
+    ttsModelSize: config.ttsModelSize,
+    numCodeGroups: config.numCodeGroups,
+    talker: config.talker,
+    codePredictor: config.codePredictor,
+    textTokens: config.textTokens,
+    codecTokens: config.codecTokens,
+    speakers: config.speakers,
+    languages: config.languages,
+    generation: config.generation,
+    graphs: { talker, codePredictorStep, codePredictorLoop, codec: codec.graph },
+    codec: codec.facts,
+    defaultCodePredictor: DEFAULT_CODE_PREDICTOR,
+    embeddings,
+    files: { vocab: 'vocab.json', merges: 'merges.txt', tokenizerConfig: 'tokenizer_config.json' },
+    checkpointDir: checkpoint.dir,
+  };
+  fs.writeFileSync(path.join(builtDir, MODEL_MANIFEST_FILE), JSON.stringify(manifest, null, 2));
+  return manifest;
 }
 
 function readManifestIfValid(builtDir: string): ModelManifest | null {

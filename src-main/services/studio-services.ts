@@ -32,7 +32,7 @@ function statusForHostState(state: HostClientState, detail: string, last: Engine
   if (state === 'ready' || state === 'disposed') return null;
   const base: EngineStatus = last ?? {
     state: 'starting', provider: '', providerReason: '', queueDepth: 0, numWaiting: 0, numRunning: 0, numInFlight: 0,
-    gpuLeased: false, numCompleted: 0, numFailed: 0, numCancelled: 0, numRejected: 0, numRestarts: 0, model: null,
+    gpuLeased: false, numCompleted: 0, numFailed: 0, numCancelled: 0, numRejected: 0, numRestarts: 0, model: null, engineVersion: '',
   };
   return { ...base, state: state === 'restarting' ? 'restarting' : state === 'failed' ? 'failed' : 'starting', providerReason: detail };
 }
