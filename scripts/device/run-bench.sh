@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU machine's benchmark over the bundled CLI (made here by scripts/device/bundle.sh): synthesises
 # a full-size checkpoint, builds it, runs `studio bench` in process, then over HTTP against
-# `studio serve` in the background; summary.txt, run.log, serve-*.log and the JSON + Markdown reports
+# `studio serve` in the background, then (phase ops) the fused build against a portable one; summary.txt, run.log, serve-*.log and the JSON + Markdown reports
 # land in $OUT. On the device, carrying .device .cache/device-bundle .cache/device-nm:
 #   source .device/setup.sh && bash scripts/device/run-bench.sh [extra bench flags]
 set -euo pipefail
@@ -20,7 +20,9 @@ WINDOW=${WINDOW:-20}
 PASSES=${PASSES:-1}
 WORKLOADS=${WORKLOADS:-plain}
 ENGINE_CONFIG=${ENGINE_CONFIG:-'{}'}        # JSON object for every engine, under each variant's own settings
-PHASES=${PHASES:-inproc,http}               # which benches to run (also: probe, before them)
+PHASES=${PHASES:-inproc,http}               # which benches to run (also: probe, before them; ops, after them)
+OPS_VARIANT=${OPS_VARIANT:-batched}         # ops phase: the inproc variant whose engine settings both serves take
+OPS_CLIENTS=${OPS_CLIENTS:-1,8}             # ops phase: client counts
 PORT=${PORT:-7860}                          # serve ports: PORT, PORT+1
 READY_TIMEOUT_S=${READY_TIMEOUT_S:-300}
 WORK=${WORK:-/tmp/studio-device}            # checkpoint, built graphs, data folder, HTML reports
@@ -86,7 +88,7 @@ fi
 
 note "gpu: $(nvidia-smi -L 2>&1 | paste -sd ';' -)"
 note "node $(node --version), onnxruntime-node $(node -p "require('onnxruntime-node/package.json').version")"
-note "settings: SIZE=$SIZE DTYPE=$DTYPE PROVIDER=$PROVIDER VARIANTS=$VARIANTS HTTP_VARIANTS=$HTTP_VARIANTS CLIENTS=$CLIENTS HTTP_CLIENTS=$HTTP_CLIENTS WINDOW=$WINDOW PASSES=$PASSES WORKLOADS=$WORKLOADS ENGINE_CONFIG=$ENGINE_CONFIG PHASES=$PHASES extra: $*"
+note "settings: SIZE=$SIZE DTYPE=$DTYPE PROVIDER=$PROVIDER VARIANTS=$VARIANTS HTTP_VARIANTS=$HTTP_VARIANTS CLIENTS=$CLIENTS HTTP_CLIENTS=$HTTP_CLIENTS WINDOW=$WINDOW PASSES=$PASSES WORKLOADS=$WORKLOADS ENGINE_CONFIG=$ENGINE_CONFIG PHASES=$PHASES OPS_VARIANT=$OPS_VARIANT OPS_CLIENTS=$OPS_CLIENTS extra: $*"
 
 checkpoint=$WORK/checkpoint-$SIZE-seed$SEED
 if [ -s "$checkpoint/config.json" ]; then
@@ -113,6 +115,7 @@ if [[ ,$PHASES, == *,probe,* ]]; then
 fi
 
 bench_common=(--window "$WINDOW" --passes "$PASSES" --workloads "$WORKLOADS" --no-store)
+extra_flags=("$@")
 
 # report NAME: keeps the run's JSON and Markdown as $OUT/NAME.{json,md} (the HTML stays in $WORK,
 # since only 8 files come back from $OUT).
@@ -124,7 +127,7 @@ report() {
 if [[ ,$PHASES, == *,inproc,* ]]; then
   rm -rf "$WORK/reports-inproc"
   phase bench-inproc studio bench --target inproc --model "$built" --provider "$PROVIDER" --engine-config "$ENGINE_CONFIG" \
-    --variants "$VARIANTS" --clients "$CLIENTS" "${bench_common[@]}" --out "$WORK/reports-inproc" "$@"
+    --variants "$VARIANTS" --clients "$CLIENTS" "${bench_common[@]}" --out "$WORK/reports-inproc" ${extra_flags[@]+"${extra_flags[@]}"}
   report inproc
 fi
 
@@ -141,31 +144,54 @@ wait_ready() {
   return 1
 }
 
-if [[ ,$PHASES, == *,http,* ]]; then
-  urls=()
+# bench_served REPORT CLIENTS: one `studio serve` per entry of serve_names / serve_models / serve_configs
+# (ports PORT, PORT+1), waits until each is ready, benches them side by side over HTTP (variant names
+# = serve_names), keeps the report as $OUT/REPORT.*, then drains the serves (SIGTERM, at most 30 s).
+bench_served() {
+  local report_name=$1 clients=$2 urls=() pids=() i t0 alive
   t0=$(date +%s)
-  for i in "${!names[@]}"; do
-    v=${names[$i]}
-    url=http://127.0.0.1:$((PORT + i))
-    config=${configs[$i]}
-    echo "=== serve $v at $url: --engine-config $config" | tee -a "$log"
-    node out/main/cli.js serve --host 127.0.0.1 --port $((PORT + i)) --model "$built" --provider "$PROVIDER" \
-      --engine-config "$config" > "$OUT/serve-$v.log" 2>&1 &
+  for i in "${!serve_names[@]}"; do
+    local v=${serve_names[$i]} url=http://127.0.0.1:$((PORT + i))
+    echo "=== serve $v at $url: --model ${serve_models[$i]} --engine-config ${serve_configs[$i]}" | tee -a "$log"
+    node out/main/cli.js serve --host 127.0.0.1 --port $((PORT + i)) --model "${serve_models[$i]}" --provider "$PROVIDER" \
+      --engine-config "${serve_configs[$i]}" > "$OUT/serve-$v.log" 2>&1 &
+    pids+=($!)
     serve_pids+=($!)
     urls+=("$url")
   done
-  for i in "${!names[@]}"; do wait_ready "${urls[$i]}" "${serve_pids[$i]}" "$OUT/serve-${names[$i]}.log"; done
-  note "phase serve-ready: $(( $(date +%s) - t0 )) s"
-  rm -rf "$WORK/reports-http"
-  phase bench-http studio bench --target http --url "$(IFS=,; echo "${urls[*]}")" --variants "$HTTP_VARIANTS" \
-    --clients "$HTTP_CLIENTS" "${bench_common[@]}" --out "$WORK/reports-http" "$@"
-  report http
-  # SIGTERM drains and exits; wait at most 30 s, then the EXIT trap kills what is left.
-  for pid in "${serve_pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for i in "${!serve_names[@]}"; do wait_ready "${urls[$i]}" "${pids[$i]}" "$OUT/serve-${serve_names[$i]}.log"; done
+  note "phase serve-ready ($report_name): $(( $(date +%s) - t0 )) s"
+  rm -rf "$WORK/reports-$report_name"
+  phase "bench-$report_name" studio bench --target http --url "$(IFS=,; echo "${urls[*]}")" --variants "$(IFS=,; echo "${serve_names[*]}")" \
+    --clients "$clients" "${bench_common[@]}" --out "$WORK/reports-$report_name" ${extra_flags[@]+"${extra_flags[@]}"}
+  report "$report_name"
+  for i in "${!pids[@]}"; do kill -TERM "${pids[$i]}" 2>/dev/null || true; done
   for ((i = 0; i < 30; i++)); do
     alive=0
-    for pid in "${serve_pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
     [ "$alive" = 0 ] && break
     sleep 1
   done
+}
+
+if [[ ,$PHASES, == *,http,* ]]; then
+  serve_names=("${names[@]}")
+  serve_models=()
+  serve_configs=("${configs[@]}")
+  for _ in "${names[@]}"; do serve_models+=("$built"); done
+  bench_served http "$HTTP_CLIENTS"
+fi
+
+# ops: the default (fused) build against a --ops portable build of the same checkpoint, both served
+# under OPS_VARIANT's engine settings and benched side by side (report ops.*).
+if [[ ,$PHASES, == *,ops,* ]]; then
+  phase build-portable studio model build --checkpoint "$checkpoint" --dtype "$DTYPE" --ops portable --out "$WORK/built"
+  portable=$(grep -E '^(built in .* s|up to date \(cache hit\)): ' "$log" | tail -1 | sed -E 's/^[^:]*: //')
+  [ -s "$portable/manifest.json" ] || { echo "no portable build found (got '$portable')" >&2; exit 1; }
+  note "portable model: $portable"
+  ops_config=$(variant_config "$OPS_VARIANT")
+  serve_names=(portable fused)
+  serve_models=("$portable" "$built")
+  serve_configs=("$ops_config" "$ops_config")
+  bench_served ops "$OPS_CLIENTS"
 fi

@@ -5,7 +5,8 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { buildModel, inspectModel } from '../model-builder/build';
+import { buildModel, DEFAULT_GRAPH_OPS, inspectModel } from '../model-builder/build';
+import { GRAPH_OPS, type GraphOps } from '../model-builder/onnx/graph-builder';
 import { writeSyntheticCheckpoint } from '../model-builder/synthetic-checkpoint';
 import type { BuildDtype } from '../model-builder/manifest';
 import { createModelManager } from '../models/model-manager';
@@ -54,10 +55,12 @@ export function registerModel(program: Command): void {
     .requiredOption('--checkpoint <dir>', 'the official checkpoint folder (config.json, model.safetensors, speech_tokenizer/ …)')
     .option('--out <dir>', 'cache folder for built models', path.join(defaultUserDataDir(), 'built'))
     .option('--dtype <dtype>', 'fp16 (GPU providers) or fp32 (CPU)', 'fp32')
-    .action(async (opts: { checkpoint: string; out: string; dtype: string }) => {
+    .option('--ops <ops>', `op set: ${GRAPH_OPS.join(' or ')} (plain ONNX ops, for comparison or a provider without fused kernels)`, DEFAULT_GRAPH_OPS)
+    .action(async (opts: { checkpoint: string; out: string; dtype: string; ops: string }) => {
       const dtype = parseDtype(opts.dtype);
+      if (!GRAPH_OPS.includes(opts.ops as GraphOps)) throw new UsageError(`--ops must be one of ${GRAPH_OPS.join(', ')}, got '${opts.ops}'`, `pass --ops ${DEFAULT_GRAPH_OPS}`);
       const startedMs = performance.now();
-      const result = await withBuildProgress((onProgress) => buildModel({ checkpointDir: path.resolve(opts.checkpoint), outDir: path.resolve(opts.out), dtype, onProgress }));
+      const result = await withBuildProgress((onProgress) => buildModel({ checkpointDir: path.resolve(opts.checkpoint), outDir: path.resolve(opts.out), dtype, ops: opts.ops as GraphOps, onProgress }));
       const secs = ((performance.now() - startedMs) / 1000).toFixed(1);
       console.log(`${result.cacheHit ? 'up to date (cache hit)' : `built in ${secs} s`}: ${result.builtDir}`);
     });
@@ -73,7 +76,7 @@ export function registerModel(program: Command): void {
         return;
       }
       const t = manifest.talker;
-      console.log(`model      ${manifest.ttsModelType} ${manifest.ttsModelSize} (${manifest.dtype}), builder v${manifest.builderVersion}`);
+      console.log(`model      ${manifest.ttsModelType} ${manifest.ttsModelSize} (${manifest.dtype}, ${manifest.ops ?? 'portable'} ops), builder v${manifest.builderVersion}`);
       console.log(`checkpoint ${manifest.checkpointHash.slice(0, 16)}… at ${manifest.checkpointDir}`);
       console.log(`talker     ${t.numLayers} layers, hidden ${t.hiddenSize}, ${t.numHeads}/${t.numKvHeads} heads × ${t.headDim}, vocab ${t.vocabSize}`);
       console.log(`predictor  ${manifest.codePredictor.numLayers} layers, hidden ${manifest.codePredictor.hiddenSize}, default graph '${manifest.defaultCodePredictor}'`);

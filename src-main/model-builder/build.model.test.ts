@@ -5,10 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/errors';
-import { createSession, disposeSession, runSession, tensor } from '../engine/runtime/ort';
+import { createSession, disposeSession, runSession, tensor, type OrtTensor } from '../engine/runtime/ort';
 import { buildModel, inspectModel } from './build';
 import { openCheckpoint } from './checkpoint';
-import { MODEL_MANIFEST_FILE } from './manifest';
+import { float32ToFloat16Bits } from './float-bits';
+import { MODEL_MANIFEST_FILE, type ModelManifest } from './manifest';
+import { ModelProtoType } from './onnx/onnx-schema';
 import { emptyPast, maxAbsDiff } from './reference/compare';
 import { ensureTinyModel } from './tiny-model';
 
@@ -26,6 +28,36 @@ function copyCheckpoint(name: string): string {
   const dir = path.join(tmp, name);
   fs.cpSync(checkpointDir, dir, { recursive: true });
   return dir;
+}
+
+/** Talker feeds for a 3-token prompt read from the fp32 build's projected text table, as fp32 or fp16. */
+function talkerPromptFeeds(manifest: ModelManifest, half: boolean): Record<string, OrtTensor> {
+  const t = manifest.talker;
+  const ids = [151644, 77091, 198];
+  const table = fs.readFileSync(path.join(builtDir, manifest.embeddings.textProjected.file));
+  const rows32 = new Float32Array(ids.length * t.hiddenSize);
+  ids.forEach((id, i) => rows32.set(new Float32Array(table.buffer, table.byteOffset + id * t.hiddenSize * 4, t.hiddenSize), i * t.hiddenSize));
+  const past = emptyPast(t.numLayers, 1, t.numKvHeads, t.headDim, ids.length);
+  const embeds = half ? tensor('float16', float32ToFloat16Bits(rows32), [1, ids.length, t.hiddenSize]) : tensor('float32', rows32, [1, ids.length, t.hiddenSize]);
+  if (half) for (const k of Object.keys(past)) past[k] = tensor('float16', new Uint16Array(past[k].size), past[k].dims);
+  return { inputs_embeds: embeds, attention_mask: tensor('int64', BigInt64Array.of(1n, 1n, 1n), [1, 3]), position_ids: tensor('int64', BigInt64Array.of(0n, 1n, 2n), [1, 3]), ...past };
+}
+
+/** How many nodes of each op type a built graph file holds (its weights are external, so the file is small). */
+function opCounts(file: string): Map<string, number> {
+  const model = ModelProtoType.decode(fs.readFileSync(file)) as unknown as { graph: { node: { opType: string }[] } };
+  const counts = new Map<string, number>();
+  for (const n of model.graph.node) counts.set(n.opType, (counts.get(n.opType) ?? 0) + 1);
+  return counts;
+}
+
+async function talkerLogits(dir: string, feeds: Record<string, OrtTensor>): Promise<Float32Array> {
+  const s = await createSession(path.join(dir, 'talker.onnx'), { provider: 'cpu', intraOpNumThreads: 1 });
+  try {
+    return (await runSession(s, feeds)).logits.data as Float32Array;
+  } finally {
+    await disposeSession(s);
+  }
 }
 
 function catchStudioError(fn: () => unknown): StudioError {
@@ -116,18 +148,7 @@ describe('buildModel', () => {
     const { manifest } = inspectModel(fp16.builtDir);
     expect(manifest.dtype).toBe('fp16');
     expect(manifest.graphs.talker.inputs[0].dtype).toBe('float16');
-    const t = manifest.talker;
-    const ids = [151644, 77091, 198];
-    const table = fs.readFileSync(path.join(builtDir, manifest.embeddings.textProjected.file));
-    const rows32 = new Float32Array(ids.length * t.hiddenSize);
-    ids.forEach((id, i) => rows32.set(new Float32Array(table.buffer, table.byteOffset + id * t.hiddenSize * 4, t.hiddenSize), i * t.hiddenSize));
-    const { float32ToFloat16Bits } = await import('./float-bits');
-    const feedsFor = (half: boolean) => {
-      const past = emptyPast(t.numLayers, 1, t.numKvHeads, t.headDim, ids.length);
-      const embeds = half ? tensor('float16', float32ToFloat16Bits(rows32), [1, ids.length, t.hiddenSize]) : tensor('float32', rows32, [1, ids.length, t.hiddenSize]);
-      if (half) for (const k of Object.keys(past)) past[k] = tensor('float16', new Uint16Array(past[k].size), past[k].dims);
-      return { inputs_embeds: embeds, attention_mask: tensor('int64', BigInt64Array.of(1n, 1n, 1n), [1, 3]), position_ids: tensor('int64', BigInt64Array.of(0n, 1n, 2n), [1, 3]), ...past };
-    };
+    const feedsFor = (half: boolean) => talkerPromptFeeds(manifest, half);
     const s16 = await createSession(path.join(fp16.builtDir, 'talker.onnx'), { provider: 'cpu', intraOpNumThreads: 1 });
     const s32 = await createSession(path.join(builtDir, 'talker.onnx'), { provider: 'cpu', intraOpNumThreads: 1 });
     const l16 = (await runSession(s16, feedsFor(true))).logits.data as Float32Array;
@@ -141,6 +162,38 @@ describe('buildModel', () => {
       expect(s.inputNames.length).toBeGreaterThan(0);
       await disposeSession(s);
     }
+  });
+  it("uses fused RMSNorm and RoPE nodes by default, and plain ops in a 'portable' build with the same logits", async () => {
+    const outDir = path.join(tmp, 'ops');
+    const portable = await buildModel({ checkpointDir, outDir, dtype: 'fp32', ops: 'portable' });
+    expect(path.basename(portable.builtDir)).toMatch(/-fp32-portable$/);
+    expect(portable.manifest.ops).toBe('portable');
+    const { manifest } = inspectModel(builtDir);
+    expect(manifest.ops).toBe('fused');
+    // 2 layers × (input, q, k, post-attention norm) + the final norm
+    const numNorms = manifest.talker.numLayers * 4 + 1;
+    const fused = opCounts(path.join(builtDir, 'talker.onnx'));
+    const plain = opCounts(path.join(portable.builtDir, 'talker.onnx'));
+    expect(fused.get('SimplifiedLayerNormalization')).toBe(numNorms);
+    expect(fused.get('ReduceMean')).toBeUndefined();
+    expect(plain.get('SimplifiedLayerNormalization')).toBeUndefined();
+    expect(plain.get('ReduceMean')).toBe(numNorms);
+    expect(fused.get('RotaryEmbedding')).toBe(manifest.talker.numLayers * 2); // q and k of every layer
+    expect(fused.get('Neg')).toBeUndefined();
+    expect(plain.get('Neg')).toBe(manifest.talker.numLayers * 2);
+    const numNodes = (c: Map<string, number>) => [...c.values()].reduce((a, b) => a + b, 0);
+    // per norm 6 plain ops → 1; per q/k rope 8 (Transpose, 2 Slice, Neg, Concat, 2 Mul, Add) → 4 (2 Reshape, RotaryEmbedding,
+    // Transpose); once per graph the cos/sin computation (Cast, 2 Unsqueeze, Mul, Cos, Sin) → one Max clamp of the ids
+    expect(numNodes(plain) - numNodes(fused)).toBe(numNorms * 5 + manifest.talker.numLayers * 2 * 4 + 5);
+    const feeds = talkerPromptFeeds(manifest, false);
+    expect(maxAbsDiff(await talkerLogits(builtDir, feeds), await talkerLogits(portable.builtDir, feeds), 1e-4).maxDiff).toBeLessThan(1e-4);
+  });
+
+  it('rejects an unknown op set, naming the valid ones', async () => {
+    await expect(buildModel({ checkpointDir, outDir: path.join(tmp, 'bad-ops'), dtype: 'fp32', ops: 'turbo' as never })).rejects.toMatchObject({
+      code: 'invalid-argument',
+      message: expect.stringContaining('fused, portable'),
+    });
   });
 });
 

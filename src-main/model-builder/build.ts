@@ -1,6 +1,6 @@
 /**
  * buildModel: compiles a checkpoint folder into the studio's graphs, embedding tables and manifest.json,
- * in a cache dir keyed by (checkpoint fingerprint, builder version, dtype). A dir with a valid manifest
+ * in a cache dir keyed by (checkpoint fingerprint, builder version, dtype, op set). A dir with a valid manifest
  * is a cache hit; a build is written to a private sibling and renamed into place (publish-dir.ts).
  * inspectModel reads a built dir back and checks that every file it names is there.
  */
@@ -15,20 +15,26 @@ import { buildCodecGraph } from './codec-graph-build';
 import { writeEmbeddingTables } from './embeddings';
 import { MODEL_MANIFEST_FILE, MODEL_MANIFEST_VERSION, type BuildDtype, type ModelManifest } from './manifest';
 import type { OnProgress } from './progress';
+import { GRAPH_OPS, type GraphOps } from './onnx/graph-builder';
 import { publishDir, tempSiblingOf } from './publish-dir';
 import { buildTalkerGraph } from './talker-graph';
 
 /** Bump when graphs, tables or the manifest change shape or meaning: old cache dirs are then ignored. */
-export const BUILDER_VERSION = '3';
+export const BUILDER_VERSION = '4';
 
 /** Measured on CPU (docs/benchmarks.md): the unrolled loop graph beats 15 step calls per frame. */
 export const DEFAULT_CODE_PREDICTOR: ModelManifest['defaultCodePredictor'] = 'loop';
 
+/** Fused RMSNorm kernels: fewer dispatches per frame on GPU providers (docs/benchmarks.md, builder v4). */
+export const DEFAULT_GRAPH_OPS: GraphOps = 'fused';
+
 export interface BuildModelOptions {
   checkpointDir: string;
-  /** Cache root; the model goes to <outDir>/<fingerprint16>-v<builder>-<dtype>/. */
+  /** Cache root; the model goes to <outDir>/<fingerprint16>-v<builder>-<dtype>[-portable]/. */
   outDir: string;
   dtype: BuildDtype;
+  /** Op set of the talker and code-predictor graphs; default DEFAULT_GRAPH_OPS. */
+  ops?: GraphOps;
   onProgress?: OnProgress;
 }
 
@@ -38,18 +44,22 @@ export interface BuildModelResult {
   cacheHit: boolean;
 }
 
-export function builtDirName(checkpointHash: string, dtype: BuildDtype): string {
-  return `${checkpointHash.slice(0, 16)}-v${BUILDER_VERSION}-${dtype}`;
+export function builtDirName(checkpointHash: string, dtype: BuildDtype, ops: GraphOps = DEFAULT_GRAPH_OPS): string {
+  return `${checkpointHash.slice(0, 16)}-v${BUILDER_VERSION}-${dtype}${ops === DEFAULT_GRAPH_OPS ? '' : `-${ops}`}`;
 }
 
 export async function buildModel(options: BuildModelOptions): Promise<BuildModelResult> {
   const report = options.onProgress ?? (() => {});
+  const ops = options.ops ?? DEFAULT_GRAPH_OPS;
+  if (!GRAPH_OPS.includes(ops)) {
+    throw new StudioError('invalid-argument', `build ops must be one of ${GRAPH_OPS.join(', ')} but is '${String(ops)}'`, { ops: String(ops) });
+  }
   report({ phase: 'hash', done: 0, total: 1 });
   const checkpoint = openCheckpoint(options.checkpointDir);
   try {
     const checkpointHash = checkpointFingerprint(checkpoint.dir);
     report({ phase: 'hash', done: 1, total: 1 });
-    const builtDir = path.resolve(options.outDir, builtDirName(checkpointHash, options.dtype));
+    const builtDir = path.resolve(options.outDir, builtDirName(checkpointHash, options.dtype, ops));
     const existing = readManifestIfValid(builtDir);
     if (existing) return { builtDir, manifest: existing, cacheHit: true };
 
@@ -57,7 +67,7 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
     const workDir = tempSiblingOf(builtDir);
     fs.mkdirSync(workDir, { recursive: true });
     try {
-      const manifest = await writeBuild(checkpoint, checkpointHash, workDir, options.dtype, report);
+      const manifest = await writeBuild(checkpoint, checkpointHash, workDir, options.dtype, ops, report);
       if (!publishDir(workDir, builtDir, (dir) => readManifestIfValid(dir) !== null)) {
         return { builtDir, manifest: readManifestIfValid(builtDir) as ModelManifest, cacheHit: true };
       }
@@ -76,6 +86,7 @@ async function writeBuild(
   checkpointHash: string,
   builtDir: string,
   dtype: BuildDtype,
+  ops: GraphOps,
   report: OnProgress,
 ): Promise<ModelManifest> {
   const { config } = checkpoint;
@@ -83,7 +94,7 @@ async function writeBuild(
   const numCodecBytes = fs.statSync(checkpoint.paths.speechTokenizerWeights).size * (dtype === 'fp16' ? 0.5 : 1);
   checkDiskSpace(builtDir, estimateBuiltBytes(checkpoint.config, dtype) + numCodecBytes);
   const act = dtype === 'fp16' ? 'float16' : 'float32';
-  const args = { config, weights: checkpoint.weights, dtype: act, outDir: builtDir, builderVersion: BUILDER_VERSION } as const;
+  const args = { config, weights: checkpoint.weights, dtype: act, outDir: builtDir, builderVersion: BUILDER_VERSION, ops } as const;
   const numGraphs = 4;
   report({ phase: 'graphs', done: 0, total: numGraphs });
   const talker = buildTalkerGraph(args);
@@ -102,6 +113,7 @@ async function writeBuild(
     builderVersion: BUILDER_VERSION,
     checkpointHash,
     dtype,
+    ops,
     createdAt: new Date().toISOString(),
     ttsModelType: config.ttsModelType,
     ttsModelSize: config.ttsModelSize,

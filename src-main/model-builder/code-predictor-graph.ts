@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { CheckpointConfig } from './checkpoint-config';
 import { decoderLayer, loadDecoderLayerWeights, type DecoderLayerWeights } from './decoder-layer';
 import type { GraphSpec, IoSpec } from './manifest';
-import { causalMask, linear, rmsNorm, ropeCosSin, type ActivationType } from './onnx/composite-ops';
+import { causalMask, linear, rmsNorm, ropeFor, type ActivationType } from './onnx/composite-ops';
 import { GraphBuilder } from './onnx/graph-builder';
 import type { GraphBuildArgs } from './talker-graph';
 import { WeightLoader } from './weight-loader';
@@ -53,12 +53,11 @@ export function codePredictorPass(
   const cp = config.codePredictor;
   let x = w.projection ? linear(g, rows, w.projection.wT, w.projection.bias) : rows;
   const seqLength = g.dim(rows, 1);
-  const total = g.add(pastLength, seqLength);
-  const positions = g.unsqueeze(g.op('Range', [g.squeeze(pastLength, [0]), g.squeeze(total, [0]), g.constInt64([1], [])]), [0]); // [1, S]
-  const { cos, sin } = ropeCosSin(g, positions, cp.headDim, cp.ropeTheta, dtype);
+  // positions pastLength .. pastLength + S - 1 < numCodeGroups + 1 (one frame's sub-steps)
+  const rope = ropeFor(g, { start: pastLength, length: seqLength }, cp.headDim, cp.ropeTheta, dtype, Math.min(cp.maxPositionEmbeddings, config.numCodeGroups + 1));
   const mask = causalMask(g, pastLength, seqLength);
   const presents = w.layers.map((lw, i) => {
-    const out = decoderLayer(g, lw, cp, dtype, { x, cos, sin, mask, pastKey: pasts[i].key, pastValue: pasts[i].value });
+    const out = decoderLayer(g, lw, cp, dtype, { x, rope, mask, pastKey: pasts[i].key, pastValue: pasts[i].value });
     x = out.x;
     return { key: out.presentKey, value: out.presentValue };
   });
@@ -94,7 +93,7 @@ export function codePredictorStepIo(config: CheckpointConfig, dtype: ActivationT
 export function buildCodePredictorStepGraph(args: GraphBuildArgs): GraphSpec {
   const { config, dtype } = args;
   const file = path.join(args.outDir, CODE_PREDICTOR_STEP_FILE);
-  const g = new GraphBuilder({ name: 'code_predictor_step', producerVersion: args.builderVersion, externalData: { dataPath: `${file}.data`, location: `${CODE_PREDICTOR_STEP_FILE}.data` } });
+  const g = new GraphBuilder({ name: 'code_predictor_step', producerVersion: args.builderVersion, ops: args.ops, externalData: { dataPath: `${file}.data`, location: `${CODE_PREDICTOR_STEP_FILE}.data` } });
   const io = codePredictorStepIo(config, dtype);
   for (const spec of io.inputs) g.input(spec.name, spec.dtype, spec.dims);
   const w = loadCodePredictorWeights(new WeightLoader(g, args.weights, dtype), config);

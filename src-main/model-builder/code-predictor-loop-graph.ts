@@ -38,7 +38,7 @@ export function codePredictorLoopIo(config: CheckpointConfig, dtype: ActivationT
 export function buildCodePredictorLoopGraph(args: GraphBuildArgs): GraphSpec {
   const { config, dtype } = args;
   const file = path.join(args.outDir, CODE_PREDICTOR_LOOP_FILE);
-  const g = new GraphBuilder({ name: 'code_predictor_loop', producerVersion: args.builderVersion, externalData: { dataPath: `${file}.data`, location: `${CODE_PREDICTOR_LOOP_FILE}.data` } });
+  const g = new GraphBuilder({ name: 'code_predictor_loop', producerVersion: args.builderVersion, ops: args.ops, externalData: { dataPath: `${file}.data`, location: `${CODE_PREDICTOR_LOOP_FILE}.data` } });
   const io = codePredictorLoopIo(config, dtype);
   for (const spec of io.inputs) g.input(spec.name, spec.dtype, spec.dims);
   const loader = new WeightLoader(g, args.weights, dtype);

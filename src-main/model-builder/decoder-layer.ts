@@ -5,7 +5,7 @@
  * or, with io.kvWrite, written into a fixed-capacity past at their positions (present [B, KVH, L, D]).
  */
 import type { TransformerDims } from './manifest';
-import { applyRope, groupedQueryAttention, rmsNorm, swiglu, writeKv, type ActivationType, type KvWritePlan } from './onnx/composite-ops';
+import { groupedQueryAttention, rmsNorm, ropeHeads, swiglu, writeKv, type ActivationType, type KvWritePlan, type Rope } from './onnx/composite-ops';
 import type { GraphBuilder } from './onnx/graph-builder';
 import type { WeightLoader } from './weight-loader';
 
@@ -41,8 +41,7 @@ export function loadDecoderLayerWeights(loader: WeightLoader, prefix: string): D
 
 export interface DecoderLayerIo {
   x: string;
-  cos: string;
-  sin: string;
+  rope: Rope;
   /** Additive fp32 mask [B|1, 1, 1, S, T]. */
   mask: string;
   /** Past keys/values, or null when there is no past (the first step inside a graph). */
@@ -61,11 +60,9 @@ export function decoderLayer(g: GraphBuilder, w: DecoderLayerWeights, d: Transfo
   const normed = rmsNorm(g, io.x, w.inputNorm, d.rmsNormEps, dtype);
   const q4 = g.reshape(g.matmul(normed, w.qT), [0, 0, d.numHeads, d.headDim]); // [B, S, Hq, D]
   const k4 = g.reshape(g.matmul(normed, w.kT), [0, 0, d.numKvHeads, d.headDim]);
-  const q = g.transpose(rmsNorm(g, q4, w.qNorm, d.rmsNormEps, dtype), [0, 2, 1, 3]); // [B, Hq, S, D]
-  const k = g.transpose(rmsNorm(g, k4, w.kNorm, d.rmsNormEps, dtype), [0, 2, 1, 3]);
+  const qRot = ropeHeads(g, rmsNorm(g, q4, w.qNorm, d.rmsNormEps, dtype), io.rope, d.numHeads, d.headDim); // [B, Hq, S, D]
+  const kRot = ropeHeads(g, rmsNorm(g, k4, w.kNorm, d.rmsNormEps, dtype), io.rope, d.numKvHeads, d.headDim);
   const v = toHeads(g, g.matmul(normed, w.vT), d.numKvHeads, d.headDim);
-  const qRot = applyRope(g, q, io.cos, io.sin, d.headDim);
-  const kRot = applyRope(g, k, io.cos, io.sin, d.headDim);
   const present = (past: string | null, rows: string): string => {
     if (!past) return rows;
     return io.kvWrite ? writeKv(g, past, rows, io.kvWrite) : g.concat([past, rows], 2);

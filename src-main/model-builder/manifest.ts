@@ -5,6 +5,7 @@
  */
 
 import type { SamplingParams } from '../../src-shared/synthesis';
+import type { GraphOps } from './onnx/graph-builder';
 
 export const MODEL_MANIFEST_VERSION = 1;
 export const MODEL_MANIFEST_FILE = 'manifest.json';
@@ -112,6 +113,8 @@ export interface ModelManifest {
   /** sha256 over the checkpoint files that shape the graphs (hex). */
   checkpointHash: string;
   dtype: BuildDtype;
+  /** Op set of the talker and code-predictor graphs (absent in builds before builder v4: 'portable'). */
+  ops?: GraphOps;
   createdAt: string;
   ttsModelType: string;
   ttsModelSize: string;

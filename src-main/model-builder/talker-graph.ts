@@ -10,8 +10,8 @@ import path from 'node:path';
 import type { CheckpointConfig } from './checkpoint-config';
 import { decoderLayer, loadDecoderLayerWeights } from './decoder-layer';
 import type { GraphSpec, IoDtype, IoSpec } from './manifest';
-import { kvWritePlan, positionMask, rmsNorm, ropeCosSin, type ActivationType } from './onnx/composite-ops';
-import { GraphBuilder } from './onnx/graph-builder';
+import { kvWritePlan, positionMask, rmsNorm, ropeFor, type ActivationType } from './onnx/composite-ops';
+import { GraphBuilder, type GraphOps } from './onnx/graph-builder';
 import type { SafetensorsFile } from './safetensors';
 import { WeightLoader } from './weight-loader';
 
@@ -23,6 +23,8 @@ export interface GraphBuildArgs {
   dtype: ActivationType;
   outDir: string;
   builderVersion: string;
+  /** Op set of the composite blocks (GraphBuilder 'ops'). */
+  ops: GraphOps;
 }
 
 export function talkerIo(config: CheckpointConfig, dtype: ActivationType): { inputs: IoSpec[]; outputs: IoSpec[] } {
@@ -54,7 +56,7 @@ export function buildTalkerGraph(args: GraphBuildArgs): GraphSpec {
   const { config, dtype } = args;
   const t = config.talker;
   const file = path.join(args.outDir, TALKER_GRAPH_FILE);
-  const g = new GraphBuilder({ name: 'talker', producerVersion: args.builderVersion, externalData: { dataPath: `${file}.data`, location: `${TALKER_GRAPH_FILE}.data` } });
+  const g = new GraphBuilder({ name: 'talker', producerVersion: args.builderVersion, ops: args.ops, externalData: { dataPath: `${file}.data`, location: `${TALKER_GRAPH_FILE}.data` } });
   const io = talkerIo(config, dtype);
   for (const spec of io.inputs) g.input(spec.name, spec.dtype, spec.dims);
   const loader = new WeightLoader(g, args.weights, dtype);
@@ -62,11 +64,11 @@ export function buildTalkerGraph(args: GraphBuildArgs): GraphSpec {
   const seqLength = g.dim('inputs_embeds', 1);
   const mask = positionMask(g, 'position_ids', 'attention_mask');
   const kvWrite = kvWritePlan(g, 'position_ids', 'attention_mask', dtype);
-  const { cos, sin } = ropeCosSin(g, 'position_ids', t.headDim, t.ropeTheta, dtype);
+  const rope = ropeFor(g, 'position_ids', t.headDim, t.ropeTheta, dtype, t.maxPositionEmbeddings);
   let x = 'inputs_embeds';
   for (let i = 0; i < t.numLayers; i++) {
     const w = loadDecoderLayerWeights(loader, `talker.model.layers.${i}`);
-    const out = decoderLayer(g, w, t, dtype, { x, cos, sin, mask, pastKey: `past_key_${i}`, pastValue: `past_value_${i}`, kvWrite });
+    const out = decoderLayer(g, w, t, dtype, { x, rope, mask, pastKey: `past_key_${i}`, pastValue: `past_value_${i}`, kvWrite });
     x = out.x;
     g.output(out.presentKey, dtype, io.outputs[2 + 2 * i].dims, `present_key_${i}`);
     g.output(out.presentValue, dtype, io.outputs[3 + 2 * i].dims, `present_value_${i}`);

@@ -4,6 +4,8 @@
  * (talker decode, code predictor loop/step, codec), ORT node profiles, engine single-stream RTF and
  * first audio, concurrent throughput with a batch-invariance check, and load-time costs.
  * Run (bundled): node device-bench.mjs --work /tmp/w --out $OUT --sections build16,webgpu,build32,cpu
+ * A section may name an op set: build16:portable,webgpu:portable builds and measures a --ops portable build
+ * (result keys get a _portable suffix). --engineConfig '{...}' is merged into every engine's config.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +13,7 @@ import { parseArgs } from 'node:util';
 import type { SynthesisRequest, SynthesisResult } from '../../../src-shared/synthesis';
 import { buildModel } from '../../model-builder/build';
 import type { ModelManifest } from '../../model-builder/manifest';
+import type { GraphOps } from '../../model-builder/onnx/graph-builder';
 import { writeSyntheticCheckpoint } from '../../model-builder/synthetic-checkpoint';
 import { createEngine } from '../create-engine';
 import type { Engine } from '../engine';
@@ -34,6 +37,7 @@ const { values: args } = parseArgs({
     cpuFrames: { type: 'string', default: '12' },
     budgetS: { type: 'string', default: '540' },
     size: { type: 'string', default: '0.6b' },
+    engineConfig: { type: 'string', default: '{}' },
   },
 });
 const startedMs = performance.now();
@@ -203,7 +207,7 @@ function summarize(run: Awaited<ReturnType<typeof runAll>>, stageMs: Record<stri
 async function engineSection(builtDir: string, provider: ProviderName, numFrames: number, concurrencies: number[]): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   const t = performance.now();
-  const engine = await createEngine({ modelDir: builtDir, config: { provider, maxRunningSequences: 64, maxPrefillSequences: 64 }, log: (l) => log(l) });
+  const engine = await createEngine({ modelDir: builtDir, config: { provider, maxRunningSequences: 64, maxPrefillSequences: 64, ...JSON.parse(args.engineConfig!) }, log: (l) => log(l) });
   out.createEngineMs = round(performance.now() - t);
   out.providerReason = engine.status().providerReason;
   out.codePredictorClass = engine.parts.stages.codePredictor.constructor.name;
@@ -232,7 +236,7 @@ async function engineSection(builtDir: string, provider: ProviderName, numFrames
   return out;
 }
 
-async function buildSection(dtype: 'fp16' | 'fp32'): Promise<string> {
+async function buildSection(dtype: 'fp16' | 'fp32', ops: GraphOps, key: string): Promise<string> {
   const checkpointDir = path.join(args.work!, `ckpt-${args.size}`);
   if (!fs.existsSync(path.join(checkpointDir, 'speech_tokenizer', 'model.safetensors'))) {
     const t = performance.now();
@@ -240,9 +244,9 @@ async function buildSection(dtype: 'fp16' | 'fp32'): Promise<string> {
     results.synthesizeCheckpointMs = round(performance.now() - t);
   }
   const t = performance.now();
-  const { builtDir, manifest } = await buildModel({ checkpointDir, outDir: path.join(args.work!, 'built'), dtype });
-  results[`build_${dtype}`] = { buildMs: round(performance.now() - t), builtDir, bytes: fileBytes(builtDir, manifest) };
-  log('built', dtype, JSON.stringify(results[`build_${dtype}`]));
+  const { builtDir, manifest } = await buildModel({ checkpointDir, outDir: path.join(args.work!, 'built'), dtype, ops });
+  results[key] = { buildMs: round(performance.now() - t), builtDir, bytes: fileBytes(builtDir, manifest) };
+  log('built', dtype, ops, JSON.stringify(results[key]));
   save();
   return builtDir;
 }
@@ -253,7 +257,10 @@ function fileBytes(dir: string, manifest: ModelManifest): Record<string, number>
 
 const sections = args.sections!.split(',');
 const profileRoot = path.join(args.work!, 'profiles');
-for (const section of sections) {
+for (const sectionSpec of sections) {
+  const [section, opsName = 'fused'] = sectionSpec.split(':');
+  const ops = opsName as GraphOps;
+  const suffix = ops === 'fused' ? '' : `_${ops}`;
   if (elapsedS() > Number(args.budgetS)) {
     log('budget spent; skipping', section);
     continue;
@@ -262,33 +269,33 @@ for (const section of sections) {
     log('section', section);
     switch (section) {
       case 'build16':
-        await buildSection('fp16');
+        await buildSection('fp16', ops, `build_fp16${suffix}`);
         break;
       case 'build32':
-        await buildSection('fp32');
+        await buildSection('fp32', ops, `build_fp32${suffix}`);
         break;
       case 'webgpu':
       case 'cpu': {
         const provider = section as ProviderName;
         const dtype = provider === 'cpu' ? 'fp32' : 'fp16';
-        const builtDir = (results[`build_${dtype}`] as { builtDir: string } | undefined)?.builtDir;
-        if (!builtDir) throw new Error(`no ${dtype} build`);
-        const profileDir = path.join(profileRoot, provider);
+        const builtDir = (results[`build_${dtype}${suffix}`] as { builtDir: string } | undefined)?.builtDir;
+        if (!builtDir) throw new Error(`no ${dtype} ${ops} build`);
+        const profileDir = path.join(profileRoot, `${provider}${suffix}`);
         fs.mkdirSync(profileDir, { recursive: true });
         const numFrames = Number(provider === 'cpu' ? args.cpuFrames : args.frames);
-        results[`engine_${provider}`] = await engineSection(builtDir, provider, numFrames, provider === 'cpu' ? [8] : [8, 64]);
-        results[`stages_${provider}`] = await stageScaling(builtDir, provider, provider === 'cpu' ? [1, 8] : [1, 8, 64], null);
+        results[`engine_${provider}${suffix}`] = await engineSection(builtDir, provider, numFrames, provider === 'cpu' ? [8] : [8, 64]);
+        results[`stages_${provider}${suffix}`] = await stageScaling(builtDir, provider, provider === 'cpu' ? [1, 8] : [1, 8, 64], null);
         save();
         await stageScaling(builtDir, provider, [1], profileDir); // profiled pass at batch 1 only
-        results[`profile_${provider}`] = summarizeProfiles(profileDir);
+        results[`profile_${provider}${suffix}`] = summarizeProfiles(profileDir);
         break;
       }
       default:
         throw new Error(`unknown section ${section}`);
     }
   } catch (err) {
-    results[`error_${section}`] = String((err as Error).stack ?? err).slice(0, 2000);
-    log('section failed', section, results[`error_${section}`]);
+    results[`error_${section}${suffix}`] = String((err as Error).stack ?? err).slice(0, 2000);
+    log('section failed', sectionSpec, results[`error_${section}${suffix}`]);
   }
   save();
 }

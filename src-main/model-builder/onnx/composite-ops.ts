@@ -1,10 +1,11 @@
 /**
- * Composite transformer blocks on top of GraphBuilder, written with plain ONNX ops only (opset 17),
- * so every graph runs on the CPU and WebGPU providers: linear, RMSNorm (always computed in fp32),
- * SiLU / SwiGLU, rotate-half RoPE, causal + padding masks and grouped-query softmax attention.
+ * Composite transformer blocks on top of GraphBuilder, written with plain ONNX ops (opset 17) so every
+ * graph runs on the CPU and WebGPU providers: linear, RMSNorm (computed in fp32; one fused
+ * SimplifiedLayerNormalization node when the builder's ops are 'fused'), SiLU / SwiGLU, rotate-half
+ * RoPE (com.microsoft RotaryEmbedding when fused), causal + padding masks and grouped-query attention.
  * Shapes in comments: B batch, S new positions, T = past + S key positions, D head dim.
  */
-import type { GraphBuilder } from './graph-builder';
+import { attr, type GraphBuilder } from './graph-builder';
 
 export type ActivationType = 'float32' | 'float16';
 
@@ -17,8 +18,16 @@ export function linear(g: GraphBuilder, x: string, weightT: string, bias?: strin
   return bias ? g.add(y, bias) : y;
 }
 
-/** weight * x / sqrt(mean(x², last axis) + eps), computed in fp32; returns the activation type. */
+/**
+ * weight * x / sqrt(mean(x², last axis) + eps), computed in fp32; returns the activation type.
+ * 'fused': one SimplifiedLayerNormalization node (ORT's RMSNorm kernel, fp32 accumulation via
+ * stash_type 1; ORT folds the Cast of the weight); 'portable': eight plain ops around fp32 Casts.
+ */
 export function rmsNorm(g: GraphBuilder, x: string, weightFp32: string, eps: number, dtype: ActivationType): string {
+  if (g.ops === 'fused') {
+    const weight = dtype === 'float32' ? weightFp32 : g.cast(weightFp32, 'float16');
+    return g.op('SimplifiedLayerNormalization', [x, weight], { axis: -1, epsilon: attr.float(eps), stash_type: 1 });
+  }
   const x32 = dtype === 'float32' ? x : g.cast(x, 'float32');
   const meanSquare = g.op('ReduceMean', [g.mul(x32, x32)], { axes: [-1], keepdims: 1 });
   const rms = g.op('Sqrt', [g.add(meanSquare, g.constFloat(eps))]);
@@ -40,13 +49,8 @@ export function swiglu(g: GraphBuilder, x: string, gateT: string, upT: string, d
  * angle = position * theta^(-2i/D), duplicated over both halves (HF `cat(freqs, freqs)`).
  */
 export function ropeCosSin(g: GraphBuilder, positionIds: string, headDim: number, theta: number, dtype: ActivationType): { cos: string; sin: string } {
-  const invFreq = new Float32Array(headDim);
-  for (let i = 0; i < headDim / 2; i++) {
-    const f = 1 / theta ** ((2 * i) / headDim);
-    invFreq[i] = f;
-    invFreq[i + headDim / 2] = f;
-  }
-  const invFreqName = g.initializer(g.fresh('rope_inv_freq'), invFreq, [1, 1, headDim]);
+  const invFreq = ropeInverseFrequencies(headDim, theta);
+  const invFreqName = g.initializer(g.fresh('rope_inv_freq'), Float32Array.from([...invFreq, ...invFreq]), [1, 1, headDim]);
   const positions = g.unsqueeze(g.cast(positionIds, 'float32'), [2]); // [B, S, 1]
   const angles = g.unsqueeze(g.mul(positions, invFreqName), [1]); // [B, 1, S, D]
   let cos = g.op('Cos', [angles]);
@@ -58,6 +62,11 @@ export function ropeCosSin(g: GraphBuilder, positionIds: string, headDim: number
   return { cos, sin };
 }
 
+/** theta^(-2i/D) for i < D/2. */
+function ropeInverseFrequencies(headDim: number, theta: number): Float32Array {
+  return Float32Array.from({ length: headDim / 2 }, (_, i) => 1 / theta ** ((2 * i) / headDim));
+}
+
 /** x * cos + rotate_half(x) * sin for x [B, H, S, D]; rotate_half(x) = cat(-x2, x1). */
 export function applyRope(g: GraphBuilder, x: string, cos: string, sin: string, headDim: number): string {
   const half = headDim / 2;
@@ -65,6 +74,66 @@ export function applyRope(g: GraphBuilder, x: string, cos: string, sin: string, 
   const x2 = g.slice(x, 3, half, headDim);
   const rotated = g.concat([g.op('Neg', [x2]), x1], 3);
   return g.add(g.mul(x, cos), g.mul(rotated, sin));
+}
+
+/**
+ * RoPE inputs of one graph, by op set. 'portable': cos/sin [B|1, 1, S, D] computed in the graph.
+ * 'fused': com.microsoft RotaryEmbedding's position ids ([B, S], or [1] = the first position of every
+ * row) and its cos/sin caches [maxPositions, D/2] (initializers shared by every layer of the graph).
+ */
+export type Rope =
+  | { kind: 'tables'; cos: string; sin: string }
+  | { kind: 'fused'; positionIds: string; cosCache: string; sinCache: string };
+
+/**
+ * The RoPE inputs for `positions`: ids [B, S] (a pad's -1 is clamped to 0 in fused graphs: its rows are
+ * dropped) or { start } [1] for rows at start, start + 1, ... In fused graphs every position must be
+ * below maxPositions (RotaryEmbedding rejects a larger one).
+ */
+export function ropeFor(g: GraphBuilder, positions: string | { start: string; length: string }, headDim: number, theta: number, dtype: ActivationType, maxPositions: number): Rope {
+  if (g.ops === 'fused') {
+    const caches = ropeCaches(g, headDim, theta, dtype, maxPositions);
+    const positionIds = typeof positions === 'string' ? g.op('Max', [positions, g.constInt64([0], [])]) : positions.start;
+    return { kind: 'fused', positionIds, ...caches };
+  }
+  const ids = typeof positions === 'string' ? positions : g.unsqueeze(g.op('Range', [g.squeeze(positions.start, [0]), g.squeeze(g.add(positions.start, positions.length), [0]), g.constInt64([1], [])]), [0]); // [1, S]
+  return { kind: 'tables', ...ropeCosSin(g, ids, headDim, theta, dtype) };
+}
+
+const ropeCacheNames = new WeakMap<GraphBuilder, Map<string, { cosCache: string; sinCache: string }>>();
+
+/** cos/sin [maxPositions, D/2] of position p · theta^(-2i/D), computed in fp64; one pair per graph and shape. */
+function ropeCaches(g: GraphBuilder, headDim: number, theta: number, dtype: ActivationType, maxPositions: number): { cosCache: string; sinCache: string } {
+  const perGraph = ropeCacheNames.get(g) ?? new Map<string, { cosCache: string; sinCache: string }>();
+  ropeCacheNames.set(g, perGraph);
+  const key = `${headDim}:${theta}:${dtype}:${maxPositions}`;
+  const cached = perGraph.get(key);
+  if (cached) return cached;
+  const half = headDim / 2;
+  const invFreq = ropeInverseFrequencies(headDim, theta);
+  const cos = new Float32Array(maxPositions * half);
+  const sin = new Float32Array(cos.length);
+  for (let p = 0; p < maxPositions; p++) {
+    for (let i = 0; i < half; i++) {
+      cos[p * half + i] = Math.cos(p * invFreq[i]);
+      sin[p * half + i] = Math.sin(p * invFreq[i]);
+    }
+  }
+  const storage = dtype === 'float16' ? 'float16' : 'float32';
+  const names = {
+    cosCache: g.initializer(g.fresh('rope_cos_cache'), cos, [maxPositions, half], storage),
+    sinCache: g.initializer(g.fresh('rope_sin_cache'), sin, [maxPositions, half], storage),
+  };
+  perGraph.set(key, names);
+  return names;
+}
+
+/** Rotates heads x [B, S, H, D] and returns them as [B, H, S, D]. */
+export function ropeHeads(g: GraphBuilder, x: string, rope: Rope, numHeads: number, headDim: number): string {
+  if (rope.kind === 'tables') return applyRope(g, g.transpose(x, [0, 2, 1, 3]), rope.cos, rope.sin, headDim);
+  const flat = g.reshape(x, [0, 0, numHeads * headDim]); // [B, S, H*D]
+  const rotated = g.op('RotaryEmbedding', [flat, rope.positionIds, rope.cosCache, rope.sinCache], { interleaved: 0, num_heads: numHeads }, 'com.microsoft');
+  return g.transpose(g.reshape(rotated, [0, 0, numHeads, headDim]), [0, 2, 1, 3]);
 }
 
 /**

@@ -4,7 +4,7 @@
  * serialisation. Composite blocks (RMSNorm, RoPE, attention, SwiGLU) live in composite-ops.ts.
  *
  * API
- *   new GraphBuilder({ name, opsetVersion?, useMicrosoftDomain?, externalData? })
+ *   new GraphBuilder({ name, opsetVersion?, useMicrosoftDomain?, externalData?, ops? })
  *   input(name, elemType, dims)            graph input; dims are numbers or symbolic names ('batch')
  *   output(value, elemType, dims, name?)   marks a value as graph output (renamed through Identity if needed)
  *   initializer(name, Float32Array, dims, storage?)  fp32 or fp16 storage; big ones go to external data
@@ -41,7 +41,13 @@ export interface GraphBuilderOptions {
   useMicrosoftDomain?: boolean;
   externalData?: ExternalDataOptions;
   producerVersion?: string;
+  /** Which op set composite blocks use (composite-ops.ts); default 'portable'. */
+  ops?: GraphOps;
 }
+
+/** 'fused': ORT's fused kernels where it has them (RMSNorm); 'portable': plain ONNX ops only. */
+export type GraphOps = 'fused' | 'portable';
+export const GRAPH_OPS: readonly GraphOps[] = ['fused', 'portable'];
 
 type AttrObject =
   | { kind: 'float'; value: number }
@@ -62,7 +68,7 @@ export class GraphBuilder {
   readonly name: string;
   private readonly opsetVersion: number;
   private readonly options: GraphBuilderOptions;
-  private readonly nodes: object[] = [];
+  private readonly nodes: (Record<string, unknown> & { domain?: string })[] = [];
   private readonly initializers: object[] = [];
   private readonly inputs: object[] = [];
   private readonly outputs: object[] = [];
@@ -70,6 +76,7 @@ export class GraphBuilder {
   /** Names handed out by fresh() that have not been defined yet. */
   private readonly freshNames = new Set<string>();
   private readonly constCache = new Map<string, string>();
+  readonly ops: GraphOps;
   private nameCounter = 0;
   private externalFd: number | null = null;
   private externalBytes = 0;
@@ -78,6 +85,7 @@ export class GraphBuilder {
     this.options = options;
     this.name = options.name;
     this.opsetVersion = options.opsetVersion ?? 17;
+    this.ops = options.ops ?? 'portable';
   }
 
   /** A fresh value name with a readable prefix. */
@@ -201,7 +209,7 @@ export class GraphBuilder {
   /** The ModelProto as a plain object (for inspection and tests). */
   toModelObject(): object {
     const opsetImport = [{ domain: '', version: this.opsetVersion }];
-    if (this.options.useMicrosoftDomain) opsetImport.push({ domain: 'com.microsoft', version: 1 });
+    if (this.options.useMicrosoftDomain || this.nodes.some((n) => n.domain === 'com.microsoft')) opsetImport.push({ domain: 'com.microsoft', version: 1 });
     return {
       irVersion: ONNX_IR_VERSION,
       producerName: 'qwen3-tts-studio model-builder',
