@@ -2,7 +2,8 @@
  * Inproc benchmark variants: each starts its own engine host (the studio runtime) under one engine
  * configuration and exposes it as a BenchTarget through the same contract the UI uses, so the
  * benchmark measures what users get. 'serial' admits one sequence at a time (the baseline);
- * 'batched' uses the defaults (continuous batching); 'wide' lets up to 64 sequences run together.
+ * 'batched' uses the defaults (continuous batching); 'cohort' lets bulk arrivals gather for up to
+ * 600 ms before they join a running batch; 'wide' lets up to 64 sequences run together.
  */
 import { StudioError } from '../../src-shared/errors';
 import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
@@ -24,6 +25,11 @@ export interface InprocVariantOptions {
 export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engineConfig: Record<string, unknown>; schedulerConfig: Record<string, unknown> }> = {
   serial: { description: 'one sequence at a time (maxRunningSequences 1)', engineConfig: { maxRunningSequences: 1, maxPrefillSequences: 1 }, schedulerConfig: {} },
   batched: { description: 'continuous batching with the default limits', engineConfig: {}, schedulerConfig: {} },
+  cohort: {
+    description: 'continuous batching whose bulk arrivals wait up to 600 ms to join together (scheduler joinWaitMs)',
+    engineConfig: {},
+    schedulerConfig: { joinWaitMs: 600 },
+  },
   wide: {
     description: 'continuous batching with up to 64 running sequences (16 admitted per step)',
     engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16 },

@@ -14,8 +14,13 @@ export interface SchedulerConfig {
   maxQueueDepth: number;
   /** With nothing running, wait up to this long for more arrivals before a partial batch starts. */
   maxWaitMs: number;
-  /** Batch size that ends the dynamic-batching wait early. */
+  /** Batch size that ends the dynamic-batching wait (and the join wait) early. */
   targetBatchSize: number;
+  /**
+   * With sequences running, bulk arrivals wait up to this long so that several join in one step
+   * (one prefill run and one KV regroup instead of one each); 0 admits them at the next step.
+   */
+  joinWaitMs: number;
   /** A bulk request waiting longer than this is ordered as interactive (no starvation). */
   agingMs: number;
   /** KV positions the pool holds across all running sequences. */
@@ -33,6 +38,7 @@ export function defaultSchedulerConfig(): SchedulerConfig {
     maxQueueDepth: 256,
     maxWaitMs: 0,
     targetBatchSize: 8,
+    joinWaitMs: 0,
     agingMs: 10_000,
     kvCapacityTokens: 262_144,
     kvBlockTokens: 64,
@@ -46,11 +52,15 @@ const MIN: Record<keyof SchedulerConfig, number> = {
   maxQueueDepth: 0,
   maxWaitMs: 0,
   targetBatchSize: 1,
+  joinWaitMs: 0,
   agingMs: 0,
   kvCapacityTokens: 1,
   kvBlockTokens: 1,
   retryAfterS: 0,
 };
+
+/** Settings in milliseconds that may be fractional. */
+const FRACTIONAL = new Set<keyof SchedulerConfig>(['maxWaitMs', 'joinWaitMs', 'agingMs']);
 
 export function resolveSchedulerConfig(overrides: Record<string, unknown> = {}, keyPrefix = 'scheduler'): Readonly<SchedulerConfig> {
   const config = defaultSchedulerConfig();
@@ -59,8 +69,8 @@ export function resolveSchedulerConfig(overrides: Record<string, unknown> = {}, 
       throw new StudioError('invalid-argument', `unknown setting ${keyPrefix}.${key}; valid settings: ${Object.keys(config).join(', ')}`, { field: `${keyPrefix}.${key}` });
     }
     const k = key as keyof SchedulerConfig;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < MIN[k] || (k !== 'maxWaitMs' && k !== 'agingMs' && !Number.isInteger(value))) {
-      throw new StudioError('invalid-argument', `${keyPrefix}.${key} must be a number ≥ ${MIN[k]}${k === 'maxWaitMs' || k === 'agingMs' ? '' : ' (integer)'}, got ${JSON.stringify(value)}`, {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < MIN[k] || (!FRACTIONAL.has(k) && !Number.isInteger(value))) {
+      throw new StudioError('invalid-argument', `${keyPrefix}.${key} must be a number ≥ ${MIN[k]}${FRACTIONAL.has(k) ? '' : ' (integer)'}, got ${JSON.stringify(value)}`, {
         field: `${keyPrefix}.${key}`,
       });
     }

@@ -24,6 +24,10 @@ export class RequestQueue<T extends QueuedSequence> {
     return this.items.some((s) => s.id === id);
   }
 
+  some(predicate: (item: T) => boolean): boolean {
+    return this.items.some(predicate);
+  }
+
   push(item: T): void {
     this.items.push(item);
   }

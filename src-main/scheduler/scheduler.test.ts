@@ -86,6 +86,47 @@ describe('Scheduler', () => {
     expect(s.schedule().batch.kind).toBe('step');
   });
 
+  it('lets bulk arrivals gather for joinWaitMs while others run, then admits them in one step', () => {
+    const clock = fakeClock();
+    const s = new Scheduler(resolveSchedulerConfig({ joinWaitMs: 300, targetBatchSize: 4, maxRunningSequences: 8 }), clock);
+    s.submit(spec('run'));
+    expect(ids((s.schedule().batch as { admit: { id: string }[] }).admit)).toEqual(['run']); // nothing running: no join wait
+    s.submit(spec('a'));
+    clock.advance(100);
+    s.submit(spec('b'));
+    const held = s.schedule().batch;
+    expect(held.kind === 'step' && [ids(held.admit), ids(held.decode)]).toEqual([[], ['run']]); // the running one goes on
+    clock.advance(200); // a has waited 300 ms
+    const joined = s.schedule().batch;
+    expect(joined.kind === 'step' && ids(joined.admit)).toEqual(['a', 'b']);
+  });
+
+  it('ends the join wait early for a full cohort or an interactive request, and never waits with joinWaitMs 0', () => {
+    const cohort = new Scheduler(resolveSchedulerConfig({ joinWaitMs: 1000, targetBatchSize: 2 }), fakeClock());
+    cohort.submit(spec('run'));
+    cohort.schedule();
+    cohort.submit(spec('a'));
+    expect((cohort.schedule().batch as { admit: unknown[] }).admit).toHaveLength(0);
+    cohort.submit(spec('b'));
+    expect(ids((cohort.schedule().batch as { admit: { id: string }[] }).admit)).toEqual(['a', 'b']);
+
+    const ui = new Scheduler(resolveSchedulerConfig({ joinWaitMs: 1000 }), fakeClock());
+    ui.submit(spec('run'));
+    ui.schedule();
+    ui.submit(spec('click', { priority: 'interactive' }));
+    expect(ids((ui.schedule().batch as { admit: { id: string }[] }).admit)).toEqual(['click']);
+
+    const off = new Scheduler(resolveSchedulerConfig({}), fakeClock());
+    off.submit(spec('run'));
+    off.schedule();
+    off.submit(spec('a'));
+    expect(ids((off.schedule().batch as { admit: { id: string }[] }).admit)).toEqual(['a']);
+  });
+
+  it('rejects a negative joinWaitMs naming the setting', () => {
+    expect(() => resolveSchedulerConfig({ joinWaitMs: -1 })).toThrow(/scheduler\.joinWaitMs must be a number ≥ 0/);
+  });
+
   it('removes cancelled and expired sequences at the next step and frees their KV', () => {
     const clock = fakeClock();
     const s = new Scheduler(resolveSchedulerConfig({ maxRunningSequences: 1 }), clock);
@@ -165,6 +206,7 @@ describe('Scheduler', () => {
       maxQueueDepth: 256,
       maxWaitMs: 0,
       targetBatchSize: 8,
+      joinWaitMs: 0,
       agingMs: 10_000,
       kvCapacityTokens: 262_144,
       kvBlockTokens: 64,

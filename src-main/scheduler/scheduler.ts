@@ -11,6 +11,8 @@
  *     does not fit stops admission (head-of-line, so large requests are not starved).
  *  3. With nothing running and fewer than targetBatchSize waiting, it may hold a partial batch for
  *     up to maxWaitMs after the oldest arrival (dynamic batching); it then returns 'idle' with waitMs.
+ *     With sequences running, bulk arrivals may wait up to joinWaitMs (or until targetBatchSize, or
+ *     an interactive request, is waiting) so that they join together; the running ones go on meanwhile.
  *  4. The batch is every running sequence: `admit` (prefill this step) + `decode` (one frame).
  *  5. After the step, the engine calls `finish(id)` for each sequence that hit EOS, its cap, or
  *     failed; its KV blocks return to the pool at once.
@@ -105,7 +107,7 @@ export class Scheduler {
     const removed = this.removeCancelledAndExpired(nowMs);
     const admit: ScheduledSequence[] = [];
     const holdMs = this.dynamicBatchHoldMs(nowMs);
-    if (holdMs === 0) this.admitInto(admit, nowMs);
+    if (holdMs === 0 && !this.holdsJoiners(nowMs)) this.admitInto(admit, nowMs);
     const decode = [...this.running.values()].filter((s) => !admit.includes(s));
     if (admit.length === 0 && decode.length === 0) {
       return { batch: { kind: 'idle', waitMs: this.waiting.size > 0 ? holdMs : null }, removed };
@@ -166,6 +168,15 @@ export class Scheduler {
     const oldest = this.waiting.oldestArrivalMs();
     if (oldest === null) return 0;
     return Math.max(0, oldest + this.config.maxWaitMs - nowMs);
+  }
+
+  /** True while waiting bulk arrivals should keep gathering before they join the running batch. */
+  private holdsJoiners(nowMs: number): boolean {
+    if (this.config.joinWaitMs <= 0 || this.running.size === 0 || this.waiting.size === 0) return false;
+    const cohortSize = Math.min(this.config.targetBatchSize, this.config.maxRunningSequences);
+    if (this.waiting.size >= cohortSize || this.waiting.some((s) => s.priority === 'interactive')) return false;
+    const oldest = this.waiting.oldestArrivalMs();
+    return oldest !== null && nowMs < oldest + this.config.joinWaitMs;
   }
 
   private admitInto(admit: ScheduledSequence[], nowMs: number): void {
