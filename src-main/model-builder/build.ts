@@ -25,7 +25,7 @@ export const BUILDER_VERSION = '4';
 /** Measured on CPU (docs/benchmarks.md): the unrolled loop graph beats 15 step calls per frame. */
 export const DEFAULT_CODE_PREDICTOR: ModelManifest['defaultCodePredictor'] = 'loop';
 
-/** Fused RMSNorm kernels: fewer dispatches per frame on GPU providers (docs/benchmarks.md, builder v4). */
+/** Fused RMSNorm and RoPE kernels: about half the dispatches per frame on WebGPU (docs/benchmarks.md, builder v4). */
 export const DEFAULT_GRAPH_OPS: GraphOps = 'fused';
 
 export interface BuildModelOptions {
