@@ -1,7 +1,8 @@
 // The engine with the one-call code-predictor loop graph (the manifest default) on ORT CPU, tiny model:
-// greedy rows give the step path's codes exactly; sampled rows have the loop path's own golden (the
-// graph's inverse CDF walks TopK order, the host's walks id order: LOOP_SAMPLING_DIFFERS); batch
-// invariance (alone vs beside two batch-mates) holds bit for bit. UPDATE_GOLDEN=1 rewrites the golden.
+// greedy and sampled rows give the step path's codes and PCM exactly (the in-graph sampler follows the
+// host sampler's rules; LOOP_SAMPLING_DIFFERS names the float32 boundary case, which these requests do
+// not hit); the loop path has its own golden; batch invariance (alone vs beside two batch-mates) holds
+// bit for bit. UPDATE_GOLDEN=1 rewrites the golden.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -59,17 +60,15 @@ describe('engine with the code-predictor loop graph (tiny, CPU)', () => {
     }
   });
 
-  it('samples codebooks 1..15 in its own candidate order, so sampled rows differ from the step path while frame 0 codebook 0 agrees', async () => {
+  it("draws the step path's sampled codebooks 1..15 (host rules: ties with the k-th kept, id-order inverse CDF), so codes and PCM bytes match", async () => {
     const fromLoop = await runAndCollect(loop, SAMPLED);
     const fromStep = await runAndCollect(step, SAMPLED);
     for (const r of SAMPLED) {
-      const a = fromLoop.get(r.requestId)!.codes;
-      const b = fromStep.get(r.requestId)!.codes;
-      // frame 0's c0 comes from the same talker prefill and the same host draw
-      expect(a[0][0]).toBe(b[0][0]);
-      expect(a.length).toBe(b.length);
-      // same uniforms, different inverse-CDF order (LOOP_SAMPLING_DIFFERS): frame 0's codebooks 1..15 do not all match
-      expect(a[0].slice(1)).not.toEqual(b[0].slice(1));
+      const a = fromLoop.get(r.requestId)!;
+      const b = fromStep.get(r.requestId)!;
+      expect(a.codes.length).toBeGreaterThan(1);
+      expect(a.codes).toEqual(b.codes);
+      expect(a.pcmSha256).toBe(b.pcmSha256);
     }
   });
 

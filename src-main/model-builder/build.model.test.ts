@@ -189,6 +189,21 @@ describe('buildModel', () => {
     expect(maxAbsDiff(await talkerLogits(builtDir, feeds), await talkerLogits(portable.builtDir, feeds), 1e-4).maxDiff).toBeLessThan(1e-4);
   });
 
+  it('keeps int64 math out of the loop graph\'s sub-steps: positions and masks are constants, codes int32 (WebGPU runs int64 ops on the CPU)', async () => {
+    const { manifest } = inspectModel(builtDir);
+    const numSteps = manifest.numCodeGroups - 1;
+    const loop = opCounts(path.join(builtDir, 'code_predictor_loop.onnx'));
+    // no shape math at run time: no Shape, no position Range per sub-step, no int64 GatherElements
+    expect(loop.get('Shape')).toBeUndefined();
+    expect(loop.get('GatherElements')).toBeUndefined();
+    // once per call: top-k ranks (ReduceMax, Range, Less on the host-fed top_k)
+    expect(loop.get('Range')).toBe(1);
+    expect(loop.get('ReduceMax')).toBe(1);
+    // per sub-step: one TopK and one int32 code
+    expect(loop.get('TopK')).toBe(numSteps);
+    expect(manifest.graphs.codePredictorLoop.outputs.find((o) => o.name === 'codes')?.dtype).toBe('int32');
+  });
+
   it('rejects an unknown op set, naming the valid ones', async () => {
     await expect(buildModel({ checkpointDir, outDir: path.join(tmp, 'bad-ops'), dtype: 'fp32', ops: 'turbo' as never })).rejects.toMatchObject({
       code: 'invalid-argument',

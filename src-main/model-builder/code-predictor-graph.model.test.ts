@@ -87,7 +87,7 @@ describe('code predictor graphs (fp32, tiny)', () => {
       top_k: tensor('int64', BigInt64Array.from(params.map((p) => BigInt(p.topK))), [BATCH]),
       top_p: tensor('float32', Float32Array.from(params.map((p) => p.topP)), [BATCH]),
     });
-    const codes = Array.from(out.codes.data as BigInt64Array, Number);
+    const codes = Array.from(out.codes.data as Int32Array);
     const sums = out.codes_embed_sum.data as Float32Array;
     inputs.forEach((x, b) => {
       const want = ref.frame(x.lastHidden, x.firstCode, params[b], Array.from(uniforms.subarray(b * numSteps, (b + 1) * numSteps)));

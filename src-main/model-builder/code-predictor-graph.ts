@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { CheckpointConfig } from './checkpoint-config';
 import { decoderLayer, loadDecoderLayerWeights, type DecoderLayerWeights } from './decoder-layer';
 import type { GraphSpec, IoSpec } from './manifest';
-import { causalMask, linear, rmsNorm, ropeFor, type ActivationType } from './onnx/composite-ops';
+import { causalMask, fixedCausalMask, linear, rmsNorm, ropeFor, type ActivationType } from './onnx/composite-ops';
 import { GraphBuilder } from './onnx/graph-builder';
 import type { GraphBuildArgs } from './talker-graph';
 import { WeightLoader } from './weight-loader';
@@ -37,8 +37,9 @@ export function loadCodePredictorWeights(loader: WeightLoader, config: Checkpoin
 }
 
 /**
- * Runs rows [B, S, talkerHidden] through the code predictor given per-layer pasts (null = empty);
- * returns fp32 logits [B, vocab] of the last row under head `headIndex` (an int64 scalar value) and the presents.
+ * Runs rows [B, S, talkerHidden] through the code predictor given per-layer pasts (null = empty) and
+ * the past length (an int64 [1] value, or the past length and row count known at build time, as in the
+ * unrolled loop graph: positions and mask are then constants); returns fp32 logits [B, vocab] of the last row under head `headIndex` (an int64 scalar value) and the presents.
  */
 export function codePredictorPass(
   g: GraphBuilder,
@@ -47,21 +48,25 @@ export function codePredictorPass(
   dtype: ActivationType,
   rows: string,
   pasts: { key: string | null; value: string | null }[],
-  pastLength: string,
+  past: string | { pastLength: number; numRows: number },
   headIndex: string,
 ): { logits: string; presents: { key: string; value: string }[] } {
   const cp = config.codePredictor;
   let x = w.projection ? linear(g, rows, w.projection.wT, w.projection.bias) : rows;
-  const seqLength = g.dim(rows, 1);
+  const fixed = typeof past === 'string' ? null : past;
+  const seqLength = fixed ? g.constInt64([fixed.numRows]) : g.dim(rows, 1);
   // positions pastLength .. pastLength + S - 1 < numCodeGroups + 1 (one frame's sub-steps)
-  const rope = ropeFor(g, { start: pastLength, length: seqLength }, cp.headDim, cp.ropeTheta, dtype, Math.min(cp.maxPositionEmbeddings, config.numCodeGroups + 1));
-  const mask = causalMask(g, pastLength, seqLength);
+  const maxPositions = Math.min(cp.maxPositionEmbeddings, config.numCodeGroups + 1);
+  const rope = fixed
+    ? ropeFor(g, { start: fixed.pastLength, length: fixed.numRows }, cp.headDim, cp.ropeTheta, dtype, maxPositions)
+    : ropeFor(g, { start: past as string, length: seqLength }, cp.headDim, cp.ropeTheta, dtype, maxPositions);
+  const mask = fixed ? fixedCausalMask(g, fixed.pastLength, fixed.numRows) : causalMask(g, past as string, seqLength);
   const presents = w.layers.map((lw, i) => {
     const out = decoderLayer(g, lw, cp, dtype, { x, rope, mask, pastKey: pasts[i].key, pastValue: pasts[i].value });
     x = out.x;
     return { key: out.presentKey, value: out.presentValue };
   });
-  const last = g.slice(x, 1, g.sub(seqLength, g.constInt64([1])), seqLength);
+  const last = fixed ? g.slice(x, 1, fixed.numRows - 1, fixed.numRows) : g.slice(x, 1, g.sub(seqLength, g.constInt64([1])), seqLength);
   const hidden = rmsNorm(g, g.squeeze(last, [1]), w.finalNorm, cp.rmsNormEps, dtype); // [B, H]
   let logits = g.matmul(hidden, g.gather(w.headsT, headIndex, 0));
   if (dtype === 'float16') logits = g.cast(logits, 'float32');

@@ -1,13 +1,14 @@
 /**
  * Builds the code-predictor loop graph (variant b): all numCodeGroups - 1 sub-steps of a frame in one
  * call, unrolled (weights shared), KV kept inside the graph, sampling from host-supplied uniforms via
- * in-graph-sampler.ts. Returns the codes and the sum of their code-predictor embeddings, which is the
+ * in-graph-sampler.ts. Positions and masks are build-time constants and codes are int32, so no op of a
+ * sub-step needs the host. Returns the codes and the sum of their code-predictor embeddings, which is the
  * codec part of the next talker input minus C(c0).
  */
 import path from 'node:path';
 import { codePredictorPass, loadCodePredictorWeights } from './code-predictor-graph';
 import type { CheckpointConfig } from './checkpoint-config';
-import { sampleInGraph } from './in-graph-sampler';
+import { prepareSampler, sampleInGraph } from './in-graph-sampler';
 import type { GraphSpec, IoSpec } from './manifest';
 import type { ActivationType } from './onnx/composite-ops';
 import { GraphBuilder } from './onnx/graph-builder';
@@ -25,11 +26,11 @@ export function codePredictorLoopIo(config: CheckpointConfig, dtype: ActivationT
       { name: 'first_code_embed', dtype, dims: ['batch', 1, h], doc: 'C(c0): talker codec_embedding row of the sampled codebook-0 token' },
       { name: 'uniforms', dtype: 'float32', dims: ['batch', numSteps], doc: 'one uniform in [0, 1) per sub-step (from the counter-based RNG of seed, frame, codebook)' },
       { name: 'temperature', dtype: 'float32', dims: ['batch'], doc: 'subtalker temperature per row (> 0)' },
-      { name: 'top_k', dtype: 'int64', dims: ['batch'], doc: 'subtalker top-k per row; 1 = greedy' },
+      { name: 'top_k', dtype: 'int64', dims: ['batch'], doc: 'subtalker top-k per row, 1..vocab; 1 = greedy' },
       { name: 'top_p', dtype: 'float32', dims: ['batch'], doc: 'subtalker top-p per row; 1 = off' },
     ],
     outputs: [
-      { name: 'codes', dtype: 'int64', dims: ['batch', numSteps], doc: 'codebooks 1..numCodeGroups-1' },
+      { name: 'codes', dtype: 'int32', dims: ['batch', numSteps], doc: 'codebooks 1..numCodeGroups-1' },
       { name: 'codes_embed_sum', dtype, dims: ['batch', 1, h], doc: 'Σ_j E_j(codes[j]); next talker input = C(c0) + codes_embed_sum + text row' },
     ],
   };
@@ -45,25 +46,26 @@ export function buildCodePredictorLoopGraph(args: GraphBuildArgs): GraphSpec {
   const w = loadCodePredictorWeights(loader, config);
   const numSteps = config.numCodeGroups - 1;
   const tables = Array.from({ length: numSteps }, (_, j) => loader.plain(`talker.code_predictor.model.codec_embedding.${j}.weight`));
-  const sampler = { temperature: 'temperature', topK: 'top_k', topP: 'top_p' };
+  const sampler = prepareSampler(g, { temperature: 'temperature', topK: 'top_k', topP: 'top_p' });
 
   let rows = g.concat(['last_hidden', 'first_code_embed'], 1); // [B, 2, H]
   let pasts: { key: string | null; value: string | null }[] = w.layers.map(() => ({ key: null, value: null }));
-  let pastLength = g.constInt64([0]);
+  let pastLength = 0;
   const codes: string[] = [];
   let embedSum: string | null = null;
   for (let j = 0; j < numSteps; j++) {
-    const { logits, presents } = codePredictorPass(g, w, config, dtype, rows, pasts, pastLength, g.constInt64([j], []));
+    const numRows = j === 0 ? 2 : 1;
+    const { logits, presents } = codePredictorPass(g, w, config, dtype, rows, pasts, { pastLength, numRows }, g.constInt64([j], []));
     const uniform = g.slice('uniforms', 1, j, j + 1); // [B, 1]
-    const code = sampleInGraph(g, logits, uniform, sampler, config.codePredictor.vocabSize); // [B, 1]
+    const code = sampleInGraph(g, logits, uniform, sampler); // int32 [B, 1]
     codes.push(code);
     const embed = g.gather(tables[j], code, 0); // [B, 1, H]
     embedSum = embedSum ? g.add(embedSum, embed) : embed;
-    pastLength = g.add(pastLength, g.dim(rows, 1));
+    pastLength += numRows;
     pasts = presents;
     rows = embed;
   }
-  g.output(g.concat(codes, 1), 'int64', io.outputs[0].dims, 'codes');
+  g.output(g.concat(codes, 1), 'int32', io.outputs[0].dims, 'codes');
   g.output(embedSum!, dtype, io.outputs[1].dims, 'codes_embed_sum');
   g.save(file);
   return {

@@ -11,7 +11,7 @@ export const MODEL_MANIFEST_VERSION = 1;
 export const MODEL_MANIFEST_FILE = 'manifest.json';
 
 export type BuildDtype = 'fp32' | 'fp16';
-export type IoDtype = 'float32' | 'float16' | 'int64';
+export type IoDtype = 'float32' | 'float16' | 'int64' | 'int32';
 
 /** Dims of one decoder stack, read from config.json. */
 export interface TransformerDims {

@@ -1,9 +1,10 @@
 /**
  * Code-predictor stage over the manifest's loop graph: all codebooks of a frame in one call for the
  * whole batch, sampling inside the graph from the host's counter-RNG uniforms with per-row
- * temperature / top_k / top_p (model-builder/in-graph-sampler.ts). Greedy rows pass top_k 1.
- * Sampled rows draw from the same distribution as the host sampler but not the same token: see
- * LOOP_SAMPLING_DIFFERS below. No KV leaves the graph.
+ * temperature / top_k / top_p (model-builder/in-graph-sampler.ts). Greedy rows pass top_k 1 and
+ * uniform 0. The graph follows the host sampler's rules (ties with the k-th kept, draw in token-id
+ * order), so a row draws the host's token unless a float32 sum lands on the other side of a boundary
+ * than the host's float64 one (LOOP_SAMPLING_DIFFERS). No KV leaves the graph.
  */
 import type { ModelManifest } from '../../model-builder/manifest';
 import { runSession, tensor, type OrtSession } from '../runtime/ort';
@@ -11,13 +12,11 @@ import { activationTensor, type ActivationDtype } from './activations';
 import type { CodePredictorRow, CodePredictorStage, EmbeddingLookup } from './stages';
 
 /**
- * Why sampled loop-graph draws differ from the step path's host draws with the same uniform: the graph
- * walks the inverse CDF over candidates in TopK order (most probable first) while the host walks them
- * in token-id order (sampler.ts drawFromLogits), so one uniform lands on different tokens. Also: the
- * graph keeps exactly k candidates (host keeps ties with the k-th), sums in float32 (host float64) and
- * receives the uniform rounded to float32. Greedy rows (argmax, lowest id on ties) agree.
+ * Where a sampled loop-graph draw can differ from the step path's host draw with the same uniform: the
+ * graph sums probabilities in float32 (host float64) and gets the uniform rounded to float32, so a
+ * uniform within rounding of a CDF boundary can pick the neighbouring token. Greedy rows always agree.
  */
-export const LOOP_SAMPLING_DIFFERS = 'inverse-CDF order: TopK rank (graph) vs token id (host)';
+export const LOOP_SAMPLING_DIFFERS = 'float32 CDF (graph) vs float64 CDF (host) at a boundary';
 
 export class OrtCodePredictorLoop implements CodePredictorStage {
   private readonly dtype: ActivationDtype;
@@ -46,8 +45,8 @@ export class OrtCodePredictorLoop implements CodePredictorStage {
     rows.forEach((r, b) => {
       hidden.set(r.hidden, b * h);
       this.embeddings.addCodec(r.c0, firstEmbed, b * h);
-      uniforms.set(r.uniforms, b * numSteps);
       const w = r.warpers;
+      if (w.doSample) uniforms.set(r.uniforms, b * numSteps); // greedy: 0, the lowest id among tied maxima
       temperature[b] = w.doSample ? w.temperature : 1;
       // host topK ≤ 0 means off: all tokens
       topK[b] = BigInt(!w.doSample ? 1 : w.topK > 0 ? Math.min(w.topK, vocabSize) : vocabSize);
@@ -61,7 +60,7 @@ export class OrtCodePredictorLoop implements CodePredictorStage {
       top_k: tensor('int64', topK, [batch]),
       top_p: tensor('float32', topP, [batch]),
     }, ['codes']);
-    const codes = out.codes.data as BigInt64Array;
+    const codes = out.codes.data as Int32Array;
     return rows.map((_, b) => Array.from(codes.subarray(b * numSteps, (b + 1) * numSteps), Number));
   }
 

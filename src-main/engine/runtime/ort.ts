@@ -23,6 +23,8 @@ export interface SessionOptions {
   enableProfiling?: boolean;
   profileFilePrefix?: string;
   extra?: Record<string, string>;
+  /** Options of the provider itself (WebGPU: validationMode, storageBufferCacheMode, …). */
+  providerOptions?: Record<string, string>;
 }
 
 /** Which providers this onnxruntime-node build can use on this machine. */
@@ -47,7 +49,7 @@ export function isProviderLibraryInstalled(provider: ProviderName): boolean {
 
 export async function createSession(model: string | Uint8Array, options: SessionOptions): Promise<OrtSession> {
   const so: ort.InferenceSession.SessionOptions = {
-    executionProviders: [options.provider],
+    executionProviders: [options.providerOptions ? { name: options.provider, ...options.providerOptions } : options.provider],
     graphOptimizationLevel: options.graphOptimizationLevel ?? 'all',
     logSeverityLevel: 3,
   };

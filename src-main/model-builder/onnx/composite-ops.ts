@@ -87,16 +87,23 @@ export type Rope =
 
 /**
  * The RoPE inputs for `positions`: ids [B, S] (a pad's -1 is clamped to 0 in fused graphs: its rows are
- * dropped) or { start } [1] for rows at start, start + 1, ... In fused graphs every position must be
- * below maxPositions (RotaryEmbedding rejects a larger one).
+ * dropped), { start } [1] for rows at start, start + 1, ..., or the same with numbers known at build
+ * time (constants: no shape math at run time). In fused graphs every position must be below
+ * maxPositions (RotaryEmbedding rejects a larger one).
  */
-export function ropeFor(g: GraphBuilder, positions: string | { start: string; length: string }, headDim: number, theta: number, dtype: ActivationType, maxPositions: number): Rope {
+export function ropeFor(g: GraphBuilder, positions: string | { start: string; length: string } | { start: number; length: number }, headDim: number, theta: number, dtype: ActivationType, maxPositions: number): Rope {
+  if (typeof positions !== 'string' && typeof positions.start === 'number') {
+    const { start, length } = positions as { start: number; length: number };
+    if (g.ops === 'fused') return { kind: 'fused', positionIds: g.constInt64([start]), ...ropeCaches(g, headDim, theta, dtype, maxPositions) };
+    return { kind: 'tables', ...ropeCosSin(g, g.constInt64(Array.from({ length }, (_, i) => start + i), [1, length]), headDim, theta, dtype) };
+  }
   if (g.ops === 'fused') {
     const caches = ropeCaches(g, headDim, theta, dtype, maxPositions);
-    const positionIds = typeof positions === 'string' ? g.op('Max', [positions, g.constInt64([0], [])]) : positions.start;
+    const positionIds = typeof positions === 'string' ? g.op('Max', [positions, g.constInt64([0], [])]) : (positions.start as string);
     return { kind: 'fused', positionIds, ...caches };
   }
-  const ids = typeof positions === 'string' ? positions : g.unsqueeze(g.op('Range', [g.squeeze(positions.start, [0]), g.squeeze(g.add(positions.start, positions.length), [0]), g.constInt64([1], [])]), [0]); // [1, S]
+  const { start, length } = positions as { start: string; length: string };
+  const ids = typeof positions === 'string' ? positions : g.unsqueeze(g.op('Range', [g.squeeze(start, [0]), g.squeeze(g.add(start, length), [0]), g.constInt64([1], [])]), [0]); // [1, S]
   return { kind: 'tables', ...ropeCosSin(g, ids, headDim, theta, dtype) };
 }
 
@@ -155,6 +162,13 @@ export function causalMask(g: GraphBuilder, pastLength: string, seqLength: strin
   }
   const additive = g.op('Where', [allowed, g.constFloat(0), g.constFloat(MASK_NEGATIVE)]);
   return g.unsqueeze(additive, [1, 2]); // [B, 1, 1, S, T]
+}
+
+/** causalMask for a past length and row count known at build time: a constant [1, 1, 1, S, P + S]. */
+export function fixedCausalMask(g: GraphBuilder, pastLength: number, numRows: number): string {
+  const total = pastLength + numRows;
+  const values = Array.from({ length: numRows * total }, (_, i) => (i % total <= pastLength + Math.floor(i / total) ? 0 : MASK_NEGATIVE));
+  return g.constFloat(values, 'float32', [1, 1, 1, numRows, total]);
 }
 
 /**

@@ -102,26 +102,34 @@ export interface ReferenceSampling {
   topP: number;
 }
 
-/** Sorts by logit (ties: lower id first), keeps top-k, softmax, keeps the top-p prefix, inverse-CDF draw. */
+/**
+ * The host sampler's rules, slowly: keep logits ≥ the k-th largest (ties kept), softmax, keep the most
+ * likely tokens while the exclusive cumulative probability is < top_p (at least one; ties with the
+ * smallest kept logit kept too), renormalise, inverse-CDF draw in token-id order.
+ */
 export function referenceSample(logits: Float32Array, p: ReferenceSampling, uniform: number): number {
-  const order = Array.from(logits, (v, i) => [v / p.temperature, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
-  const kept = order.slice(0, Math.min(p.topK, logits.length));
-  const max = kept[0][0];
-  const exps = kept.map(([v]) => Math.exp(v - max));
-  const sum = exps.reduce((a, b) => a + b, 0);
-  const probs = exps.map((e) => e / sum);
+  const scaled = Array.from(logits, (v) => v / p.temperature);
+  const descending = [...scaled].sort((a, b) => b - a);
+  const kth = descending[Math.min(p.topK, scaled.length) - 1];
+  const candidates = descending.filter((v) => v >= kth);
+  const max = candidates[0];
+  const sum = candidates.reduce((a, v) => a + Math.exp(v - max), 0);
   let exclusive = 0;
-  const masses = probs.map((q) => {
-    const keep = exclusive < p.topP;
-    exclusive += q;
-    return keep ? q : 0;
-  });
-  const total = masses.reduce((a, b) => a + b, 0);
-  const target = uniform * total;
-  let cdf = 0;
-  for (let i = 0; i < masses.length; i++) {
-    cdf += masses[i];
-    if (cdf > target) return kept[i][1];
+  let threshold = max;
+  for (const v of candidates) {
+    if (exclusive >= p.topP && v !== max) break;
+    threshold = v;
+    exclusive += Math.exp(v - max) / sum;
   }
-  return kept[masses.findLastIndex((m) => m > 0)][1];
+  const mass = scaled.map((v) => (v >= threshold ? Math.exp(v - max) : 0));
+  const total = mass.reduce((a, b) => a + b, 0);
+  let cdf = 0;
+  let last = 0;
+  for (let id = 0; id < mass.length; id++) {
+    if (mass[id] === 0) continue;
+    cdf += mass[id];
+    last = id;
+    if (cdf > uniform * total) return id;
+  }
+  return last;
 }
