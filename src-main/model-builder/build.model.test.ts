@@ -193,8 +193,8 @@ describe('buildModel', () => {
     const { manifest } = inspectModel(builtDir);
     const numSteps = manifest.numCodeGroups - 1;
     const loop = opCounts(path.join(builtDir, 'code_predictor_loop.onnx'));
-    // no shape math at run time: no Shape, no position Range per sub-step, no int64 GatherElements
-    expect(loop.get('Shape')).toBeUndefined();
+    // no shape math at run time: one Shape (the batch size), no position Range per sub-step, no int64 GatherElements
+    expect(loop.get('Shape')).toBe(1);
     expect(loop.get('GatherElements')).toBeUndefined();
     // once per call: top-k ranks (ReduceMax, Range, Less on the host-fed top_k)
     expect(loop.get('Range')).toBe(1);
@@ -202,6 +202,10 @@ describe('buildModel', () => {
     // per sub-step: one TopK and one int32 code
     expect(loop.get('TopK')).toBe(numSteps);
     expect(manifest.graphs.codePredictorLoop.outputs.find((o) => o.name === 'codes')?.dtype).toBe('int32');
+    // fused build: RoPE, KV append and attention of every layer and sub-step are one GroupQueryAttention node
+    expect(loop.get('GroupQueryAttention')).toBe(manifest.codePredictor.numLayers * numSteps);
+    expect(loop.get('RotaryEmbedding')).toBeUndefined();
+    expect(loop.get('Softmax')).toBe(2 * numSteps); // the sampler's two; none left in attention
   });
 
   it('rejects an unknown op set, naming the valid ones', async () => {

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import type { CheckpointConfig } from './checkpoint-config';
-import { decoderLayer, loadDecoderLayerWeights, type DecoderLayerWeights } from './decoder-layer';
+import { decoderLayer, loadDecoderLayerWeights, type DecoderLayerWeights, type FusedAttentionInputs } from './decoder-layer';
 import type { GraphSpec, IoSpec } from './manifest';
 import { causalMask, fixedCausalMask, linear, rmsNorm, ropeFor, type ActivationType } from './onnx/composite-ops';
 import { GraphBuilder } from './onnx/graph-builder';
@@ -48,7 +48,7 @@ export function codePredictorPass(
   dtype: ActivationType,
   rows: string,
   pasts: { key: string | null; value: string | null }[],
-  past: string | { pastLength: number; numRows: number },
+  past: string | { pastLength: number; numRows: number; batchShape: string },
   headIndex: string,
 ): { logits: string; presents: { key: string; value: string }[] } {
   const cp = config.codePredictor;
@@ -60,9 +60,10 @@ export function codePredictorPass(
   const rope = fixed
     ? ropeFor(g, { start: fixed.pastLength, length: fixed.numRows }, cp.headDim, cp.ropeTheta, dtype, maxPositions)
     : ropeFor(g, { start: past as string, length: seqLength }, cp.headDim, cp.ropeTheta, dtype, maxPositions);
-  const mask = fixed ? fixedCausalMask(g, fixed.pastLength, fixed.numRows) : causalMask(g, past as string, seqLength);
+  const fusedAttention = fixed && rope.kind === 'fused' ? fixedGqaInputs(g, fixed, rope.cosCache, rope.sinCache) : undefined;
+  const mask = fusedAttention ? null : fixed ? fixedCausalMask(g, fixed.pastLength, fixed.numRows) : causalMask(g, past as string, seqLength);
   const presents = w.layers.map((lw, i) => {
-    const out = decoderLayer(g, lw, cp, dtype, { x, rope, mask, pastKey: pasts[i].key, pastValue: pasts[i].value });
+    const out = decoderLayer(g, lw, cp, dtype, { x, rope, mask, fusedAttention, pastKey: pasts[i].key, pastValue: pasts[i].value });
     x = out.x;
     return { key: out.presentKey, value: out.presentValue };
   });
@@ -71,6 +72,13 @@ export function codePredictorPass(
   let logits = g.matmul(hidden, g.gather(w.headsT, headIndex, 0));
   if (dtype === 'float16') logits = g.cast(logits, 'float32');
   return { logits, presents };
+}
+
+/** GroupQueryAttention inputs for rows at a build-time past length: seqlens_k = P + S − 1 for every row of batchShape. */
+function fixedGqaInputs(g: GraphBuilder, fixed: { pastLength: number; numRows: number; batchShape: string }, cosCache: string, sinCache: string): FusedAttentionInputs {
+  const total = fixed.pastLength + fixed.numRows;
+  const seqlensK = g.op('Expand', [g.cast(g.constInt64([total - 1]), 'int32'), fixed.batchShape]);
+  return { seqlensK, totalSequenceLength: g.cast(g.constInt64([total], []), 'int32'), cosCache, sinCache };
 }
 
 export function codePredictorStepIo(config: CheckpointConfig, dtype: ActivationType): { inputs: IoSpec[]; outputs: IoSpec[] } {

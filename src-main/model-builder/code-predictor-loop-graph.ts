@@ -51,11 +51,12 @@ export function buildCodePredictorLoopGraph(args: GraphBuildArgs): GraphSpec {
   let rows = g.concat(['last_hidden', 'first_code_embed'], 1); // [B, 2, H]
   let pasts: { key: string | null; value: string | null }[] = w.layers.map(() => ({ key: null, value: null }));
   let pastLength = 0;
+  const batchShape = g.dim('last_hidden', 0); // [1] = [B], for per-row attention inputs
   const codes: string[] = [];
   let embedSum: string | null = null;
   for (let j = 0; j < numSteps; j++) {
     const numRows = j === 0 ? 2 : 1;
-    const { logits, presents } = codePredictorPass(g, w, config, dtype, rows, pasts, { pastLength, numRows }, g.constInt64([j], []));
+    const { logits, presents } = codePredictorPass(g, w, config, dtype, rows, pasts, { pastLength, numRows, batchShape }, g.constInt64([j], []));
     const uniform = g.slice('uniforms', 1, j, j + 1); // [B, 1]
     const code = sampleInGraph(g, logits, uniform, sampler); // int32 [B, 1]
     codes.push(code);

@@ -3,6 +3,8 @@
  * x += o_proj(attn(rope(q_norm(q)), rope(k_norm(k)), v)); x += down(silu(gate(n)) * up(n)), n = RMSNorm(x).
  * KV: the new keys/values are appended to the past along the position axis (present [B, KVH, P+S, D]),
  * or, with io.kvWrite, written into a fixed-capacity past at their positions (present [B, KVH, L, D]).
+ * With io.fusedAttention, RoPE, the KV append and causal attention are one com.microsoft
+ * GroupQueryAttention node (rows of a batch share their past length; no padding).
  */
 import type { TransformerDims } from './manifest';
 import { groupedQueryAttention, rmsNorm, ropeHeads, swiglu, writeKv, type ActivationType, type KvWritePlan, type Rope } from './onnx/composite-ops';
@@ -39,11 +41,20 @@ export function loadDecoderLayerWeights(loader: WeightLoader, prefix: string): D
   };
 }
 
+/** GroupQueryAttention's extra inputs: seqlens_k int32 [B] (past + new − 1), total_sequence_length int32 scalar, RoPE caches. */
+export interface FusedAttentionInputs {
+  seqlensK: string;
+  totalSequenceLength: string;
+  cosCache: string;
+  sinCache: string;
+}
+
 export interface DecoderLayerIo {
   x: string;
   rope: Rope;
-  /** Additive fp32 mask [B|1, 1, 1, S, T]. */
-  mask: string;
+  /** Additive fp32 mask [B|1, 1, 1, S, T]; unused with fusedAttention (causal inside the node). */
+  mask: string | null;
+  fusedAttention?: FusedAttentionInputs;
   /** Past keys/values, or null when there is no past (the first step inside a graph). */
   pastKey: string | null;
   pastValue: string | null;
@@ -60,6 +71,7 @@ export function decoderLayer(g: GraphBuilder, w: DecoderLayerWeights, d: Transfo
   const normed = rmsNorm(g, io.x, w.inputNorm, d.rmsNormEps, dtype);
   const q4 = g.reshape(g.matmul(normed, w.qT), [0, 0, d.numHeads, d.headDim]); // [B, S, Hq, D]
   const k4 = g.reshape(g.matmul(normed, w.kT), [0, 0, d.numKvHeads, d.headDim]);
+  if (io.fusedAttention) return fusedAttentionLayer(g, w, d, dtype, io, normed, q4, k4, io.fusedAttention);
   const qRot = ropeHeads(g, rmsNorm(g, q4, w.qNorm, d.rmsNormEps, dtype), io.rope, d.numHeads, d.headDim); // [B, Hq, S, D]
   const kRot = ropeHeads(g, rmsNorm(g, k4, w.kNorm, d.rmsNormEps, dtype), io.rope, d.numKvHeads, d.headDim);
   const v = toHeads(g, g.matmul(normed, w.vT), d.numKvHeads, d.headDim);
@@ -69,8 +81,28 @@ export function decoderLayer(g: GraphBuilder, w: DecoderLayerWeights, d: Transfo
   };
   const presentKey = present(io.pastKey, kRot);
   const presentValue = present(io.pastValue, v);
+  if (!io.mask) throw new Error('decoderLayer: a mask is required without fusedAttention');
   const attn = groupedQueryAttention(g, { q: qRot, k: presentKey, v: presentValue, mask: io.mask, numHeads: d.numHeads, numKvHeads: d.numKvHeads, headDim: d.headDim, dtype });
-  const afterAttn = g.add(io.x, g.matmul(attn, w.oT));
+  return { x: residualAndMlp(g, w, d, dtype, io.x, attn), presentKey, presentValue };
+}
+
+/** x + o_proj(attn), then the MLP block with its residual. */
+function residualAndMlp(g: GraphBuilder, w: DecoderLayerWeights, d: TransformerDims, dtype: ActivationType, x: string, attn: string): string {
+  const afterAttn = g.add(x, g.matmul(attn, w.oT));
   const mlp = swiglu(g, rmsNorm(g, afterAttn, w.postNorm, d.rmsNormEps, dtype), w.gateT, w.upT, w.downT);
-  return { x: g.add(afterAttn, mlp), presentKey, presentValue };
+  return g.add(afterAttn, mlp);
+}
+
+/** q/k norms, then one GroupQueryAttention (RoPE from seqlens_k, append to the past, causal attention). */
+function fusedAttentionLayer(
+  g: GraphBuilder, w: DecoderLayerWeights, d: TransformerDims, dtype: ActivationType, io: DecoderLayerIo,
+  normed: string, q4: string, k4: string, f: FusedAttentionInputs,
+): { x: string; presentKey: string; presentValue: string } {
+  const q = g.reshape(rmsNorm(g, q4, w.qNorm, d.rmsNormEps, dtype), [0, 0, d.numHeads * d.headDim]);
+  const k = g.reshape(rmsNorm(g, k4, w.kNorm, d.rmsNormEps, dtype), [0, 0, d.numKvHeads * d.headDim]);
+  const v = g.matmul(normed, w.vT);
+  const inputs = [q, k, v, io.pastKey ?? '', io.pastValue ?? '', f.seqlensK, f.totalSequenceLength, f.cosCache, f.sinCache];
+  const attrs = { num_heads: d.numHeads, kv_num_heads: d.numKvHeads, do_rotary: 1, rotary_interleaved: 0 };
+  const [attn, presentKey, presentValue] = g.node('GroupQueryAttention', inputs, 3, attrs, 'com.microsoft');
+  return { x: residualAndMlp(g, w, d, dtype, io.x, attn), presentKey, presentValue };
 }
