@@ -18,7 +18,7 @@ describe('engine config', () => {
       codePredictor: 'manifest',
       codecBatching: 'auto',
       shapeBuckets: { mode: 'auto', talkerRows: 8, codePredictorRows: 8 },
-      kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0 },
+      kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0, regroupOnDevice: true },
     });
   });
 
@@ -43,6 +43,8 @@ describe('engine config', () => {
 
   it('rejects a wrong type naming its path', () => {
     expect(() => resolveEngineConfig({ maxRunningSequences: '4' })).toThrow(/'maxRunningSequences' must be a number/);
+    expect(() => resolveEngineConfig({ kvCache: { regroupOnDevice: 'yes' } })).toThrow(/'kvCache.regroupOnDevice' must be a boolean/);
+    expect(resolveEngineConfig({ kvCache: { regroupOnDevice: false } }).kvCache.regroupOnDevice).toBe(false);
   });
 
   it('rejects an unknown provider listing the valid ones', () => {

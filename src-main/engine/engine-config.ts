@@ -38,6 +38,8 @@ export interface KvCacheConfig {
   initialBlocks: number;
   /** The pool never holds more (0: maxRunningSequences × blocks of maxSequenceTokens). */
   maxBlocks: number;
+  /** Device strategy: build a regrouped run's past from resident groups on the device (false: through the host pool). */
+  regroupOnDevice: boolean;
 }
 
 export interface CodecChunkConfig {
@@ -90,7 +92,7 @@ export function defaultEngineConfig(): EngineConfig {
     codePredictor: 'manifest',
     codecBatching: 'auto',
     shapeBuckets: { mode: 'auto', talkerRows: 8, codePredictorRows: 8 },
-    kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0 },
+    kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0, regroupOnDevice: true },
   };
 }
 
@@ -178,6 +180,6 @@ export function describeEngineConfig(config: EngineConfig): string {
     `maxSequenceTokens=${config.maxSequenceTokens} maxRunningSequences=${config.maxRunningSequences} maxPrefillSequences=${config.maxPrefillSequences}`,
     `framesPerTextToken=${config.framesPerTextToken} minFramesCap=${config.minFramesCap} promptLayout=${config.promptLayout} codePredictor=${config.codePredictor} codecBatching=${config.codecBatching}`,
     `shapeBuckets mode=${config.shapeBuckets.mode} talkerRows=${config.shapeBuckets.talkerRows} codePredictorRows=${config.shapeBuckets.codePredictorRows}`,
-    `kvCache mode=${config.kvCache.mode} blockPositions=${config.kvCache.blockPositions} initialBlocks=${config.kvCache.initialBlocks} maxBlocks=${config.kvCache.maxBlocks}`,
+    `kvCache mode=${config.kvCache.mode} blockPositions=${config.kvCache.blockPositions} initialBlocks=${config.kvCache.initialBlocks} maxBlocks=${config.kvCache.maxBlocks} regroupOnDevice=${config.kvCache.regroupOnDevice}`,
   ].join('\n');
 }

@@ -1,7 +1,8 @@
 /**
- * A weightless ONNX graph that copies N tensors (x_i → Identity → y_i, any shape). Run on a GPU
- * session whose outputs stay on the host, it downloads device-resident tensors through ORT's own
+ * Weightless ONNX graphs over device tensors. The copy graph (x_i → Identity → y_i, any shape), run on
+ * a GPU session whose outputs stay on the host, downloads device-resident tensors through ORT's own
  * copy instead of Tensor.getData(), which aborted the process on WebGPU in onnxruntime-node 1.30.
+ * The regroup graph builds a talker KV group from resident groups without leaving the device.
  */
 import { GraphBuilder, type ElemType } from './onnx/graph-builder';
 
@@ -16,6 +17,36 @@ export function buildCopyGraph(count: number, elemType: ElemType, rank: number):
     g.input(copyInputName(i), elemType, dims);
     g.node('Identity', [copyInputName(i)], [copyOutputName(i)]);
     g.output(copyOutputName(i), elemType, dims);
+  }
+  return g.toBytes();
+}
+
+export const regroupSourceName = (source: number, i: number): string => `s${source}_${i}`;
+export const regroupOutputName = (i: number): string => `y_${i}`;
+export const REGROUP_ROWS = 'rows';
+export const REGROUP_CAPACITY = 'capacity';
+
+/**
+ * A weightless ONNX graph that builds a new KV group from `numSources` groups, for `count` tensors
+ * [rows, heads, slots, D] each: every source is padded with zeros to `capacity` slots (int64 [1]),
+ * the sources are concatenated along rows, and `rows` (int64) picks the new group's rows. Exact copies,
+ * so a regrouped past has the bytes the host pool would have staged.
+ */
+export function buildRegroupGraph(numSources: number, count: number, elemType: ElemType): Uint8Array {
+  const g = new GraphBuilder({ name: 'kv_regroup' });
+  g.input(REGROUP_ROWS, 'int64', ['new_rows']);
+  g.input(REGROUP_CAPACITY, 'int64', [1]);
+  for (let s = 0; s < numSources; s++) for (let i = 0; i < count; i++) g.input(regroupSourceName(s, i), elemType, [`rows_${s}`, 'heads', `slots_${s}`, 'head_dim']);
+  // Pad's pads [8]: nothing before; after, (capacity − slots of the source) on axis 2; one per source (its tensors share slots)
+  const pads = Array.from({ length: numSources }, (_, s) => {
+    const extra = g.sub(REGROUP_CAPACITY, g.dim(regroupSourceName(s, 0), 2));
+    return g.concat([g.constInt64([0, 0, 0, 0, 0, 0]), extra, g.constInt64([0])], 0);
+  });
+  for (let i = 0; i < count; i++) {
+    const padded = Array.from({ length: numSources }, (_, s) => g.op('Pad', [regroupSourceName(s, i), pads[s]]));
+    const all = numSources === 1 ? padded[0] : g.concat(padded, 0);
+    g.node('Gather', [all, REGROUP_ROWS], [regroupOutputName(i)], { axis: 0 });
+    g.output(regroupOutputName(i), elemType, ['new_rows', 'heads', 'capacity', 'head_dim']);
   }
   return g.toBytes();
 }

@@ -3,7 +3,8 @@
  * configuration and exposes it as a BenchTarget through the same contract the UI uses, so the
  * benchmark measures what users get. 'serial' admits one sequence at a time (the baseline);
  * 'batched' uses the defaults (continuous batching); 'cohort' lets bulk arrivals gather for up to
- * 600 ms before they join a running batch; 'wide' lets up to 64 sequences run together.
+ * 600 ms before they join a running batch; 'wide' lets up to 64 sequences run together; 'poolregroup'
+ * regroups device-resident KV through the host pool (the behaviour before on-device regroup).
  */
 import { StudioError } from '../../src-shared/errors';
 import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
@@ -33,6 +34,11 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
   wide: {
     description: 'continuous batching with up to 64 running sequences (16 admitted per step)',
     engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16 },
+    schedulerConfig: {},
+  },
+  poolregroup: {
+    description: 'continuous batching whose device-resident talker KV regroups through the host pool (kvCache.regroupOnDevice false)',
+    engineConfig: { kvCache: { regroupOnDevice: false } },
     schedulerConfig: {},
   },
 };

@@ -1,13 +1,13 @@
 /**
  * Picks and sizes the talker's KV store for a provider: resolves kvCache 'auto' (device-resident on
  * WebGPU, host-resident elsewhere), the pool's block counts derived from the batch limits, and the
- * device strategy's downloader.
+ * device strategy's downloader and on-device regrouper.
  */
 import type { ModelManifest } from '../../model-builder/manifest';
 import type { EngineConfig } from '../engine-config';
-import { buildCopyGraph, copyInputName, copyOutputName } from '../../model-builder/copy-graph';
-import { createSession, runSession, type ProviderName } from '../runtime/ort';
-import { DeviceKvStore, type TensorDownloader } from './device-kv-store';
+import { buildCopyGraph, buildRegroupGraph, copyInputName, copyOutputName, REGROUP_CAPACITY, REGROUP_ROWS, regroupOutputName, regroupSourceName } from '../../model-builder/copy-graph';
+import { createSession, runSession, tensor, type OrtSession, type ProviderName } from '../runtime/ort';
+import { DeviceKvStore, type TensorDownloader, type TensorRegrouper } from './device-kv-store';
 import { HostKvPool } from './host-kv-pool';
 import { HostKvStore } from './host-kv-store';
 import type { TalkerKvStore } from './kv-store';
@@ -33,6 +33,33 @@ async function copySessionDownloader(count: number, elemType: 'float32' | 'float
   };
 }
 
+/** Regroups device tensors with one session per source count (opened on first use), outputs left on the device. */
+function sessionRegrouper(count: number, elemType: 'float32' | 'float16', provider: ProviderName): { regroup: TensorRegrouper; release: () => Promise<void> } {
+  const sessions = new Map<number, Promise<OrtSession>>();
+  const outputs = Array.from({ length: count }, (_, i) => regroupOutputName(i));
+  const open = (numSources: number) => {
+    const existing = sessions.get(numSources);
+    if (existing) return existing;
+    const created = createSession(buildRegroupGraph(numSources, count, elemType), { provider, intraOpNumThreads: 1, ...(provider === 'webgpu' ? { gpuOutputs: outputs } : {}) });
+    sessions.set(numSources, created);
+    return created;
+  };
+  return {
+    regroup: async (sources, rows, capacity) => {
+      const feeds: Record<string, ReturnType<typeof tensor>> = {
+        [REGROUP_ROWS]: tensor('int64', BigInt64Array.from(rows, BigInt), [rows.length]),
+        [REGROUP_CAPACITY]: tensor('int64', BigInt64Array.of(BigInt(capacity)), [1]),
+      };
+      sources.forEach((tensors, s) => tensors.forEach((t, i) => (feeds[regroupSourceName(s, i)] = t)));
+      const out = await runSession(await open(sources.length), feeds, outputs);
+      return outputs.map((n) => out[n]);
+    },
+    release: async () => {
+      for (const s of sessions.values()) await (await s).release();
+    },
+  };
+}
+
 export async function createTalkerKvStore(manifest: ModelManifest, config: EngineConfig, provider: ProviderName): Promise<TalkerKvStore> {
   const k = config.kvCache;
   const blocksPerSequence = Math.ceil(config.maxSequenceTokens / k.blockPositions);
@@ -43,7 +70,12 @@ export async function createTalkerKvStore(manifest: ModelManifest, config: Engin
   const pool = new HostKvPool({ dims: { numLayers: t.numLayers, numKvHeads: t.numKvHeads, headDim: t.headDim, blockPositions: k.blockPositions }, dtype, initialBlocks, maxBlocks });
   if (resolveKvStrategy(config, provider) === 'host') return new HostKvStore(pool, dtype);
   const copier = await copySessionDownloader(t.numLayers * 2, dtype, provider);
-  return new DeviceKvStore(pool, dtype, copier.download, copier.release);
+  const regrouper = k.regroupOnDevice ? sessionRegrouper(t.numLayers * 2, dtype, provider) : null;
+  const release = async () => {
+    await copier.release();
+    await regrouper?.release();
+  };
+  return new DeviceKvStore(pool, dtype, copier.download, release, regrouper?.regroup ?? null);
 }
 
 /** OrtTalker options for a provider: its KV store, capacity step and row bucket (0: none). */

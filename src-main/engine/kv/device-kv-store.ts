@@ -2,7 +2,9 @@
  * Device-resident KV strategy (WebGPU): the talker's present outputs are kept as gpu-buffer tensors
  * and fed straight back as the next run's past while the run has the same rows and capacity, so a
  * steady batch never copies its cache. When rows regroup (a sequence joins, leaves or outgrows its
- * capacity) the affected group is downloaded once into the host pool and restaged from there.
+ * capacity) and every row is resident, the new group's past is gathered from the resident groups on
+ * the device (padded to the new capacity); otherwise the affected groups are downloaded once into
+ * the host pool and the group is restaged from there.
  */
 import { disposeTensor, type OrtTensor } from '../runtime/ort';
 import type { ActivationDtype } from '../models/activations';
@@ -12,6 +14,9 @@ import { groupKey, pastName, presentName, presentNames, type KvGroup, type KvSto
 
 /** Copies tensors to host arrays, in order (a copy session on the GPU; see create-kv-store.ts). */
 export type TensorDownloader = (tensors: readonly OrtTensor[]) => Promise<ArrayLike<number>[]>;
+
+/** New device tensors: per tensor index, the sources' tensors padded to `capacity` slots, concatenated, rows picked. */
+export type TensorRegrouper = (sources: readonly (readonly OrtTensor[])[], rows: readonly number[], capacity: number) => Promise<OrtTensor[]>;
 
 interface ResidentGroup {
   group: KvGroup;
@@ -23,9 +28,15 @@ export class DeviceKvStore implements TalkerKvStore {
   /** Which resident group holds a sequence's newest positions (absent: all are in the pool). */
   private readonly location = new Map<number, string>();
   private readonly positions = new Map<number, number>();
-  private readonly counts = { numRunsReused: 0, numRunsStaged: 0, numGroupsDownloaded: 0 };
+  private readonly counts = { numRunsReused: 0, numRunsRegrouped: 0, numRunsStaged: 0, numGroupsDownloaded: 0 };
 
-  constructor(readonly pool: HostKvPool, private readonly dtype: ActivationDtype, private readonly downloadTensors: TensorDownloader, private readonly onDispose: () => Promise<void> = async () => {}) {}
+  constructor(
+    readonly pool: HostKvPool,
+    private readonly dtype: ActivationDtype,
+    private readonly downloadTensors: TensorDownloader,
+    private readonly onDispose: () => Promise<void> = async () => {},
+    private readonly regroupTensors: TensorRegrouper | null = null,
+  ) {}
 
   numPositions(sequenceId: number): number {
     return this.positions.get(sequenceId) ?? 0;
@@ -47,12 +58,41 @@ export class DeviceKvStore implements TalkerKvStore {
       }
       return feeds;
     }
+    const regrouped = await this.regroup(group);
+    if (regrouped) return regrouped;
     for (const id of new Set(group.sequenceIds)) {
       const at = this.location.get(id);
       if (at !== undefined) await this.download(at);
     }
     this.counts.numRunsStaged++;
     return stagedFeeds(this.pool, group, this.dtype);
+  }
+
+  /** The group's past gathered from resident groups on the device, or null when a row is not resident. */
+  private async regroup(group: KvGroup): Promise<Record<string, OrtTensor> | null> {
+    if (!this.regroupTensors) return null;
+    const sourceKeys: string[] = [];
+    const rows: number[] = [];
+    let offset = 0;
+    const offsets = new Map<string, number>();
+    for (const id of group.sequenceIds) {
+      const key = this.location.get(id);
+      const entry = key === undefined ? undefined : this.resident.get(key);
+      if (!key || !entry) return null;
+      if (!offsets.has(key)) {
+        offsets.set(key, offset);
+        sourceKeys.push(key);
+        offset += entry.group.sequenceIds.length;
+      }
+      rows.push(offsets.get(key)! + entry.group.sequenceIds.indexOf(id));
+    }
+    const names = presentNames(this.pool.dims.numLayers);
+    const sources = sourceKeys.map((key) => names.map((n) => this.resident.get(key)!.presents[n]));
+    const tensors = await this.regroupTensors(sources, rows, group.capacity);
+    this.counts.numRunsRegrouped++;
+    const feeds: Record<string, OrtTensor> = {};
+    names.forEach((_, i) => (feeds[pastName(Math.floor(i / 2), (i % 2) as 0 | 1)] = tensors[i]));
+    return feeds;
   }
 
   async accept(group: KvGroup, feeds: Record<string, OrtTensor>, outputs: Record<string, OrtTensor>): Promise<void> {
@@ -65,6 +105,9 @@ export class DeviceKvStore implements TalkerKvStore {
       this.positions.set(id, this.numPositions(id) + group.numNew);
       this.location.set(id, key);
     }
+    // groups whose every row moved on (regrouped on the device) hold nothing current
+    const current = new Set(this.location.values());
+    for (const old of [...this.resident.keys()]) if (!current.has(old)) this.drop(old);
   }
 
   release(sequenceId: number): void {
@@ -76,7 +119,7 @@ export class DeviceKvStore implements TalkerKvStore {
   }
 
   stats(): KvStoreStats {
-    return { ...this.pool.stats(), strategy: 'device', ...this.counts };
+    return { ...this.pool.stats(), strategy: 'device', ...this.counts, numResidentGroups: this.resident.size };
   }
 
   async dispose(): Promise<void> {

@@ -36,7 +36,7 @@ export class HostKvStore implements TalkerKvStore {
   }
 
   stats(): KvStoreStats {
-    return { ...this.pool.stats(), strategy: 'host', numRunsReused: 0, numRunsStaged: this.numRunsStaged, numGroupsDownloaded: 0 };
+    return { ...this.pool.stats(), strategy: 'host', numRunsReused: 0, numRunsRegrouped: 0, numRunsStaged: this.numRunsStaged, numGroupsDownloaded: 0, numResidentGroups: 0 };
   }
 
   async dispose(): Promise<void> {}

@@ -20,10 +20,14 @@ export interface KvStoreStats extends KvPoolStats {
   strategy: 'host' | 'device';
   /** Runs whose past came straight from the previous run's outputs (device strategy). */
   numRunsReused: number;
+  /** Runs whose past was gathered on the device from other resident groups (device strategy). */
+  numRunsRegrouped: number;
   /** Runs whose past was staged from the host pool. */
   numRunsStaged: number;
   /** Device-resident groups copied back to the host pool because their rows regrouped. */
   numGroupsDownloaded: number;
+  /** Groups whose present outputs are held on the device now (device strategy). */
+  numResidentGroups: number;
 }
 
 export interface TalkerKvStore {
