@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { CheckpointConfig } from './checkpoint-config';
 import { decoderLayer, loadDecoderLayerWeights, type DecoderLayerWeights, type FusedAttentionInputs } from './decoder-layer';
 import type { GraphSpec, IoSpec } from './manifest';
-import { causalMask, fixedCausalMask, linear, rmsNorm, ropeFor, type ActivationType } from './onnx/composite-ops';
+import { causalMask, fixedCausalMask, linear, rmsNorm, ropeFor, type ActivationType, type Rope } from './onnx/composite-ops';
 import { GraphBuilder } from './onnx/graph-builder';
 import type { GraphBuildArgs } from './talker-graph';
 import { WeightLoader } from './weight-loader';
@@ -53,22 +53,29 @@ export function codePredictorPass(
 ): { logits: string; presents: { key: string; value: string }[] } {
   const cp = config.codePredictor;
   let x = w.projection ? linear(g, rows, w.projection.wT, w.projection.bias) : rows;
-  const fixed = typeof past === 'string' ? null : past;
-  const seqLength = fixed ? g.constInt64([fixed.numRows]) : g.dim(rows, 1);
   // positions pastLength .. pastLength + S - 1 < numCodeGroups + 1 (one frame's sub-steps)
   const maxPositions = Math.min(cp.maxPositionEmbeddings, config.numCodeGroups + 1);
-  const rope = fixed
-    ? ropeFor(g, { start: fixed.pastLength, length: fixed.numRows }, cp.headDim, cp.ropeTheta, dtype, maxPositions)
-    : ropeFor(g, { start: past as string, length: seqLength }, cp.headDim, cp.ropeTheta, dtype, maxPositions);
-  const fusedAttention = fixed && rope.kind === 'fused' ? fixedGqaInputs(g, fixed, rope.cosCache, rope.sinCache) : undefined;
-  const mask = fusedAttention ? null : fixed ? fixedCausalMask(g, fixed.pastLength, fixed.numRows) : causalMask(g, past as string, seqLength);
+  let rope: Rope;
+  let mask: string | null = null;
+  let fusedAttention: FusedAttentionInputs | undefined;
+  let last: (x: string) => string;
+  if (typeof past === 'string') {
+    const seqLength = g.dim(rows, 1);
+    rope = ropeFor(g, { start: past, length: seqLength }, cp.headDim, cp.ropeTheta, dtype, maxPositions);
+    mask = causalMask(g, past, seqLength);
+    last = (x) => g.slice(x, 1, g.sub(seqLength, g.constInt64([1])), seqLength);
+  } else {
+    rope = ropeFor(g, { start: past.pastLength, length: past.numRows }, cp.headDim, cp.ropeTheta, dtype, maxPositions);
+    if (rope.kind === 'fused') fusedAttention = fixedGqaInputs(g, past, rope.cosCache, rope.sinCache);
+    else mask = fixedCausalMask(g, past.pastLength, past.numRows);
+    last = (x) => g.slice(x, 1, past.numRows - 1, past.numRows);
+  }
   const presents = w.layers.map((lw, i) => {
     const out = decoderLayer(g, lw, cp, dtype, { x, rope, mask, fusedAttention, pastKey: pasts[i].key, pastValue: pasts[i].value });
     x = out.x;
     return { key: out.presentKey, value: out.presentValue };
   });
-  const last = fixed ? g.slice(x, 1, fixed.numRows - 1, fixed.numRows) : g.slice(x, 1, g.sub(seqLength, g.constInt64([1])), seqLength);
-  const hidden = rmsNorm(g, g.squeeze(last, [1]), w.finalNorm, cp.rmsNormEps, dtype); // [B, H]
+  const hidden = rmsNorm(g, g.squeeze(last(x), [1]), w.finalNorm, cp.rmsNormEps, dtype); // [B, H]
   let logits = g.matmul(hidden, g.gather(w.headsT, headIndex, 0));
   if (dtype === 'float16') logits = g.cast(logits, 'float32');
   return { logits, presents };
