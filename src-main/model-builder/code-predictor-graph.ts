@@ -6,9 +6,9 @@
  */
 import path from 'node:path';
 import type { CheckpointConfig } from './checkpoint-config';
-import { decoderLayer, loadDecoderLayerWeights, type DecoderLayerWeights, type FusedAttentionInputs } from './decoder-layer';
+import { decoderLayer, loadDecoderLayerWeights, type DecoderAttention, type DecoderLayerWeights, type FusedAttentionInputs } from './decoder-layer';
 import type { GraphSpec, IoSpec } from './manifest';
-import { causalMask, fixedCausalMask, linear, rmsNorm, ropeFor, type ActivationType, type Rope } from './onnx/composite-ops';
+import { causalMask, fixedCausalMask, linear, rmsNorm, ropeCaches, ropeFor, type ActivationType } from './onnx/composite-ops';
 import { GraphBuilder } from './onnx/graph-builder';
 import type { GraphBuildArgs } from './talker-graph';
 import { WeightLoader } from './weight-loader';
@@ -55,37 +55,33 @@ export function codePredictorPass(
   let x = w.projection ? linear(g, rows, w.projection.wT, w.projection.bias) : rows;
   // positions pastLength .. pastLength + S - 1 < numCodeGroups + 1 (one frame's sub-steps)
   const maxPositions = Math.min(cp.maxPositionEmbeddings, config.numCodeGroups + 1);
-  let rope: Rope;
-  let mask: string | null = null;
-  let fusedAttention: FusedAttentionInputs | undefined;
-  let last: (x: string) => string;
+  let attention: DecoderAttention;
   if (typeof past === 'string') {
     const seqLength = g.dim(rows, 1);
-    rope = ropeFor(g, { start: past, length: seqLength }, cp.headDim, cp.ropeTheta, dtype, maxPositions);
-    mask = causalMask(g, past, seqLength);
-    last = (x) => g.slice(x, 1, g.sub(seqLength, g.constInt64([1])), seqLength);
+    attention = { rope: ropeFor(g, { start: past, length: seqLength }, cp.headDim, cp.ropeTheta, dtype, maxPositions), mask: causalMask(g, past, seqLength) };
+  } else if (g.ops === 'fused') {
+    attention = { fused: fixedGqaInputs(g, past, ropeCaches(g, cp.headDim, cp.ropeTheta, dtype, maxPositions)) };
   } else {
-    rope = ropeFor(g, { start: past.pastLength, length: past.numRows }, cp.headDim, cp.ropeTheta, dtype, maxPositions);
-    if (rope.kind === 'fused') fusedAttention = fixedGqaInputs(g, past, rope.cosCache, rope.sinCache);
-    else mask = fixedCausalMask(g, past.pastLength, past.numRows);
-    last = (x) => g.slice(x, 1, past.numRows - 1, past.numRows);
+    const ids = g.constInt64(Array.from({ length: past.numRows }, (_, i) => past.pastLength + i), [1, past.numRows]);
+    attention = { rope: ropeFor(g, ids, cp.headDim, cp.ropeTheta, dtype, maxPositions), mask: fixedCausalMask(g, past.pastLength, past.numRows) };
   }
   const presents = w.layers.map((lw, i) => {
-    const out = decoderLayer(g, lw, cp, dtype, { x, rope, mask, fusedAttention, pastKey: pasts[i].key, pastValue: pasts[i].value });
+    const out = decoderLayer(g, lw, cp, dtype, { x, attention, pastKey: pasts[i].key, pastValue: pasts[i].value });
     x = out.x;
     return { key: out.presentKey, value: out.presentValue };
   });
-  const hidden = rmsNorm(g, g.squeeze(last(x), [1]), w.finalNorm, cp.rmsNormEps, dtype); // [B, H]
+  const last = g.slice(x, 1, -1, 1 << 30); // [B, 1, H], the last row whatever S is
+  const hidden = rmsNorm(g, g.squeeze(last, [1]), w.finalNorm, cp.rmsNormEps, dtype); // [B, H]
   let logits = g.matmul(hidden, g.gather(w.headsT, headIndex, 0));
   if (dtype === 'float16') logits = g.cast(logits, 'float32');
   return { logits, presents };
 }
 
 /** GroupQueryAttention inputs for rows at a build-time past length: seqlens_k = P + S − 1 for every row of batchShape. */
-function fixedGqaInputs(g: GraphBuilder, fixed: { pastLength: number; numRows: number; batchShape: string }, cosCache: string, sinCache: string): FusedAttentionInputs {
+function fixedGqaInputs(g: GraphBuilder, fixed: { pastLength: number; numRows: number; batchShape: string }, caches: { cosCache: string; sinCache: string }): FusedAttentionInputs {
   const total = fixed.pastLength + fixed.numRows;
   const seqlensK = g.op('Expand', [g.cast(g.constInt64([total - 1]), 'int32'), fixed.batchShape]);
-  return { seqlensK, totalSequenceLength: g.cast(g.constInt64([total], []), 'int32'), cosCache, sinCache };
+  return { seqlensK, totalSequenceLength: g.cast(g.constInt64([total], []), 'int32'), ...caches };
 }
 
 export function codePredictorStepIo(config: CheckpointConfig, dtype: ActivationType): { inputs: IoSpec[]; outputs: IoSpec[] } {

@@ -3,7 +3,7 @@
  * x += o_proj(attn(rope(q_norm(q)), rope(k_norm(k)), v)); x += down(silu(gate(n)) * up(n)), n = RMSNorm(x).
  * KV: the new keys/values are appended to the past along the position axis (present [B, KVH, P+S, D]),
  * or, with io.kvWrite, written into a fixed-capacity past at their positions (present [B, KVH, L, D]).
- * With io.fusedAttention, RoPE, the KV append and causal attention are one com.microsoft
+ * With a fused io.attention, RoPE, the KV append and causal attention are one com.microsoft
  * GroupQueryAttention node (rows of a batch share their past length; no padding).
  */
 import type { TransformerDims } from './manifest';
@@ -49,12 +49,12 @@ export interface FusedAttentionInputs {
   sinCache: string;
 }
 
+/** RoPE and an additive fp32 mask [B|1, 1, 1, S, T] for plain ops, or one GroupQueryAttention (causal inside). */
+export type DecoderAttention = { rope: Rope; mask: string } | { fused: FusedAttentionInputs };
+
 export interface DecoderLayerIo {
   x: string;
-  rope: Rope;
-  /** Additive fp32 mask [B|1, 1, 1, S, T]; unused with fusedAttention (causal inside the node). */
-  mask: string | null;
-  fusedAttention?: FusedAttentionInputs;
+  attention: DecoderAttention;
   /** Past keys/values, or null when there is no past (the first step inside a graph). */
   pastKey: string | null;
   pastValue: string | null;
@@ -71,9 +71,10 @@ export function decoderLayer(g: GraphBuilder, w: DecoderLayerWeights, d: Transfo
   const normed = rmsNorm(g, io.x, w.inputNorm, d.rmsNormEps, dtype);
   const q4 = g.reshape(g.matmul(normed, w.qT), [0, 0, d.numHeads, d.headDim]); // [B, S, Hq, D]
   const k4 = g.reshape(g.matmul(normed, w.kT), [0, 0, d.numKvHeads, d.headDim]);
-  if (io.fusedAttention) return fusedAttentionLayer(g, w, d, dtype, io, normed, q4, k4, io.fusedAttention);
-  const qRot = ropeHeads(g, rmsNorm(g, q4, w.qNorm, d.rmsNormEps, dtype), io.rope, d.numHeads, d.headDim); // [B, Hq, S, D]
-  const kRot = ropeHeads(g, rmsNorm(g, k4, w.kNorm, d.rmsNormEps, dtype), io.rope, d.numKvHeads, d.headDim);
+  if ('fused' in io.attention) return fusedAttentionLayer(g, w, d, dtype, io, normed, q4, k4, io.attention.fused);
+  const { rope, mask } = io.attention;
+  const qRot = ropeHeads(g, rmsNorm(g, q4, w.qNorm, d.rmsNormEps, dtype), rope, d.numHeads, d.headDim); // [B, Hq, S, D]
+  const kRot = ropeHeads(g, rmsNorm(g, k4, w.kNorm, d.rmsNormEps, dtype), rope, d.numKvHeads, d.headDim);
   const v = toHeads(g, g.matmul(normed, w.vT), d.numKvHeads, d.headDim);
   const present = (past: string | null, rows: string): string => {
     if (!past) return rows;
@@ -81,8 +82,7 @@ export function decoderLayer(g: GraphBuilder, w: DecoderLayerWeights, d: Transfo
   };
   const presentKey = present(io.pastKey, kRot);
   const presentValue = present(io.pastValue, v);
-  if (!io.mask) throw new Error('decoderLayer: a mask is required without fusedAttention');
-  const attn = groupedQueryAttention(g, { q: qRot, k: presentKey, v: presentValue, mask: io.mask, numHeads: d.numHeads, numKvHeads: d.numKvHeads, headDim: d.headDim, dtype });
+  const attn = groupedQueryAttention(g, { q: qRot, k: presentKey, v: presentValue, mask, numHeads: d.numHeads, numKvHeads: d.numKvHeads, headDim: d.headDim, dtype });
   return { x: residualAndMlp(g, w, d, dtype, io.x, attn), presentKey, presentValue };
 }
 

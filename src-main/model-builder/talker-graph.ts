@@ -68,7 +68,7 @@ export function buildTalkerGraph(args: GraphBuildArgs): GraphSpec {
   let x = 'inputs_embeds';
   for (let i = 0; i < t.numLayers; i++) {
     const w = loadDecoderLayerWeights(loader, `talker.model.layers.${i}`);
-    const out = decoderLayer(g, w, t, dtype, { x, rope, mask, pastKey: `past_key_${i}`, pastValue: `past_value_${i}`, kvWrite });
+    const out = decoderLayer(g, w, t, dtype, { x, attention: { rope, mask }, pastKey: `past_key_${i}`, pastValue: `past_value_${i}`, kvWrite });
     x = out.x;
     g.output(out.presentKey, dtype, io.outputs[2 + 2 * i].dims, `present_key_${i}`);
     g.output(out.presentValue, dtype, io.outputs[3 + 2 * i].dims, `present_value_${i}`);

@@ -87,30 +87,23 @@ export type Rope =
 
 /**
  * The RoPE inputs for `positions`: ids [B, S] (a pad's -1 is clamped to 0 in fused graphs: its rows are
- * dropped), { start } [1] for rows at start, start + 1, ..., or the same with numbers known at build
- * time (constants: no shape math at run time). In fused graphs every position must be below
- * maxPositions (RotaryEmbedding rejects a larger one).
+ * dropped) or { start } [1] for rows at start, start + 1, ... In fused graphs every position must be
+ * below maxPositions (RotaryEmbedding rejects a larger one).
  */
-export function ropeFor(g: GraphBuilder, positions: string | { start: string; length: string } | { start: number; length: number }, headDim: number, theta: number, dtype: ActivationType, maxPositions: number): Rope {
-  if (typeof positions !== 'string' && typeof positions.start === 'number') {
-    const { start, length } = positions as { start: number; length: number };
-    if (g.ops === 'fused') return { kind: 'fused', positionIds: g.constInt64([start]), ...ropeCaches(g, headDim, theta, dtype, maxPositions) };
-    return { kind: 'tables', ...ropeCosSin(g, g.constInt64(Array.from({ length }, (_, i) => start + i), [1, length]), headDim, theta, dtype) };
-  }
+export function ropeFor(g: GraphBuilder, positions: string | { start: string; length: string }, headDim: number, theta: number, dtype: ActivationType, maxPositions: number): Rope {
   if (g.ops === 'fused') {
     const caches = ropeCaches(g, headDim, theta, dtype, maxPositions);
-    const positionIds = typeof positions === 'string' ? g.op('Max', [positions, g.constInt64([0], [])]) : (positions.start as string);
+    const positionIds = typeof positions === 'string' ? g.op('Max', [positions, g.constInt64([0], [])]) : positions.start;
     return { kind: 'fused', positionIds, ...caches };
   }
-  const { start, length } = positions as { start: string; length: string };
-  const ids = typeof positions === 'string' ? positions : g.unsqueeze(g.op('Range', [g.squeeze(start, [0]), g.squeeze(g.add(start, length), [0]), g.constInt64([1], [])]), [0]); // [1, S]
+  const ids = typeof positions === 'string' ? positions : g.unsqueeze(g.op('Range', [g.squeeze(positions.start, [0]), g.squeeze(g.add(positions.start, positions.length), [0]), g.constInt64([1], [])]), [0]); // [1, S]
   return { kind: 'tables', ...ropeCosSin(g, ids, headDim, theta, dtype) };
 }
 
 const ropeCacheNames = new WeakMap<GraphBuilder, Map<string, { cosCache: string; sinCache: string }>>();
 
 /** cos/sin [maxPositions, D/2] of position p · theta^(-2i/D), computed in fp64; one pair per graph and shape. */
-function ropeCaches(g: GraphBuilder, headDim: number, theta: number, dtype: ActivationType, maxPositions: number): { cosCache: string; sinCache: string } {
+export function ropeCaches(g: GraphBuilder, headDim: number, theta: number, dtype: ActivationType, maxPositions: number): { cosCache: string; sinCache: string } {
   const perGraph = ropeCacheNames.get(g) ?? new Map<string, { cosCache: string; sinCache: string }>();
   ropeCacheNames.set(g, perGraph);
   const key = `${headDim}:${theta}:${dtype}:${maxPositions}`;
