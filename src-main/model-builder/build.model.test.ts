@@ -208,6 +208,17 @@ describe('buildModel', () => {
     expect(loop.get('Softmax')).toBe(2 * numSteps); // the sampler's two; none left in attention
   });
 
+  it('computes q/k/v and gate/up of every layer with one MatMul each, split after (fewer, larger dispatches)', async () => {
+    const { manifest } = inspectModel(builtDir);
+    const talker = opCounts(path.join(builtDir, 'talker.onnx'));
+    const numTalkerLayers = manifest.talker.numLayers;
+    expect(talker.get('Split')).toBe(2 * numTalkerLayers);
+    // per layer: qkv, o, gate/up and down; scores and context; the KV write's one-hot MatMuls (keys, values); plus the head
+    expect(talker.get('MatMul')).toBe(numTalkerLayers * (4 + 2 + 2) + 1);
+    const loop = opCounts(path.join(builtDir, 'code_predictor_loop.onnx'));
+    expect(loop.get('Split')).toBe(2 * manifest.codePredictor.numLayers * (manifest.numCodeGroups - 1));
+  });
+
   it('rejects an unknown op set, naming the valid ones', async () => {
     await expect(buildModel({ checkpointDir, outDir: path.join(tmp, 'bad-ops'), dtype: 'fp32', ops: 'turbo' as never })).rejects.toMatchObject({
       code: 'invalid-argument',

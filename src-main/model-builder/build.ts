@@ -20,7 +20,7 @@ import { publishDir, tempSiblingOf } from './publish-dir';
 import { buildTalkerGraph } from './talker-graph';
 
 /** Bump when graphs, tables or the manifest change shape or meaning: old cache dirs are then ignored. */
-export const BUILDER_VERSION = '6';
+export const BUILDER_VERSION = '7';
 
 /** Measured on CPU (docs/benchmarks.md): the unrolled loop graph beats 15 step calls per frame. */
 export const DEFAULT_CODE_PREDICTOR: ModelManifest['defaultCodePredictor'] = 'loop';

@@ -1,42 +1,39 @@
 /**
  * One pre-norm Qwen3 decoder layer as ONNX nodes, shared by the talker and the code predictor:
  * x += o_proj(attn(rope(q_norm(q)), rope(k_norm(k)), v)); x += down(silu(gate(n)) * up(n)), n = RMSNorm(x).
+ * q/k/v and gate/up are each one MatMul over side-by-side weights, split after.
  * KV: the new keys/values are appended to the past along the position axis (present [B, KVH, P+S, D]),
  * or, with io.kvWrite, written into a fixed-capacity past at their positions (present [B, KVH, L, D]).
  * With a fused io.attention, RoPE, the KV append and causal attention are one com.microsoft
  * GroupQueryAttention node (rows of a batch share their past length; no padding).
  */
 import type { TransformerDims } from './manifest';
-import { groupedQueryAttention, rmsNorm, ropeHeads, swiglu, writeKv, type ActivationType, type KvWritePlan, type Rope } from './onnx/composite-ops';
+import { groupedQueryAttention, rmsNorm, ropeHeads, swigluOf, writeKv, type ActivationType, type KvWritePlan, type Rope } from './onnx/composite-ops';
 import type { GraphBuilder } from './onnx/graph-builder';
 import type { WeightLoader } from './weight-loader';
 
 export interface DecoderLayerWeights {
   inputNorm: string;
-  qT: string;
-  kT: string;
-  vT: string;
+  /** q, k and v projections side by side: [hidden, (Hq + 2·KVH)·D]. */
+  qkvT: string;
   oT: string;
   qNorm: string;
   kNorm: string;
   postNorm: string;
-  gateT: string;
-  upT: string;
+  /** gate and up projections side by side: [hidden, 2·intermediate]. */
+  gateUpT: string;
   downT: string;
 }
 
 export function loadDecoderLayerWeights(loader: WeightLoader, prefix: string): DecoderLayerWeights {
   return {
     inputNorm: loader.norm(`${prefix}.input_layernorm.weight`),
-    qT: loader.linearT(`${prefix}.self_attn.q_proj.weight`),
-    kT: loader.linearT(`${prefix}.self_attn.k_proj.weight`),
-    vT: loader.linearT(`${prefix}.self_attn.v_proj.weight`),
+    qkvT: loader.concatLinearT(['q_proj', 'k_proj', 'v_proj'].map((p) => `${prefix}.self_attn.${p}.weight`), `${prefix}.self_attn.qkv_proj.weight`),
     oT: loader.linearT(`${prefix}.self_attn.o_proj.weight`),
     qNorm: loader.norm(`${prefix}.self_attn.q_norm.weight`),
     kNorm: loader.norm(`${prefix}.self_attn.k_norm.weight`),
     postNorm: loader.norm(`${prefix}.post_attention_layernorm.weight`),
-    gateT: loader.linearT(`${prefix}.mlp.gate_proj.weight`),
-    upT: loader.linearT(`${prefix}.mlp.up_proj.weight`),
+    gateUpT: loader.concatLinearT([`${prefix}.mlp.gate_proj.weight`, `${prefix}.mlp.up_proj.weight`], `${prefix}.mlp.gate_up_proj.weight`),
     downT: loader.linearT(`${prefix}.mlp.down_proj.weight`),
   };
 }
@@ -62,6 +59,11 @@ export interface DecoderLayerIo {
   kvWrite?: KvWritePlan;
 }
 
+/** One Split of the last axis into parts of the given widths (the packed projections' outputs). */
+function splitLast(g: GraphBuilder, x: string, widths: readonly number[]): string[] {
+  return g.node('Split', [x, g.constInt64(widths, [widths.length])], widths.length, { axis: -1 });
+}
+
 /** Splits [B, S, heads*D] into heads [B, heads, S, D]. */
 function toHeads(g: GraphBuilder, x: string, numHeads: number, headDim: number): string {
   return g.transpose(g.reshape(x, [0, 0, numHeads, headDim]), [0, 2, 1, 3]);
@@ -69,13 +71,14 @@ function toHeads(g: GraphBuilder, x: string, numHeads: number, headDim: number):
 
 export function decoderLayer(g: GraphBuilder, w: DecoderLayerWeights, d: TransformerDims, dtype: ActivationType, io: DecoderLayerIo): { x: string; presentKey: string; presentValue: string } {
   const normed = rmsNorm(g, io.x, w.inputNorm, d.rmsNormEps, dtype);
-  const q4 = g.reshape(g.matmul(normed, w.qT), [0, 0, d.numHeads, d.headDim]); // [B, S, Hq, D]
-  const k4 = g.reshape(g.matmul(normed, w.kT), [0, 0, d.numKvHeads, d.headDim]);
-  if ('fused' in io.attention) return fusedAttentionLayer(g, w, d, dtype, io, normed, q4, k4, io.attention.fused);
+  const [qFlat, kFlat, vFlat] = splitLast(g, g.matmul(normed, w.qkvT), [d.numHeads * d.headDim, d.numKvHeads * d.headDim, d.numKvHeads * d.headDim]);
+  const q4 = g.reshape(qFlat, [0, 0, d.numHeads, d.headDim]); // [B, S, Hq, D]
+  const k4 = g.reshape(kFlat, [0, 0, d.numKvHeads, d.headDim]);
+  if ('fused' in io.attention) return fusedAttentionLayer(g, w, d, dtype, io, q4, k4, vFlat, io.attention.fused);
   const { rope, mask } = io.attention;
   const qRot = ropeHeads(g, rmsNorm(g, q4, w.qNorm, d.rmsNormEps, dtype), rope, d.numHeads, d.headDim); // [B, Hq, S, D]
   const kRot = ropeHeads(g, rmsNorm(g, k4, w.kNorm, d.rmsNormEps, dtype), rope, d.numKvHeads, d.headDim);
-  const v = toHeads(g, g.matmul(normed, w.vT), d.numKvHeads, d.headDim);
+  const v = toHeads(g, vFlat, d.numKvHeads, d.headDim);
   const present = (past: string | null, rows: string): string => {
     if (!past) return rows;
     return io.kvWrite ? writeKv(g, past, rows, io.kvWrite) : g.concat([past, rows], 2);
@@ -89,18 +92,18 @@ export function decoderLayer(g: GraphBuilder, w: DecoderLayerWeights, d: Transfo
 /** x + o_proj(attn), then the MLP block with its residual. */
 function residualAndMlp(g: GraphBuilder, w: DecoderLayerWeights, d: TransformerDims, dtype: ActivationType, x: string, attn: string): string {
   const afterAttn = g.add(x, g.matmul(attn, w.oT));
-  const mlp = swiglu(g, rmsNorm(g, afterAttn, w.postNorm, d.rmsNormEps, dtype), w.gateT, w.upT, w.downT);
+  const [gate, up] = splitLast(g, g.matmul(rmsNorm(g, afterAttn, w.postNorm, d.rmsNormEps, dtype), w.gateUpT), [d.intermediateSize, d.intermediateSize]);
+  const mlp = swigluOf(g, gate, up, w.downT);
   return g.add(afterAttn, mlp);
 }
 
 /** q/k norms, then one GroupQueryAttention (RoPE from seqlens_k, append to the past, causal attention). */
 function fusedAttentionLayer(
   g: GraphBuilder, w: DecoderLayerWeights, d: TransformerDims, dtype: ActivationType, io: DecoderLayerIo,
-  normed: string, q4: string, k4: string, f: FusedAttentionInputs,
+  q4: string, k4: string, v: string, f: FusedAttentionInputs,
 ): { x: string; presentKey: string; presentValue: string } {
   const q = g.reshape(rmsNorm(g, q4, w.qNorm, d.rmsNormEps, dtype), [0, 0, d.numHeads * d.headDim]);
   const k = g.reshape(rmsNorm(g, k4, w.kNorm, d.rmsNormEps, dtype), [0, 0, d.numKvHeads * d.headDim]);
-  const v = g.matmul(normed, w.vT);
   const inputs = [q, k, v, io.pastKey ?? '', io.pastValue ?? '', f.seqlensK, f.totalSequenceLength, f.cosCache, f.sinCache];
   const attrs = { num_heads: d.numHeads, kv_num_heads: d.numKvHeads, do_rotary: 1, rotary_interleaved: 0 };
   const [attn, presentKey, presentValue] = g.node('GroupQueryAttention', inputs, 3, attrs, 'com.microsoft');

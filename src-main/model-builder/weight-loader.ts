@@ -30,6 +30,23 @@ export class WeightLoader {
     return this.g.initializer(name, transpose2d(this.weights.readFloat32(name), numOut, numIn), [numIn, numOut], this.storage);
   }
 
+  /**
+   * Several [out_i, in] weights side by side as one [in, Σ out_i] initializer, so one MatMul computes
+   * all of them (q/k/v, gate/up); a Split on the last axis gives each back in order.
+   */
+  concatLinearT(names: readonly string[], concatName: string): string {
+    const parts = names.map((n) => ({ shape: this.weights.info(n).shape, data: this.weights.readFloat32(n) }));
+    const numIn = parts[0].shape[1];
+    const numOutTotal = parts.reduce((sum, p) => sum + p.shape[0], 0);
+    const out = new Float32Array(numIn * numOutTotal);
+    let column = 0;
+    for (const { shape: [numOut], data } of parts) {
+      for (let o = 0; o < numOut; o++) for (let i = 0; i < numIn; i++) out[i * numOutTotal + column + o] = data[o * numIn + i];
+      column += numOut;
+    }
+    return this.g.initializer(concatName, out, [numIn, numOutTotal], this.storage);
+  }
+
   /** Several [out, in] weights stacked as [count, in, out] (the code predictor's lm_heads). */
   stackedLinearT(names: readonly string[], stackName: string): string {
     const [numOut, numIn] = this.weights.info(names[0]).shape;

@@ -1,10 +1,9 @@
 /**
  * Inproc benchmark variants: each starts its own engine host (the studio runtime) under one engine
  * configuration and exposes it as a BenchTarget through the same contract the UI uses, so the
- * benchmark measures what users get. 'serial' admits one sequence at a time (the baseline);
- * 'batched' uses the defaults (continuous batching); 'cohort' lets bulk arrivals gather for up to
- * 600 ms before they join a running batch; 'wide' lets up to 64 sequences run together; 'poolregroup'
- * regroups device-resident KV through the host pool (the behaviour before on-device regroup).
+ * benchmark measures what users get. 'serial' is one sequence at a time (the baseline), 'batched'
+ * the defaults; the others each change one thing (arrival gathering, 64 running sequences and their
+ * shape buckets, KV regroup through the host pool), as their descriptions say.
  */
 import { StudioError } from '../../src-shared/errors';
 import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
@@ -34,6 +33,16 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
   wide: {
     description: 'continuous batching with up to 64 running sequences (16 admitted per step)',
     engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16 },
+    schedulerConfig: {},
+  },
+  widecp64: {
+    description: 'up to 64 running sequences (16 admitted per step), every code-predictor call padded to 64 rows (talker runs of 8)',
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { codePredictorRows: 64 } },
+    schedulerConfig: {},
+  },
+  wide64: {
+    description: 'up to 64 running sequences (16 admitted per step), talker runs and code-predictor calls padded to 64 rows',
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, codePredictorRows: 64 } },
     schedulerConfig: {},
   },
   poolregroup: {

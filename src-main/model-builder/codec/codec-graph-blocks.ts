@@ -71,15 +71,20 @@ export function causalConv(g: GraphBuilder, w: CodecGraphWeights, x: string, pre
   });
 }
 
-/** ConvTranspose1d [B, Cin, L] → [B, Cout, L·s]: the K − s trailing samples are dropped (causal). */
+/**
+ * ConvTranspose1d [B, Cin, L] → [B, Cout, L·s]: of the full (L − 1)·s + K samples the K − s trailing
+ * ones are dropped (causal), by the node's end padding rather than a Slice copy after it.
+ */
 export function causalConvTranspose(g: GraphBuilder, w: CodecGraphWeights, x: string, prefix: string, stride: number): string {
   const kernelSize = w.get(`${prefix}.weight`).shape[2];
-  const y = g.op('ConvTranspose', [x, w.kernel(`${prefix}.weight`), w.vector(`${prefix}.bias`)], {
+  if (kernelSize < stride) {
+    throw new StudioError('model-invalid', `speech tokenizer tensor 'decoder.${prefix}.weight' has kernel ${kernelSize}, shorter than its stride ${stride}; use the checkpoint that matches speech_tokenizer/config.json`, { tensor: `decoder.${prefix}.weight`, kernelSize, stride });
+  }
+  return g.op('ConvTranspose', [x, w.kernel(`${prefix}.weight`), w.vector(`${prefix}.bias`)], {
     kernel_shape: [kernelSize],
     strides: [stride],
-  }); // [B, Cout, (L − 1)·s + K]
-  const trim = kernelSize - stride;
-  return trim > 0 ? g.slice(y, 2, 0, -trim) : y;
+    pads: [0, kernelSize - stride],
+  });
 }
 
 /** SnakeBeta x + sin²(x·e^α) / (e^β + 1e-9); e^α and the reciprocal are folded into constants. */

@@ -41,7 +41,12 @@ export function silu(g: GraphBuilder, x: string): string {
 
 /** down(silu(gate(x)) * up(x)), all weights stored [in, out]. */
 export function swiglu(g: GraphBuilder, x: string, gateT: string, upT: string, downT: string): string {
-  return g.matmul(g.mul(silu(g, g.matmul(x, gateT)), g.matmul(x, upT)), downT);
+  return swigluOf(g, g.matmul(x, gateT), g.matmul(x, upT), downT);
+}
+
+/** down(silu(gate) * up) from already projected gate and up. */
+export function swigluOf(g: GraphBuilder, gate: string, up: string, downT: string): string {
+  return g.matmul(g.mul(silu(g, gate), up), downT);
 }
 
 /**
