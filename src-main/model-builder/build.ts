@@ -20,7 +20,7 @@ import { publishDir, tempSiblingOf } from './publish-dir';
 import { buildTalkerGraph } from './talker-graph';
 
 /** Bump when graphs, tables or the manifest change shape or meaning: old cache dirs are then ignored. */
-export const BUILDER_VERSION = '7';
+export const BUILDER_VERSION = '8';
 
 /** Measured on CPU (docs/benchmarks.md): the unrolled loop graph beats 15 step calls per frame. */
 export const DEFAULT_CODE_PREDICTOR: ModelManifest['defaultCodePredictor'] = 'loop';
@@ -103,7 +103,7 @@ async function writeBuild(
   report({ phase: 'graphs', done: 2, total: numGraphs });
   const codePredictorLoop = buildCodePredictorLoopGraph(args);
   report({ phase: 'graphs', done: 3, total: numGraphs });
-  const codec = buildCodecGraph(checkpoint.dir, builtDir, dtype);
+  const codec = buildCodecGraph(checkpoint.dir, builtDir, dtype, ops);
   report({ phase: 'graphs', done: 4, total: numGraphs });
   const embeddings = await writeEmbeddingTables(checkpoint.weights, config, builtDir, act, report);
   for (const name of ['vocab.json', 'merges.txt', 'tokenizer_config.json']) fs.copyFileSync(path.join(checkpoint.dir, name), path.join(builtDir, name));

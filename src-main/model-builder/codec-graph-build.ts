@@ -9,11 +9,12 @@ import { readCodecConfig } from './codec/codec-config';
 import { CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, writeCodecDecoderGraph } from './codec/codec-graph';
 import type { CodecTensor } from './codec/codec-tensor-shapes';
 import type { BuildDtype, CodecFacts, GraphSpec } from './manifest';
+import type { GraphOps } from './onnx/graph-builder';
 import { SafetensorsFile } from './safetensors';
 
 export const CODEC_GRAPH_FILE = 'codec_decoder.onnx';
 
-export function buildCodecGraph(checkpointDir: string, outDir: string, dtype: BuildDtype): { graph: GraphSpec; facts: CodecFacts } {
+export function buildCodecGraph(checkpointDir: string, outDir: string, dtype: BuildDtype, ops: GraphOps): { graph: GraphSpec; facts: CodecFacts } {
   const dir = path.join(checkpointDir, 'speech_tokenizer');
   const config = readCodecConfig(path.join(dir, 'config.json'));
   const weights = SafetensorsFile.open(path.join(dir, 'model.safetensors'));
@@ -26,7 +27,7 @@ export function buildCodecGraph(checkpointDir: string, outDir: string, dtype: Bu
     weights.close();
   }
   const file = path.join(outDir, CODEC_GRAPH_FILE);
-  writeCodecDecoderGraph(file, tensors, config, dtype, { dataPath: `${file}.data`, location: `${CODEC_GRAPH_FILE}.data` });
+  writeCodecDecoderGraph(file, tensors, config, dtype, { dataPath: `${file}.data`, location: `${CODEC_GRAPH_FILE}.data` }, ops);
   const numQuantizers = config.decoder.numQuantizers;
   const graph: GraphSpec = {
     file: CODEC_GRAPH_FILE,

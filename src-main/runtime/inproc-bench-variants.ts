@@ -45,6 +45,11 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, codePredictorRows: 64 } },
     schedulerConfig: {},
   },
+  throughput: {
+    description: 'widecp64 with codec chunks of 24 frames after the first (less left context decoded again per new frame)',
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { codePredictorRows: 64 }, codec: { chunkFrames: 24 } },
+    schedulerConfig: {},
+  },
   poolregroup: {
     description: 'continuous batching whose device-resident talker KV regroups through the host pool (kvCache.regroupOnDevice false)',
     engineConfig: { kvCache: { regroupOnDevice: false } },

@@ -9,6 +9,8 @@ import { parseCodecConfig, type CodecConfig } from './codec-config';
 import { createCodecCodes, type CodecCodes } from './codec-codes';
 import { buildCodecDecoderGraph, CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, writeCodecDecoderGraph } from './codec-graph';
 import { codecReceptiveFieldFrames } from './codec-receptive-field';
+import type { GraphOps } from '../onnx/graph-builder';
+import { ModelProtoType } from '../onnx/onnx-schema';
 import type { CodecTensors } from './codec-tensor-shapes';
 import { decodeChunked } from './chunked-decode';
 import { referenceCodecDecode } from './reference-codec';
@@ -19,8 +21,8 @@ const MAX_FP16_WEIGHT_DIFF = 3e-2;
 
 const sessions: OrtSession[] = [];
 
-async function openCodec(config: CodecConfig, tensors: CodecTensors, dtype: 'fp32' | 'fp16' = 'fp32'): Promise<(codes: CodecCodes) => Promise<Float32Array>> {
-  const session = await createSession(buildCodecDecoderGraph(tensors, config, dtype), { provider: 'cpu', intraOpNumThreads: 1 });
+async function openCodec(config: CodecConfig, tensors: CodecTensors, dtype: 'fp32' | 'fp16' = 'fp32', ops: GraphOps = 'portable'): Promise<(codes: CodecCodes) => Promise<Float32Array>> {
+  const session = await createSession(buildCodecDecoderGraph(tensors, config, dtype, ops), { provider: 'cpu', intraOpNumThreads: 1 });
   sessions.push(session);
   return async (codes) => {
     const out = await runSession(session, { [CODEC_GRAPH_INPUT]: tensor('int64', codes.data, [codes.batchSize, codes.numQuantizers, codes.numFrames]) });
@@ -72,6 +74,29 @@ describe('codec decoder graph (tiny, ORT CPU)', () => {
   it('matches the reference within 1e-4 at batch 3 with different codes per row', async () => {
     const codes = codesFor(3, 6, 2);
     expect(maxAbsDiff(await decode(codes), referenceCodecDecode(codes, tensors, config))).toBeLessThan(MAX_FP32_DIFF);
+  });
+
+  it("with the 'fused' op set (RotaryEmbedding, SimplifiedLayerNormalization) matches the reference within 1e-4 in fewer nodes", async () => {
+    const fused = await openCodec(config, tensors, 'fp32', 'fused');
+    const codes = codesFor(3, 7, 7);
+    expect(maxAbsDiff(await fused(codes), referenceCodecDecode(codes, tensors, config))).toBeLessThan(MAX_FP32_DIFF);
+    const opCounts = (ops: GraphOps): Map<string, number> => {
+      const model = ModelProtoType.decode(buildCodecDecoderGraph(tensors, config, 'fp32', ops)) as unknown as { graph: { node: { opType: string }[] } };
+      const counts = new Map<string, number>();
+      for (const n of model.graph.node) counts.set(n.opType, (counts.get(n.opType) ?? 0) + 1);
+      return counts;
+    };
+    const [fusedOps, portableOps] = [opCounts('fused'), opCounts('portable')];
+    const numLayers = config.decoder.numHiddenLayers;
+    expect(fusedOps.get('RotaryEmbedding')).toBe(2 * numLayers); // q and k of every pre-transformer layer
+    expect(fusedOps.get('SimplifiedLayerNormalization')).toBe(2 * numLayers + 1);
+    expect(portableOps.get('RotaryEmbedding')).toBeUndefined();
+    const numNodes = (c: Map<string, number>) => [...c.values()].reduce((a, b) => a + b, 0);
+    expect(numNodes(fusedOps)).toBeLessThan(numNodes(portableOps));
+    // the two code groups are the only Slices: the RVQ sum is folded into the output projections (no
+    // Slice per codebook) and transposed convs trim by padding; portable RoPE adds 2 per q and k
+    expect(fusedOps.get('Slice')).toBe(2);
+    expect(portableOps.get('Slice')).toBe(2 + 4 * numLayers);
   });
 
   it('accepts any length, down to one frame', async () => {

@@ -12,8 +12,8 @@
  * does this bookkeeping.
  */
 import { StudioError } from '../../../src-shared/errors';
-import { applyRope, groupedQueryAttention, linear, ropeCosSin, rmsNorm, swiglu } from '../onnx/composite-ops';
-import { GraphBuilder, type ExternalDataOptions } from '../onnx/graph-builder';
+import { groupedQueryAttention, linear, rmsNorm, ropeFor, ropeHeads, swiglu } from '../onnx/composite-ops';
+import { GraphBuilder, type ExternalDataOptions, type GraphOps } from '../onnx/graph-builder';
 import { CODEBOOK_EPSILON, CONVNEXT_LAYER_NORM_EPS, RESIDUAL_DILATIONS, type CodecConfig, type CodecDecoderConfig } from './codec-config';
 import { checkCodecTensorShapes, type CodecTensors } from './codec-tensor-shapes';
 import {
@@ -24,22 +24,22 @@ export const CODEC_GRAPH_INPUT = 'codes';
 export const CODEC_GRAPH_OUTPUT = 'pcm';
 
 /** The .onnx bytes with all weights inline (fine below 2 GB; the full decoder is ≈ 457 MB fp32). */
-export function buildCodecDecoderGraph(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype): Uint8Array {
-  return createCodecGraphBuilder(tensors, config, dtype).toBytes();
+export function buildCodecDecoderGraph(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, ops: GraphOps = 'portable'): Uint8Array {
+  return createCodecGraphBuilder(tensors, config, dtype, ops).toBytes();
 }
 
 /** Writes `onnxPath` plus its weights as external data next to it (ORT then loads from the path). */
-export function writeCodecDecoderGraph(onnxPath: string, tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, externalData: ExternalDataOptions): { numModelBytes: number; numExternalBytes: number } {
-  return createCodecGraphBuilder(tensors, config, dtype, externalData).save(onnxPath);
+export function writeCodecDecoderGraph(onnxPath: string, tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, externalData: ExternalDataOptions, ops: GraphOps = 'portable'): { numModelBytes: number; numExternalBytes: number } {
+  return createCodecGraphBuilder(tensors, config, dtype, ops, externalData).save(onnxPath);
 }
 
-function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, externalData?: ExternalDataOptions): GraphBuilder {
+function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, ops: GraphOps, externalData?: ExternalDataOptions): GraphBuilder {
   if (dtype !== 'fp32' && dtype !== 'fp16') {
     throw new StudioError('invalid-argument', `codec graph dtype must be 'fp32' or 'fp16' but is '${String(dtype)}'; pass one of them`, { dtype: String(dtype) });
   }
   checkCodecTensorShapes(tensors, config);
   const d = config.decoder;
-  const g = new GraphBuilder({ name: `qwen3_tts_codec_decoder_${dtype}`, externalData });
+  const g = new GraphBuilder({ name: `qwen3_tts_codec_decoder_${dtype}`, externalData, ops });
   const w = new CodecGraphWeights(g, tensors, dtype);
   const codes = g.input(CODEC_GRAPH_INPUT, 'int64', ['batch', d.numQuantizers, 'num_frames']);
   const numFrames = g.dim(codes, 2); // int64 [1]
@@ -75,8 +75,10 @@ function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dty
 
 /**
  * Split RVQ as two gathers: each group's codebooks (embedding_sum / max(cluster_usage, ε)) are
- * stacked into one table [numInGroup · codebookSize, vqDim] and indexed with code + q · codebookSize;
- * the group sum goes through its 1×1 output projection; the two groups are added.
+ * stacked into one table [numInGroup · codebookSize, vqDim] and indexed with code + q · codebookSize.
+ * The group's sum through its 1×1 output projection P is one MatMul: the gathered rows side by side
+ * [B, T, numInGroup · vqDim] times P stacked numInGroup times (Σ_q e_q P = [e_1 … e_n] [P; …; P]).
+ * The two groups are added.
  */
 function dequantize(g: GraphBuilder, w: CodecGraphWeights, codes: string, d: CodecDecoderConfig): string {
   const vqDim = d.codebookDim / 2;
@@ -99,15 +101,15 @@ function dequantize(g: GraphBuilder, w: CodecGraphWeights, codes: string, d: Cod
     const tableName = w.matrix(`quantizer.${group}.codebooks`, table, [numInGroup * d.codebookSize, vqDim]);
     const offsets = g.constInt64(Array.from({ length: numInGroup }, (_, q) => q * d.codebookSize), [1, numInGroup, 1]);
     const indices = g.add(g.slice(codes, 1, first, end), offsets); // [B, numInGroup, T]
-    // an explicit Add chain, not ReduceSum: ORT's CPU ReduceSum picks its summation order from the
-    // shape, so [1, Q, T, D] and [B, Q, T, D] summed differently and broke batch invariance
+    // not ReduceSum over the group: ORT's CPU ReduceSum picks its summation order from the shape, so
+    // [1, Q, T, D] and [B, Q, T, D] summed differently and broke batch invariance; MatMul rows do not
     const gathered = g.gather(tableName, indices); // [B, numInGroup, T, vqDim]
-    let summed = g.squeeze(g.slice(gathered, 1, 0, 1), [1]);
-    for (let q = 1; q < numInGroup; q++) summed = g.add(summed, g.squeeze(g.slice(gathered, 1, q, q + 1), [1])); // [B, T, vqDim]
-    const proj = w.get(`quantizer.${group}.output_proj.weight`); // [codebookDim, vqDim, 1] → [vqDim, codebookDim]
-    const projT = new Float32Array(proj.data.length);
+    const sideBySide = g.reshape(g.transpose(gathered, [0, 2, 1, 3]), [0, 0, numInGroup * vqDim]); // [B, T, numInGroup · vqDim]
+    const proj = w.get(`quantizer.${group}.output_proj.weight`); // [codebookDim, vqDim, 1] → numInGroup × [vqDim, codebookDim]
+    const projT = new Float32Array(numInGroup * proj.data.length);
     for (let o = 0; o < d.codebookDim; o++) for (let c = 0; c < vqDim; c++) projT[c * d.codebookDim + o] = proj.data[o * vqDim + c];
-    return g.matmul(summed, w.matrix(`quantizer.${group}.output_proj.weight.T`, projT, [vqDim, d.codebookDim])); // [B, T, codebookDim]
+    for (let q = 1; q < numInGroup; q++) projT.copyWithin(q * proj.data.length, 0, proj.data.length);
+    return g.matmul(sideBySide, w.matrix(`quantizer.${group}.output_proj.weight.T`, projT, [numInGroup * vqDim, d.codebookDim])); // [B, T, codebookDim]
   });
   return g.transpose(g.add(parts[0], parts[1]), [0, 2, 1]);
 }
@@ -115,16 +117,17 @@ function dequantize(g: GraphBuilder, w: CodecGraphWeights, codes: string, d: Cod
 /** input_proj → layers (RMSNorm, sliding-window RoPE attention, LayerScale, SwiGLU) → norm → output_proj on [B, T, C]. */
 function preTransformer(g: GraphBuilder, w: CodecGraphWeights, x0: string, numFrames: string, d: CodecDecoderConfig): string {
   const D = d.headDim;
-  const positions = g.unsqueeze(g.op('Range', [g.constInt64([0], []), g.squeeze(numFrames, [0]), g.constInt64([1], [])]), [0]); // [1, T]
-  const { cos, sin } = ropeCosSin(g, positions, D, d.ropeTheta, 'float32'); // [1, 1, T, D]
+  // positions 0..T−1 of every row: cos/sin tables (portable) or RotaryEmbedding from start 0 (fused)
+  const rope = ropeFor(g, { start: g.constInt64([0]), length: numFrames }, D, d.ropeTheta, 'float32', d.maxPositionEmbeddings);
   const mask = slidingWindowMask(g, numFrames, d.slidingWindow);
   const heads = (value: string, numHeads: number): string => g.transpose(g.reshape(value, [0, 0, numHeads, D]), [0, 2, 1, 3]); // [B, heads, T, D]
   let x = linear(g, x0, w.linearT('pre_transformer.input_proj.weight'), w.vector('pre_transformer.input_proj.bias'));
   for (let layer = 0; layer < d.numHiddenLayers; layer++) {
     const p = `pre_transformer.layers.${layer}`;
     const h = rmsNorm(g, x, w.vector(`${p}.input_layernorm.weight`), d.rmsNormEps, 'float32');
-    const q = applyRope(g, heads(g.matmul(h, w.linearT(`${p}.self_attn.q_proj.weight`)), d.numAttentionHeads), cos, sin, D);
-    const k = applyRope(g, heads(g.matmul(h, w.linearT(`${p}.self_attn.k_proj.weight`)), d.numKeyValueHeads), cos, sin, D);
+    const rotated = (weight: string, numHeads: number): string => ropeHeads(g, g.reshape(g.matmul(h, w.linearT(weight)), [0, 0, numHeads, D]), rope, numHeads, D);
+    const q = rotated(`${p}.self_attn.q_proj.weight`, d.numAttentionHeads); // [B, heads, T, D]
+    const k = rotated(`${p}.self_attn.k_proj.weight`, d.numKeyValueHeads);
     const v = heads(g.matmul(h, w.linearT(`${p}.self_attn.v_proj.weight`)), d.numKeyValueHeads);
     const context = groupedQueryAttention(g, { q, k, v, mask, numHeads: d.numAttentionHeads, numKvHeads: d.numKeyValueHeads, headDim: D, dtype: 'float32' });
     const attn = g.matmul(context, w.linearT(`${p}.self_attn.o_proj.weight`));
