@@ -8,7 +8,7 @@ describe('engine config', () => {
     expect(defaultEngineConfig()).toEqual({
       provider: 'auto',
       intraOpNumThreads: 0,
-      codec: { chunkFrames: 8, firstChunkFrames: 4, leftContextFrames: 25 },
+      codec: { chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
       maxSequenceTokens: 4096,
       maxRunningSequences: 8,
       maxPrefillSequences: 4,
@@ -33,7 +33,7 @@ describe('engine config', () => {
   it('merges nested overrides and freezes the result', () => {
     const config = resolveEngineConfig({ provider: 'cpu', codec: { chunkFrames: 12 } });
     expect(config.provider).toBe('cpu');
-    expect(config.codec).toEqual({ chunkFrames: 12, firstChunkFrames: 4, leftContextFrames: 25 });
+    expect(config.codec).toEqual({ chunkFrames: 12, firstChunkFrames: 1, leftContextFrames: 25 });
     expect(Object.isFrozen(config.codec)).toBe(true);
   });
 

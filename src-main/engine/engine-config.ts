@@ -45,7 +45,7 @@ export interface KvCacheConfig {
 export interface CodecChunkConfig {
   /** Frames decoded per chunk once streaming is under way (80 ms per frame). */
   chunkFrames: number;
-  /** Frames of the first chunk; smaller gives audio sooner. */
+  /** Frames of the first chunk; smaller gives audio sooner. Later chunks double up to chunkFrames (1, 2, 4, 8, 8, …). */
   firstChunkFrames: number;
   /** Frames of already-decoded context re-fed before each chunk (spec §4.4: ≥ 25); chunk timing follows chunked-decode.ts. */
   leftContextFrames: number;
@@ -82,7 +82,7 @@ export function defaultEngineConfig(): EngineConfig {
   return {
     provider: 'auto',
     intraOpNumThreads: 0,
-    codec: { chunkFrames: 8, firstChunkFrames: 4, leftContextFrames: 25 },
+    codec: { chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
     maxSequenceTokens: 4096,
     maxRunningSequences: 8,
     maxPrefillSequences: 4,

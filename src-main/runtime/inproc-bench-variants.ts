@@ -36,18 +36,18 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     schedulerConfig: {},
   },
   widecp64: {
-    description: 'up to 64 running sequences (16 admitted per step), every code-predictor call padded to 64 rows (talker runs of 8)',
-    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { codePredictorRows: 64 } },
+    description: 'up to 64 running sequences (16 admitted per step), every code-predictor call padded to 64 rows (talker runs of 8), first codec chunk 4 frames',
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { codePredictorRows: 64 }, codec: { firstChunkFrames: 4 } },
     schedulerConfig: {},
   },
   wide64: {
-    description: 'up to 64 running sequences (16 admitted per step), talker runs and code-predictor calls padded to 64 rows',
-    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, codePredictorRows: 64 } },
+    description: 'up to 64 running sequences (16 admitted per step), talker runs and code-predictor calls padded to 64 rows, first codec chunk 4 frames',
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, codePredictorRows: 64 }, codec: { firstChunkFrames: 4 } },
     schedulerConfig: {},
   },
   throughput: {
-    description: 'widecp64 with codec chunks of 24 frames after the first (less left context decoded again per new frame)',
-    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { codePredictorRows: 64 }, codec: { chunkFrames: 24 } },
+    description: 'widecp64 with codec chunks of 4, 8, 16, then 24 frames (less left context decoded again per new frame)',
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { codePredictorRows: 64 }, codec: { firstChunkFrames: 4, chunkFrames: 24 } },
     schedulerConfig: {},
   },
   poolregroup: {

@@ -5,7 +5,8 @@
  * first audio, concurrent throughput with a batch-invariance check, and load-time costs.
  * Run (bundled): node device-bench.mjs --work /tmp/w --out $OUT --sections build16,webgpu,build32,cpu
  * A section may name an op set: build16:portable,webgpu:portable builds and measures a --ops portable build
- * (result keys get a _portable suffix). --engineConfig '{...}' is merged into every engine's config.
+ * (result keys get a _portable suffix). --engineConfig '{...}' is merged into every engine's config;
+ * section 'engine' runs only the engine part of 'webgpu' (1 stream, 8 together) for quick A/Bs of it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -288,6 +289,13 @@ for (const sectionSpec of sections) {
         save();
         await stageScaling(builtDir, provider, [1], profileDir); // profiled pass at batch 1 only
         results[`profile_${provider}${suffix}`] = summarizeProfiles(profileDir);
+        break;
+      }
+      case 'engine': {
+        // the in-process engine alone (1 stream, 8 together) on WebGPU: a quick A/B of --engineConfig settings
+        const builtDir = (results[`build_fp16${suffix}`] as { builtDir: string } | undefined)?.builtDir;
+        if (!builtDir) throw new Error(`no fp16 ${ops} build`);
+        results[`engine_webgpu${suffix}`] = await engineSection(builtDir, 'webgpu', Number(args.frames), [8]);
         break;
       }
       default:

@@ -4,7 +4,7 @@ import { parseCodecConfig } from './codec-config';
 import { createCodecCodes, type CodecCodes } from './codec-codes';
 import { codecReceptiveFieldFrames } from './codec-receptive-field';
 import {
-  decodeChunked, decodeCodecChunks, defaultChunkedDecodeConfig, nextCodecChunk, planCodecChunks, resolveChunkedDecodeConfig,
+  codecChunkSize, decodeChunked, decodeCodecChunks, defaultChunkedDecodeConfig, nextCodecChunk, planCodecChunks, resolveChunkedDecodeConfig,
 } from './chunked-decode';
 import { referenceCodecDecode } from './reference-codec';
 import { syntheticCodecConfig, syntheticCodecTensors } from './synthetic-codec';
@@ -19,6 +19,21 @@ describe('chunk planning', () => {
     expect(chunks.map((c) => [c.startFrame, c.endFrame, c.contextFrames])).toEqual([
       [0, 4, 0], [4, 12, 4], [12, 20, 12], [20, 28, 20], [28, 36, 25], [36, 44, 25], [44, 45, 25],
     ]);
+  });
+
+  it('grows a small first chunk by doubling up to chunkFrames (1, 2, 4, 8, 8, …)', () => {
+    const config = resolveChunkedDecodeConfig({ firstChunkFrames: 1 });
+    expect(planCodecChunks(30, config).map((c) => c.endFrame - c.startFrame)).toEqual([1, 2, 4, 8, 8, 7]);
+    expect([0, 1, 2, 3, 6, 7, 15, 100].map((n) => codecChunkSize(n, config))).toEqual([1, 2, 2, 4, 4, 8, 8, 8]);
+    // a first chunk that is not a power-of-two fraction stops at chunkFrames
+    expect(planCodecChunks(20, resolveChunkedDecodeConfig({ firstChunkFrames: 3 })).map((c) => c.endFrame - c.startFrame)).toEqual([3, 6, 8, 3]);
+    // slow reference: plan chunk by chunk with the rule written out
+    for (const first of [1, 2, 3, 5, 8]) {
+      const c = resolveChunkedDecodeConfig({ firstChunkFrames: first });
+      const expected: number[] = [];
+      for (let done = 0, size = first; done < 50; done += Math.min(size, 50 - done), size = Math.min(2 * size, c.chunkFrames)) expected.push(Math.min(size, 50 - done));
+      expect(planCodecChunks(50, c).map((k) => k.endFrame - k.startFrame)).toEqual(expected);
+    }
   });
 
   it('waits for a full chunk while streaming and flushes the remainder at the end', () => {

@@ -1,7 +1,7 @@
 /**
  * Chunked codec decoding (spec §4.3–4.4): cuts codes [B, Q, T] into windows of new frames, prefixes
  * each with up to leftContextFrames earlier frames, decodes it with the injected `decode`, drops the
- * context samples and concatenates. A smaller first chunk gives fast first audio. Pure: no ORT; the
+ * context samples and concatenates. A small first chunk gives fast first audio; chunks then double. Pure: no ORT; the
  * decode function is the ONNX session or the reference. Exact when leftContextFrames covers the
  * decoder's receptive field (codecReceptiveFieldFrames); the official 8-layer, window-72 decoder
  * needs ≈ 580 frames for that, so at 25 frames chunk seams are close to, not equal to, a full decode.
@@ -10,9 +10,9 @@ import { StudioError } from '../../../src-shared/errors';
 import { sliceCodecFrames, type CodecCodes } from './codec-codes';
 
 export interface ChunkedDecodeConfig {
-  /** New frames per chunk after the first. */
+  /** New frames per chunk once the schedule has grown to it (codecChunkSize). */
   chunkFrames: number;
-  /** New frames in the first chunk (smaller → earlier first audio). */
+  /** New frames in the first chunk (smaller → earlier first audio); later chunks double up to chunkFrames. */
   firstChunkFrames: number;
   /** Earlier frames decoded again in front of each chunk; at least MIN_LEFT_CONTEXT_FRAMES. */
   leftContextFrames: number;
@@ -56,7 +56,7 @@ export interface CodecChunk {
  * Streaming callers use this as frames arrive; planCodecChunks uses it for a finished sequence.
  */
 export function nextCodecChunk(numDecodedFrames: number, numAvailableFrames: number, isFinal: boolean, config: ChunkedDecodeConfig): CodecChunk | null {
-  const size = numDecodedFrames === 0 ? config.firstChunkFrames : config.chunkFrames;
+  const size = codecChunkSize(numDecodedFrames, config);
   const numNew = numAvailableFrames - numDecodedFrames;
   if (numNew <= 0 || (numNew < size && !isFinal)) return null;
   return {
@@ -64,6 +64,23 @@ export function nextCodecChunk(numDecodedFrames: number, numAvailableFrames: num
     endFrame: numDecodedFrames + Math.min(size, numNew),
     contextFrames: Math.min(config.leftContextFrames, numDecodedFrames),
   };
+}
+
+/**
+ * New frames of the chunk that starts after `numDecodedFrames`: firstChunkFrames, then each chunk
+ * twice the one before, up to chunkFrames (1, 2, 4, 8, 8, …), so that a small first chunk gives
+ * early audio while each later chunk still covers the time it takes to generate the next one.
+ * With the defaults (4 then 8) this is 4, 8, 8, …. A flushed remainder restarts nothing: the
+ * schedule depends only on how many frames are decoded.
+ */
+export function codecChunkSize(numDecodedFrames: number, config: ChunkedDecodeConfig): number {
+  let start = 0;
+  let size = Math.min(config.firstChunkFrames, config.chunkFrames);
+  while (size < config.chunkFrames && start + size <= numDecodedFrames) {
+    start += size;
+    size = Math.min(2 * size, config.chunkFrames);
+  }
+  return size;
 }
 
 export function planCodecChunks(numFrames: number, config: ChunkedDecodeConfig): CodecChunk[] {
