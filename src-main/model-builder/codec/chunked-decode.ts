@@ -1,10 +1,11 @@
 /**
  * Chunked codec decoding (spec §4.3–4.4): cuts codes [B, Q, T] into windows of new frames, prefixes
  * each with up to leftContextFrames earlier frames, decodes it with the injected `decode`, drops the
- * context samples and concatenates. A small first chunk gives fast first audio; chunks then double. Pure: no ORT; the
- * decode function is the ONNX session or the reference. Exact when leftContextFrames covers the
- * decoder's receptive field (codecReceptiveFieldFrames); the official 8-layer, window-72 decoder
- * needs ≈ 580 frames for that, so at 25 frames chunk seams are close to, not equal to, a full decode.
+ * context samples and concatenates. A small first chunk gives fast first audio; chunks then double.
+ * Pure: no ORT; the decode function is the ONNX session or the reference. Exact when
+ * leftContextFrames covers the decoder's receptive field (codecReceptiveFieldFrames); the official
+ * 8-layer, window-72 decoder needs ≈ 580 frames for that, so at 25 frames chunk seams are close to,
+ * not equal to, a full decode.
  */
 import { StudioError } from '../../../src-shared/errors';
 import { sliceCodecFrames, type CodecCodes } from './codec-codes';
