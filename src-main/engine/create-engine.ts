@@ -69,7 +69,7 @@ async function openStages(manifest: ModelManifest, modelDir: string, config: Eng
     const cpSession = await createSession(path.join(modelDir, cpGraph.file), options);
     const innerPredictor = useLoop ? new OrtCodePredictorLoop(cpSession, manifest, embeddings) : new OrtCodePredictor(cpSession, manifest, embeddings);
     const codePredictor = buckets ? new BucketedCodePredictor(innerPredictor, config.shapeBuckets.codePredictorRows) : innerPredictor;
-    const codec = await openCodecDecoder(modelDir, manifest, options);
+    const codec = await openCodecDecoder(modelDir, manifest, options, config.codec.mode === 'stream');
     return { talker, codePredictor, codec, embeddings, numCodeGroups: manifest.numCodeGroups };
   } catch (err) {
     embeddings.dispose();

@@ -66,6 +66,7 @@ export function createSequence(
     numFramesDecoded: 0,
     pcmChunks: [],
     numChunksEmitted: 0,
+    codecState: null,
     times: { enqueuedMs: nowMs, admittedMs: null, firstAudioMs: null, finishedMs: null },
     warnings: [...prompt.warnings],
   };

@@ -8,7 +8,7 @@ describe('engine config', () => {
     expect(defaultEngineConfig()).toEqual({
       provider: 'auto',
       intraOpNumThreads: 0,
-      codec: { chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
+      codec: { mode: 'stream', chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
       maxSequenceTokens: 4096,
       maxRunningSequences: 8,
       maxPrefillSequences: 4,
@@ -33,8 +33,13 @@ describe('engine config', () => {
   it('merges nested overrides and freezes the result', () => {
     const config = resolveEngineConfig({ provider: 'cpu', codec: { chunkFrames: 12 } });
     expect(config.provider).toBe('cpu');
-    expect(config.codec).toEqual({ chunkFrames: 12, firstChunkFrames: 1, leftContextFrames: 25 });
+    expect(config.codec).toEqual({ mode: 'stream', chunkFrames: 12, firstChunkFrames: 1, leftContextFrames: 25 });
     expect(Object.isFrozen(config.codec)).toBe(true);
+  });
+
+  it("rejects a codec mode other than 'window' or 'stream', naming the valid ones", () => {
+    expect(resolveEngineConfig({ codec: { mode: 'stream' } }).codec.mode).toBe('stream');
+    expect(() => resolveEngineConfig({ codec: { mode: 'full' } })).toThrow(/codec\.mode.*window.*stream/);
   });
 
   it('rejects an unknown key naming its path', () => {

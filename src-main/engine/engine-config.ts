@@ -42,7 +42,16 @@ export interface KvCacheConfig {
   regroupOnDevice: boolean;
 }
 
+export type CodecModeChoice = 'window' | 'stream';
+
 export interface CodecChunkConfig {
+  /**
+   * 'stream': each chunk's new frames only, with the codec's state carried from the previous chunk
+   * (builds from builder v9): no frame is decoded twice, and the result equals one full decode.
+   * 'window': each chunk is decoded again with leftContextFrames of earlier frames (stateless graph;
+   * chunk seams differ from a full decode when the context is shorter than the receptive field).
+   */
+  mode: CodecModeChoice;
   /** Frames decoded per chunk once streaming is under way (80 ms per frame). */
   chunkFrames: number;
   /** Frames of the first chunk; smaller gives audio sooner. Later chunks double up to chunkFrames (1, 2, 4, 8, 8, …). */
@@ -82,7 +91,7 @@ export function defaultEngineConfig(): EngineConfig {
   return {
     provider: 'auto',
     intraOpNumThreads: 0,
-    codec: { chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
+    codec: { mode: 'stream', chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
     maxSequenceTokens: 4096,
     maxRunningSequences: 8,
     maxPrefillSequences: 4,
@@ -103,6 +112,7 @@ const ENUMS: Record<string, readonly string[]> = {
   codecBatching: ['auto', 'on', 'off'],
   'shapeBuckets.mode': ['auto', 'on', 'off'],
   'kvCache.mode': ['auto', 'host', 'device'],
+  'codec.mode': ['window', 'stream'],
 };
 
 /** Lower bounds for integer keys (by key path). */
@@ -176,7 +186,7 @@ export function describeEngineConfig(config: EngineConfig): string {
   const c = config.codec;
   return [
     `provider=${config.provider} intraOpNumThreads=${config.intraOpNumThreads}`,
-    `codec chunkFrames=${c.chunkFrames} firstChunkFrames=${c.firstChunkFrames} leftContextFrames=${c.leftContextFrames}`,
+    `codec mode=${c.mode} chunkFrames=${c.chunkFrames} firstChunkFrames=${c.firstChunkFrames} leftContextFrames=${c.leftContextFrames}`,
     `maxSequenceTokens=${config.maxSequenceTokens} maxRunningSequences=${config.maxRunningSequences} maxPrefillSequences=${config.maxPrefillSequences}`,
     `framesPerTextToken=${config.framesPerTextToken} minFramesCap=${config.minFramesCap} promptLayout=${config.promptLayout} codePredictor=${config.codePredictor} codecBatching=${config.codecBatching}`,
     `shapeBuckets mode=${config.shapeBuckets.mode} talkerRows=${config.shapeBuckets.talkerRows} codePredictorRows=${config.shapeBuckets.codePredictorRows}`,

@@ -149,6 +149,35 @@ describe('engine on the tiny model (CPU, step code predictor)', () => {
     }
   });
 
+  it("streams the codec by default (state carried, every frame decoded once) with the codes and, within 1e-4, the PCM of codec mode 'window'", async () => {
+    const streaming = engine;
+    const windowEngine = await createEngine({ modelDir: builtDir, config: { provider: 'cpu', codePredictor: 'step', codec: { mode: 'window' } }, log: () => {} });
+    try {
+      const codec = streaming.parts.stages.codec as unknown as { streaming: boolean; runBatchSizes: number[] };
+      expect(codec.streaming).toBe(true);
+      expect((windowEngine.parts.stages.codec as unknown as { streaming: boolean }).streaming).toBe(false);
+      const windowed = await runTogether(windowEngine, REQUESTS);
+      const together = await runTogether(streaming, REQUESTS);
+      const p = engine.parts;
+      for (const r of REQUESTS) {
+        const ref = await referenceSynthesis(p.stages, p.manifest, p.tokenizer, p.config, r);
+        const run = together.get(r.requestId)!;
+        expect(run.codes).toEqual(windowed.get(r.requestId)!.codes);
+        expect(run.result.numSamples).toBe(ref.pcm.length);
+        expect(maxAbsDiff(run.result.pcm, ref.pcm).maxDiff).toBeLessThanOrEqual(MAX_CHUNKED_DIFF);
+        expect(maxAbsDiff(run.result.pcm, windowed.get(r.requestId)!.result.pcm).maxDiff).toBeLessThanOrEqual(MAX_CHUNKED_DIFF);
+        const alone = (await runTogether(streaming, [r])).get(r.requestId)!;
+        expect(sha256(pcmBytes(alone.result.pcm))).toBe(sha256(pcmBytes(run.result.pcm)));
+      }
+      // chunks of 1, 2, 4 and 8 new frames: 'a' (14 frames) needs 4 calls of its own, never a frame twice
+      const numRunsBefore = codec.runBatchSizes.length;
+      await runTogether(streaming, [REQUESTS[0]]);
+      expect(codec.runBatchSizes.length - numRunsBefore).toBe(4);
+    } finally {
+      await windowEngine.dispose();
+    }
+  });
+
   it('gives the same bytes on a second run', async () => {
     const first = await runTogether(engine, [REQUESTS[0]]);
     const second = await runTogether(engine, [REQUESTS[0]]);

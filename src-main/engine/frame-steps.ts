@@ -4,7 +4,7 @@
  * decode, and turn pending frames into audio. Every per-row choice uses only that row's data and
  * the counter RNG, so a sequence's output does not depend on its batch-mates.
  */
-import type { CodePredictorRow, ModelStages } from './models/stages';
+import type { CodecWindow, CodePredictorRow, ModelStages } from './models/stages';
 import { decodeTextId } from './prompt';
 import { counterUniform } from './sampling/counter-rng';
 import { sampleTalkerToken, type TalkerRules } from './sampling/sampler';
@@ -119,8 +119,10 @@ export async function decodeAudio(ctx: FrameContext, sequences: readonly Sequenc
   const spf = ctx.stages.codec.samplesPerFrame;
   const pieces = new Map<Sequence, AudioPiece[]>(sequences.map((s) => [s, []]));
   for (;;) {
+    const stream = ctx.stages.codec.streaming === true;
     const due = sequences.flatMap((s) => {
-      const chunk = nextCodecChunk(s.numFramesDecoded, s.codes.length, s.status !== 'running', ctx.codec);
+      const planned = nextCodecChunk(s.numFramesDecoded, s.codes.length, s.status !== 'running', ctx.codec);
+      const chunk = planned && stream ? { ...planned, contextFrames: 0 } : planned; // the carried state replaces the context
       return chunk ? [{ s, chunk, window: s.codes.slice(chunk.startFrame - chunk.contextFrames, chunk.endFrame) }] : [];
     });
     if (due.length === 0) return pieces;
@@ -130,7 +132,7 @@ export async function decodeAudio(ctx: FrameContext, sequences: readonly Sequenc
       byLength.set(key, [...(byLength.get(key) ?? []), d]);
     });
     for (const group of byLength.values()) {
-      const pcms = await ctx.stages.codec.decodeBatch(group.map((d) => d.window));
+      const pcms = stream ? await decodeStreamed(ctx, group) : await ctx.stages.codec.decodeBatch(group.map((d) => d.window));
       group.forEach(({ s, chunk }, i) => {
         const kept = pcms[i].slice(chunk.contextFrames * spf);
         pieces.get(s)!.push({ startSample: chunk.startFrame * spf, pcm: kept });
@@ -139,4 +141,13 @@ export async function decodeAudio(ctx: FrameContext, sequences: readonly Sequenc
       });
     }
   }
+}
+
+/** One streaming codec call for a group of due chunks: each sequence's state goes in and comes back updated. */
+async function decodeStreamed(ctx: FrameContext, group: readonly { s: Sequence; window: CodecWindow }[]): Promise<Float32Array[]> {
+  const codec = ctx.stages.codec;
+  if (!codec.decodeStreamBatch) throw new Error('the codec stage says it streams but has no decodeStreamBatch');
+  const results = await codec.decodeStreamBatch(group.map(({ s, window }) => ({ window, state: s.codecState, numDecodedFrames: s.numFramesDecoded })));
+  group.forEach(({ s }, i) => (s.codecState = results[i].state));
+  return results.map((r) => r.pcm);
 }

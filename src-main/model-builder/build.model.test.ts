@@ -126,6 +126,13 @@ describe('buildModel', () => {
     const pcm = (await runSession(s, { codes })).pcm;
     await disposeSession(s);
     expect(pcm.dims).toEqual([1, numFrames * 1920]);
+    // the streaming graph beside it: codes and num_cached, then one state input per output after pcm
+    const stream = manifest.graphs.codecStream;
+    expect(stream).toMatchObject({ file: 'codec_decoder_stream.onnx', externalDataFile: 'codec_decoder_stream.onnx.data' });
+    expect(stream.inputs.slice(0, 2).map((i) => i.name)).toEqual(['codes', 'num_cached']);
+    expect(stream.inputs.length - 2).toBe(stream.outputs.length - 1);
+    expect(stream.inputs.length - 2).toBeGreaterThan(10);
+    stream.inputs.slice(2).forEach((input, i) => expect(stream.outputs[i + 1].dims).toEqual(input.dims));
   });
 
   it('stores the text table pre-projected: row 151671 equals text_projection(text_embedding(151671))', async () => {

@@ -20,7 +20,7 @@ import { publishDir, tempSiblingOf } from './publish-dir';
 import { buildTalkerGraph } from './talker-graph';
 
 /** Bump when graphs, tables or the manifest change shape or meaning: old cache dirs are then ignored. */
-export const BUILDER_VERSION = '8';
+export const BUILDER_VERSION = '9';
 
 /** Measured on CPU (docs/benchmarks.md): the unrolled loop graph beats 15 step calls per frame. */
 export const DEFAULT_CODE_PREDICTOR: ModelManifest['defaultCodePredictor'] = 'loop';
@@ -90,8 +90,8 @@ async function writeBuild(
   report: OnProgress,
 ): Promise<ModelManifest> {
   const { config } = checkpoint;
-  // the codec graph holds the speech tokenizer's decoder weights: at most that file's fp32 size
-  const numCodecBytes = fs.statSync(checkpoint.paths.speechTokenizerWeights).size * (dtype === 'fp16' ? 0.5 : 1);
+  // the two codec graphs (window and streaming) each hold the decoder weights: at most that file's fp32 size
+  const numCodecBytes = 2 * fs.statSync(checkpoint.paths.speechTokenizerWeights).size * (dtype === 'fp16' ? 0.5 : 1);
   checkDiskSpace(builtDir, estimateBuiltBytes(checkpoint.config, dtype) + numCodecBytes);
   const act = dtype === 'fp16' ? 'float16' : 'float32';
   const args = { config, weights: checkpoint.weights, dtype: act, outDir: builtDir, builderVersion: BUILDER_VERSION, ops } as const;
@@ -125,7 +125,7 @@ async function writeBuild(
     speakers: config.speakers,
     languages: config.languages,
     generation: config.generation,
-    graphs: { talker, codePredictorStep, codePredictorLoop, codec: codec.graph },
+    graphs: { talker, codePredictorStep, codePredictorLoop, codec: codec.graph, codecStream: codec.streamGraph },
     codec: codec.facts,
     defaultCodePredictor: DEFAULT_CODE_PREDICTOR,
     embeddings,

@@ -1,20 +1,21 @@
 /**
  * Build step for the codec decoder: reads speech_tokenizer/ (config + decoder.* tensors) from the
- * checkpoint and writes codec_decoder.onnx (+ .data) into the built dir, returning its GraphSpec and
- * the codec facts the engine needs. Before this step existed the engine rebuilt the graph at every
- * load (~457 MB of fp32 weights at 0.6B); now createEngine only opens the file.
+ * checkpoint and writes codec_decoder.onnx (stateless windows) and codec_decoder_stream.onnx (state
+ * carried between calls), each with its .data, into the built dir; returns their GraphSpecs and the
+ * codec facts the engine needs. createEngine only opens the files.
  */
 import path from 'node:path';
 import { readCodecConfig } from './codec/codec-config';
-import { CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, writeCodecDecoderGraph } from './codec/codec-graph';
+import { CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STREAM_NUM_CACHED, writeCodecDecoderGraph, type CodecGraphMode } from './codec/codec-graph';
 import type { CodecTensor } from './codec/codec-tensor-shapes';
-import type { BuildDtype, CodecFacts, GraphSpec } from './manifest';
+import type { BuildDtype, CodecFacts, GraphSpec, IoSpec } from './manifest';
 import type { GraphOps } from './onnx/graph-builder';
 import { SafetensorsFile } from './safetensors';
 
 export const CODEC_GRAPH_FILE = 'codec_decoder.onnx';
+export const CODEC_STREAM_GRAPH_FILE = 'codec_decoder_stream.onnx';
 
-export function buildCodecGraph(checkpointDir: string, outDir: string, dtype: BuildDtype, ops: GraphOps): { graph: GraphSpec; facts: CodecFacts } {
+export function buildCodecGraph(checkpointDir: string, outDir: string, dtype: BuildDtype, ops: GraphOps): { graph: GraphSpec; streamGraph: GraphSpec; facts: CodecFacts } {
   const dir = path.join(checkpointDir, 'speech_tokenizer');
   const config = readCodecConfig(path.join(dir, 'config.json'));
   const weights = SafetensorsFile.open(path.join(dir, 'model.safetensors'));
@@ -26,15 +27,33 @@ export function buildCodecGraph(checkpointDir: string, outDir: string, dtype: Bu
   } finally {
     weights.close();
   }
-  const file = path.join(outDir, CODEC_GRAPH_FILE);
-  writeCodecDecoderGraph(file, tensors, config, dtype, { dataPath: `${file}.data`, location: `${CODEC_GRAPH_FILE}.data` }, ops);
   const numQuantizers = config.decoder.numQuantizers;
+  const codesInput: IoSpec = { name: CODEC_GRAPH_INPUT, dtype: 'int64', dims: ['batch', numQuantizers, 'num_frames'], doc: 'codes per quantizer (codebook 0 first), one row per sequence' };
+  const pcmOutput: IoSpec = { name: CODEC_GRAPH_OUTPUT, dtype: 'float32', dims: ['batch', `num_frames*${config.samplesPerFrame}`], doc: 'PCM float at sampleRateHz' };
+  const write = (fileName: string, mode: CodecGraphMode) => {
+    const file = path.join(outDir, fileName);
+    return writeCodecDecoderGraph(file, tensors, config, dtype, { dataPath: `${file}.data`, location: `${fileName}.data` }, { ops, mode }).states;
+  };
+  write(CODEC_GRAPH_FILE, 'window');
   const graph: GraphSpec = {
     file: CODEC_GRAPH_FILE,
     externalDataFile: `${CODEC_GRAPH_FILE}.data`,
-    inputs: [{ name: CODEC_GRAPH_INPUT, dtype: 'int64', dims: ['batch', numQuantizers, 'num_frames'], doc: 'codes per quantizer (codebook 0 first), one row per sequence' }],
-    outputs: [{ name: CODEC_GRAPH_OUTPUT, dtype: 'float32', dims: ['batch', `num_frames*${config.samplesPerFrame}`], doc: 'PCM float at sampleRateHz' }],
+    inputs: [codesInput],
+    outputs: [pcmOutput],
     doc: 'Stateless and causal: feed [left context, new frames] and drop the context samples (chunked-decode.ts). Rows of a batch never mix.',
   };
-  return { graph, facts: { sampleRateHz: config.outputSampleRateHz, samplesPerFrame: config.samplesPerFrame, numQuantizers } };
+  const states = write(CODEC_STREAM_GRAPH_FILE, 'stream');
+  const stateSpec = (name: string, dims: [number, number], doc: string): IoSpec => ({ name, dtype: 'float32', dims: ['batch', ...dims], doc });
+  const streamGraph: GraphSpec = {
+    file: CODEC_STREAM_GRAPH_FILE,
+    externalDataFile: `${CODEC_STREAM_GRAPH_FILE}.data`,
+    inputs: [
+      codesInput,
+      { name: CODEC_STREAM_NUM_CACHED, dtype: 'int64', dims: ['batch'], doc: `frames the row decoded before this call (the last ${config.decoder.slidingWindow - 1} are carried)` },
+      ...states.map((s) => stateSpec(s.input, s.dims, 'carried state: zeros on a sequence\'s first call, then the previous call\'s output of the same index')),
+    ],
+    outputs: [pcmOutput, ...states.map((s) => stateSpec(s.output, s.dims, 'state for the next call'))],
+    doc: 'Feed only new frames with the state of the previous call (zeros at first): the calls together equal one full decode. Rows of a batch never mix.',
+  };
+  return { graph, streamGraph, facts: { sampleRateHz: config.outputSampleRateHz, samplesPerFrame: config.samplesPerFrame, numQuantizers } };
 }

@@ -135,6 +135,8 @@ export interface ModelManifest {
     codePredictorLoop: GraphSpec;
     /** Codec decoder: codes [batch, numQuantizers, frames] → PCM [batch, frames · samplesPerFrame]. */
     codec: GraphSpec;
+    /** The same decoder fed new frames only, with carried state inputs/outputs (builder v9 on). */
+    codecStream: GraphSpec;
   };
   /** Facts of the speech tokenizer's decoder (from speech_tokenizer/config.json). */
   codec: CodecFacts;

@@ -36,18 +36,28 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     schedulerConfig: {},
   },
   widecp64: {
-    description: 'up to 64 running sequences (16 admitted per step), every code-predictor call padded to 64 rows (talker runs of 8), first codec chunk 4 frames',
-    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { codePredictorRows: 64 }, codec: { firstChunkFrames: 4 } },
+    description: 'up to 64 running sequences (16 admitted per step), every code-predictor call padded to 64 rows (talker runs of 8), first codec chunk 4 frames, window codec',
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { codePredictorRows: 64 }, codec: { mode: 'window', firstChunkFrames: 4 } },
     schedulerConfig: {},
   },
   wide64: {
-    description: 'up to 64 running sequences (16 admitted per step), talker runs and code-predictor calls padded to 64 rows, first codec chunk 4 frames',
-    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, codePredictorRows: 64 }, codec: { firstChunkFrames: 4 } },
+    description: 'up to 64 running sequences (16 admitted per step), talker runs and code-predictor calls padded to 64 rows, first codec chunk 4 frames, window codec',
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, codePredictorRows: 64 }, codec: { mode: 'window', firstChunkFrames: 4 } },
     schedulerConfig: {},
   },
   throughput: {
-    description: 'widecp64 with codec chunks of 4, 8, 16, then 24 frames (less left context decoded again per new frame)',
-    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { codePredictorRows: 64 }, codec: { firstChunkFrames: 4, chunkFrames: 24 } },
+    description: 'widecp64 with window-codec chunks of 4, 8, 16, then 24 frames (less left context decoded again per new frame)',
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { codePredictorRows: 64 }, codec: { mode: 'window', firstChunkFrames: 4, chunkFrames: 24 } },
+    schedulerConfig: {},
+  },
+  window: {
+    description: "the defaults with codec mode 'window' (each chunk decoded again with 25 frames of left context; the default until builder v9)",
+    engineConfig: { codec: { mode: 'window' } },
+    schedulerConfig: {},
+  },
+  widestream: {
+    description: "widecp64 with codec mode 'stream' (the default codec mode)",
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { codePredictorRows: 64 }, codec: { mode: 'stream', firstChunkFrames: 4 } },
     schedulerConfig: {},
   },
   poolregroup: {

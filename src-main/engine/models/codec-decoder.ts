@@ -1,13 +1,22 @@
 /**
- * Codec stage over the built codec graph (manifest.graphs.codec, written by the model builder):
- * codes [batch, numQuantizers, T] → PCM [batch, T·samplesPerFrame]. decodeBatch runs windows of equal
- * length as one call; rows of the graph never mix and ORT's conv/matmul kernels give each row the
- * same result as a batch of one on CPU (engine.model.test.ts compares the bytes).
+ * Codec stage over a built codec graph (written by the model builder): the stateless window graph
+ * (manifest.graphs.codec: codes [batch, numQuantizers, T] → PCM [batch, T·samplesPerFrame]) or the
+ * streaming graph (manifest.graphs.codecStream: new frames plus each row's carried state). Rows of a
+ * call never mix, and ORT's conv/matmul kernels give each row the same result as a batch of one on
+ * CPU (engine.model.test.ts compares the bytes). On the streaming graph a plain window is decoded
+ * from zero state, which is the same as the window graph's zero padding.
  */
 import path from 'node:path';
-import type { ModelManifest } from '../../model-builder/manifest';
+import type { GraphSpec, ModelManifest } from '../../model-builder/manifest';
 import { createSession, runSession, tensor, type OrtSession, type SessionOptions } from '../runtime/ort';
-import type { CodecStage, CodecWindow } from './stages';
+import type { CodecStage, CodecStreamRow, CodecStreamState, CodecWindow } from './stages';
+
+/** One carried state of the streaming graph: input and output names and its size per row. */
+interface StateIo {
+  input: string;
+  output: string;
+  dims: [number, number];
+}
 
 export class OrtCodecDecoder implements CodecStage {
   readonly sampleRateHz: number;
@@ -17,13 +26,23 @@ export class OrtCodecDecoder implements CodecStage {
   private readonly numQuantizers: number;
   private readonly inputName: string;
   private readonly outputName: string;
+  /** The streaming graph's states (input i + 2 pairs with output i + 1); null on the window graph. */
+  private readonly states: StateIo[] | null;
+  private readonly numCachedName: string | null;
 
-  constructor(private readonly session: OrtSession, manifest: ModelManifest) {
+  constructor(private readonly session: OrtSession, manifest: ModelManifest, graph: GraphSpec = manifest.graphs.codec) {
     this.sampleRateHz = manifest.codec.sampleRateHz;
     this.samplesPerFrame = manifest.codec.samplesPerFrame;
     this.numQuantizers = manifest.codec.numQuantizers;
-    this.inputName = manifest.graphs.codec.inputs[0].name;
-    this.outputName = manifest.graphs.codec.outputs[0].name;
+    this.inputName = graph.inputs[0].name;
+    this.outputName = graph.outputs[0].name;
+    const streaming = graph.inputs.length > 1;
+    this.numCachedName = streaming ? graph.inputs[1].name : null;
+    this.states = streaming ? graph.inputs.slice(2).map((io, i) => ({ input: io.name, output: graph.outputs[i + 1].name, dims: [Number(io.dims[1]), Number(io.dims[2])] })) : null;
+  }
+
+  get streaming(): boolean {
+    return this.states !== null;
   }
 
   async decode(codes: CodecWindow): Promise<Float32Array> {
@@ -31,27 +50,63 @@ export class OrtCodecDecoder implements CodecStage {
   }
 
   async decodeBatch(windows: readonly CodecWindow[]): Promise<Float32Array[]> {
-    const batch = windows.length;
-    const numFrames = windows[0].length;
-    const q = this.numQuantizers;
-    const data = new BigInt64Array(batch * q * numFrames); // [B, Q, T]
-    windows.forEach((codes, b) => {
-      if (codes.length !== numFrames) throw new Error(`codec batch mixes window lengths ${numFrames} and ${codes.length}`);
-      codes.forEach((frame, t) => frame.forEach((c, j) => (data[(b * q + j) * numFrames + t] = BigInt(c))));
+    if (this.states) return (await this.decodeStreamBatch(windows.map((window) => ({ window, state: null, numDecodedFrames: 0 })))).map((r) => r.pcm);
+    const out = await runSession(this.session, { [this.inputName]: this.codesTensor(windows) });
+    return this.splitPcm(out[this.outputName].data as Float32Array, windows.length, windows[0].length);
+  }
+
+  async decodeStreamBatch(rows: readonly CodecStreamRow[]): Promise<{ pcm: Float32Array; state: CodecStreamState }[]> {
+    const states = this.states;
+    if (!states || !this.numCachedName) throw new Error('decodeStreamBatch needs the streaming codec graph (manifest.graphs.codecStream)');
+    const batch = rows.length;
+    const feeds: Record<string, ReturnType<typeof tensor>> = {
+      [this.inputName]: this.codesTensor(rows.map((r) => r.window)),
+      [this.numCachedName]: tensor('int64', BigInt64Array.from(rows, (r) => BigInt(r.numDecodedFrames)), [batch]),
+    };
+    states.forEach((s, i) => {
+      const perRow = s.dims[0] * s.dims[1];
+      const data = new Float32Array(batch * perRow); // a row without state starts from zeros
+      rows.forEach((r, b) => r.state && data.set(r.state[i], b * perRow));
+      feeds[s.input] = tensor('float32', data, [batch, ...s.dims]);
     });
-    this.runBatchSizes.push(batch);
-    const out = await runSession(this.session, { [this.inputName]: tensor('int64', data, [batch, q, numFrames]) });
-    const pcm = out[this.outputName].data as Float32Array;
-    const perRow = numFrames * this.samplesPerFrame;
-    return windows.map((_, b) => pcm.slice(b * perRow, (b + 1) * perRow));
+    const out = await runSession(this.session, feeds, [this.outputName, ...states.map((s) => s.output)]);
+    const pcms = this.splitPcm(out[this.outputName].data as Float32Array, batch, rows[0].window.length);
+    return pcms.map((pcm, b) => ({
+      pcm,
+      state: states.map((s) => {
+        const perRow = s.dims[0] * s.dims[1];
+        return (out[s.output].data as Float32Array).slice(b * perRow, (b + 1) * perRow);
+      }),
+    }));
   }
 
   async dispose(): Promise<void> {
     await this.session.release();
   }
+
+  /** Windows of equal length as int64 codes [B, Q, T]. */
+  private codesTensor(windows: readonly CodecWindow[]): ReturnType<typeof tensor> {
+    const batch = windows.length;
+    const numFrames = windows[0].length;
+    const q = this.numQuantizers;
+    const data = new BigInt64Array(batch * q * numFrames);
+    windows.forEach((codes, b) => {
+      if (codes.length !== numFrames) throw new Error(`codec batch mixes window lengths ${numFrames} and ${codes.length}`);
+      codes.forEach((frame, t) => frame.forEach((c, j) => (data[(b * q + j) * numFrames + t] = BigInt(c))));
+    });
+    this.runBatchSizes.push(batch);
+    return tensor('int64', data, [batch, q, numFrames]);
+  }
+
+  private splitPcm(pcm: Float32Array, batch: number, numFrames: number): Float32Array[] {
+    const perRow = numFrames * this.samplesPerFrame;
+    return Array.from({ length: batch }, (_, b) => pcm.slice(b * perRow, (b + 1) * perRow));
+  }
 }
 
-export async function openCodecDecoder(modelDir: string, manifest: ModelManifest, options: SessionOptions): Promise<OrtCodecDecoder> {
-  const session = await createSession(path.join(modelDir, manifest.graphs.codec.file), options);
-  return new OrtCodecDecoder(session, manifest);
+/** Opens the window graph, or with `streaming` the streaming graph (builds before v9 have none). */
+export async function openCodecDecoder(modelDir: string, manifest: ModelManifest, options: SessionOptions, streaming = false): Promise<OrtCodecDecoder> {
+  const graph = streaming ? manifest.graphs.codecStream : manifest.graphs.codec;
+  const session = await createSession(path.join(modelDir, graph.file), options);
+  return new OrtCodecDecoder(session, manifest, graph);
 }

@@ -54,6 +54,18 @@ export interface CodePredictorStage {
 /** codes [numFrames][numCodeGroups] of one sequence. */
 export type CodecWindow = readonly (readonly number[])[];
 
+/** A sequence's carried codec state, one array per state of the streaming graph (opaque to callers). */
+export type CodecStreamState = readonly Float32Array[];
+
+export interface CodecStreamRow {
+  /** The new frames only. */
+  window: CodecWindow;
+  /** The previous call's state, or null on the sequence's first call. */
+  state: CodecStreamState | null;
+  /** Frames of the sequence decoded before this call. */
+  numDecodedFrames: number;
+}
+
 export interface CodecStage {
   readonly sampleRateHz: number;
   readonly samplesPerFrame: number;
@@ -61,6 +73,10 @@ export interface CodecStage {
   decode(codes: CodecWindow): Promise<Float32Array>;
   /** Windows of equal length from different sequences, one PCM array each (same values as decode, one by one). */
   decodeBatch(windows: readonly CodecWindow[]): Promise<Float32Array[]>;
+  /** True when the stage carries state between calls (decodeStreamBatch), so windows need no left context. */
+  readonly streaming?: boolean;
+  /** New frames of several sequences (equal counts) with each one's state from its previous call. */
+  decodeStreamBatch?(rows: readonly CodecStreamRow[]): Promise<{ pcm: Float32Array; state: CodecStreamState }[]>;
   dispose(): Promise<void>;
 }
 

@@ -1,8 +1,9 @@
 /**
  * ONNX building blocks of the codec decoder graph, on top of GraphBuilder (opset 17, plain ops so
  * the graph runs on CPU and GPU providers): weight import (fp32, or fp16 storage cast to fp32),
- * causal Conv / ConvTranspose, SnakeBeta, ConvNeXt and the causal sliding-window mask.
- * Signals are channel-first [B, C, N]; token rows are [B, T, C]. Mirrors reference-codec-ops.ts.
+ * causal Conv / ConvTranspose, SnakeBeta, ConvNeXt, the causal sliding-window mask, and the stream
+ * carry (each causal layer's look-back as a state input and output). Signals are channel-first
+ * [B, C, N]; token rows are [B, T, C]. Mirrors reference-codec-ops.ts.
  */
 import { StudioError } from '../../../src-shared/errors';
 import type { GraphBuilder } from '../onnx/graph-builder';
@@ -59,31 +60,67 @@ export class CodecGraphWeights {
   }
 }
 
-/** Conv1d over [B, Cin, N] with left padding (K−1)·dilation: output length N, output t sees inputs ≤ t. */
-export function causalConv(g: GraphBuilder, w: CodecGraphWeights, x: string, prefix: string, dilation = 1, groups = 1): string {
-  const kernelSize = w.get(`${prefix}.weight`).shape[2];
-  return g.op('Conv', [x, w.kernel(`${prefix}.weight`), w.vector(`${prefix}.bias`)], {
+/** One carried state: graph input and output names and its dims after the batch axis. */
+export interface CodecStreamStateSpec {
+  input: string;
+  output: string;
+  dims: [number, number];
+}
+
+/**
+ * The streaming graph's carried state: a layer that looks back `length` entries along an axis
+ * gets [state, x] instead of zero padding, and the last `length` entries of that become the next
+ * call's state. A zero state is exactly the zero padding of the first call.
+ */
+export class CodecStreamCarry {
+  readonly states: CodecStreamStateSpec[] = [];
+  constructor(private readonly g: GraphBuilder) {}
+
+  /** [state, x] along axis 1 or 2 of a [B, a, b] value; `dims` are the state's [a, b]. */
+  prepend(x: string, axis: 1 | 2, dims: [number, number]): string {
+    const i = this.states.length;
+    const spec = { input: `state_in_${i}`, output: `state_out_${i}`, dims };
+    this.states.push(spec);
+    this.g.input(spec.input, 'float32', ['batch', ...dims]);
+    const joined = this.g.concat([spec.input, x], axis);
+    this.g.output(this.g.slice(joined, axis, -dims[axis - 1], 1 << 30), 'float32', ['batch', ...dims], spec.output);
+    return joined;
+  }
+}
+
+/**
+ * Conv1d over [B, Cin, N] with left padding (K−1)·dilation: output length N, output t sees inputs ≤ t.
+ * With a carry the padding is the previous call's last (K−1)·dilation inputs.
+ */
+export function causalConv(g: GraphBuilder, w: CodecGraphWeights, x: string, prefix: string, dilation = 1, groups = 1, carry?: CodecStreamCarry): string {
+  const [, numInPerGroup, kernelSize] = w.get(`${prefix}.weight`).shape;
+  const lookBack = (kernelSize - 1) * dilation;
+  const input = carry && lookBack > 0 ? carry.prepend(x, 2, [numInPerGroup * groups, lookBack]) : x;
+  return g.op('Conv', [input, w.kernel(`${prefix}.weight`), w.vector(`${prefix}.bias`)], {
     kernel_shape: [kernelSize],
     dilations: [dilation],
     group: groups,
-    pads: [(kernelSize - 1) * dilation, 0],
+    pads: [carry ? 0 : lookBack, 0],
     strides: [1],
   });
 }
 
 /**
  * ConvTranspose1d [B, Cin, L] → [B, Cout, L·s]: of the full (L − 1)·s + K samples the K − s trailing
- * ones are dropped (causal), by the node's end padding rather than a Slice copy after it.
+ * ones are dropped (causal), by the node's end padding rather than a Slice copy after it. Output slot
+ * t reads inputs t − ⌈K/s⌉ + 1 … t; with a carry those earlier inputs come from the previous call and
+ * their own slots are cut by the begin padding.
  */
-export function causalConvTranspose(g: GraphBuilder, w: CodecGraphWeights, x: string, prefix: string, stride: number): string {
-  const kernelSize = w.get(`${prefix}.weight`).shape[2];
+export function causalConvTranspose(g: GraphBuilder, w: CodecGraphWeights, x: string, prefix: string, stride: number, carry?: CodecStreamCarry): string {
+  const [numIn, , kernelSize] = w.get(`${prefix}.weight`).shape;
   if (kernelSize < stride) {
     throw new StudioError('model-invalid', `speech tokenizer tensor 'decoder.${prefix}.weight' has kernel ${kernelSize}, shorter than its stride ${stride}; use the checkpoint that matches speech_tokenizer/config.json`, { tensor: `decoder.${prefix}.weight`, kernelSize, stride });
   }
-  return g.op('ConvTranspose', [x, w.kernel(`${prefix}.weight`), w.vector(`${prefix}.bias`)], {
+  const lookBack = carry ? Math.ceil(kernelSize / stride) - 1 : 0;
+  return g.op('ConvTranspose', [lookBack > 0 ? carry!.prepend(x, 2, [numIn, lookBack]) : x, w.kernel(`${prefix}.weight`), w.vector(`${prefix}.bias`)], {
     kernel_shape: [kernelSize],
     strides: [stride],
-    pads: [0, kernelSize - stride],
+    pads: [lookBack * stride, kernelSize - stride],
   });
 }
 
@@ -105,9 +142,9 @@ export function gelu(g: GraphBuilder, x: string): string {
 }
 
 /** ConvNeXt block on [B, C, N]: causal depthwise k7 → LayerNorm → C→4C → GELU → 4C→C → ·gamma, plus the input. */
-export function convNeXt(g: GraphBuilder, w: CodecGraphWeights, x: string, prefix: string, layerNormEps: number): string {
+export function convNeXt(g: GraphBuilder, w: CodecGraphWeights, x: string, prefix: string, layerNormEps: number, carry?: CodecStreamCarry): string {
   const C = w.get(`${prefix}.gamma`).shape[0];
-  const dw = causalConv(g, w, x, `${prefix}.dwconv.conv`, 1, C);
+  const dw = causalConv(g, w, x, `${prefix}.dwconv.conv`, 1, C, carry);
   const rows = g.transpose(dw, [0, 2, 1]); // [B, N, C]
   const normed = g.op('LayerNormalization', [rows, w.vector(`${prefix}.norm.weight`), w.vector(`${prefix}.norm.bias`)], {
     axis: -1,
@@ -131,4 +168,22 @@ export function slidingWindowMask(g: GraphBuilder, numFrames: string, slidingWin
   const allowed = g.op('And', [notFuture, inWindow]);
   const additive = g.op('Where', [allowed, g.constFloat(0), g.constFloat(MASK_NEGATIVE)]);
   return g.unsqueeze(additive, [0, 1, 2]);
+}
+
+/**
+ * Additive fp32 mask [B, 1, 1, N, W − 1 + N] of the streaming graph: new frame i (key index W − 1 + i)
+ * sees key j when 0 ≤ (W − 1 + i) − j < W and j is a real frame of its row, i.e. one of the row's
+ * `numCached` [B] carried frames (the newest are last) or a new one.
+ */
+export function streamWindowMask(g: GraphBuilder, numNew: string, numCached: string, slidingWindow: number): string {
+  const numCarried = slidingWindow - 1;
+  const range = (end: string) => g.op('Range', [g.constInt64([0], []), g.squeeze(end, [0]), g.constInt64([1], [])]);
+  const queries = g.unsqueeze(range(numNew), [1]); // [N, 1]
+  const keys = g.unsqueeze(range(g.add(numNew, g.constInt64([numCarried]))), [0]); // [1, T]
+  const inWindow = g.op('And', [g.op('GreaterOrEqual', [keys, queries]), g.op('LessOrEqual', [keys, g.add(queries, g.constInt64([numCarried], []))])]); // [N, T]
+  const firstReal = g.unsqueeze(g.sub(g.constInt64([numCarried], []), numCached), [1, 2]); // [B, 1, 1]
+  const real = g.op('GreaterOrEqual', [g.unsqueeze(keys, [0]), firstReal]); // [B, 1, T]
+  const allowed = g.op('And', [g.unsqueeze(inWindow, [0]), real]); // [B, N, T]
+  const additive = g.op('Where', [allowed, g.constFloat(0), g.constFloat(MASK_NEGATIVE)]);
+  return g.unsqueeze(additive, [1, 2]);
 }

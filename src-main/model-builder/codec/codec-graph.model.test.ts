@@ -6,8 +6,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, disposeSession, runSession, tensor, type OrtSession } from '../../engine/runtime/ort';
 import { parseCodecConfig, type CodecConfig } from './codec-config';
-import { createCodecCodes, type CodecCodes } from './codec-codes';
-import { buildCodecDecoderGraph, CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, writeCodecDecoderGraph } from './codec-graph';
+import { createCodecCodes, sliceCodecFrames, type CodecCodes } from './codec-codes';
+import { buildCodecDecoderGraph, CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STREAM_NUM_CACHED, codecStreamStates, writeCodecDecoderGraph } from './codec-graph';
+import type { CodecStreamStateSpec } from './codec-graph-blocks';
 import { codecReceptiveFieldFrames } from './codec-receptive-field';
 import type { GraphOps } from '../onnx/graph-builder';
 import { ModelProtoType } from '../onnx/onnx-schema';
@@ -22,7 +23,7 @@ const MAX_FP16_WEIGHT_DIFF = 3e-2;
 const sessions: OrtSession[] = [];
 
 async function openCodec(config: CodecConfig, tensors: CodecTensors, dtype: 'fp32' | 'fp16' = 'fp32', ops: GraphOps = 'portable'): Promise<(codes: CodecCodes) => Promise<Float32Array>> {
-  const session = await createSession(buildCodecDecoderGraph(tensors, config, dtype, ops), { provider: 'cpu', intraOpNumThreads: 1 });
+  const session = await createSession(buildCodecDecoderGraph(tensors, config, dtype, { ops }), { provider: 'cpu', intraOpNumThreads: 1 });
   sessions.push(session);
   return async (codes) => {
     const out = await runSession(session, { [CODEC_GRAPH_INPUT]: tensor('int64', codes.data, [codes.batchSize, codes.numQuantizers, codes.numFrames]) });
@@ -81,7 +82,7 @@ describe('codec decoder graph (tiny, ORT CPU)', () => {
     const codes = codesFor(3, 7, 7);
     expect(maxAbsDiff(await fused(codes), referenceCodecDecode(codes, tensors, config))).toBeLessThan(MAX_FP32_DIFF);
     const opCounts = (ops: GraphOps): Map<string, number> => {
-      const model = ModelProtoType.decode(buildCodecDecoderGraph(tensors, config, 'fp32', ops)) as unknown as { graph: { node: { opType: string }[] } };
+      const model = ModelProtoType.decode(buildCodecDecoderGraph(tensors, config, 'fp32', { ops })) as unknown as { graph: { node: { opType: string }[] } };
       const counts = new Map<string, number>();
       for (const n of model.graph.node) counts.set(n.opType, (counts.get(n.opType) ?? 0) + 1);
       return counts;
@@ -163,5 +164,56 @@ describe('chunked decoding when the sliding window (72) exceeds the left context
     console.log(`tiny codec, window 72, LayerScale ≈ 0.3: max |chunked − full| = ${at25.toExponential(2)} at 25 frames of context, ${atReceptive.toExponential(2)} at ${receptiveField}`);
     expect(at25).toBeGreaterThan(MAX_FP32_DIFF);
     expect(atReceptive).toBeLessThan(MAX_FP32_DIFF);
+  });
+});
+
+describe('streaming codec graph (state carried between calls)', () => {
+  afterAll(async () => {
+    for (const s of sessions.splice(0)) await disposeSession(s);
+  });
+
+  /** Decodes `codes` call by call with chunks of `sizes` new frames, carrying each row's state. */
+  async function decodeStreamed(session: OrtSession, config: CodecConfig, states: CodecStreamStateSpec[], codes: CodecCodes, sizes: number[]): Promise<Float32Array[]> {
+    const B = codes.batchSize;
+    let carried = states.map((s) => tensor('float32', new Float32Array(B * s.dims[0] * s.dims[1]), [B, ...s.dims]));
+    const perRow: Float32Array[][] = Array.from({ length: B }, () => []);
+    let start = 0;
+    for (const size of sizes) {
+      const window = sliceCodecFrames(codes, start, start + size);
+      const numCached = BigInt64Array.from({ length: B }, () => BigInt(Math.min(start, config.decoder.slidingWindow - 1)));
+      const feeds: Record<string, ReturnType<typeof tensor>> = {
+        [CODEC_GRAPH_INPUT]: tensor('int64', window.data, [B, window.numQuantizers, size]),
+        [CODEC_STREAM_NUM_CACHED]: tensor('int64', numCached, [B]),
+      };
+      states.forEach((s, i) => (feeds[s.input] = carried[i]));
+      const out = await runSession(session, feeds);
+      const pcm = out[CODEC_GRAPH_OUTPUT].data as Float32Array;
+      const n = size * config.samplesPerFrame;
+      for (let b = 0; b < B; b++) perRow[b].push(pcm.slice(b * n, (b + 1) * n));
+      carried = states.map((s) => out[s.output]);
+      start += size;
+    }
+    return perRow.map((parts) => Float32Array.from(parts.flatMap((p) => Array.from(p))));
+  }
+
+  it.each([
+    ['window 8 (a full carry after 7 frames)', 8, 'portable'],
+    ['window 72 (the carry fills up over the calls)', 72, 'portable'],
+    ['window 72, fused op set', 72, 'fused'],
+  ] as const)('%s: chunk by chunk equals one full reference decode within 1e-4', async (_label, slidingWindow, ops) => {
+    const { config, tensors } = tinyVariant(slidingWindow, 11);
+    const states = codecStreamStates(tensors, config);
+    // pre_conv, 2 ConvNeXt depthwise convs, decoder.0, per block a transposed conv and 3 dilated convs, the final conv; k and v per layer
+    expect(states.length).toBe(1 + 2 + 1 + config.decoder.upsampleRates.length * 4 + 1 + 2 * config.decoder.numHiddenLayers);
+    const session = await createSession(buildCodecDecoderGraph(tensors, config, 'fp32', { ops, mode: 'stream' }), { provider: 'cpu', intraOpNumThreads: 1 });
+    sessions.push(session);
+    const numFrames = 90;
+    const codes = codesFor(2, numFrames, 9);
+    const sizes = [1, 2, 4, ...Array.from({ length: 10 }, () => 8), 3];
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(numFrames);
+    const streamed = await decodeStreamed(session, config, states, codes, sizes);
+    const full = referenceCodecDecode(codes, tensors, config);
+    const numSamples = numFrames * config.samplesPerFrame;
+    for (let b = 0; b < 2; b++) expect(maxAbsDiff(streamed[b], full.subarray(b * numSamples, (b + 1) * numSamples))).toBeLessThan(MAX_FP32_DIFF);
   });
 });

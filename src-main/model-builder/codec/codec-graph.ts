@@ -17,60 +17,87 @@ import { GraphBuilder, type ExternalDataOptions, type GraphOps } from '../onnx/g
 import { CODEBOOK_EPSILON, CONVNEXT_LAYER_NORM_EPS, RESIDUAL_DILATIONS, type CodecConfig, type CodecDecoderConfig } from './codec-config';
 import { checkCodecTensorShapes, type CodecTensors } from './codec-tensor-shapes';
 import {
-  CodecGraphWeights, causalConv, causalConvTranspose, convNeXt, slidingWindowMask, snakeBeta, type CodecGraphDtype,
+  CodecGraphWeights, CodecStreamCarry, causalConv, causalConvTranspose, convNeXt, slidingWindowMask, streamWindowMask, snakeBeta,
+  type CodecGraphDtype, type CodecStreamStateSpec,
 } from './codec-graph-blocks';
 
 export const CODEC_GRAPH_INPUT = 'codes';
 export const CODEC_GRAPH_OUTPUT = 'pcm';
+/** Streaming graph: int64 [batch] frames each row decoded before (any count; at most slidingWindow − 1 are carried). */
+export const CODEC_STREAM_NUM_CACHED = 'num_cached';
+
+/**
+ * 'window': stateless, fed [left context, new frames] (chunked-decode.ts). 'stream': fed the new
+ * frames only, with every causal layer's look-back (conv inputs, the attention's last
+ * slidingWindow − 1 keys and values before RoPE) carried between calls as state inputs/outputs, so
+ * a sequence decoded call by call equals one full decode and no frame is decoded twice.
+ */
+export type CodecGraphMode = 'window' | 'stream';
+
+export interface CodecGraphOptions {
+  ops?: GraphOps;
+  mode?: CodecGraphMode;
+}
 
 /** The .onnx bytes with all weights inline (fine below 2 GB; the full decoder is ≈ 457 MB fp32). */
-export function buildCodecDecoderGraph(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, ops: GraphOps = 'portable'): Uint8Array {
-  return createCodecGraphBuilder(tensors, config, dtype, ops).toBytes();
+export function buildCodecDecoderGraph(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, options: CodecGraphOptions = {}): Uint8Array {
+  return createCodecGraphBuilder(tensors, config, dtype, options).g.toBytes();
 }
 
-/** Writes `onnxPath` plus its weights as external data next to it (ORT then loads from the path). */
-export function writeCodecDecoderGraph(onnxPath: string, tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, externalData: ExternalDataOptions, ops: GraphOps = 'portable'): { numModelBytes: number; numExternalBytes: number } {
-  return createCodecGraphBuilder(tensors, config, dtype, ops, externalData).save(onnxPath);
+/** Writes `onnxPath` plus its weights as external data next to it (ORT then loads from the path); returns the carried states. */
+export function writeCodecDecoderGraph(onnxPath: string, tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, externalData: ExternalDataOptions, options: CodecGraphOptions = {}): { numModelBytes: number; numExternalBytes: number; states: CodecStreamStateSpec[] } {
+  const { g, states } = createCodecGraphBuilder(tensors, config, dtype, options, externalData);
+  return { ...g.save(onnxPath), states };
 }
 
-function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, ops: GraphOps, externalData?: ExternalDataOptions): GraphBuilder {
+/** The carried states of a streaming graph (names and dims), without writing it. */
+export function codecStreamStates(tensors: CodecTensors, config: CodecConfig): CodecStreamStateSpec[] {
+  return createCodecGraphBuilder(tensors, config, 'fp32', { mode: 'stream' }).states;
+}
+
+function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, options: CodecGraphOptions, externalData?: ExternalDataOptions): { g: GraphBuilder; states: CodecStreamStateSpec[] } {
+  const ops = options.ops ?? 'portable';
   if (dtype !== 'fp32' && dtype !== 'fp16') {
     throw new StudioError('invalid-argument', `codec graph dtype must be 'fp32' or 'fp16' but is '${String(dtype)}'; pass one of them`, { dtype: String(dtype) });
   }
   checkCodecTensorShapes(tensors, config);
   const d = config.decoder;
-  const g = new GraphBuilder({ name: `qwen3_tts_codec_decoder_${dtype}`, externalData, ops });
+  const stream = options.mode === 'stream';
+  const g = new GraphBuilder({ name: `qwen3_tts_codec_decoder_${stream ? 'stream_' : ''}${dtype}`, externalData, ops });
   const w = new CodecGraphWeights(g, tensors, dtype);
+  const carry = stream ? new CodecStreamCarry(g) : undefined;
   const codes = g.input(CODEC_GRAPH_INPUT, 'int64', ['batch', d.numQuantizers, 'num_frames']);
+  const numCached = stream ? g.input(CODEC_STREAM_NUM_CACHED, 'int64', ['batch']) : undefined;
   const numFrames = g.dim(codes, 2); // int64 [1]
 
   let x = dequantize(g, w, codes, d); // [B, codebookDim, T]
-  x = causalConv(g, w, x, 'pre_conv.conv'); // [B, latentDim, T]
-  x = g.transpose(preTransformer(g, w, g.transpose(x, [0, 2, 1]), numFrames, d), [0, 2, 1]); // [B, latentDim, T]
+  x = causalConv(g, w, x, 'pre_conv.conv', 1, 1, carry); // [B, latentDim, T]
+  const rows = g.transpose(x, [0, 2, 1]);
+  x = g.transpose(carry && numCached ? preTransformer(g, w, rows, numFrames, d, { carry, numCached }) : preTransformer(g, w, rows, numFrames, d), [0, 2, 1]); // [B, latentDim, T]
   d.upsamplingRatios.forEach((ratio, i) => {
-    x = causalConvTranspose(g, w, x, `upsample.${i}.0.conv`, ratio);
-    x = convNeXt(g, w, x, `upsample.${i}.1`, CONVNEXT_LAYER_NORM_EPS);
+    x = causalConvTranspose(g, w, x, `upsample.${i}.0.conv`, ratio, carry);
+    x = convNeXt(g, w, x, `upsample.${i}.1`, CONVNEXT_LAYER_NORM_EPS, carry);
   });
-  x = causalConv(g, w, x, 'decoder.0.conv'); // [B, decoderDim, 4T]
+  x = causalConv(g, w, x, 'decoder.0.conv', 1, 1, carry); // [B, decoderDim, 4T]
   d.upsampleRates.forEach((rate, i) => {
     const p = `decoder.${i + 1}.block`;
     x = snakeBeta(g, w, x, `${p}.0`);
-    x = causalConvTranspose(g, w, x, `${p}.1.conv`, rate);
+    x = causalConvTranspose(g, w, x, `${p}.1.conv`, rate, carry);
     RESIDUAL_DILATIONS.forEach((dilation, u) => {
       const r = `${p}.${u + 2}`;
       let h = snakeBeta(g, w, x, `${r}.act1`);
-      h = causalConv(g, w, h, `${r}.conv1.conv`, dilation);
+      h = causalConv(g, w, h, `${r}.conv1.conv`, dilation, 1, carry);
       h = snakeBeta(g, w, h, `${r}.act2`);
-      h = causalConv(g, w, h, `${r}.conv2.conv`);
+      h = causalConv(g, w, h, `${r}.conv2.conv`, 1, 1, carry);
       x = g.add(x, h);
     });
   });
   const n = d.upsampleRates.length;
   x = snakeBeta(g, w, x, `decoder.${n + 1}`);
-  x = causalConv(g, w, x, `decoder.${n + 2}.conv`); // [B, 1, T · samplesPerFrame]
+  x = causalConv(g, w, x, `decoder.${n + 2}.conv`, 1, 1, carry); // [B, 1, T · samplesPerFrame]
   const clipped = g.op('Clip', [x, g.constFloat(-1), g.constFloat(1)]);
   g.output(g.squeeze(clipped, [1]), 'float32', ['batch', 'num_samples'], CODEC_GRAPH_OUTPUT);
-  return g;
+  return { g, states: carry?.states ?? [] };
 }
 
 /**
@@ -114,21 +141,37 @@ function dequantize(g: GraphBuilder, w: CodecGraphWeights, codes: string, d: Cod
   return g.transpose(g.add(parts[0], parts[1]), [0, 2, 1]);
 }
 
-/** input_proj → layers (RMSNorm, sliding-window RoPE attention, LayerScale, SwiGLU) → norm → output_proj on [B, T, C]. */
-function preTransformer(g: GraphBuilder, w: CodecGraphWeights, x0: string, numFrames: string, d: CodecDecoderConfig): string {
+/** The streaming pre-transformer's carry and each row's number of cached frames. */
+interface PreTransformerStream {
+  carry: CodecStreamCarry;
+  numCached: string;
+}
+
+/**
+ * input_proj → layers (RMSNorm, sliding-window RoPE attention, LayerScale, SwiGLU) → norm → output_proj on [B, T, C].
+ * Streaming: each layer's keys and values (before RoPE) are carried for the last slidingWindow − 1
+ * frames; keys take positions 0 … W − 2 + T and the new queries W − 1 …, which gives the same scores
+ * as absolute positions because RoPE attention only sees position differences.
+ */
+function preTransformer(g: GraphBuilder, w: CodecGraphWeights, x0: string, numFrames: string, d: CodecDecoderConfig, stream?: PreTransformerStream): string {
   const D = d.headDim;
+  const numCarried = d.slidingWindow - 1;
+  const rope = (start: number, length: string) => ropeFor(g, { start: g.constInt64([start]), length }, D, d.ropeTheta, 'float32', d.maxPositionEmbeddings);
   // positions 0..T−1 of every row: cos/sin tables (portable) or RotaryEmbedding from start 0 (fused)
-  const rope = ropeFor(g, { start: g.constInt64([0]), length: numFrames }, D, d.ropeTheta, 'float32', d.maxPositionEmbeddings);
-  const mask = slidingWindowMask(g, numFrames, d.slidingWindow);
+  const queryRope = rope(stream ? numCarried : 0, numFrames);
+  const keyRope = stream ? rope(0, g.add(numFrames, g.constInt64([numCarried]))) : queryRope;
+  const mask = stream ? streamWindowMask(g, numFrames, stream.numCached, d.slidingWindow) : slidingWindowMask(g, numFrames, d.slidingWindow);
   const heads = (value: string, numHeads: number): string => g.transpose(g.reshape(value, [0, 0, numHeads, D]), [0, 2, 1, 3]); // [B, heads, T, D]
+  const withPast = (value: string, width: number): string => (stream ? stream.carry.prepend(value, 1, [numCarried, width]) : value);
   let x = linear(g, x0, w.linearT('pre_transformer.input_proj.weight'), w.vector('pre_transformer.input_proj.bias'));
   for (let layer = 0; layer < d.numHiddenLayers; layer++) {
     const p = `pre_transformer.layers.${layer}`;
     const h = rmsNorm(g, x, w.vector(`${p}.input_layernorm.weight`), d.rmsNormEps, 'float32');
-    const rotated = (weight: string, numHeads: number): string => ropeHeads(g, g.reshape(g.matmul(h, w.linearT(weight)), [0, 0, numHeads, D]), rope, numHeads, D);
-    const q = rotated(`${p}.self_attn.q_proj.weight`, d.numAttentionHeads); // [B, heads, T, D]
-    const k = rotated(`${p}.self_attn.k_proj.weight`, d.numKeyValueHeads);
-    const v = heads(g.matmul(h, w.linearT(`${p}.self_attn.v_proj.weight`)), d.numKeyValueHeads);
+    const project = (name: string) => g.matmul(h, w.linearT(`${p}.self_attn.${name}.weight`));
+    const rotated = (value: string, numHeads: number, r: ReturnType<typeof rope>): string => ropeHeads(g, g.reshape(value, [0, 0, numHeads, D]), r, numHeads, D);
+    const q = rotated(project('q_proj'), d.numAttentionHeads, queryRope); // [B, heads, T, D]
+    const k = rotated(withPast(project('k_proj'), d.numKeyValueHeads * D), d.numKeyValueHeads, keyRope); // [B, kv heads, (W − 1 +) T, D]
+    const v = heads(withPast(project('v_proj'), d.numKeyValueHeads * D), d.numKeyValueHeads);
     const context = groupedQueryAttention(g, { q, k, v, mask, numHeads: d.numAttentionHeads, numKvHeads: d.numKeyValueHeads, headDim: D, dtype: 'float32' });
     const attn = g.matmul(context, w.linearT(`${p}.self_attn.o_proj.weight`));
     x = g.add(x, g.mul(attn, w.vector(`${p}.self_attn_layer_scale.scale`)));
