@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { parseCodecConfig } from '../../model-builder/codec/codec-config';
 import { createCodecCodes, sliceCodecFrames, type CodecCodes } from '../../model-builder/codec/codec-codes';
-import { buildCodecDecoderGraph, CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STREAM_NUM_CACHED, codecStreamStates } from '../../model-builder/codec/codec-graph';
+import { buildCodecDecoderGraph, buildCodecStreamGraph, CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STREAM_NUM_CACHED } from '../../model-builder/codec/codec-graph';
 import { decodeChunked, planCodecChunks } from '../../model-builder/codec/chunked-decode';
 import { syntheticCodecConfig, syntheticCodecTensors } from '../../model-builder/codec/synthetic-codec';
 import { defaultEngineConfig } from '../engine-config';
@@ -32,8 +32,8 @@ const windowed = await decodeChunked(codes, decodeWindow, spf, chunking);
 const windowMs = performance.now() - t;
 const full = await decodeWindow(codes);
 
-const states = codecStreamStates(tensors, config);
-const streamSession = await createSession(buildCodecDecoderGraph(tensors, config, 'fp32', { ops: 'fused', mode: 'stream' }), options);
+const { bytes: streamBytes, states } = buildCodecStreamGraph(tensors, config, 'fp32', 'fused');
+const streamSession = await createSession(streamBytes, options);
 const zeros = () => states.map((s) => tensor('float32', new Float32Array(s.dims[0] * s.dims[1]), [1, ...s.dims]));
 const streamCall = async (start: number, end: number, carried: ReturnType<typeof zeros>) => {
   const window = sliceCodecFrames(codes, start, end);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, disposeSession, runSession, tensor, type OrtSession } from '../../engine/runtime/ort';
 import { parseCodecConfig, type CodecConfig } from './codec-config';
 import { createCodecCodes, sliceCodecFrames, type CodecCodes } from './codec-codes';
-import { buildCodecDecoderGraph, CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STREAM_NUM_CACHED, codecStreamStates, writeCodecDecoderGraph } from './codec-graph';
+import { buildCodecDecoderGraph, CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STREAM_NUM_CACHED, buildCodecStreamGraph, writeCodecDecoderGraph } from './codec-graph';
 import type { CodecStreamStateSpec } from './codec-graph-blocks';
 import { codecReceptiveFieldFrames } from './codec-receptive-field';
 import type { GraphOps } from '../onnx/graph-builder';
@@ -202,10 +202,10 @@ describe('streaming codec graph (state carried between calls)', () => {
     ['window 72, fused op set', 72, 'fused'],
   ] as const)('%s: chunk by chunk equals one full reference decode within 1e-4', async (_label, slidingWindow, ops) => {
     const { config, tensors } = tinyVariant(slidingWindow, 11);
-    const states = codecStreamStates(tensors, config);
+    const { bytes, states } = buildCodecStreamGraph(tensors, config, 'fp32', ops);
     // pre_conv, 2 ConvNeXt depthwise convs, decoder.0, per block a transposed conv and 3 dilated convs, the final conv; k and v per layer
     expect(states.length).toBe(1 + 2 + 1 + config.decoder.upsampleRates.length * 4 + 1 + 2 * config.decoder.numHiddenLayers);
-    const session = await createSession(buildCodecDecoderGraph(tensors, config, 'fp32', { ops, mode: 'stream' }), { provider: 'cpu', intraOpNumThreads: 1 });
+    const session = await createSession(bytes, { provider: 'cpu', intraOpNumThreads: 1 });
     sessions.push(session);
     const numFrames = 90;
     const codes = codesFor(2, numFrames, 9);

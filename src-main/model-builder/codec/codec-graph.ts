@@ -4,12 +4,12 @@
  * [batch, num_frames · samplesPerFrame], dynamic batch and length. Same maths as reference-codec.ts
  * (including its strictly causal transposed convs). Build time only; blocks in codec-graph-blocks.ts.
  *
- * Chunking contract (spec §4.3–4.4): the graph keeps no state and every output sample depends only
- * on frames at or before its own. To stream, feed [leftContext frames, new frames] and drop the
- * first leftContext · samplesPerFrame samples of `pcm`. RoPE positions restart at 0 each call, which
- * is exact because attention only sees relative positions. The result equals a full decode exactly
- * once the left context covers the receptive field (codecReceptiveFieldFrames); chunked-decode.ts
- * does this bookkeeping.
+ * Window mode (spec §4.3–4.4): no state; every output sample depends only on frames at or before its
+ * own. Feed [leftContext frames, new frames] and drop the first leftContext · samplesPerFrame samples;
+ * exact once the left context covers the receptive field (codecReceptiveFieldFrames; chunked-decode.ts
+ * keeps the books). Stream mode: feed new frames only plus the previous call's carried state (see
+ * CodecGraphMode); the calls together equal one full decode. RoPE positions restart at 0 each call,
+ * which is exact because attention only sees relative positions.
  */
 import { StudioError } from '../../../src-shared/errors';
 import { groupedQueryAttention, linear, rmsNorm, ropeFor, ropeHeads, swiglu } from '../onnx/composite-ops';
@@ -50,9 +50,10 @@ export function writeCodecDecoderGraph(onnxPath: string, tensors: CodecTensors, 
   return { ...g.save(onnxPath), states };
 }
 
-/** The carried states of a streaming graph (names and dims), without writing it. */
-export function codecStreamStates(tensors: CodecTensors, config: CodecConfig): CodecStreamStateSpec[] {
-  return createCodecGraphBuilder(tensors, config, 'fp32', { mode: 'stream' }).states;
+/** The streaming graph's .onnx bytes (weights inline) and its carried states (names and dims). */
+export function buildCodecStreamGraph(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, ops: GraphOps = 'portable'): { bytes: Uint8Array; states: CodecStreamStateSpec[] } {
+  const { g, states } = createCodecGraphBuilder(tensors, config, dtype, { ops, mode: 'stream' });
+  return { bytes: g.toBytes(), states };
 }
 
 function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, options: CodecGraphOptions, externalData?: ExternalDataOptions): { g: GraphBuilder; states: CodecStreamStateSpec[] } {
@@ -65,15 +66,15 @@ function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dty
   const stream = options.mode === 'stream';
   const g = new GraphBuilder({ name: `qwen3_tts_codec_decoder_${stream ? 'stream_' : ''}${dtype}`, externalData, ops });
   const w = new CodecGraphWeights(g, tensors, dtype);
-  const carry = stream ? new CodecStreamCarry(g) : undefined;
   const codes = g.input(CODEC_GRAPH_INPUT, 'int64', ['batch', d.numQuantizers, 'num_frames']);
-  const numCached = stream ? g.input(CODEC_STREAM_NUM_CACHED, 'int64', ['batch']) : undefined;
+  const streamIo = stream ? { carry: new CodecStreamCarry(g), numCached: g.input(CODEC_STREAM_NUM_CACHED, 'int64', ['batch']) } : undefined;
+  const carry = streamIo?.carry;
   const numFrames = g.dim(codes, 2); // int64 [1]
 
   let x = dequantize(g, w, codes, d); // [B, codebookDim, T]
   x = causalConv(g, w, x, 'pre_conv.conv', 1, 1, carry); // [B, latentDim, T]
   const rows = g.transpose(x, [0, 2, 1]);
-  x = g.transpose(carry && numCached ? preTransformer(g, w, rows, numFrames, d, { carry, numCached }) : preTransformer(g, w, rows, numFrames, d), [0, 2, 1]); // [B, latentDim, T]
+  x = g.transpose(preTransformer(g, w, rows, numFrames, d, streamIo), [0, 2, 1]); // [B, latentDim, T]
   d.upsamplingRatios.forEach((ratio, i) => {
     x = causalConvTranspose(g, w, x, `upsample.${i}.0.conv`, ratio, carry);
     x = convNeXt(g, w, x, `upsample.${i}.1`, CONVNEXT_LAYER_NORM_EPS, carry);
