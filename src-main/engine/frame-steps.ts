@@ -4,6 +4,7 @@
  * decode, and turn pending frames into audio. Every per-row choice uses only that row's data and
  * the counter RNG, so a sequence's output does not depend on its batch-mates.
  */
+import { StudioError } from '../../src-shared/errors';
 import type { CodecWindow, CodePredictorRow, ModelStages } from './models/stages';
 import { decodeTextId } from './prompt';
 import { counterUniform } from './sampling/counter-rng';
@@ -118,8 +119,8 @@ export interface AudioPiece {
 export async function decodeAudio(ctx: FrameContext, sequences: readonly Sequence[]): Promise<Map<Sequence, AudioPiece[]>> {
   const spf = ctx.stages.codec.samplesPerFrame;
   const pieces = new Map<Sequence, AudioPiece[]>(sequences.map((s) => [s, []]));
+  const stream = ctx.stages.codec.streaming === true;
   for (;;) {
-    const stream = ctx.stages.codec.streaming === true;
     const due = sequences.flatMap((s) => {
       const planned = nextCodecChunk(s.numFramesDecoded, s.codes.length, s.status !== 'running', ctx.codec);
       const chunk = planned && stream ? { ...planned, contextFrames: 0 } : planned; // the carried state replaces the context
@@ -146,7 +147,7 @@ export async function decodeAudio(ctx: FrameContext, sequences: readonly Sequenc
 /** One streaming codec call for a group of due chunks: each sequence's state goes in and comes back updated. */
 async function decodeStreamed(ctx: FrameContext, group: readonly { s: Sequence; window: CodecWindow }[]): Promise<Float32Array[]> {
   const codec = ctx.stages.codec;
-  if (!codec.decodeStreamBatch) throw new Error('the codec stage says it streams but has no decodeStreamBatch');
+  if (!codec.decodeStreamBatch) throw new StudioError('internal', 'the codec stage says it streams but has no decodeStreamBatch; fix the stage', {});
   const results = await codec.decodeStreamBatch(group.map(({ s, window }) => ({ window, state: s.codecState, numDecodedFrames: s.numFramesDecoded })));
   group.forEach(({ s }, i) => (s.codecState = results[i].state));
   return results.map((r) => r.pcm);

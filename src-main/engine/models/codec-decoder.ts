@@ -7,6 +7,7 @@
  * from zero state, which is the same as the window graph's zero padding.
  */
 import path from 'node:path';
+import { StudioError } from '../../../src-shared/errors';
 import type { GraphSpec, ModelManifest } from '../../model-builder/manifest';
 import { createSession, runSession, tensor, type OrtSession, type SessionOptions } from '../runtime/ort';
 import type { CodecStage, CodecStreamRow, CodecStreamState, CodecWindow } from './stages';
@@ -57,7 +58,7 @@ export class OrtCodecDecoder implements CodecStage {
 
   async decodeStreamBatch(rows: readonly CodecStreamRow[]): Promise<{ pcm: Float32Array; state: CodecStreamState }[]> {
     const states = this.states;
-    if (!states || !this.numCachedName) throw new Error('decodeStreamBatch needs the streaming codec graph (manifest.graphs.codecStream)');
+    if (!states || !this.numCachedName) throw new StudioError('internal', 'decodeStreamBatch needs the streaming codec graph (manifest.graphs.codecStream); open it with openCodecDecoder(..., true)', {});
     const batch = rows.length;
     const feeds: Record<string, ReturnType<typeof tensor>> = {
       [this.inputName]: this.codesTensor(rows.map((r) => r.window)),
