@@ -10,7 +10,7 @@ import type { ModelManifest } from '../model-builder/manifest';
 import type { AdmissionPolicy } from './admission-policy';
 import { Engine } from './engine';
 import { describeEngineConfig, resolveEngineConfig, type EngineConfig } from './engine-config';
-import { BucketedCodePredictor } from './models/bucketed-code-predictor';
+import { BucketedCodec, BucketedCodePredictor } from './models/bucketed-stages';
 import { OrtCodePredictor } from './models/code-predictor';
 import { OrtCodePredictorLoop } from './models/code-predictor-loop';
 import { openCodecDecoder } from './models/codec-decoder';
@@ -52,6 +52,12 @@ export function resolveShapeBuckets(config: EngineConfig, provider: ProviderName
   return provider !== 'cpu';
 }
 
+/** 'auto' streams on the CPU provider and decodes windows on GPU providers (measured on the H200, docs/benchmarks.md). */
+export function resolveCodecMode(config: EngineConfig, provider: ProviderName): 'window' | 'stream' {
+  if (config.codec.mode !== 'auto') return config.codec.mode;
+  return provider === 'cpu' ? 'stream' : 'window';
+}
+
 async function openStages(manifest: ModelManifest, modelDir: string, config: EngineConfig, provider: ProviderName): Promise<ModelStages> {
   const options: SessionOptions = { provider };
   const numThreads = intraOpThreads(manifest, config);
@@ -69,7 +75,8 @@ async function openStages(manifest: ModelManifest, modelDir: string, config: Eng
     const cpSession = await createSession(path.join(modelDir, cpGraph.file), options);
     const innerPredictor = useLoop ? new OrtCodePredictorLoop(cpSession, manifest, embeddings) : new OrtCodePredictor(cpSession, manifest, embeddings);
     const codePredictor = buckets ? new BucketedCodePredictor(innerPredictor, config.shapeBuckets.codePredictorRows) : innerPredictor;
-    const codec = await openCodecDecoder(modelDir, manifest, options, config.codec.mode === 'stream');
+    const innerCodec = await openCodecDecoder(modelDir, manifest, options, resolveCodecMode(config, provider) === 'stream');
+    const codec = buckets ? new BucketedCodec(innerCodec, config.shapeBuckets.codecMinRows, config.shapeBuckets.codecMaxRowFrames) : innerCodec;
     return { talker, codePredictor, codec, embeddings, numCodeGroups: manifest.numCodeGroups };
   } catch (err) {
     embeddings.dispose();

@@ -6,7 +6,7 @@ import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
 import type { Engine } from './engine';
-import { BucketedCodePredictor } from './models/bucketed-code-predictor';
+import { BucketedCodePredictor } from './models/bucketed-stages';
 import type { OrtTalker } from './models/talker';
 import { runAndCollect } from './testing/run-and-collect';
 

@@ -8,7 +8,7 @@ describe('engine config', () => {
     expect(defaultEngineConfig()).toEqual({
       provider: 'auto',
       intraOpNumThreads: 0,
-      codec: { mode: 'stream', chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
+      codec: { mode: 'auto', chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
       maxSequenceTokens: 4096,
       maxRunningSequences: 8,
       maxPrefillSequences: 4,
@@ -17,7 +17,7 @@ describe('engine config', () => {
       promptLayout: 'non-streaming',
       codePredictor: 'manifest',
       codecBatching: 'auto',
-      shapeBuckets: { mode: 'auto', talkerRows: 8, codePredictorRows: 8 },
+      shapeBuckets: { mode: 'auto', talkerRows: 8, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 },
       kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0, regroupOnDevice: true },
     });
   });
@@ -25,21 +25,24 @@ describe('engine config', () => {
   it('rejects a shape-bucket mode or row count out of range naming its path', () => {
     expect(() => resolveEngineConfig({ shapeBuckets: { mode: 'always' } })).toThrow(/shapeBuckets\.mode.*auto, on, off/);
     expect(() => resolveEngineConfig({ shapeBuckets: { codePredictorRows: 0 } })).toThrow(/shapeBuckets\.codePredictorRows.*≥ 1/);
+    expect(() => resolveEngineConfig({ shapeBuckets: { codecMinRows: 0 } })).toThrow(/shapeBuckets\.codecMinRows.*≥ 1/);
+    expect(() => resolveEngineConfig({ shapeBuckets: { codecMaxRowFrames: -1 } })).toThrow(/shapeBuckets\.codecMaxRowFrames.*≥ 0/);
+    expect(resolveEngineConfig({ shapeBuckets: { codecMaxRowFrames: 0 } }).shapeBuckets.codecMaxRowFrames).toBe(0);
     expect(() => resolveEngineConfig({ kvCache: { mode: 'gpu' } })).toThrow(/kvCache\.mode.*auto, host, device/);
     expect(() => resolveEngineConfig({ kvCache: { blockPositions: 0 } })).toThrow(/kvCache\.blockPositions.*≥ 1/);
-    expect(resolveEngineConfig({ shapeBuckets: { talkerRows: 4 } }).shapeBuckets).toEqual({ mode: 'auto', talkerRows: 4, codePredictorRows: 8 });
+    expect(resolveEngineConfig({ shapeBuckets: { talkerRows: 4 } }).shapeBuckets).toEqual({ mode: 'auto', talkerRows: 4, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 });
   });
 
   it('merges nested overrides and freezes the result', () => {
     const config = resolveEngineConfig({ provider: 'cpu', codec: { chunkFrames: 12 } });
     expect(config.provider).toBe('cpu');
-    expect(config.codec).toEqual({ mode: 'stream', chunkFrames: 12, firstChunkFrames: 1, leftContextFrames: 25 });
+    expect(config.codec).toEqual({ mode: 'auto', chunkFrames: 12, firstChunkFrames: 1, leftContextFrames: 25 });
     expect(Object.isFrozen(config.codec)).toBe(true);
   });
 
   it("rejects a codec mode other than 'window' or 'stream', naming the valid ones", () => {
     expect(resolveEngineConfig({ codec: { mode: 'stream' } }).codec.mode).toBe('stream');
-    expect(() => resolveEngineConfig({ codec: { mode: 'full' } })).toThrow(/codec\.mode.*window.*stream/);
+    expect(() => resolveEngineConfig({ codec: { mode: 'full' } })).toThrow(/codec\.mode.*auto.*window.*stream/);
   });
 
   it('rejects an unknown key naming its path', () => {

@@ -26,6 +26,10 @@ export interface ShapeBucketConfig {
   talkerRows: number;
   /** With buckets on: every code-predictor call has exactly this many rows (padded with dropped copies). */
   codePredictorRows: number;
+  /** With buckets on: a codec call with fewer rows is filled with dropped copies (on WebGPU a lone 1-frame row differed from the same row among others). */
+  codecMinRows: number;
+  /** With buckets on: codec calls are split so that rows × frames stays within this (0: never split; WebGPU slowed ~3× per row-frame above ~160). */
+  codecMaxRowFrames: number;
 }
 
 /** The talker's KV cache (engine/kv/): where it lives and how its block pool is sized. */
@@ -42,7 +46,7 @@ export interface KvCacheConfig {
   regroupOnDevice: boolean;
 }
 
-export type CodecModeChoice = 'window' | 'stream';
+export type CodecModeChoice = 'auto' | 'window' | 'stream';
 
 export interface CodecChunkConfig {
   /**
@@ -50,6 +54,8 @@ export interface CodecChunkConfig {
    * (builds from builder v9): no frame is decoded twice, and the result equals one full decode.
    * 'window': each chunk is decoded again with leftContextFrames of earlier frames (stateless graph;
    * chunk seams differ from a full decode when the context is shorter than the receptive field).
+   * 'auto': 'stream' on the CPU provider (0.215× window's codec time there), 'window' on GPU providers
+   * (on WebGPU the stream graph's state round trip through the host made it 1.2–5× slower).
    */
   mode: CodecModeChoice;
   /** Frames decoded per chunk once streaming is under way (80 ms per frame). */
@@ -91,7 +97,7 @@ export function defaultEngineConfig(): EngineConfig {
   return {
     provider: 'auto',
     intraOpNumThreads: 0,
-    codec: { mode: 'stream', chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
+    codec: { mode: 'auto', chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
     maxSequenceTokens: 4096,
     maxRunningSequences: 8,
     maxPrefillSequences: 4,
@@ -100,7 +106,7 @@ export function defaultEngineConfig(): EngineConfig {
     promptLayout: 'non-streaming',
     codePredictor: 'manifest',
     codecBatching: 'auto',
-    shapeBuckets: { mode: 'auto', talkerRows: 8, codePredictorRows: 8 },
+    shapeBuckets: { mode: 'auto', talkerRows: 8, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 },
     kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0, regroupOnDevice: true },
   };
 }
@@ -112,7 +118,7 @@ const ENUMS: Record<string, readonly string[]> = {
   codecBatching: ['auto', 'on', 'off'],
   'shapeBuckets.mode': ['auto', 'on', 'off'],
   'kvCache.mode': ['auto', 'host', 'device'],
-  'codec.mode': ['window', 'stream'],
+  'codec.mode': ['auto', 'window', 'stream'],
 };
 
 /** Lower bounds for integer keys (by key path). */
@@ -128,6 +134,8 @@ const MINIMUMS: Record<string, number> = {
   minFramesCap: 1,
   'shapeBuckets.talkerRows': 1,
   'shapeBuckets.codePredictorRows': 1,
+  'shapeBuckets.codecMinRows': 1,
+  'shapeBuckets.codecMaxRowFrames': 0,
   'kvCache.blockPositions': 1,
   'kvCache.initialBlocks': 0,
   'kvCache.maxBlocks': 0,
@@ -189,7 +197,7 @@ export function describeEngineConfig(config: EngineConfig): string {
     `codec mode=${c.mode} chunkFrames=${c.chunkFrames} firstChunkFrames=${c.firstChunkFrames} leftContextFrames=${c.leftContextFrames}`,
     `maxSequenceTokens=${config.maxSequenceTokens} maxRunningSequences=${config.maxRunningSequences} maxPrefillSequences=${config.maxPrefillSequences}`,
     `framesPerTextToken=${config.framesPerTextToken} minFramesCap=${config.minFramesCap} promptLayout=${config.promptLayout} codePredictor=${config.codePredictor} codecBatching=${config.codecBatching}`,
-    `shapeBuckets mode=${config.shapeBuckets.mode} talkerRows=${config.shapeBuckets.talkerRows} codePredictorRows=${config.shapeBuckets.codePredictorRows}`,
+    `shapeBuckets mode=${config.shapeBuckets.mode} talkerRows=${config.shapeBuckets.talkerRows} codePredictorRows=${config.shapeBuckets.codePredictorRows} codecMinRows=${config.shapeBuckets.codecMinRows} codecMaxRowFrames=${config.shapeBuckets.codecMaxRowFrames}`,
     `kvCache mode=${config.kvCache.mode} blockPositions=${config.kvCache.blockPositions} initialBlocks=${config.kvCache.initialBlocks} maxBlocks=${config.kvCache.maxBlocks} regroupOnDevice=${config.kvCache.regroupOnDevice}`,
   ].join('\n');
 }

@@ -3,7 +3,7 @@
  * configuration and exposes it as a BenchTarget through the same contract the UI uses, so the
  * benchmark measures what users get. 'serial' is one sequence at a time (the baseline), 'batched'
  * the defaults; the others each change one thing (arrival gathering, 64 running sequences and their
- * shape buckets, KV regroup through the host pool), as their descriptions say.
+ * shape buckets, the codec mode and codec bucket, KV regroup through the host pool), as their descriptions say.
  */
 import { StudioError } from '../../src-shared/errors';
 import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
@@ -51,13 +51,23 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     schedulerConfig: {},
   },
   window: {
-    description: "the defaults with codec mode 'window' (each chunk decoded again with 25 frames of left context; the default until builder v9)",
+    description: "the defaults with codec mode 'window' (each chunk decoded again with 25 frames of left context; what 'auto' picks on GPU providers)",
     engineConfig: { codec: { mode: 'window' } },
     schedulerConfig: {},
   },
+  stream: {
+    description: "the defaults with codec mode 'stream' (new frames only, the codec state carried through the host; what 'auto' picks on CPU)",
+    engineConfig: { codec: { mode: 'stream' } },
+    schedulerConfig: {},
+  },
   widestream: {
-    description: "widecp64 with codec mode 'stream' (the default codec mode)",
+    description: "widecp64 with codec mode 'stream'",
     engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { codePredictorRows: 64 }, codec: { mode: 'stream', firstChunkFrames: 4 } },
+    schedulerConfig: {},
+  },
+  codecunsplit: {
+    description: 'the defaults with codec calls never split by rows × frames (shapeBuckets.codecMaxRowFrames 0)',
+    engineConfig: { shapeBuckets: { codecMaxRowFrames: 0 } },
     schedulerConfig: {},
   },
   poolregroup: {

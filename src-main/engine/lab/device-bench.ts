@@ -6,7 +6,8 @@
  * Run (bundled): node device-bench.mjs --work /tmp/w --out $OUT --sections build16,webgpu,build32,cpu
  * A section may name an op set: build16:portable,webgpu:portable builds and measures a --ops portable build
  * (result keys get a _portable suffix). --engineConfig '{...}' is merged into every engine's config;
- * section 'engine' runs only the engine part of 'webgpu' (1 stream, 8 together) for quick A/Bs of it.
+ * section 'engine' runs only the engine part of 'webgpu' (1 stream, then --concurrencies together) once per
+ * object of --engineConfigs '[{...},{...}]' when given (A/B/B/A in one process), for quick A/Bs of settings.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,6 +40,8 @@ const { values: args } = parseArgs({
     budgetS: { type: 'string', default: '540' },
     size: { type: 'string', default: '0.6b' },
     engineConfig: { type: 'string', default: '{}' },
+    engineConfigs: { type: 'string' },
+    concurrencies: { type: 'string', default: '8' },
   },
 });
 const startedMs = performance.now();
@@ -163,6 +166,7 @@ function instrument(engine: Engine): Record<string, number> {
   wrap(s.talker, 'decode', 'talkerDecode');
   wrap(s.codePredictor, 'predict', 'codePredictor');
   wrap(s.codec, 'decodeBatch', 'codec');
+  if (s.codec.decodeStreamBatch) wrap(s.codec as Required<typeof s.codec>, 'decodeStreamBatch', 'codec');
   return totals;
 }
 
@@ -205,10 +209,10 @@ function summarize(run: Awaited<ReturnType<typeof runAll>>, stageMs: Record<stri
   };
 }
 
-async function engineSection(builtDir: string, provider: ProviderName, numFrames: number, concurrencies: number[]): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = {};
+async function engineSection(builtDir: string, provider: ProviderName, numFrames: number, concurrencies: number[], engineConfig = args.engineConfig!): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = { engineConfig: JSON.parse(engineConfig) };
   const t = performance.now();
-  const engine = await createEngine({ modelDir: builtDir, config: { provider, maxRunningSequences: 64, maxPrefillSequences: 64, ...JSON.parse(args.engineConfig!) }, log: (l) => log(l) });
+  const engine = await createEngine({ modelDir: builtDir, config: { provider, maxRunningSequences: 64, maxPrefillSequences: 64, ...JSON.parse(engineConfig) }, log: (l) => log(l) });
   out.createEngineMs = round(performance.now() - t);
   out.providerReason = engine.status().providerReason;
   out.codePredictorClass = engine.parts.stages.codePredictor.constructor.name;
@@ -295,7 +299,13 @@ for (const sectionSpec of sections) {
         // the in-process engine alone (1 stream, 8 together) on WebGPU: a quick A/B of --engineConfig settings
         const builtDir = (results[`build_fp16${suffix}`] as { builtDir: string } | undefined)?.builtDir;
         if (!builtDir) throw new Error(`no fp16 ${ops} build`);
-        results[`engine_webgpu${suffix}`] = await engineSection(builtDir, 'webgpu', Number(args.frames), [8]);
+        const configs: unknown[] = args.engineConfigs ? JSON.parse(args.engineConfigs) : [JSON.parse(args.engineConfig!)];
+        const concurrencies = args.concurrencies!.split(',').map(Number);
+        for (const [i, config] of configs.entries()) {
+          const key = configs.length > 1 ? `engine_webgpu${suffix}_${i}` : `engine_webgpu${suffix}`;
+          results[key] = await engineSection(builtDir, 'webgpu', Number(args.frames), concurrencies, JSON.stringify(config));
+          save();
+        }
         break;
       }
       default:
