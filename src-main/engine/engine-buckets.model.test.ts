@@ -1,12 +1,14 @@
 // Shape buckets on ORT CPU, tiny model: with buckets forced on (talker runs of exactly 2 rows,
-// code-predictor calls padded to 4), three sampled requests get the same codes and PCM bytes as with
-// buckets off (CPU's default), and the stages really ran at those shapes.
+// code-predictor calls padded to 4, codec calls of at least 3 rows and at most 12 row-frames), three
+// sampled requests get the same codes and PCM bytes as with buckets off (CPU's default), and the stages
+// really ran at those shapes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
 import type { Engine } from './engine';
-import { BucketedCodePredictor } from './models/bucketed-stages';
+import { BucketedCodec, BucketedCodePredictor } from './models/bucketed-stages';
+import type { OrtCodecDecoder } from './models/codec-decoder';
 import type { OrtTalker } from './models/talker';
 import { runAndCollect } from './testing/run-and-collect';
 
@@ -22,7 +24,7 @@ let bucketed: Engine;
 beforeAll(async () => {
   const { builtDir } = await ensureTinyModel();
   plain = await createEngine({ modelDir: builtDir, config: { provider: 'cpu' }, log: () => {} });
-  bucketed = await createEngine({ modelDir: builtDir, config: { provider: 'cpu', shapeBuckets: { mode: 'on', talkerRows: 2, codePredictorRows: 4 } }, log: () => {} });
+  bucketed = await createEngine({ modelDir: builtDir, config: { provider: 'cpu', shapeBuckets: { mode: 'on', talkerRows: 2, codePredictorRows: 4, codecMinRows: 3, codecMaxRowFrames: 12 } }, log: () => {} });
 });
 
 afterAll(async () => {
@@ -33,6 +35,7 @@ afterAll(async () => {
 describe('engine shape buckets (tiny, CPU)', () => {
   it('leaves buckets off on CPU by default', () => {
     expect(plain.parts.stages.codePredictor).not.toBeInstanceOf(BucketedCodePredictor);
+    expect(plain.parts.stages.codec).not.toBeInstanceOf(BucketedCodec);
   });
 
   it('gives the same codes and PCM bytes with buckets on as off, running every talker call at exactly 2 rows and every code-predictor call at exactly 4', async () => {
@@ -45,5 +48,20 @@ describe('engine shape buckets (tiny, CPU)', () => {
     expect(new Set(cp.callSizes)).toEqual(new Set([4]));
     const talker = bucketed.parts.stages.talker as OrtTalker;
     expect(new Set(talker.runBatchSizes)).toEqual(new Set([2]));
+    const codec = bucketed.parts.stages.codec as BucketedCodec;
+    expect(codec.callSizes.length).toBeGreaterThan(0);
+    expect(Math.min(...codec.callSizes)).toBeGreaterThanOrEqual(3);
+    expect(codec.streaming).toBe(true); // 'auto' streams the codec on CPU
+  });
+
+  it('splits codec calls so that rows × frames stays within codecMaxRowFrames', async () => {
+    const codec = bucketed.parts.stages.codec as BucketedCodec;
+    const inner = (codec as unknown as { inner: OrtCodecDecoder }).inner;
+    const before = inner.runBatchSizes.length;
+    const windows = Array.from({ length: 7 }, (_, b) => Array.from({ length: 4 }, (_, t) => Array.from({ length: 16 }, (_, q) => (b * 31 + t * 7 + q) % 2048)));
+    const pcm = await codec.decodeBatch(windows);
+    expect(pcm).toHaveLength(7);
+    expect(inner.runBatchSizes.slice(before)).toEqual([3, 3, 3]); // 7 rows × 4 frames: calls of 3 + 2 + 2 rows (≤ 12 row-frames), each padded to 3
+    expect([...pcm[6]]).toEqual([...(await inner.decode(windows[6]))]);
   });
 });
