@@ -296,7 +296,7 @@ for (const sectionSpec of sections) {
         break;
       }
       case 'engine': {
-        // the in-process engine alone (1 stream, 8 together) on WebGPU: a quick A/B of --engineConfig settings
+        // the in-process engine alone (1 stream, then --concurrencies together) on WebGPU, once per config: quick A/Bs of settings
         const builtDir = (results[`build_fp16${suffix}`] as { builtDir: string } | undefined)?.builtDir;
         if (!builtDir) throw new Error(`no fp16 ${ops} build`);
         const configs: unknown[] = args.engineConfigs ? JSON.parse(args.engineConfigs) : [JSON.parse(args.engineConfig!)];
