@@ -55,7 +55,7 @@ export interface CodecChunkConfig {
    * 'window': each chunk is decoded again with leftContextFrames of earlier frames (stateless graph;
    * chunk seams differ from a full decode when the context is shorter than the receptive field).
    * 'auto': 'stream' on the CPU provider (0.215× window's codec time there), 'window' on GPU providers
-   * (on WebGPU the stream graph's state round trip through the host made it 1.2–5× slower).
+   * (on WebGPU the stream graph's state round trip through the host made it 1.3–4.9× slower).
    */
   mode: CodecModeChoice;
   /** Frames decoded per chunk once streaming is under way (80 ms per frame). */
