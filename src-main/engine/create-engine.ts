@@ -58,6 +58,12 @@ export function resolveCodecMode(config: EngineConfig, provider: ProviderName): 
   return provider === 'cpu' ? 'stream' : 'window';
 }
 
+/** 'auto' keeps the streaming codec's state on the device on WebGPU (as the talker's KV is), on the host elsewhere. */
+export function resolveCodecStateStore(config: EngineConfig, provider: ProviderName): 'host' | 'device' {
+  if (config.codec.stateStore !== 'auto') return config.codec.stateStore;
+  return provider === 'webgpu' ? 'device' : 'host';
+}
+
 async function openStages(manifest: ModelManifest, modelDir: string, config: EngineConfig, provider: ProviderName): Promise<ModelStages> {
   const options: SessionOptions = { provider };
   const numThreads = intraOpThreads(manifest, config);
@@ -75,7 +81,8 @@ async function openStages(manifest: ModelManifest, modelDir: string, config: Eng
     const cpSession = await createSession(path.join(modelDir, cpGraph.file), options);
     const innerPredictor = useLoop ? new OrtCodePredictorLoop(cpSession, manifest, embeddings) : new OrtCodePredictor(cpSession, manifest, embeddings);
     const codePredictor = buckets ? new BucketedCodePredictor(innerPredictor, config.shapeBuckets.codePredictorRows) : innerPredictor;
-    const innerCodec = await openCodecDecoder(modelDir, manifest, options, resolveCodecMode(config, provider) === 'stream');
+    const stream = resolveCodecMode(config, provider) === 'stream';
+    const innerCodec = await openCodecDecoder(modelDir, manifest, options, stream, stream && resolveCodecStateStore(config, provider) === 'device');
     const codec = buckets ? new BucketedCodec(innerCodec, config.shapeBuckets.codecMinRows, config.shapeBuckets.codecMaxRowFrames) : innerCodec;
     return { talker, codePredictor, codec, embeddings, numCodeGroups: manifest.numCodeGroups };
   } catch (err) {

@@ -66,7 +66,6 @@ export function createSequence(
     numFramesDecoded: 0,
     pcmChunks: [],
     numChunksEmitted: 0,
-    codecState: null,
     times: { enqueuedMs: nowMs, admittedMs: null, firstAudioMs: null, finishedMs: null },
     warnings: [...prompt.warnings],
   };

@@ -2,13 +2,14 @@
 // and bad keys/values are rejected naming the key path.
 import { describe, expect, it } from 'vitest';
 import { defaultEngineConfig, describeEngineConfig, resolveEngineConfig } from './engine-config';
+import { resolveCodecStateStore } from './create-engine';
 
 describe('engine config', () => {
   it('has the documented defaults', () => {
     expect(defaultEngineConfig()).toEqual({
       provider: 'auto',
       intraOpNumThreads: 0,
-      codec: { mode: 'auto', chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
+      codec: { mode: 'auto', stateStore: 'auto', chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
       maxSequenceTokens: 4096,
       maxRunningSequences: 8,
       maxPrefillSequences: 4,
@@ -36,13 +37,22 @@ describe('engine config', () => {
   it('merges nested overrides and freezes the result', () => {
     const config = resolveEngineConfig({ provider: 'cpu', codec: { chunkFrames: 12 } });
     expect(config.provider).toBe('cpu');
-    expect(config.codec).toEqual({ mode: 'auto', chunkFrames: 12, firstChunkFrames: 1, leftContextFrames: 25 });
+    expect(config.codec).toEqual({ mode: 'auto', stateStore: 'auto', chunkFrames: 12, firstChunkFrames: 1, leftContextFrames: 25 });
     expect(Object.isFrozen(config.codec)).toBe(true);
   });
 
   it("rejects a codec mode other than 'window' or 'stream', naming the valid ones", () => {
     expect(resolveEngineConfig({ codec: { mode: 'stream' } }).codec.mode).toBe('stream');
     expect(() => resolveEngineConfig({ codec: { mode: 'full' } })).toThrow(/codec\.mode.*auto.*window.*stream/);
+  });
+
+  it("resolves codec.stateStore 'auto' to the device on WebGPU only, and rejects other values naming the valid ones", () => {
+    const auto = resolveEngineConfig({});
+    expect(resolveCodecStateStore(auto, 'webgpu')).toBe('device');
+    expect(resolveCodecStateStore(auto, 'cpu')).toBe('host');
+    expect(resolveCodecStateStore(auto, 'cuda')).toBe('host');
+    expect(resolveCodecStateStore(resolveEngineConfig({ codec: { stateStore: 'device' } }), 'cpu')).toBe('device');
+    expect(() => resolveEngineConfig({ codec: { stateStore: 'gpu' } })).toThrow(/codec\.stateStore.*auto.*host.*device/);
   });
 
   it('rejects an unknown key naming its path', () => {

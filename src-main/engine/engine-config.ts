@@ -47,6 +47,7 @@ export interface KvCacheConfig {
 }
 
 export type CodecModeChoice = 'auto' | 'window' | 'stream';
+export type CodecStateChoice = 'auto' | 'host' | 'device';
 
 export interface CodecChunkConfig {
   /**
@@ -58,6 +59,12 @@ export interface CodecChunkConfig {
    * (on WebGPU the stream graph's state round trip through the host made it 1.3–4.9× slower).
    */
   mode: CodecModeChoice;
+  /**
+   * Where the stream mode's carried state lives between calls. 'device': on the GPU, fed back as it is
+   * or regathered there when a call's rows change; 'host': copied down and up on every call.
+   * 'auto': 'device' on WebGPU, 'host' elsewhere.
+   */
+  stateStore: CodecStateChoice;
   /** Frames decoded per chunk once streaming is under way (80 ms per frame). */
   chunkFrames: number;
   /** Frames of the first chunk; smaller gives audio sooner. Later chunks double up to chunkFrames (1, 2, 4, 8, 8, …). */
@@ -97,7 +104,7 @@ export function defaultEngineConfig(): EngineConfig {
   return {
     provider: 'auto',
     intraOpNumThreads: 0,
-    codec: { mode: 'auto', chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
+    codec: { mode: 'auto', stateStore: 'auto', chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
     maxSequenceTokens: 4096,
     maxRunningSequences: 8,
     maxPrefillSequences: 4,
@@ -119,6 +126,7 @@ const ENUMS: Record<string, readonly string[]> = {
   'shapeBuckets.mode': ['auto', 'on', 'off'],
   'kvCache.mode': ['auto', 'host', 'device'],
   'codec.mode': ['auto', 'window', 'stream'],
+  'codec.stateStore': ['auto', 'host', 'device'],
 };
 
 /** Lower bounds for integer keys (by key path). */
@@ -194,7 +202,7 @@ export function describeEngineConfig(config: EngineConfig): string {
   const c = config.codec;
   return [
     `provider=${config.provider} intraOpNumThreads=${config.intraOpNumThreads}`,
-    `codec mode=${c.mode} chunkFrames=${c.chunkFrames} firstChunkFrames=${c.firstChunkFrames} leftContextFrames=${c.leftContextFrames}`,
+    `codec mode=${c.mode} stateStore=${c.stateStore} chunkFrames=${c.chunkFrames} firstChunkFrames=${c.firstChunkFrames} leftContextFrames=${c.leftContextFrames}`,
     `maxSequenceTokens=${config.maxSequenceTokens} maxRunningSequences=${config.maxRunningSequences} maxPrefillSequences=${config.maxPrefillSequences}`,
     `framesPerTextToken=${config.framesPerTextToken} minFramesCap=${config.minFramesCap} promptLayout=${config.promptLayout} codePredictor=${config.codePredictor} codecBatching=${config.codecBatching}`,
     `shapeBuckets mode=${config.shapeBuckets.mode} talkerRows=${config.shapeBuckets.talkerRows} codePredictorRows=${config.shapeBuckets.codePredictorRows} codecMinRows=${config.shapeBuckets.codecMinRows} codecMaxRowFrames=${config.shapeBuckets.codecMaxRowFrames}`,

@@ -182,8 +182,14 @@ export class Engine {
     }
   }
 
-  private complete(s: Sequence): void {
+  /** Frees what the stages keep for a sequence: its talker KV and its streaming codec state. */
+  private releaseState(s: Sequence): void {
     this.parts.stages.talker.release(s.id);
+    this.parts.stages.codec.releaseStream?.(s.id);
+  }
+
+  private complete(s: Sequence): void {
+    this.releaseState(s);
     s.times.finishedMs = this.nowMs();
     if (s.status === 'failed') return; // outcome already fired by fail()
     this.counts.numCompleted++;
@@ -205,7 +211,7 @@ export class Engine {
     this.running = this.running.filter((s) => !cancelled.includes(s));
     for (const s of cancelled) {
       s.status = 'cancelled';
-      this.parts.stages.talker.release(s.id);
+      this.releaseState(s);
       this.counts.numCancelled++;
       this.finish.fire({ status: 'cancelled', requestId: s.request.requestId });
     }

@@ -144,11 +144,9 @@ export async function decodeAudio(ctx: FrameContext, sequences: readonly Sequenc
   }
 }
 
-/** One streaming codec call for a group of due chunks: each sequence's state goes in and comes back updated. */
+/** One streaming codec call for a group of due chunks: each sequence continues from the state its previous chunk left in the codec. */
 async function decodeStreamed(ctx: FrameContext, group: readonly { s: Sequence; window: CodecWindow }[]): Promise<Float32Array[]> {
   const codec = ctx.stages.codec;
   if (!codec.decodeStreamBatch) throw new StudioError('internal', 'the codec stage says it streams but has no decodeStreamBatch; fix the stage', {});
-  const results = await codec.decodeStreamBatch(group.map(({ s, window }) => ({ window, state: s.codecState, numDecodedFrames: s.numFramesDecoded })));
-  group.forEach(({ s }, i) => (s.codecState = results[i].state));
-  return results.map((r) => r.pcm);
+  return codec.decodeStreamBatch(group.map(({ s, window }) => ({ sequenceId: s.id, window, numDecodedFrames: s.numFramesDecoded })));
 }

@@ -4,7 +4,7 @@
  * helpers; the engine loop mutates it, nothing here touches ORT.
  */
 import type { SamplingParams, SynthesisRequest } from '../../src-shared/synthesis';
-import type { CodecStreamState, TalkerOutput } from './models/stages';
+import type { TalkerOutput } from './models/stages';
 import type { Prompt } from './prompt';
 
 export type SequenceStatus = 'waiting' | 'running' | 'finished' | 'cancelled' | 'failed';
@@ -33,8 +33,6 @@ export interface Sequence {
   truncated: boolean;
   /** Frames already turned into PCM, and the PCM produced, in order. */
   numFramesDecoded: number;
-  /** The streaming codec's state after the last decoded chunk (null before the first, or with the window codec). */
-  codecState: CodecStreamState | null;
   pcmChunks: Float32Array[];
   numChunksEmitted: number;
   times: SequenceTimes;

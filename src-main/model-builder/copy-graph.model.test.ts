@@ -1,8 +1,9 @@
 // The KV regroup graph on ORT CPU against a slow obvious copy: rows picked from two sources of
 // different slot counts, each padded with zeros to the new capacity, pads (repeated rows) included.
+// The row-gather graph likewise: rows of two sources of rank-3 tensors, repeats and the zero row.
 import { describe, expect, it } from 'vitest';
 import { createSession, disposeSession, runSession, tensor } from '../engine/runtime/ort';
-import { buildRegroupGraph, REGROUP_CAPACITY, REGROUP_ROWS, regroupOutputName, regroupSourceName } from './copy-graph';
+import { buildRegroupGraph, buildRowGatherGraph, GATHER_ROWS, gatherSourceName, REGROUP_CAPACITY, REGROUP_ROWS, regroupOutputName, regroupSourceName } from './copy-graph';
 
 const HEADS = 2;
 const D = 3;
@@ -45,5 +46,34 @@ describe('KV regroup graph (CPU)', () => {
       const want = expected(sources.map((s) => ({ data: s.tensors[i], rows: s.rows, slots: s.slots })), pick, capacity);
       expect(Array.from(got.data as Float32Array)).toEqual(Array.from(want));
     }
+  });
+});
+
+describe('row-gather graph (CPU)', () => {
+  it('picks rows from two sources in any order, repeats them, and gives zeros for the index past the last source row', async () => {
+    const dims = [[2, 3], [4, 1]]; // two states of different sizes per row
+    const rowsOf = [3, 2];
+    const data = (s: number, i: number) => Float32Array.from({ length: rowsOf[s] * dims[i][0] * dims[i][1] }, (_, k) => 1 + s * 100 + i * 1000 + k);
+    const session = await createSession(buildRowGatherGraph(2, dims, 'float32'), { provider: 'cpu', intraOpNumThreads: 1 });
+    const pick = [3, 0, 5, 2, 2]; // source 1 row 0, source 0 row 0, the zero row, source 0 row 2 twice
+    const feeds: Record<string, ReturnType<typeof tensor>> = { [GATHER_ROWS]: tensor('int64', BigInt64Array.from(pick, BigInt), [pick.length]) };
+    for (let s = 0; s < 2; s++) dims.forEach((d, i) => (feeds[gatherSourceName(s, i)] = tensor('float32', data(s, i), [rowsOf[s], ...d])));
+    const out = await runSession(session, feeds);
+    await disposeSession(session);
+    dims.forEach((d, i) => {
+      const perRow = d[0] * d[1];
+      const flat = [...Array.from(data(0, i)), ...Array.from(data(1, i)), ...new Array(perRow).fill(0)];
+      const want = pick.flatMap((p) => flat.slice(p * perRow, (p + 1) * perRow));
+      expect(out[regroupOutputName(i)].dims).toEqual([pick.length, ...d]);
+      expect(Array.from(out[regroupOutputName(i)].data as Float32Array)).toEqual(want);
+    });
+  });
+
+  it('gives zero rows with no sources at all', async () => {
+    const session = await createSession(buildRowGatherGraph(0, [[2, 3]], 'float32'), { provider: 'cpu', intraOpNumThreads: 1 });
+    const out = await runSession(session, { [GATHER_ROWS]: tensor('int64', BigInt64Array.of(0n, 0n), [2]) });
+    await disposeSession(session);
+    expect(out[regroupOutputName(0)].dims).toEqual([2, 2, 3]);
+    expect(Array.from(out[regroupOutputName(0)].data as Float32Array)).toEqual(new Array(12).fill(0));
   });
 });

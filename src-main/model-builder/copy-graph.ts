@@ -2,7 +2,8 @@
  * Weightless ONNX graphs over device tensors. The copy graph (x_i → Identity → y_i, any shape), run on
  * a GPU session whose outputs stay on the host, downloads device-resident tensors through ORT's own
  * copy instead of Tensor.getData(), which aborted the process on WebGPU in onnxruntime-node 1.30.
- * The regroup graph builds a talker KV group from resident groups without leaving the device.
+ * The regroup graph builds a talker KV group from resident groups without leaving the device, and
+ * the row-gather graph does the same for the streaming codec's carried state.
  */
 import { GraphBuilder, type ElemType } from './onnx/graph-builder';
 
@@ -48,5 +49,28 @@ export function buildRegroupGraph(numSources: number, count: number, elemType: E
     g.node('Gather', [all, REGROUP_ROWS], [regroupOutputName(i)], { axis: 0 });
     g.output(regroupOutputName(i), elemType, ['new_rows', 'heads', 'capacity', 'head_dim']);
   }
+  return g.toBytes();
+}
+
+export const gatherSourceName = (source: number, i: number): string => `g${source}_${i}`;
+export const GATHER_ROWS = 'rows';
+
+/**
+ * A weightless ONNX graph that builds a batch of row states from `numSources` resident batches, for
+ * one tensor [rows, ...rowDims[i]] per entry of `rowDims`: the sources are concatenated along rows,
+ * one zero row is appended, and `rows` (int64) picks the new batch's rows, so index = total source rows
+ * gives a fresh (all-zero) row; with no sources every row is fresh and nothing is uploaded. The
+ * streaming codec's carried state regroups this way on the device.
+ */
+export function buildRowGatherGraph(numSources: number, rowDims: readonly (readonly number[])[], elemType: ElemType): Uint8Array {
+  const g = new GraphBuilder({ name: 'row_gather' });
+  g.input(GATHER_ROWS, 'int64', ['new_rows']);
+  for (let s = 0; s < numSources; s++) rowDims.forEach((dims, i) => g.input(gatherSourceName(s, i), elemType, [`rows_${s}`, ...dims]));
+  rowDims.forEach((dims, i) => {
+    const zeroRow = g.op('Expand', [g.constFloat(0, elemType as 'float32' | 'float16'), g.constInt64([1, ...dims])]);
+    const all = g.concat([...Array.from({ length: numSources }, (_, s) => gatherSourceName(s, i)), zeroRow], 0);
+    g.node('Gather', [all, GATHER_ROWS], [regroupOutputName(i)], { axis: 0 });
+    g.output(regroupOutputName(i), elemType, ['new_rows', ...dims]);
+  });
   return g.toBytes();
 }

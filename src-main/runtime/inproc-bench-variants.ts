@@ -56,12 +56,17 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     schedulerConfig: {},
   },
   stream: {
-    description: "the defaults with codec mode 'stream' (new frames only, the codec state carried through the host; what 'auto' picks on CPU)",
+    description: "the defaults with codec mode 'stream' (new frames only, the codec state carried between calls: on the device on WebGPU, on the host elsewhere; what 'auto' picks on CPU)",
     engineConfig: { codec: { mode: 'stream' } },
     schedulerConfig: {},
   },
+  streamhost: {
+    description: "codec mode 'stream' with its state copied through the host on every call (codec.stateStore 'host')",
+    engineConfig: { codec: { mode: 'stream', stateStore: 'host' } },
+    schedulerConfig: {},
+  },
   widestream: {
-    description: "widecp64 with codec mode 'stream'",
+    description: "widecp64 with codec mode 'stream' (state on the device on WebGPU)",
     engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { codePredictorRows: 64 }, codec: { mode: 'stream', firstChunkFrames: 4 } },
     schedulerConfig: {},
   },

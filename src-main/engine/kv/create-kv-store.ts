@@ -6,7 +6,8 @@
 import type { ModelManifest } from '../../model-builder/manifest';
 import type { EngineConfig } from '../engine-config';
 import { buildCopyGraph, buildRegroupGraph, copyInputName, copyOutputName, REGROUP_CAPACITY, REGROUP_ROWS, regroupOutputName, regroupSourceName } from '../../model-builder/copy-graph';
-import { createSession, runSession, tensor, type OrtSession, type ProviderName } from '../runtime/ort';
+import { createSession, runSession, tensor, type ProviderName } from '../runtime/ort';
+import { sessionsByCount } from '../runtime/sessions-by-count';
 import { DeviceKvStore, type TensorDownloader, type TensorRegrouper } from './device-kv-store';
 import { HostKvPool } from './host-kv-pool';
 import { HostKvStore } from './host-kv-store';
@@ -35,15 +36,8 @@ async function copySessionDownloader(count: number, elemType: 'float32' | 'float
 
 /** Regroups device tensors with one session per source count (opened on first use), outputs left on the device. */
 function sessionRegrouper(count: number, elemType: 'float32' | 'float16', provider: ProviderName): { regroup: TensorRegrouper; release: () => Promise<void> } {
-  const sessions = new Map<number, Promise<OrtSession>>();
   const outputs = Array.from({ length: count }, (_, i) => regroupOutputName(i));
-  const open = (numSources: number) => {
-    const existing = sessions.get(numSources);
-    if (existing) return existing;
-    const created = createSession(buildRegroupGraph(numSources, count, elemType), { provider, intraOpNumThreads: 1, ...(provider === 'webgpu' ? { gpuOutputs: outputs } : {}) });
-    sessions.set(numSources, created);
-    return created;
-  };
+  const sessions = sessionsByCount((n) => buildRegroupGraph(n, count, elemType), { provider, intraOpNumThreads: 1, ...(provider === 'webgpu' ? { gpuOutputs: outputs } : {}) });
   return {
     regroup: async (sources, rows, capacity) => {
       const feeds: Record<string, ReturnType<typeof tensor>> = {
@@ -51,12 +45,10 @@ function sessionRegrouper(count: number, elemType: 'float32' | 'float16', provid
         [REGROUP_CAPACITY]: tensor('int64', BigInt64Array.of(BigInt(capacity)), [1]),
       };
       sources.forEach((tensors, s) => tensors.forEach((t, i) => (feeds[regroupSourceName(s, i)] = t)));
-      const out = await runSession(await open(sources.length), feeds, outputs);
+      const out = await runSession(await sessions.open(sources.length), feeds, outputs);
       return outputs.map((n) => out[n]);
     },
-    release: async () => {
-      for (const s of sessions.values()) await (await s).release();
-    },
+    release: sessions.release,
   };
 }
 

@@ -4,12 +4,13 @@
  * prints whether row 0 is bit-identical to its solo decode, plus ms per call. Not a test; prints JSON.
  * Run: npx tsx src-main/engine/lab/codec-batch-diff.ts [--model <built dir>] [--provider webgpu]
  *      [--frames 1,2,4,8,33] [--batches 1,2,3,4,8,16,64]   (no --model: the tiny model on CPU)
+ *      [--schedule 1,2,4,8,8] [--state device|host]   (where the stream graph's carried state lives)
  */
 import { parseArgs } from 'node:util';
 import { ensureTinyModel } from '../../model-builder/tiny-model';
 import { loadModelManifest } from '../models/model-manifest';
 import { openCodecDecoder } from '../models/codec-decoder';
-import type { CodecStreamState, CodecWindow } from '../models/stages';
+import type { CodecWindow } from '../models/stages';
 import type { ProviderName } from '../runtime/ort';
 
 const { values: args } = parseArgs({
@@ -19,6 +20,7 @@ const { values: args } = parseArgs({
     frames: { type: 'string', default: '1,2,4,8,33' },
     batches: { type: 'string', default: '1,2,3,4,8,16' },
     schedule: { type: 'string', default: '1,2,4,8,8' },
+    state: { type: 'string', default: 'device' },
   },
 });
 const modelDir = args.model ?? (await ensureTinyModel()).builtDir;
@@ -57,22 +59,23 @@ report.window = windowRows;
 await windowCodec.dispose();
 
 if (manifest.graphs.codecStream) {
-  const streamCodec = await openCodecDecoder(modelDir, manifest, options, true);
+  const streamCodec = await openCodecDecoder(modelDir, manifest, options, true, args.state === 'device');
+  let nextSequenceId = 0;
   const schedule = list(args.schedule!);
   /** Row 0 (seed 1) and batch-1 mates decoded chunk by chunk; row 0's PCM joined, with ms per call. */
   const runSchedule = async (batch: number, mateSeed: number) => {
-    let states: (CodecStreamState | null)[] = Array.from({ length: batch }, () => null);
+    const ids = Array.from({ length: batch }, () => nextSequenceId++);
     const pcm: Float32Array[] = [];
     const msPerCall: number[] = [];
     let start = 0;
     for (const numFrames of schedule) {
-      const rows = Array.from({ length: batch }, (_, b) => ({ window: window(b === 0 ? 1 : mateSeed + b, start, numFrames), state: states[b], numDecodedFrames: start }));
+      const rows = Array.from({ length: batch }, (_, b) => ({ sequenceId: ids[b], window: window(b === 0 ? 1 : mateSeed + b, start, numFrames), numDecodedFrames: start }));
       const { value, ms } = await timed(() => streamCodec.decodeStreamBatch(rows));
       msPerCall.push(ms);
-      pcm.push(value[0].pcm);
-      states = value.map((r) => r.state);
+      pcm.push(value[0]);
       start += numFrames;
     }
+    ids.forEach((id) => streamCodec.releaseStream(id));
     const joined = new Float32Array(pcm.reduce((n, p) => n + p.length, 0));
     pcm.reduce((at, p) => (joined.set(p, at), at + p.length), 0);
     return { joined, msPerCall };
@@ -87,6 +90,7 @@ if (manifest.graphs.codecStream) {
     streamRows.push({ batch, schedule, msPerCall: run.msPerCall, vsAlone: compare(run.joined, alone.joined), vsOtherMatesSameShape: compare(run.joined, otherMates.joined) });
   }
   report.stream = streamRows;
+  report.streamState = streamCodec.stateStats();
   await streamCodec.dispose();
 }
 console.log(JSON.stringify(report, null, 1));

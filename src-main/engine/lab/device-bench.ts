@@ -237,8 +237,16 @@ async function engineSection(builtDir: string, provider: ProviderName, numFrames
     log(provider, `concurrency ${n}`, JSON.stringify(out[`concurrency${n}`]));
     save();
   }
+  out.codecState = codecStateStats(engine);
   await engine.dispose();
   return out;
+}
+
+/** The streaming codec's state-store counters (under a BucketedCodec), or null with the window codec. */
+function codecStateStats(engine: Engine): unknown {
+  let codec = engine.parts.stages.codec as { inner?: unknown; stateStats?: () => unknown };
+  while (!codec.stateStats && codec.inner) codec = codec.inner as typeof codec;
+  return codec.stateStats?.() ?? null;
 }
 
 async function buildSection(dtype: 'fp16' | 'fp32', ops: GraphOps, key: string): Promise<string> {

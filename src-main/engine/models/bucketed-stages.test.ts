@@ -58,17 +58,20 @@ describe('codecChunks', () => {
 });
 
 describe('BucketedCodec', () => {
-  function fakeCodec(): CodecStage & { calls: number[][] } {
+  function fakeCodec(): CodecStage & { calls: number[][]; released: number[] } {
     const calls: number[][] = [];
+    const released: number[] = [];
     const pcmOf = (w: CodecWindow) => Float32Array.from(w, (frame) => frame[0]);
     return {
       calls,
+      released,
       sampleRateHz: 24000,
       samplesPerFrame: 1,
       streaming: true,
       decode: async (w) => pcmOf(w),
       decodeBatch: async (ws) => (calls.push(ws.map((w) => w[0][0])), ws.map(pcmOf)),
-      decodeStreamBatch: async (rows) => (calls.push(rows.map((r) => r.window[0][0])), rows.map((r) => ({ pcm: pcmOf(r.window), state: [Float32Array.of(r.numDecodedFrames + r.window.length)] }))),
+      decodeStreamBatch: async (rows) => (calls.push(rows.map((r) => r.sequenceId!)), rows.map((r) => Float32Array.of(r.window[0][0], r.numDecodedFrames + r.window.length))),
+      releaseStream: (id) => released.push(id),
       dispose: async () => {},
     };
   }
@@ -81,15 +84,25 @@ describe('BucketedCodec', () => {
     expect(inner.calls).toEqual([[7, 7]]);
   });
 
-  it('splits stream rows by rows × frames and returns each row its own PCM and state, in order', async () => {
+  it('splits stream rows by rows × frames and returns each row its own PCM, in order', async () => {
     const inner = fakeCodec();
     const codec = new BucketedCodec(inner, 2, 160);
-    const rows = Array.from({ length: 9 }, (_, i) => ({ window: win(i + 1, 33), state: null, numDecodedFrames: i }));
+    const rows = Array.from({ length: 9 }, (_, i) => ({ sequenceId: 100 + i, window: win(i + 1, 33), numDecodedFrames: i }));
     const out = await codec.decodeStreamBatch!(rows);
-    expect(inner.calls).toEqual([[1, 2, 3], [4, 5, 6], [7, 8, 9]]);
-    expect(out.map((r) => r.pcm[0])).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    expect(out.map((r) => r.state[0][0])).toEqual(rows.map((r) => r.numDecodedFrames + 33));
+    expect(inner.calls).toEqual([[100, 101, 102], [103, 104, 105], [106, 107, 108]]);
+    expect(out.map((pcm) => pcm[0])).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(out.map((pcm) => pcm[1])).toEqual(rows.map((r) => r.numDecodedFrames + 33));
     expect(codec.streaming).toBe(true);
     expect(codec.callSizes).toEqual([3, 3, 3]);
+  });
+
+  it('pads a lone stream row with a copy of the same sequence and passes releases through', async () => {
+    const inner = fakeCodec();
+    const codec = new BucketedCodec(inner, 2, 160);
+    const out = await codec.decodeStreamBatch!([{ sequenceId: 5, window: win(3, 1), numDecodedFrames: 4 }]);
+    expect(inner.calls).toEqual([[5, 5]]);
+    expect(out.map((pcm) => [...pcm])).toEqual([[3, 5]]);
+    codec.releaseStream!(5);
+    expect(inner.released).toEqual([5]);
   });
 });

@@ -56,14 +56,16 @@ export class BucketedCodePredictor implements CodePredictorStage {
   }
 }
 
-/** Both codec entry points split by codecChunks and padded to minRows; a padded stream row repeats a real row's window and state, and its outputs are dropped. */
+/** Both codec entry points split by codecChunks and padded to minRows; a padded stream row repeats a real row (same sequence, so the same state), and its outputs are dropped. */
 export class BucketedCodec implements CodecStage {
   readonly callSizes: number[] = [];
   readonly decodeStreamBatch?: CodecStage['decodeStreamBatch'];
+  readonly releaseStream?: CodecStage['releaseStream'];
 
   constructor(private readonly inner: CodecStage, readonly minRows: number, readonly maxRowFrames: number) {
     const stream = inner.decodeStreamBatch?.bind(inner);
     if (stream) this.decodeStreamBatch = (rows: readonly CodecStreamRow[]) => callInChunks(rows, this.chunks(rows.length, rows[0]?.window.length ?? 0), minRows, stream, this.callSizes);
+    this.releaseStream = inner.releaseStream?.bind(inner);
   }
 
   private chunks(numRows: number, numFrames: number): number[] {

@@ -4,20 +4,16 @@
  * streaming graph (manifest.graphs.codecStream: new frames plus each row's carried state). Rows of a
  * call never mix, and ORT's conv/matmul kernels give each row the same result as a batch of one on
  * CPU (engine.model.test.ts compares the bytes). On the streaming graph a plain window is decoded
- * from zero state, which is the same as the window graph's zero padding.
+ * from zero state, which is the same as the window graph's zero padding. The carried state lives in a
+ * CodecStateStore (codec-state.ts): on the host, or on the device where the next call reads it.
  */
 import path from 'node:path';
 import { StudioError } from '../../../src-shared/errors';
 import type { GraphSpec, ModelManifest } from '../../model-builder/manifest';
 import { createSession, runSession, tensor, type OrtSession, type SessionOptions } from '../runtime/ort';
-import type { CodecStage, CodecStreamRow, CodecStreamState, CodecWindow } from './stages';
-
-/** One carried state of the streaming graph: input and output names and its size per row. */
-interface StateIo {
-  input: string;
-  output: string;
-  dims: [number, number];
-}
+import { HostCodecStateStore, type CodecStateStats, type CodecStateStore, type StateIo } from './codec-state';
+import { createDeviceCodecStateStore } from './codec-state-device';
+import type { CodecStage, CodecStreamRow, CodecWindow } from './stages';
 
 export class OrtCodecDecoder implements CodecStage {
   readonly sampleRateHz: number;
@@ -30,8 +26,9 @@ export class OrtCodecDecoder implements CodecStage {
   /** The streaming graph's states (input i + 2 pairs with output i + 1); null on the window graph. */
   private readonly states: StateIo[] | null;
   private readonly numCachedName: string | null;
+  private readonly stateStore: CodecStateStore | null;
 
-  constructor(private readonly session: OrtSession, manifest: ModelManifest, graph: GraphSpec = manifest.graphs.codec) {
+  constructor(private readonly session: OrtSession, manifest: ModelManifest, graph: GraphSpec = manifest.graphs.codec, makeStore: (io: StateIo[]) => CodecStateStore = (io) => new HostCodecStateStore(io)) {
     this.sampleRateHz = manifest.codec.sampleRateHz;
     this.samplesPerFrame = manifest.codec.samplesPerFrame;
     this.numQuantizers = manifest.codec.numQuantizers;
@@ -40,6 +37,20 @@ export class OrtCodecDecoder implements CodecStage {
     const streaming = graph.inputs.length > 1;
     this.numCachedName = streaming ? graph.inputs[1].name : null;
     this.states = streaming ? graph.inputs.slice(2).map((io, i) => ({ input: io.name, output: graph.outputs[i + 1].name, dims: [Number(io.dims[1]), Number(io.dims[2])] })) : null;
+    this.stateStore = this.states ? makeStore(this.states) : null;
+  }
+
+  /** Names of the streaming graph's state outputs (kept on the GPU by the device store). */
+  static stateOutputNames(graph: GraphSpec): string[] {
+    return graph.inputs.length > 1 ? graph.outputs.slice(1).map((o) => o.name) : [];
+  }
+
+  stateStats(): CodecStateStats | null {
+    return this.stateStore?.stats() ?? null;
+  }
+
+  releaseStream(sequenceId: number): void {
+    this.stateStore?.release(sequenceId);
   }
 
   get streaming(): boolean {
@@ -51,37 +62,28 @@ export class OrtCodecDecoder implements CodecStage {
   }
 
   async decodeBatch(windows: readonly CodecWindow[]): Promise<Float32Array[]> {
-    if (this.states) return (await this.decodeStreamBatch(windows.map((window) => ({ window, state: null, numDecodedFrames: 0 })))).map((r) => r.pcm);
+    if (this.states) return this.decodeStreamBatch(windows.map((window) => ({ sequenceId: null, window, numDecodedFrames: 0 })));
     const out = await runSession(this.session, { [this.inputName]: this.codesTensor(windows) });
     return this.splitPcm(out[this.outputName].data as Float32Array, windows.length, windows[0].length);
   }
 
-  async decodeStreamBatch(rows: readonly CodecStreamRow[]): Promise<{ pcm: Float32Array; state: CodecStreamState }[]> {
-    const states = this.states;
-    if (!states || !this.numCachedName) throw new StudioError('internal', 'decodeStreamBatch needs the streaming codec graph (manifest.graphs.codecStream); open it with openCodecDecoder(..., true)', {});
+  async decodeStreamBatch(rows: readonly CodecStreamRow[]): Promise<Float32Array[]> {
+    const store = this.stateStore;
+    if (!store || !this.states || !this.numCachedName) throw new StudioError('internal', 'decodeStreamBatch needs the streaming codec graph (manifest.graphs.codecStream); open it with openCodecDecoder(..., true)', {});
     const batch = rows.length;
+    const stateFeeds = await store.feeds(rows);
     const feeds: Record<string, ReturnType<typeof tensor>> = {
+      ...stateFeeds,
       [this.inputName]: this.codesTensor(rows.map((r) => r.window)),
       [this.numCachedName]: tensor('int64', BigInt64Array.from(rows, (r) => BigInt(r.numDecodedFrames)), [batch]),
     };
-    states.forEach((s, i) => {
-      const perRow = s.dims[0] * s.dims[1];
-      const data = new Float32Array(batch * perRow); // a row without state starts from zeros
-      rows.forEach((r, b) => r.state && data.set(r.state[i], b * perRow));
-      feeds[s.input] = tensor('float32', data, [batch, ...s.dims]);
-    });
-    const out = await runSession(this.session, feeds, [this.outputName, ...states.map((s) => s.output)]);
-    const pcms = this.splitPcm(out[this.outputName].data as Float32Array, batch, rows[0].window.length);
-    return pcms.map((pcm, b) => ({
-      pcm,
-      state: states.map((s) => {
-        const perRow = s.dims[0] * s.dims[1];
-        return (out[s.output].data as Float32Array).slice(b * perRow, (b + 1) * perRow);
-      }),
-    }));
+    const out = await runSession(this.session, feeds, [this.outputName, ...this.states.map((s) => s.output)]);
+    store.accept(rows, stateFeeds, out);
+    return this.splitPcm(out[this.outputName].data as Float32Array, batch, rows[0].window.length);
   }
 
   async dispose(): Promise<void> {
+    await this.stateStore?.dispose();
     await this.session.release();
   }
 
@@ -105,9 +107,10 @@ export class OrtCodecDecoder implements CodecStage {
   }
 }
 
-/** Opens the window graph, or with `streaming` the streaming graph (builds before v9 have none). */
-export async function openCodecDecoder(modelDir: string, manifest: ModelManifest, options: SessionOptions, streaming = false): Promise<OrtCodecDecoder> {
+/** Opens the window graph, or with `streaming` the streaming graph (builds before v9 have none), its state on the host or the device. */
+export async function openCodecDecoder(modelDir: string, manifest: ModelManifest, options: SessionOptions, streaming = false, stateOnDevice = false): Promise<OrtCodecDecoder> {
   const graph = streaming ? manifest.graphs.codecStream : manifest.graphs.codec;
-  const session = await createSession(path.join(modelDir, graph.file), options);
-  return new OrtCodecDecoder(session, manifest, graph);
+  const gpuOutputs = stateOnDevice && options.provider === 'webgpu' ? OrtCodecDecoder.stateOutputNames(graph) : [];
+  const session = await createSession(path.join(modelDir, graph.file), gpuOutputs.length > 0 ? { ...options, gpuOutputs } : options);
+  return new OrtCodecDecoder(session, manifest, graph, stateOnDevice ? (io) => createDeviceCodecStateStore(io, options.provider) : undefined);
 }

@@ -54,15 +54,12 @@ export interface CodePredictorStage {
 /** codes [numFrames][numCodeGroups] of one sequence. */
 export type CodecWindow = readonly (readonly number[])[];
 
-/** A sequence's carried codec state, one array per state of the streaming graph (opaque to callers). */
-export type CodecStreamState = readonly Float32Array[];
-
 export interface CodecStreamRow {
+  /** Whose carried state the stage keeps between calls; null: start from zeros and keep nothing. */
+  sequenceId: number | null;
   /** The new frames only. */
   window: CodecWindow;
-  /** The previous call's state, or null on the sequence's first call. */
-  state: CodecStreamState | null;
-  /** Frames of the sequence decoded before this call. */
+  /** Frames of the sequence decoded before this call (0: the sequence's first call, zero state). */
   numDecodedFrames: number;
 }
 
@@ -75,8 +72,10 @@ export interface CodecStage {
   decodeBatch(windows: readonly CodecWindow[]): Promise<Float32Array[]>;
   /** True when the stage carries state between calls (decodeStreamBatch), so windows need no left context. */
   readonly streaming?: boolean;
-  /** New frames of several sequences (equal counts) with each one's state from its previous call. */
-  decodeStreamBatch?(rows: readonly CodecStreamRow[]): Promise<{ pcm: Float32Array; state: CodecStreamState }[]>;
+  /** New frames of several sequences (equal counts), each continuing from the state its previous call left in the stage. */
+  decodeStreamBatch?(rows: readonly CodecStreamRow[]): Promise<Float32Array[]>;
+  /** Frees the state kept for a sequence (finished, cancelled or failed). */
+  releaseStream?(sequenceId: number): void;
   dispose(): Promise<void>;
 }
 
