@@ -3,21 +3,23 @@
  * (measured on WebGPU: the loop graph's sampled codes, talker decode rows, a lone 1-frame codec row).
  * Rows go in chunks; a short chunk is filled with copies of its last row, whose results are dropped.
  * BucketedCodePredictor: chunks of exactly bucketRows. BucketedCodec: chunks sized by rows × frames.
+ * (The talker chunks its KV groups the same way, in talker.ts.)
  */
 import type { CodecStage, CodecStreamRow, CodecWindow, CodePredictorRow, CodePredictorStage } from './stages';
 
 /**
  * Runs `call` once per chunk of `chunkRows` (sizes in order, summing to rows.length), each chunk filled
- * up to `minRows` with copies of its last row; returns the real rows' results in order.
+ * up to `minRows` with copies of its last row (`call` is told how many rows are real); returns the
+ * real rows' results in order.
  */
-export async function callInChunks<R, O>(rows: readonly R[], chunkRows: readonly number[], minRows: number, call: (chunk: readonly R[]) => Promise<O[]>, callSizes?: number[]): Promise<O[]> {
+export async function callInChunks<R, O>(rows: readonly R[], chunkRows: readonly number[], minRows: number, call: (chunk: readonly R[], numReal: number) => Promise<O[]>, callSizes?: number[]): Promise<O[]> {
   const out: O[] = [];
   let start = 0;
   for (const numReal of chunkRows) {
     const chunk = rows.slice(start, start + numReal);
     while (chunk.length < minRows) chunk.push(chunk[numReal - 1]);
     callSizes?.push(chunk.length);
-    out.push(...(await call(chunk)).slice(0, numReal));
+    out.push(...(await call(chunk, numReal)).slice(0, numReal));
     start += numReal;
   }
   return out;

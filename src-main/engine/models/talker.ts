@@ -14,6 +14,7 @@ import { fillAttentionMask, kvCapacity } from '../kv/kv-layout';
 import type { KvGroup, KvStoreStats, TalkerKvStore } from '../kv/kv-store';
 import { disposeTensor, runSession, tensor, type OrtSession, type OrtTensor } from '../runtime/ort';
 import { activationTensor, toFloat32, type ActivationDtype } from './activations';
+import { callInChunks, fixedChunks } from './bucketed-stages';
 import type { TalkerInput, TalkerOutput, TalkerStage } from './stages';
 
 export interface OrtTalkerOptions {
@@ -70,23 +71,18 @@ export class OrtTalker implements TalkerStage {
       groups.set(key, [...(groups.get(key) ?? []), i]);
     });
     const outputs: TalkerOutput[] = new Array(inputs.length);
-    const step = this.options.bucketRows > 0 ? this.options.bucketRows : inputs.length;
+    const bucketRows = this.options.bucketRows;
     for (const [key, group] of groups) {
       const capacity = Number(key.split(':')[0]);
-      for (let start = 0; start < group.length; start += step) {
-        const indices = group.slice(start, start + step);
-        const results = await this.runGroup(indices.map((i) => inputs[i]), capacity);
-        indices.forEach((i, g) => (outputs[i] = results[g]));
-      }
+      const chunks = bucketRows > 0 ? fixedChunks(group.length, bucketRows) : [group.length];
+      const results = await callInChunks(group.map((i) => inputs[i]), chunks, bucketRows, (rows, numReal) => this.runGroup(rows, numReal, capacity), this.runBatchSizes);
+      group.forEach((i, g) => (outputs[i] = results[g]));
     }
     return outputs;
   }
 
-  /** One run for rows that share KV capacity and new-row count (padded to bucketRows when set). */
-  private async runGroup(realRows: readonly TalkerInput[], capacity: number): Promise<TalkerOutput[]> {
-    const rows = [...realRows];
-    while (rows.length < this.options.bucketRows) rows.push(realRows[realRows.length - 1]);
-    this.runBatchSizes.push(rows.length);
+  /** One run for rows that share KV capacity and new-row count; rows past numReal are padded copies. */
+  private async runGroup(rows: readonly TalkerInput[], numReal: number, capacity: number): Promise<TalkerOutput[]> {
     const batch = rows.length;
     const numNew = rows[0].numRows;
     const h = this.hiddenSize;
@@ -99,7 +95,7 @@ export class OrtTalker implements TalkerStage {
       for (let s = 0; s < numNew; s++) positions[b * numNew + s] = BigInt(numPast + s);
       fillAttentionMask(mask, b * capacity, numPast + numNew, capacity);
     });
-    const group: KvGroup = { sequenceIds: rows.map((r) => r.sequenceId), numReal: realRows.length, capacity, numNew };
+    const group: KvGroup = { sequenceIds: rows.map((r) => r.sequenceId), numReal, capacity, numNew };
     const past = await this.options.kv.pastFeeds(group);
     const feeds: Record<string, OrtTensor> = {
       ...past,
@@ -118,6 +114,6 @@ export class OrtTalker implements TalkerStage {
     const logits = toFloat32(out.logits);
     const hidden = toFloat32(out.last_hidden);
     const vocab = logits.length / batch;
-    return realRows.map((_, b) => ({ logits: logits.slice(b * vocab, (b + 1) * vocab), hidden: hidden.slice(b * h, (b + 1) * h) }));
+    return rows.map((_, b) => ({ logits: logits.slice(b * vocab, (b + 1) * vocab), hidden: hidden.slice(b * h, (b + 1) * h) }));
   }
 }
