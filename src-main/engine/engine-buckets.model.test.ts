@@ -51,7 +51,7 @@ describe('engine shape buckets (tiny, CPU)', () => {
     const codec = bucketed.parts.stages.codec as BucketedCodec;
     expect(codec.callSizes.length).toBeGreaterThan(0);
     expect(Math.min(...codec.callSizes)).toBeGreaterThanOrEqual(3);
-    expect(codec.streaming).toBe(true); // 'auto' streams the codec on CPU
+    expect(codec.streaming).toBe(true); // 'auto' streams the codec
   });
 
   it('splits codec calls so that rows × frames stays within codecMaxRowFrames', async () => {

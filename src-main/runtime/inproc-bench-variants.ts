@@ -51,12 +51,12 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     schedulerConfig: {},
   },
   window: {
-    description: "the defaults with codec mode 'window' (each chunk decoded again with 25 frames of left context; what 'auto' picks on GPU providers)",
+    description: "the defaults with codec mode 'window' (each chunk decoded again with 25 frames of left context, no carried state)",
     engineConfig: { codec: { mode: 'window' } },
     schedulerConfig: {},
   },
   stream: {
-    description: "the defaults with codec mode 'stream' (new frames only, the codec state carried between calls: on the device on WebGPU, on the host elsewhere; what 'auto' picks on CPU)",
+    description: "codec mode 'stream', as 'auto' picks (new frames only, the codec state carried between calls: on the device on WebGPU, on the host elsewhere)",
     engineConfig: { codec: { mode: 'stream' } },
     schedulerConfig: {},
   },
