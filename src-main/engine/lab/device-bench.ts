@@ -11,6 +11,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { SynthesisRequest, SynthesisResult } from '../../../src-shared/synthesis';
 import { buildModel } from '../../model-builder/build';
@@ -147,18 +148,23 @@ function summarizeProfiles(profileDir: string): Record<string, unknown> {
   return summary;
 }
 
-/** Wraps the engine's stages with timers: ms per stage summed over the run. */
+/** Garbage-collection pause ms since start (every GC of the process; read between runs). */
+let gcMsTotal = 0;
+new PerformanceObserver((list) => list.getEntries().forEach((e) => (gcMsTotal += e.duration))).observe({ entryTypes: ['gc'] });
+
+/** Wraps the engine's stages with timers: ms per stage summed over the run, plus the sync KV and codec-state releases. */
 function instrument(engine: Engine): Record<string, number> {
-  const totals: Record<string, number> = { talkerPrefill: 0, talkerDecode: 0, codePredictor: 0, codec: 0 };
+  const totals: Record<string, number> = { talkerPrefill: 0, talkerDecode: 0, codePredictor: 0, codec: 0, release: 0 };
+  // a sync method is timed until it returns, an async one until its promise settles
   const wrap = <T extends object>(target: T, method: keyof T & string, key: string) => {
-    const original = (target[method] as (...a: unknown[]) => Promise<unknown>).bind(target);
-    (target as Record<string, unknown>)[method] = async (...a: unknown[]) => {
+    const original = (target[method] as (...a: unknown[]) => unknown).bind(target);
+    (target as Record<string, unknown>)[method] = (...a: unknown[]) => {
       const t = performance.now();
-      try {
-        return await original(...a);
-      } finally {
-        totals[key] += performance.now() - t;
-      }
+      const add = () => (totals[key] += performance.now() - t);
+      const result = original(...a);
+      if (result instanceof Promise) return result.finally(add);
+      add();
+      return result;
     };
   };
   const s = engine.parts.stages;
@@ -167,6 +173,8 @@ function instrument(engine: Engine): Record<string, number> {
   wrap(s.codePredictor, 'predict', 'codePredictor');
   wrap(s.codec, 'decodeBatch', 'codec');
   if (s.codec.decodeStreamBatch) wrap(s.codec as Required<typeof s.codec>, 'decodeStreamBatch', 'codec');
+  wrap(s.talker, 'release', 'release');
+  if (s.codec.releaseStream) wrap(s.codec as Required<typeof s.codec>, 'releaseStream', 'release');
   return totals;
 }
 
@@ -191,7 +199,8 @@ async function runAll(engine: Engine, requests: SynthesisRequest[]): Promise<{ r
   return { results, codes, wallMs: performance.now() - t, numSteps };
 }
 
-function summarize(run: Awaited<ReturnType<typeof runAll>>, stageMs: Record<string, number>): Record<string, unknown> {
+/** gcMs: GC pauses during the run (they may fall inside a stage's time too). */
+function summarize(run: Awaited<ReturnType<typeof runAll>>, stageMs: Record<string, number>, gcMs: number): Record<string, unknown> {
   const audioMs = run.results.reduce((a, r) => a + r.timings.audioDurationMs, 0);
   const mean = (xs: number[]) => round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length));
   const stageSum = Object.values(stageMs).reduce((a, b) => a + b, 0);
@@ -206,6 +215,7 @@ function summarize(run: Awaited<ReturnType<typeof runAll>>, stageMs: Record<stri
     msPerStep: round(run.wallMs / run.numSteps),
     stageMs: Object.fromEntries(Object.entries(stageMs).map(([k, v]) => [k, round(v)])),
     hostAndOtherMs: round(run.wallMs - stageSum),
+    gcMs: round(gcMs),
   };
 }
 
@@ -219,8 +229,9 @@ async function engineSection(builtDir: string, provider: ProviderName, numFrames
   await runAll(engine, [request(999, 6)]); // warm-up: shapes, pipelines
   const stageMs = instrument(engine);
   const reset = () => Object.keys(stageMs).forEach((k) => (stageMs[k] = 0));
+  let gcAtStart = gcMsTotal;
   const single = await runAll(engine, [request(0, numFrames, 42)]);
-  out.single = summarize(single, stageMs);
+  out.single = summarize(single, stageMs, gcMsTotal - gcAtStart);
   log(provider, 'single', JSON.stringify(out.single));
   save();
   const singleCodes = [...single.codes.values()][0];
@@ -228,12 +239,13 @@ async function engineSection(builtDir: string, provider: ProviderName, numFrames
   for (const n of concurrencies) {
     if (elapsedS() > Number(args.budgetS)) break;
     reset();
+    gcAtStart = gcMsTotal;
     const reqs = Array.from({ length: n }, (_, i) => request(i, numFrames, i === 0 ? 42 : 1000 + i));
     const run = await runAll(engine, reqs);
     const first = run.results.find((r) => r.requestId === reqs[0].requestId);
     const invariant = first ? JSON.stringify(run.codes.get(first.requestId)) === JSON.stringify(singleCodes) : false;
     const pcmIdentical = first ? Buffer.from(first.pcm.buffer).equals(Buffer.from(singlePcm.buffer)) : false;
-    out[`concurrency${n}`] = { ...summarize(run, stageMs), batchInvariantCodes: invariant, batchInvariantPcm: pcmIdentical };
+    out[`concurrency${n}`] = { ...summarize(run, stageMs, gcMsTotal - gcAtStart), batchInvariantCodes: invariant, batchInvariantPcm: pcmIdentical };
     log(provider, `concurrency ${n}`, JSON.stringify(out[`concurrency${n}`]));
     save();
   }

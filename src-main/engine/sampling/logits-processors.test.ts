@@ -1,4 +1,5 @@
 // Each logits processor against numbers computed by hand in the comments.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   applyMinNewTokens,
@@ -7,8 +8,14 @@ import {
   applyTemperature,
   applyTopK,
   applyTopP,
+  kthLargest,
   softmax,
 } from './logits-processors';
+
+/** The slow obvious top-k: sort a copy descending and read the k-th entry. */
+function kthLargestBySort(values: Float32Array, k: number): number {
+  return Float32Array.from(values).sort().reverse()[k - 1];
+}
 
 const f32 = (xs: number[]) => Float32Array.from(xs);
 
@@ -53,6 +60,40 @@ describe('logits processors', () => {
     applyTopK(logits, 2);
     // sorted: 5, 3, 3, 1, 0 → 2nd largest is 3; both 3s stay
     expect(Array.from(logits)).toEqual([5, -Infinity, 3, 3, -Infinity]);
+  });
+
+  it('finds the same k-th largest as sorting, with duplicates, -Infinity and signed zeros', () => {
+    const value = fc.oneof(fc.integer({ min: -6, max: 6 }).map((x) => x / 2), fc.constantFrom(-Infinity, Infinity, -0, 0), fc.float({ noNaN: true }));
+    fc.assert(
+      fc.property(fc.array(value, { minLength: 1, maxLength: 300 }), fc.nat(), (xs, kSeed) => {
+        const values = Float32Array.from(xs);
+        const k = 1 + (kSeed % values.length);
+        expect(kthLargest(values, k) === kthLargestBySort(values, k)).toBe(true); // -0 and 0 rank equal
+        const filtered = Float32Array.from(values);
+        const reference = Float32Array.from(values);
+        applyTopK(filtered, k);
+        const kth = kthLargestBySort(reference, k);
+        for (let i = 0; i < reference.length; i++) if (reference[i] < kth) reference[i] = -Infinity;
+        if (k < values.length) expect(Array.from(filtered)).toEqual(Array.from(reference));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('ranks NaN above every number when finding the k-th largest, as sorting does', () => {
+    const values = Float32Array.from([1, NaN, 3, 2]);
+    expect(kthLargest(values, 1)).toBeNaN();
+    expect(kthLargest(values, 2)).toBe(3);
+  });
+
+  it('keeps the 50 largest of a 3072-token row as the sorting reference does', () => {
+    const row = Float32Array.from({ length: 3072 }, (_, i) => Math.round(Math.sin(i * 0.37) * 40) / 8);
+    for (let i = 2048; i < 3072; i++) if (i !== 2150) row[i] = -Infinity;
+    const filtered = Float32Array.from(row);
+    applyTopK(filtered, 50);
+    const kth = kthLargestBySort(row, 50);
+    expect(Array.from(filtered)).toEqual(Array.from(row, (v) => (v < kth ? -Infinity : v)));
+    expect(filtered.filter((v) => v > -Infinity).length).toBeGreaterThanOrEqual(50);
   });
 
   it('treats topK = 0 as disabled', () => {

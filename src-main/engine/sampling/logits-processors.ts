@@ -33,8 +33,42 @@ export function applyTemperature(logits: Float32Array, temperature: number): voi
 /** Keeps logits ≥ the k-th largest (ties kept, as HF's `scores < topk[-1]` rule); k ≤ 0 disables. */
 export function applyTopK(logits: Float32Array, topK: number): void {
   if (topK <= 0 || topK >= logits.length) return;
-  const kth = Float32Array.from(logits).sort().reverse()[topK - 1];
+  const kth = kthLargest(logits, topK);
   for (let i = 0; i < logits.length; i++) if (logits[i] < kth) logits[i] = -Infinity;
+}
+
+/**
+ * The k-th largest value, duplicates counted (1 ≤ k ≤ length), in one pass with a min-heap of the k
+ * largest seen: O(n log k) and no sort of the whole row. A NaN (a broken model) takes the sorting
+ * path, where NaN ranks above every number.
+ */
+export function kthLargest(values: Float32Array, k: number): number {
+  const heap = new Float32Array(k);
+  let size = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v !== v) return Float32Array.from(values).sort().reverse()[k - 1];
+    if (size < k) {
+      let at = size++;
+      while (at > 0 && heap[(at - 1) >> 1] > v) {
+        heap[at] = heap[(at - 1) >> 1];
+        at = (at - 1) >> 1;
+      }
+      heap[at] = v;
+    } else if (v > heap[0]) {
+      let at = 0;
+      for (;;) {
+        const left = 2 * at + 1;
+        if (left >= k) break;
+        const child = left + 1 < k && heap[left + 1] < heap[left] ? left + 1 : left;
+        if (heap[child] >= v) break;
+        heap[at] = heap[child];
+        at = child;
+      }
+      heap[at] = v;
+    }
+  }
+  return heap[0];
 }
 
 /**
