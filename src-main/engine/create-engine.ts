@@ -73,7 +73,7 @@ async function openStages(manifest: ModelManifest, modelDir: string, config: Eng
   const embeddings = new EmbeddingTables(modelDir, manifest);
   try {
     const buckets = resolveShapeBuckets(config, provider);
-    const talkerRows = buckets ? config.shapeBuckets.talkerRows : 0;
+    const talkerRows = buckets ? { decode: config.shapeBuckets.talkerRows, prefill: config.shapeBuckets.talkerPrefillRows } : null;
     const strategy = resolveKvStrategy(config, provider);
     const talkerOptions: SessionOptions = strategy === 'device' && provider === 'webgpu' ? { ...options, gpuOutputs: presentNames(manifest.talker.numLayers) } : options;
     const talkerSession = await createSession(path.join(modelDir, manifest.graphs.talker.file), talkerOptions);

@@ -24,7 +24,7 @@ let bucketed: Engine;
 beforeAll(async () => {
   const { builtDir } = await ensureTinyModel();
   plain = await createEngine({ modelDir: builtDir, config: { provider: 'cpu' }, log: () => {} });
-  bucketed = await createEngine({ modelDir: builtDir, config: { provider: 'cpu', shapeBuckets: { mode: 'on', talkerRows: 2, codePredictorRows: 4, codecMinRows: 3, codecMaxRowFrames: 12 } }, log: () => {} });
+  bucketed = await createEngine({ modelDir: builtDir, config: { provider: 'cpu', shapeBuckets: { mode: 'on', talkerRows: 2, talkerPrefillRows: 3, codePredictorRows: 4, codecMinRows: 3, codecMaxRowFrames: 12 } }, log: () => {} });
 });
 
 afterAll(async () => {
@@ -38,7 +38,7 @@ describe('engine shape buckets (tiny, CPU)', () => {
     expect(plain.parts.stages.codec).not.toBeInstanceOf(BucketedCodec);
   });
 
-  it('gives the same codes and PCM bytes with buckets on as off, running every talker call at exactly 2 rows and every code-predictor call at exactly 4', async () => {
+  it('gives the same codes and PCM bytes with buckets on as off, running every talker decode at exactly 2 rows, every prefill at 3 and every code-predictor call at 4', async () => {
     const expected = await runAndCollect(plain, REQUESTS);
     const got = await runAndCollect(bucketed, REQUESTS);
     expect(got.size).toBe(3);
@@ -47,7 +47,10 @@ describe('engine shape buckets (tiny, CPU)', () => {
     expect(cp.callSizes.length).toBeGreaterThan(0);
     expect(new Set(cp.callSizes)).toEqual(new Set([4]));
     const talker = bucketed.parts.stages.talker as OrtTalker;
-    expect(new Set(talker.runBatchSizes)).toEqual(new Set([2]));
+    expect(talker.prefillRunBatchSizes.length).toBeGreaterThan(0);
+    expect(new Set(talker.prefillRunBatchSizes)).toEqual(new Set([3]));
+    expect(new Set(talker.runBatchSizes)).toEqual(new Set([2, 3]));
+    expect(talker.runBatchSizes.filter((n) => n === 3)).toHaveLength(talker.prefillRunBatchSizes.length); // decode runs are all 2 rows
     const codec = bucketed.parts.stages.codec as BucketedCodec;
     expect(codec.callSizes.length).toBeGreaterThan(0);
     expect(Math.min(...codec.callSizes)).toBeGreaterThanOrEqual(3);

@@ -22,8 +22,13 @@ export type KvCacheChoice = 'auto' | 'host' | 'device';
 export interface ShapeBucketConfig {
   /** 'auto' turns buckets on for GPU providers and off on CPU (CPU is batch-invariant without them). */
   mode: ShapeBucketsChoice;
-  /** With buckets on: every talker run has exactly this many rows (split larger groups, pad smaller ones with dropped copies). */
+  /** With buckets on: every talker decode run has exactly this many rows (split larger groups, pad smaller ones with dropped copies). */
   talkerRows: number;
+  /**
+   * With buckets on: every talker prefill run has exactly this many rows. Kept apart from talkerRows
+   * because a prefill row is a whole prompt: padding one arrival to 64 copies costs 64 prompts.
+   */
+  talkerPrefillRows: number;
   /** With buckets on: every code-predictor call has exactly this many rows (padded with dropped copies). */
   codePredictorRows: number;
   /** With buckets on: a codec call with fewer rows is filled with dropped copies (on WebGPU a lone 1-frame row differed from the same row among others). */
@@ -113,7 +118,7 @@ export function defaultEngineConfig(): EngineConfig {
     promptLayout: 'non-streaming',
     codePredictor: 'manifest',
     codecBatching: 'auto',
-    shapeBuckets: { mode: 'auto', talkerRows: 8, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 },
+    shapeBuckets: { mode: 'auto', talkerRows: 8, talkerPrefillRows: 8, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 },
     kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0, regroupOnDevice: true },
   };
 }
@@ -141,6 +146,7 @@ const MINIMUMS: Record<string, number> = {
   framesPerTextToken: 0,
   minFramesCap: 1,
   'shapeBuckets.talkerRows': 1,
+  'shapeBuckets.talkerPrefillRows': 1,
   'shapeBuckets.codePredictorRows': 1,
   'shapeBuckets.codecMinRows': 1,
   'shapeBuckets.codecMaxRowFrames': 0,
@@ -205,7 +211,7 @@ export function describeEngineConfig(config: EngineConfig): string {
     `codec mode=${c.mode} stateStore=${c.stateStore} chunkFrames=${c.chunkFrames} firstChunkFrames=${c.firstChunkFrames} leftContextFrames=${c.leftContextFrames}`,
     `maxSequenceTokens=${config.maxSequenceTokens} maxRunningSequences=${config.maxRunningSequences} maxPrefillSequences=${config.maxPrefillSequences}`,
     `framesPerTextToken=${config.framesPerTextToken} minFramesCap=${config.minFramesCap} promptLayout=${config.promptLayout} codePredictor=${config.codePredictor} codecBatching=${config.codecBatching}`,
-    `shapeBuckets mode=${config.shapeBuckets.mode} talkerRows=${config.shapeBuckets.talkerRows} codePredictorRows=${config.shapeBuckets.codePredictorRows} codecMinRows=${config.shapeBuckets.codecMinRows} codecMaxRowFrames=${config.shapeBuckets.codecMaxRowFrames}`,
+    `shapeBuckets mode=${config.shapeBuckets.mode} talkerRows=${config.shapeBuckets.talkerRows} talkerPrefillRows=${config.shapeBuckets.talkerPrefillRows} codePredictorRows=${config.shapeBuckets.codePredictorRows} codecMinRows=${config.shapeBuckets.codecMinRows} codecMaxRowFrames=${config.shapeBuckets.codecMaxRowFrames}`,
     `kvCache mode=${config.kvCache.mode} blockPositions=${config.kvCache.blockPositions} initialBlocks=${config.kvCache.initialBlocks} maxBlocks=${config.kvCache.maxBlocks} regroupOnDevice=${config.kvCache.regroupOnDevice}`,
   ].join('\n');
 }

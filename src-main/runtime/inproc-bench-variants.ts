@@ -41,7 +41,12 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     schedulerConfig: {},
   },
   wide64: {
-    description: 'up to 64 running sequences (16 admitted per step), talker runs and code-predictor calls padded to 64 rows, first codec chunk 4 frames, window codec',
+    description: 'up to 64 running sequences (16 admitted per step), talker runs (prefill too) and code-predictor calls padded to 64 rows, first codec chunk 4 frames, window codec',
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, talkerPrefillRows: 64, codePredictorRows: 64 }, codec: { mode: 'window', firstChunkFrames: 4 } },
+    schedulerConfig: {},
+  },
+  widet64: {
+    description: 'widecp64 with talker decode runs of 64 rows (prefill runs stay at 8)',
     engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, codePredictorRows: 64 }, codec: { mode: 'window', firstChunkFrames: 4 } },
     schedulerConfig: {},
   },

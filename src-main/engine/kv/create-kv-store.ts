@@ -70,7 +70,13 @@ export async function createTalkerKvStore(manifest: ModelManifest, config: Engin
   return new DeviceKvStore(pool, dtype, copier.download, release, regrouper?.regroup ?? null);
 }
 
-/** OrtTalker options for a provider: its KV store, capacity step and row bucket (0: none). */
-export async function talkerOptionsFor(manifest: ModelManifest, config: EngineConfig, provider: ProviderName, bucketRows: number): Promise<OrtTalkerOptions> {
-  return { kv: await createTalkerKvStore(manifest, config, provider), blockPositions: config.kvCache.blockPositions, bucketRows };
+/** OrtTalker options for a provider: its KV store, capacity step and the row buckets of decode and prefill runs (null: none). */
+export async function talkerOptionsFor(
+  manifest: ModelManifest,
+  config: EngineConfig,
+  provider: ProviderName,
+  bucketRows: { decode: number; prefill: number } | null,
+): Promise<OrtTalkerOptions> {
+  const kv = await createTalkerKvStore(manifest, config, provider);
+  return { kv, blockPositions: config.kvCache.blockPositions, bucketRows: bucketRows?.decode ?? 0, prefillBucketRows: bucketRows?.prefill ?? 0 };
 }

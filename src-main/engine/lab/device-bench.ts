@@ -76,7 +76,7 @@ async function stageScaling(builtDir: string, provider: ProviderName, batches: n
   const h = manifest.talker.hiddenSize;
   const out: Record<string, unknown> = {};
   const loadT = performance.now();
-  const talker = new OrtTalker(await createSession(path.join(builtDir, manifest.graphs.talker.file), options('talker')), manifest, await talkerOptionsFor(manifest, resolveEngineConfig({ kvCache: { mode: 'host' } }), provider, 0));
+  const talker = new OrtTalker(await createSession(path.join(builtDir, manifest.graphs.talker.file), options('talker')), manifest, await talkerOptionsFor(manifest, resolveEngineConfig({ kvCache: { mode: 'host' } }), provider, null));
   const loop = new OrtCodePredictorLoop(await createSession(path.join(builtDir, manifest.graphs.codePredictorLoop.file), options('cp-loop')), manifest, embeddings);
   const step = new OrtCodePredictor(await createSession(path.join(builtDir, manifest.graphs.codePredictorStep.file), options('cp-step')), manifest, embeddings);
   const codec = new OrtCodecDecoder(await createSession(path.join(builtDir, manifest.graphs.codec.file), options('codec')), manifest);

@@ -33,7 +33,7 @@ const same = (a: ArrayLike<number>, b: ArrayLike<number>) => {
 };
 const report: Record<string, unknown> = {};
 
-const talker = new OrtTalker(await createSession(path.join(builtDir, manifest.graphs.talker.file), { provider }), manifest, await talkerOptionsFor(manifest, resolveEngineConfig({ kvCache: { mode: 'host' } }), provider, 0));
+const talker = new OrtTalker(await createSession(path.join(builtDir, manifest.graphs.talker.file), { provider }), manifest, await talkerOptionsFor(manifest, resolveEngineConfig({ kvCache: { mode: 'host' } }), provider, null));
 let nextId = 1;
 /** Row 0 (phase 0) decoded after a 32-row prompt, beside mates with phases `mates`. */
 async function talkerRow0(mates: number[]): Promise<{ prefill: Float32Array; decode: Float32Array }> {

@@ -3,10 +3,10 @@
  * layer). A batch is split into groups of rows with the same KV capacity (a row's position count
  * rounded up to whole blocks, so it depends on that row alone) and new-row count; each group is one
  * run, so a row's shapes and values never depend on its batch-mates (batch invariance, checked by
- * engine.model.test.ts). bucketRows > 0 (shape buckets) makes every run exactly that many rows:
- * groups are split into runs of bucketRows and a short run is filled with copies of its last row,
- * whose outputs are dropped (on WebGPU a row's logits changed with the run's row count). The KV
- * cache lives in a TalkerKvStore (host pool, or device-resident on WebGPU).
+ * engine.model.test.ts). bucketRows > 0 (shape buckets) makes every decode run exactly that many
+ * rows, prefillBucketRows every prefill run: groups are split into runs of that size and a short run
+ * is filled with copies of its last row, whose outputs are dropped (on WebGPU a row's logits changed
+ * with the run's row count). The KV cache lives in a TalkerKvStore (host pool, or device-resident on WebGPU).
  */
 import { StudioError } from '../../../src-shared/errors';
 import type { ModelManifest } from '../../model-builder/manifest';
@@ -21,33 +21,39 @@ export interface OrtTalkerOptions {
   kv: TalkerKvStore;
   /** KV capacities are multiples of this many positions. */
   blockPositions: number;
-  /** The row count of every run (0: a whole group in one run, unpadded). */
+  /** The row count of every decode run (0: a whole group in one run, unpadded). */
   bucketRows: number;
+  /** The row count of every prefill run (0: a whole group in one run, unpadded). */
+  prefillBucketRows: number;
 }
 
 export class OrtTalker implements TalkerStage {
   readonly hiddenSize: number;
   private readonly dtype: ActivationDtype;
-  /** Row counts of every run, for tests and the bench. */
+  /** Row counts of every run, and of the prefill runs among them, for tests and the bench. */
   readonly runBatchSizes: number[] = [];
+  readonly prefillRunBatchSizes: number[] = [];
 
   constructor(private readonly session: OrtSession, manifest: ModelManifest, private readonly options: OrtTalkerOptions) {
     this.hiddenSize = manifest.talker.hiddenSize;
     this.dtype = manifest.dtype === 'fp16' ? 'float16' : 'float32';
   }
 
-  prefill(inputs: readonly TalkerInput[]): Promise<TalkerOutput[]> {
+  async prefill(inputs: readonly TalkerInput[]): Promise<TalkerOutput[]> {
     for (const input of inputs) {
       if (this.options.kv.has(input.sequenceId)) throw new StudioError('internal', `sequence ${input.sequenceId} is prefilled twice`);
     }
-    return this.runGrouped(inputs);
+    const numRunsBefore = this.runBatchSizes.length;
+    const outputs = await this.runGrouped(inputs, this.options.prefillBucketRows);
+    this.prefillRunBatchSizes.push(...this.runBatchSizes.slice(numRunsBefore));
+    return outputs;
   }
 
   decode(inputs: readonly TalkerInput[]): Promise<TalkerOutput[]> {
     for (const input of inputs) {
       if (!this.options.kv.has(input.sequenceId)) throw new StudioError('internal', `sequence ${input.sequenceId} decodes before its prefill`);
     }
-    return this.runGrouped(inputs);
+    return this.runGrouped(inputs, this.options.bucketRows);
   }
 
   release(sequenceId: number): void {
@@ -63,7 +69,7 @@ export class OrtTalker implements TalkerStage {
     await this.session.release();
   }
 
-  private async runGrouped(inputs: readonly TalkerInput[]): Promise<TalkerOutput[]> {
+  private async runGrouped(inputs: readonly TalkerInput[], bucketRows: number): Promise<TalkerOutput[]> {
     const groups = new Map<string, number[]>();
     inputs.forEach((input, i) => {
       const capacity = kvCapacity(this.options.kv.numPositions(input.sequenceId) + input.numRows, this.options.blockPositions);
@@ -71,7 +77,6 @@ export class OrtTalker implements TalkerStage {
       groups.set(key, [...(groups.get(key) ?? []), i]);
     });
     const outputs: TalkerOutput[] = new Array(inputs.length);
-    const bucketRows = this.options.bucketRows;
     for (const [key, group] of groups) {
       const capacity = Number(key.split(':')[0]);
       const chunks = bucketRows > 0 ? fixedChunks(group.length, bucketRows) : [group.length];
