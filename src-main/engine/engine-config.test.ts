@@ -18,7 +18,7 @@ describe('engine config', () => {
       promptLayout: 'non-streaming',
       codePredictor: 'manifest',
       codecBatching: 'auto',
-      shapeBuckets: { mode: 'auto', talkerRows: 8, talkerPrefillRows: 8, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 },
+      shapeBuckets: { mode: 'auto', talkerRows: 8, talkerPrefillRows: 1, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 },
       kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0, regroupOnDevice: true },
     });
   });
@@ -31,7 +31,7 @@ describe('engine config', () => {
     expect(resolveEngineConfig({ shapeBuckets: { codecMaxRowFrames: 0 } }).shapeBuckets.codecMaxRowFrames).toBe(0);
     expect(() => resolveEngineConfig({ kvCache: { mode: 'gpu' } })).toThrow(/kvCache\.mode.*auto, host, device/);
     expect(() => resolveEngineConfig({ kvCache: { blockPositions: 0 } })).toThrow(/kvCache\.blockPositions.*≥ 1/);
-    expect(resolveEngineConfig({ shapeBuckets: { talkerRows: 4 } }).shapeBuckets).toEqual({ mode: 'auto', talkerRows: 4, talkerPrefillRows: 8, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 });
+    expect(resolveEngineConfig({ shapeBuckets: { talkerRows: 4 } }).shapeBuckets).toEqual({ mode: 'auto', talkerRows: 4, talkerPrefillRows: 1, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 });
   });
 
   it('merges nested overrides and freezes the result', () => {

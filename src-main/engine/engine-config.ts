@@ -26,7 +26,9 @@ export interface ShapeBucketConfig {
   talkerRows: number;
   /**
    * With buckets on: every talker prefill run has exactly this many rows. Kept apart from talkerRows
-   * because a prefill row is a whole prompt: padding one arrival to 64 copies costs 64 prompts.
+   * because a prefill row is a whole prompt: padding one arrival to 8 (or 64) copies costs 8 (64)
+   * prompts. The default 1 prefills each arrival alone, which is fastest for the first audio of one
+   * stream and for arrivals one at a time; a burst of many arrivals takes one run each.
    */
   talkerPrefillRows: number;
   /** With buckets on: every code-predictor call has exactly this many rows (padded with dropped copies). */
@@ -118,7 +120,7 @@ export function defaultEngineConfig(): EngineConfig {
     promptLayout: 'non-streaming',
     codePredictor: 'manifest',
     codecBatching: 'auto',
-    shapeBuckets: { mode: 'auto', talkerRows: 8, talkerPrefillRows: 8, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 },
+    shapeBuckets: { mode: 'auto', talkerRows: 8, talkerPrefillRows: 1, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 },
     kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0, regroupOnDevice: true },
   };
 }

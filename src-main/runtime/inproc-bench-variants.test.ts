@@ -1,5 +1,7 @@
 // Every inproc benchmark variant's engine settings are valid engine config (resolveEngineConfig
-// accepts them, deep-merged over the defaults), and an unknown variant name gets the valid list.
+// accepts them, deep-merged over the defaults), the README's server setting is the 'server' variant,
+// and an unknown variant name gets the valid list.
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resolveEngineConfig } from '../engine/engine-config';
 import { INPROC_VARIANT_CONFIGS, createInprocVariant } from './inproc-bench-variants';
@@ -15,9 +17,16 @@ describe('inproc benchmark variants', () => {
 
   it('the throughput variant keeps the default talker bucket and first chunk, changing only what it names', () => {
     const config = resolveEngineConfig(INPROC_VARIANT_CONFIGS.throughput.engineConfig);
-    expect(config.shapeBuckets).toEqual({ mode: 'auto', talkerRows: 8, talkerPrefillRows: 8, codePredictorRows: 64, codecMinRows: 2, codecMaxRowFrames: 160 });
+    expect(config.shapeBuckets).toEqual({ mode: 'auto', talkerRows: 8, talkerPrefillRows: 1, codePredictorRows: 64, codecMinRows: 2, codecMaxRowFrames: 160 });
     expect(config.codec).toEqual({ mode: 'window', stateStore: 'auto', chunkFrames: 24, firstChunkFrames: 4, leftContextFrames: 25 });
     expect(config.maxRunningSequences).toBe(64);
+  });
+
+  it("the README's setting for a server with many clients is the measured 'server' variant", () => {
+    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const setting = /For a server with many clients[\s\S]*?--engine-config '([^']+)'/.exec(readme);
+    expect(setting).not.toBeNull();
+    expect(JSON.parse(setting![1])).toEqual(INPROC_VARIANT_CONFIGS.server.engineConfig);
   });
 
   it('rejects an unknown variant, naming the valid ones', () => {

@@ -46,13 +46,23 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     schedulerConfig: {},
   },
   widet64: {
-    description: 'widecp64 with talker decode runs of 64 rows (prefill runs stay at 8)',
-    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, codePredictorRows: 64 }, codec: { mode: 'window', firstChunkFrames: 4 } },
+    description: 'widecp64 with talker decode runs of 64 rows (prefill runs of 8)',
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, talkerPrefillRows: 8, codePredictorRows: 64 }, codec: { mode: 'window', firstChunkFrames: 4 } },
+    schedulerConfig: {},
+  },
+  server: {
+    description: "the README's setting for a server with many clients: widet64 with the default codec (streaming, state on the device on WebGPU)",
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, talkerPrefillRows: 8, codePredictorRows: 64 }, codec: { firstChunkFrames: 4 } },
     schedulerConfig: {},
   },
   throughput: {
     description: 'widecp64 with window-codec chunks of 4, 8, 16, then 24 frames (less left context decoded again per new frame)',
     engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { codePredictorRows: 64 }, codec: { mode: 'window', firstChunkFrames: 4, chunkFrames: 24 } },
+    schedulerConfig: {},
+  },
+  prefill8: {
+    description: 'the defaults with talker prefill runs padded to 8 rows (the default until 2026-12-04; now 1)',
+    engineConfig: { shapeBuckets: { talkerPrefillRows: 8 } },
     schedulerConfig: {},
   },
   window: {
