@@ -10,7 +10,7 @@ import type { SynthesisRequest } from '../../../src-shared/synthesis';
 import { Engine } from '../engine';
 import { resolveEngineConfig } from '../engine-config';
 import type { CodecStreamRow, ModelStages, TalkerInput } from '../models/stages';
-import { applyTopK } from '../sampling/logits-processors';
+import { applyTopK, kthLargestBySort } from '../sampling/logits-processors';
 import { sampleTalkerToken } from '../sampling/sampler';
 import { fakeManifest, fakeTokenizer } from '../testing/fake-stages';
 
@@ -25,7 +25,7 @@ const params = { doSample: true, temperature: 0.9, topK: 50, topP: 1, repetition
 const past = Array.from({ length: 100 }, (_, i) => (i * 37) % 2048);
 
 function sortTopK(logits: Float32Array, topK: number): void {
-  const kth = Float32Array.from(logits).sort().reverse()[topK - 1];
+  const kth = kthLargestBySort(logits, topK);
   for (let i = 0; i < logits.length; i++) if (logits[i] < kth) logits[i] = -Infinity;
 }
 
@@ -85,9 +85,9 @@ async function timeEngine(numRows: number, numFrames: number): Promise<{ msPerSt
   const config = resolveEngineConfig({ maxRunningSequences: numRows, maxPrefillSequences: numRows, minFramesCap: numFrames, framesPerTextToken: 0 });
   const engine = new Engine({ manifest, tokenizer: fakeTokenizer(), stages: fullSizeStages(), config, provider: { name: 'cpu', reason: 'lab' } });
   let result = { msPerStep: 0, msPerRowStep: 0 };
-  for (let round_ = 0; round_ < 2; round_++) {
+  for (let pass = 0; pass < 2; pass++) {
     for (let i = 0; i < numRows; i++) {
-      const request: SynthesisRequest = { requestId: `r${round_}-${i}`, input: 'The quick brown fox jumps over the lazy dog.', inputFormat: 'text', voice: 'ryan', language: 'english', seed: i, params: { maxNewTokens: numFrames } };
+      const request: SynthesisRequest = { requestId: `r${pass}-${i}`, input: 'The quick brown fox jumps over the lazy dog.', inputFormat: 'text', voice: 'ryan', language: 'english', seed: i, params: { maxNewTokens: numFrames } };
       engine.addRequest(request);
     }
     const t = performance.now();

@@ -9,13 +9,9 @@ import {
   applyTopK,
   applyTopP,
   kthLargest,
+  kthLargestBySort,
   softmax,
 } from './logits-processors';
-
-/** The slow obvious top-k: sort a copy descending and read the k-th entry. */
-function kthLargestBySort(values: Float32Array, k: number): number {
-  return Float32Array.from(values).sort().reverse()[k - 1];
-}
 
 const f32 = (xs: number[]) => Float32Array.from(xs);
 

@@ -47,7 +47,7 @@ export function kthLargest(values: Float32Array, k: number): number {
   let size = 0;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    if (v !== v) return Float32Array.from(values).sort().reverse()[k - 1];
+    if (v !== v) return kthLargestBySort(values, k);
     if (size < k) {
       let at = size++;
       while (at > 0 && heap[(at - 1) >> 1] > v) {
@@ -69,6 +69,11 @@ export function kthLargest(values: Float32Array, k: number): number {
     }
   }
   return heap[0];
+}
+
+/** The k-th largest by sorting a copy (the slow obvious reference; NaN sorts above every number). */
+export function kthLargestBySort(values: Float32Array, k: number): number {
+  return Float32Array.from(values).sort().reverse()[k - 1];
 }
 
 /**
