@@ -36,8 +36,8 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     schedulerConfig: {},
   },
   widecp64: {
-    description: 'up to 64 running sequences (16 admitted per step), every code-predictor call padded to 64 rows (talker runs of 8), first codec chunk 4 frames, window codec',
-    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { codePredictorRows: 64 }, codec: { mode: 'window', firstChunkFrames: 4 } },
+    description: 'up to 64 running sequences (16 admitted per step), every code-predictor call padded to 64 rows (talker decode and prefill runs of 8, as measured), first codec chunk 4 frames, window codec',
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerPrefillRows: 8, codePredictorRows: 64 }, codec: { mode: 'window', firstChunkFrames: 4 } },
     schedulerConfig: {},
   },
   wide64: {
@@ -46,7 +46,7 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     schedulerConfig: {},
   },
   widet64: {
-    description: 'widecp64 with talker decode runs of 64 rows (prefill runs of 8)',
+    description: 'widecp64 with talker decode runs of 64 rows',
     engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, talkerPrefillRows: 8, codePredictorRows: 64 }, codec: { mode: 'window', firstChunkFrames: 4 } },
     schedulerConfig: {},
   },
@@ -57,7 +57,7 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
   },
   throughput: {
     description: 'widecp64 with window-codec chunks of 4, 8, 16, then 24 frames (less left context decoded again per new frame)',
-    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { codePredictorRows: 64 }, codec: { mode: 'window', firstChunkFrames: 4, chunkFrames: 24 } },
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerPrefillRows: 8, codePredictorRows: 64 }, codec: { mode: 'window', firstChunkFrames: 4, chunkFrames: 24 } },
     schedulerConfig: {},
   },
   prefill8: {
@@ -82,7 +82,7 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
   },
   widestream: {
     description: "widecp64 with codec mode 'stream' (state on the device on WebGPU)",
-    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { codePredictorRows: 64 }, codec: { mode: 'stream', firstChunkFrames: 4 } },
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerPrefillRows: 8, codePredictorRows: 64 }, codec: { mode: 'stream', firstChunkFrames: 4 } },
     schedulerConfig: {},
   },
   codecunsplit: {
