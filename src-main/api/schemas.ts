@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { CHANNELS, type Channel } from '../../src-shared/ipc-contract';
+import { AUDIO_FORMATS } from '../../src-shared/audio-format';
+import { EXPORT_CHUNK_MAX_SAMPLES } from '../../src-shared/contract/export';
 
 const empty = z.strictObject({});
 
@@ -138,6 +140,16 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
   [CHANNELS.pullModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
   [CHANNELS.removeModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
   [CHANNELS.verifyModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
+  [CHANNELS.appendExportAudio]: z.strictObject({
+    exportId: idSchema,
+    pcm: z.instanceof(Float32Array).refine((pcm) => pcm.length <= EXPORT_CHUNK_MAX_SAMPLES, `at most ${EXPORT_CHUNK_MAX_SAMPLES} samples per chunk; split the audio`),
+  }),
+  [CHANNELS.encodeExportAudio]: z.strictObject({
+    exportId: idSchema,
+    sampleRateHz: z.number().int().min(8000).max(192_000),
+    format: z.enum(AUDIO_FORMATS),
+    bitrateKbps: z.number().positive().max(510).optional(),
+  }),
 };
 
 /** Turns zod issues into one readable sentence naming each field path. */

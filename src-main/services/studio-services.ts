@@ -17,6 +17,7 @@ import { ProjectService } from './project-service';
 import { BenchService, createLibraryRunStore, createProtocolBenchRunner, type BenchRunnerPort } from './bench-service';
 import { createBenchRunStore } from '../library/bench-run-store';
 import { ModelsService, type ModelManagerPort } from './models-service';
+import { ExportService } from './export-service';
 
 /** What the services need of the engine host (HostClient implements it; tests fake it). */
 export interface EngineHostApi {
@@ -64,6 +65,8 @@ export class StudioServices {
   private readonly subscribers = new Map<string, CallContext>();
   /** The last few synthesis results, so studio:library.saveClip can store one without the audio crossing the wire again. */
   private readonly recentResults = new Map<string, SynthesisResult>();
+  /** Audio exports in progress (no disk, so not part of uiServices()). */
+  private readonly exports = new ExportService();
   private ui: { library: LibraryService; projects: ProjectService; bench: BenchService; models: ModelsService } | null = null;
 
   constructor(private readonly options: StudioServicesOptions) {
@@ -123,6 +126,8 @@ export class StudioServices {
       [CHANNELS.pullModel]: async (req, ctx) => this.uiServices().models.pullModel(req.modelId, (p) => ctx.emit(EVENTS.onDidProgressPull, p)),
       [CHANNELS.removeModel]: async (req) => ({ removed: await this.uiServices().models.removeModel(req.modelId) }),
       [CHANNELS.verifyModel]: async (req) => this.uiServices().models.verifyModel(req.modelId),
+      [CHANNELS.appendExportAudio]: async (req, ctx) => this.exports.append(ctx.callerId, req.exportId, req.pcm),
+      [CHANNELS.encodeExportAudio]: async (req, ctx) => this.exports.encode(ctx.callerId, req),
     };
   }
 
