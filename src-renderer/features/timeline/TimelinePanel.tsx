@@ -120,7 +120,6 @@ export function TimelinePanel() {
           </select>
         </label>
         <button data-testid="export-audio" onClick={() => exportAs(composed.pcm, baseName)}>Export</button>
-        <button data-testid="export-wav16" onClick={() => exportWav(composed.pcm, baseName, 'pcm16')}>Export WAV 16-bit</button>
         <button data-testid="export-wavf32" onClick={() => exportWav(composed.pcm, baseName, 'float32')}>Export WAV float</button>
         {exportStatus && <span className="muted" role="status" data-testid="export-status">{exportStatus}</span>}
       </div>
@@ -145,7 +144,7 @@ export function TimelinePanel() {
                 <button disabled={!turn.previousTakeId} onClick={() => revertTake(turn.turnIndex)}>Revert</button>
                 {chosenAudio && chosen && (
                   <>
-                    <button aria-label={`Export turn ${turn.turnIndex + 1} as WAV 16-bit`} onClick={() => exportWav(takeSamples(chosen, chosenAudio), `${baseName}-turn${turn.turnIndex + 1}`, 'pcm16')}>WAV 16</button>
+                    <button aria-label={`Export turn ${turn.turnIndex + 1} as ${FORMAT_LABELS[exportFormat]}`} onClick={() => exportAs(takeSamples(chosen, chosenAudio), `${baseName}-turn${turn.turnIndex + 1}`)}>Export</button>
                     <button aria-label={`Export turn ${turn.turnIndex + 1} as WAV float`} onClick={() => exportWav(takeSamples(chosen, chosenAudio), `${baseName}-turn${turn.turnIndex + 1}`, 'float32')}>WAV float</button>
                   </>
                 )}
