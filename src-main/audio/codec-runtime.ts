@@ -25,6 +25,8 @@ export interface CodecStream {
   write(pcm: Float32Array): Promise<void>;
   /** Flushes the encoder and the muxer; every byte has gone to the listener when it resolves. */
   end(): Promise<void>;
+  /** Abandons the encode and frees the codec (its worker); nothing more is written. */
+  cancel(): Promise<void>;
 }
 
 type MediabunnyModule = typeof Mediabunny;
@@ -151,6 +153,9 @@ export async function openCodecStream(kind: CodecKind, sampleRateHz: number, bit
       // A stream that never got audio has no file to finish (the muxers refuse an empty one).
       if (session.numWritten === 0) await session.output.cancel();
       else await session.output.finalize();
+    },
+    async cancel() {
+      if (session.output.state === 'pending' || session.output.state === 'started') await session.output.cancel();
     },
   };
 }

@@ -275,7 +275,34 @@ describe('createAudioEncodeStream', () => {
     const bad = input.slice(0, CHUNK);
     bad[7] = Number.NaN;
     await expect(stream.write(bad)).rejects.toMatchObject({ code: 'invalid-argument', details: { field: 'pcm', index: 7 } });
+    await expect(stream.write(input.subarray(0, CHUNK))).rejects.toMatchObject({ details: { index: 7 } });
+    await expect(stream.end()).rejects.toMatchObject({ details: { index: 7 } }); // and the codec is released
+  });
+
+  it('encodes writes fired without awaiting in call order, and copies each chunk', async () => {
+    const parts: Uint8Array[] = [];
+    const stream = await createAudioEncodeStream({ sampleRateHz: RATE_HZ, format: 'mp3', onBytes: (b) => parts.push(b.slice()) });
+    const reused = new Float32Array(CHUNK);
+    for (let i = 0; i < input.length; i += CHUNK) {
+      reused.set(input.subarray(i, i + CHUNK));
+      void stream.write(reused.subarray(0, Math.min(CHUNK, input.length - i))); // as a synchronous event handler would
+      reused.fill(0); // the stream copied the chunk: overwriting it must not change the audio
+    }
     await stream.end();
+    const bytes = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+    parts.reduce((at, p) => (bytes.set(p, at), at + p.byteLength), 0);
+    await expectFaithful('mp3', { bytes, contentType: '', sampleRateHz: RATE_HZ }, input, RATE_HZ);
+  });
+
+  it('stops sending bytes once cancelled and refuses later writes', async () => {
+    let numBytes = 0;
+    const stream = await createAudioEncodeStream({ sampleRateHz: RATE_HZ, format: 'opus', onBytes: (b) => (numBytes += b.byteLength) });
+    await stream.write(input.subarray(0, RATE_HZ));
+    await stream.cancel();
+    const numBytesAtCancel = numBytes;
+    await expect(stream.write(input.subarray(0, CHUNK))).rejects.toMatchObject({ message: expect.stringContaining('was cancelled') });
+    await expect(stream.end()).rejects.toBeInstanceOf(StudioError);
+    expect(numBytes).toBe(numBytesAtCancel);
   });
 });
 

@@ -10,7 +10,7 @@ import { checkSampleRate } from './check-args';
 import { encodePcm16Le } from './pcm16';
 import { resample } from './resample';
 import { encodeWav } from './wav';
-import { CODEC_SAMPLE_RATES_HZ, encodeWithCodec, openCodecStream, type CodecKind } from './codec-runtime';
+import { CODEC_SAMPLE_RATES_HZ, encodeWithCodec, openCodecStream, type CodecKind, type CodecStream } from './codec-runtime';
 
 export { AUDIO_FORMATS, contentTypeFor, type AudioFormat };
 
@@ -40,10 +40,16 @@ export interface AudioEncodeStreamOptions {
 export interface AudioEncodeStream {
   readonly format: AudioFormat;
   readonly contentType: string;
-  /** Encodes the next chunk; call one at a time (await each). The chunk may be reused after it resolves. */
+  /**
+   * Queues the next chunk (copied, so the caller may reuse it at once); chunks are encoded in call
+   * order, so write() may be called without awaiting. A bad chunk (NaN, too long) or a codec error
+   * rejects this call, every later one and end().
+   */
   write(pcm: Float32Array): Promise<void>;
-  /** Flushes the codec; every byte has reached onBytes when it resolves. Call once. */
+  /** Flushes the codec after the queued chunks; every byte has reached onBytes when it resolves. Call once. */
   end(): Promise<void>;
+  /** Drops the encode (the client went away): frees the codec; no more bytes. Safe to call at any time. */
+  cancel(): Promise<void>;
 }
 
 export interface EncodeSettings {
@@ -98,51 +104,104 @@ export async function createAudioEncodeStream(options: AudioEncodeStreamOptions)
   const { sampleRateHz, format, onBytes } = options;
   checkFormat(format);
   checkRate(sampleRateHz);
-  const contentType = contentTypeFor(format);
-  let ended = false;
-  const guard = (pcm: Float32Array | null) => {
-    if (ended) throw new StudioError('invalid-argument', `the ${format} stream has already ended; open a new stream for more audio`, { field: 'stream' });
-    if (pcm) checkChunk(pcm);
-  };
+  let codec: CodecStream;
   if (format === 'wav' || format === 'pcm') {
     resolveBitrateKbps(format, options.bitrateKbps, sampleRateHz);
-    if (format === 'wav') onBytes(wavStreamHeader(sampleRateHz));
-    return {
-      format,
-      contentType,
+    let started = false;
+    codec = {
       async write(pcm) {
-        guard(pcm);
+        if (format === 'wav' && !started) onBytes(wavStreamHeader(sampleRateHz));
+        started = true;
         if (pcm.length > 0) onBytes(encodePcm16Le(pcm));
       },
       async end() {
-        guard(null);
-        ended = true;
+        if (format === 'wav' && !started) onBytes(wavStreamHeader(sampleRateHz));
       },
+      async cancel() {},
     };
+  } else {
+    const kind: CodecKind = format;
+    if (!CODEC_SAMPLE_RATES_HZ[kind].includes(sampleRateHz)) {
+      throw new StudioError(
+        'unsupported',
+        `a streamed ${format} encode needs one of ${CODEC_SAMPLE_RATES_HZ[kind].join(', ')} Hz but the audio is ${sampleRateHz} Hz; resample it first or use encodeAudio, which resamples`,
+        { field: 'sampleRateHz', value: sampleRateHz, allowed: [...CODEC_SAMPLE_RATES_HZ[kind]] },
+      );
+    }
+    const bitrateKbps = resolveBitrateKbps(format, options.bitrateKbps, sampleRateHz);
+    codec = await openCodecStream(kind, sampleRateHz, (bitrateKbps ?? 0) * 1000, onBytes);
   }
-  const kind: CodecKind = format;
-  if (!CODEC_SAMPLE_RATES_HZ[kind].includes(sampleRateHz)) {
-    throw new StudioError(
-      'unsupported',
-      `a streamed ${format} encode needs one of ${CODEC_SAMPLE_RATES_HZ[kind].join(', ')} Hz but the audio is ${sampleRateHz} Hz; resample it first or use encodeAudio, which resamples`,
-      { field: 'sampleRateHz', value: sampleRateHz, allowed: [...CODEC_SAMPLE_RATES_HZ[kind]] },
-    );
+  return new OrderedEncodeStream(format, codec);
+}
+
+/**
+ * Runs a codec stream's calls one after another in call order, so a caller may fire write() from
+ * a synchronous event handler without awaiting. The first failure fails every later call and end().
+ */
+class OrderedEncodeStream implements AudioEncodeStream {
+  readonly contentType: string;
+  private tail: Promise<void> = Promise.resolve();
+  private failure: unknown = null;
+  private state: 'open' | 'ended' | 'cancelled' = 'open';
+
+  constructor(
+    readonly format: AudioFormat,
+    private readonly codec: CodecStream,
+  ) {
+    this.contentType = contentTypeFor(format);
   }
-  const bitrateKbps = resolveBitrateKbps(format, options.bitrateKbps, sampleRateHz);
-  const codec = await openCodecStream(kind, sampleRateHz, (bitrateKbps ?? 0) * 1000, onBytes);
-  return {
-    format,
-    contentType,
-    async write(pcm) {
-      guard(pcm);
-      await codec.write(pcm);
-    },
-    async end() {
-      guard(null);
-      ended = true;
-      await codec.end();
-    },
-  };
+
+  write(pcm: Float32Array): Promise<void> {
+    if (this.state !== 'open') return this.refuse(`the ${this.format} stream ${this.stateText()}; open a new stream for more audio`);
+    try {
+      checkChunk(pcm);
+    } catch (err) {
+      this.failure ??= err;
+      return this.refuse(null);
+    }
+    const copy = pcm.slice(); // the caller may reuse its buffer as soon as write() returns
+    return this.enqueue(() => this.codec.write(copy));
+  }
+
+  end(): Promise<void> {
+    if (this.state !== 'open') return this.refuse(`the ${this.format} stream ${this.stateText()} already; call end() once`);
+    this.state = 'ended';
+    return this.enqueue(() => this.codec.end()).catch(async (err: unknown) => {
+      await this.codec.cancel().catch(() => {});
+      throw err;
+    });
+  }
+
+  cancel(): Promise<void> {
+    if (this.state === 'cancelled') return Promise.resolve();
+    this.state = 'cancelled';
+    this.failure ??= new StudioError('cancelled', `the ${this.format} stream was cancelled`);
+    return this.tail.then(() => this.codec.cancel()).catch(() => {});
+  }
+
+  private enqueue(task: () => Promise<void>): Promise<void> {
+    const run = this.tail.then(() => {
+      if (this.failure) throw this.failure;
+      return task();
+    });
+    // The stored tail swallows the error so an unawaited write() never becomes an unhandled rejection.
+    this.tail = run.catch((err: unknown) => {
+      this.failure ??= err;
+    });
+    return run;
+  }
+
+  private stateText(): string {
+    return this.state === 'cancelled' ? 'was cancelled' : 'has ended';
+  }
+
+  /** A rejected promise marked as handled: the caller learns of it by awaiting this or end(). */
+  private refuse(message: string | null): Promise<void> {
+    const error = message ? new StudioError('invalid-argument', message, { field: 'stream', state: this.state }) : this.failure;
+    const rejected = Promise.reject(error);
+    rejected.catch(() => {});
+    return rejected;
+  }
 }
 
 /** The codec rate for a PCM rate: the same when the codec takes it, else the next higher one it takes (or its highest). */
