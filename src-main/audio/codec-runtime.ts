@@ -171,6 +171,8 @@ const OPUS_FRAME_MS = 20;
  */
 export const OPUS_PRE_SKIP_48K = 312;
 const OPUS_APPLICATION_AUDIO = 2049;
+/** 25 packets = 0.5 s of audio ≈ 9 ms of CPU here (docs/benchmarks.md: 18 ms per audio second). */
+const OPUS_FRAMES_PER_YIELD = 25;
 
 /** OpusHead, the identification header (RFC 7845 §5.1): mono, channel mapping family 0. */
 function opusHead(inputSampleRateHz: number): Uint8Array {
@@ -216,17 +218,25 @@ async function createOpusEncoderClass(mb: MediabunnyModule): Promise<typeof Medi
       this.pendingMeta = { decoderConfig: { codec: 'opus', numberOfChannels: 1, sampleRate: 48000, description: opusHead(rate) } };
     }
 
-    encode(sample: Mediabunny.AudioSample): void {
+    /** Runs on the calling thread, so it yields every OPUS_FRAMES_PER_YIELD packets: a long clip never stalls the event loop for long. */
+    async encode(sample: Mediabunny.AudioSample): Promise<void> {
       const pcm = new Float32Array(sample.numberOfFrames);
       sample.copyTo(pcm, { format: 'f32', planeIndex: 0 });
       const ints = quantizeToInt16(pcm);
       this.numInputSamples += ints.length;
+      let numSinceYield = 0;
       for (let i = 0; i < ints.length; ) {
         const n = Math.min(ints.length - i, this.frameSamples - this.numInFrame);
         this.frame.set(ints.subarray(i, i + n), this.numInFrame);
         this.numInFrame += n;
         i += n;
-        if (this.numInFrame === this.frameSamples) this.emitFrame(OPUS_FRAME_MS / 1000);
+        if (this.numInFrame === this.frameSamples) {
+          this.emitFrame(OPUS_FRAME_MS / 1000);
+          if (++numSinceYield === OPUS_FRAMES_PER_YIELD) {
+            numSinceYield = 0;
+            await new Promise<void>((resolve) => setImmediate(resolve));
+          }
+        }
       }
     }
 

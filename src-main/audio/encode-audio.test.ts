@@ -15,6 +15,7 @@ import { AUDIO_FORMATS, type AudioFormat } from '../../src-shared/audio-format';
 import { createAudioEncodeStream, encodeAudio, type EncodedAudio } from './encode-audio';
 import { quantizeToInt16 } from './pcm16';
 import { resample } from './resample';
+import { encodeWav } from './wav';
 
 const RATE_HZ = 24_000;
 const DURATION_S = 1.5;
@@ -182,6 +183,11 @@ describe('encodeAudio', () => {
     // This decoder scales every 16-bit sample by 1/32767, so multiplying back gives the integers.
     for (let i = 0; i < ints.length; i++) maxDiff = Math.max(maxDiff, Math.abs(Math.round(back[i] * 32767) - ints[i]));
     expect(maxDiff).toBe(0);
+  });
+
+  it('writes the same WAV bytes as wav.ts', async () => {
+    const encoded = await encodeAudio({ pcm: input, sampleRateHz: RATE_HZ, format: 'wav' });
+    expect(Buffer.from(encoded.bytes).equals(Buffer.from(encodeWav(input, RATE_HZ, 'pcm16')))).toBe(true);
   });
 
   it('labels the AAC as ADTS at the encoded rate and the Opus header with the input rate', async () => {

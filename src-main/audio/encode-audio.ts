@@ -75,9 +75,14 @@ export async function encodeAudio(request: EncodeAudioRequest): Promise<EncodedA
   checkPcm(pcm);
   const contentType = contentTypeFor(format);
   switch (format) {
-    case 'wav':
+    case 'wav': {
       resolveBitrateKbps(format, request.bitrateKbps, sampleRateHz);
-      return { bytes: encodeWav(pcm, sampleRateHz, 'pcm16'), contentType, sampleRateHz };
+      const data = encodePcm16Le(pcm);
+      const bytes = new Uint8Array(WAV_HEADER_BYTES + data.byteLength);
+      bytes.set(wavHeader(sampleRateHz, data.byteLength));
+      bytes.set(data, WAV_HEADER_BYTES);
+      return { bytes, contentType, sampleRateHz };
+    }
     case 'pcm':
       resolveBitrateKbps(format, request.bitrateKbps, sampleRateHz);
       return { bytes: encodePcm16Le(pcm), contentType, sampleRateHz };
@@ -110,12 +115,12 @@ export async function createAudioEncodeStream(options: AudioEncodeStreamOptions)
     let started = false;
     codec = {
       async write(pcm) {
-        if (format === 'wav' && !started) onBytes(wavStreamHeader(sampleRateHz));
+        if (format === 'wav' && !started) onBytes(wavHeader(sampleRateHz, null));
         started = true;
         if (pcm.length > 0) onBytes(encodePcm16Le(pcm));
       },
       async end() {
-        if (format === 'wav' && !started) onBytes(wavStreamHeader(sampleRateHz));
+        if (format === 'wav' && !started) onBytes(wavHeader(sampleRateHz, null));
       },
       async cancel() {},
     };
@@ -273,11 +278,18 @@ function checkChunk(pcm: Float32Array): void {
   }
 }
 
-/** 16-bit mono WAV header whose RIFF and data sizes are 0xFFFFFFFF: unknown while streaming. */
-function wavStreamHeader(sampleRateHz: number): Uint8Array {
+const WAV_HEADER_BYTES = 44;
+
+/**
+ * The 44-byte header wav.ts writes for 16-bit mono PCM, with its sizes set for `numDataBytes`, or to
+ * 0xFFFFFFFF (unknown, as streaming servers send it) when null. The samples follow as encodePcm16Le
+ * writes them, which is about 10× faster than building the whole file through wav.ts.
+ */
+function wavHeader(sampleRateHz: number, numDataBytes: number | null): Uint8Array {
   const header = encodeWav(new Float32Array(0), sampleRateHz, 'pcm16');
+  if (header.byteLength !== WAV_HEADER_BYTES) throw new StudioError('internal', `wav.ts wrote a ${header.byteLength}-byte header where 44 were expected; update wavHeader`);
   const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
-  view.setUint32(4, 0xffffffff, true);
-  view.setUint32(header.byteLength - 4, 0xffffffff, true); // the data chunk's size: the header's last field
+  view.setUint32(4, numDataBytes === null ? 0xffffffff : 36 + numDataBytes, true); // RIFF size: everything after this field
+  view.setUint32(40, numDataBytes === null ? 0xffffffff : numDataBytes, true); // data chunk size
   return header;
 }

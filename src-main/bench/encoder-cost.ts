@@ -1,10 +1,12 @@
 /**
  * Cost of each response-format encoder per second of audio: CPU ms (the whole process, so the
  * codec worker threads count), wall ms and bytes, for a whole clip (encodeAudio) and for a stream
- * of 80 ms chunks (createAudioEncodeStream), plus the first call's cold start (module import, wasm
- * compile). Records numbers for docs/benchmarks.md; asserts nothing.
+ * of 80 ms chunks (createAudioEncodeStream), the first call's cold start (module import, wasm
+ * compile) and the longest event-loop stall during a whole-clip encode. Records numbers for
+ * docs/benchmarks.md; asserts nothing.
  *   npx tsx src-main/bench/encoder-cost.ts [--seconds 30] [--runs 5] [--rate 24000]
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { AUDIO_FORMATS, type AudioFormat } from '../../src-shared/audio-format';
 import { createAudioEncodeStream, defaultEncodeSettings, encodeAudio } from '../audio/encode-audio';
 
@@ -12,6 +14,7 @@ interface Cost {
   cpuMs: number;
   wallMs: number;
   numBytes: number;
+  maxStallMs: number;
 }
 
 function argValue(name: string, fallback: number): number {
@@ -40,12 +43,16 @@ function speechLikeSignal(sampleRateHz: number, durationS: number): Float32Array
 }
 
 async function measure(run: () => Promise<number>): Promise<Cost> {
+  const loopDelay = monitorEventLoopDelay({ resolution: 2 });
+  loopDelay.enable();
   const cpu0 = process.cpuUsage();
   const wall0 = performance.now();
   const numBytes = await run();
   const wallMs = performance.now() - wall0;
   const cpu = process.cpuUsage(cpu0);
-  return { cpuMs: (cpu.user + cpu.system) / 1000, wallMs, numBytes };
+  await new Promise((resolve) => setTimeout(resolve, 10)); // lets the monitor's timer record a stall that ended with the run
+  loopDelay.disable();
+  return { cpuMs: (cpu.user + cpu.system) / 1000, wallMs, numBytes, maxStallMs: loopDelay.max / 1e6 };
 }
 
 async function encodeWhole(format: AudioFormat, pcm: Float32Array, sampleRateHz: number): Promise<number> {
@@ -75,8 +82,8 @@ async function main(): Promise<void> {
   const short = pcm.subarray(0, sampleRateHz); // 1 s: shows the fixed cost of one encode
   const bitrates = defaultEncodeSettings().bitrateKbps;
   console.log(`encoder cost: ${durationS} s of speech-like mono audio at ${sampleRateHz} Hz, median of ${numRuns} runs, node ${process.version}`);
-  console.log('| format | bitrate | cold first call ms | CPU ms / audio-s | wall ms / audio-s | streamed CPU ms / audio-s | bytes / audio-s | 1 s clip CPU ms |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('| format | bitrate | cold first call ms | CPU ms / audio-s | wall ms / audio-s | streamed CPU ms / audio-s | bytes / audio-s | 1 s clip CPU ms | longest event-loop stall ms |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const format of AUDIO_FORMATS) {
     const cold = await measure(() => encodeWhole(format, short, sampleRateHz));
     const whole: Cost[] = [];
@@ -90,7 +97,7 @@ async function main(): Promise<void> {
     const bitrate = format in bitrates ? `${bitrates[format as keyof typeof bitrates]} kbps` : 'lossless';
     const perS = (costs: Cost[], key: keyof Cost) => (median(costs.map((c) => c[key])) / durationS).toFixed(key === 'numBytes' ? 0 : 2);
     console.log(
-      `| ${format} | ${bitrate} | ${cold.wallMs.toFixed(0)} | ${perS(whole, 'cpuMs')} | ${perS(whole, 'wallMs')} | ${perS(streamed, 'cpuMs')} | ${perS(whole, 'numBytes')} | ${median(shortRuns.map((c) => c.cpuMs)).toFixed(1)} |`,
+      `| ${format} | ${bitrate} | ${cold.wallMs.toFixed(0)} | ${perS(whole, 'cpuMs')} | ${perS(whole, 'wallMs')} | ${perS(streamed, 'cpuMs')} | ${perS(whole, 'numBytes')} | ${median(shortRuns.map((c) => c.cpuMs)).toFixed(1)} | ${median(whole.map((c) => c.maxStallMs)).toFixed(0)} |`,
     );
   }
 }
