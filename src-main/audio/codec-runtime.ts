@@ -121,7 +121,9 @@ export async function encodeWithCodec(kind: CodecKind, pcm: Float32Array, sample
   const target = new mb.BufferTarget();
   const session = await openSession(kind, sampleRateHz, bitrateBps, target, false);
   try {
-    await session.write(pcm);
+    // One second per sample: the conversions mediabunny does on this thread stay short, so a long
+    // clip does not stall the event loop (the encoding itself runs in the codec's worker).
+    for (let start = 0; start < pcm.length; start += sampleRateHz) await session.write(pcm.subarray(start, start + sampleRateHz));
     await session.output.finalize();
   } catch (err) {
     await session.output.cancel().catch(() => {});
