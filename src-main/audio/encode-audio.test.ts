@@ -233,7 +233,7 @@ describe('createAudioEncodeStream', () => {
 
   async function streamAll(format: AudioFormat, chunks: Float32Array[]): Promise<{ bytes: Uint8Array; numBytesBeforeEnd: number }> {
     const parts: Uint8Array[] = [];
-    const stream = await createAudioEncodeStream({ sampleRateHz: RATE_HZ, format, onBytes: (b) => parts.push(b.slice()) });
+    const stream = createAudioEncodeStream({ sampleRateHz: RATE_HZ, format, onBytes: (b) => parts.push(b.slice()) });
     for (const chunk of chunks) await stream.write(chunk);
     const numBytesBeforeEnd = parts.reduce((n, p) => n + p.byteLength, 0);
     await stream.end();
@@ -261,15 +261,15 @@ describe('createAudioEncodeStream', () => {
 
   it('sends pcm bytes for each chunk at once', async () => {
     const parts: Uint8Array[] = [];
-    const stream = await createAudioEncodeStream({ sampleRateHz: RATE_HZ, format: 'pcm', onBytes: (b) => parts.push(b) });
+    const stream = createAudioEncodeStream({ sampleRateHz: RATE_HZ, format: 'pcm', onBytes: (b) => parts.push(b) });
     await stream.write(input.subarray(0, CHUNK));
     expect(parts.map((p) => p.byteLength)).toEqual([2 * CHUNK]);
     await stream.end();
   });
 
   it('refuses a rate the codec cannot stream, a write after end, and a second end', async () => {
-    await expect(createAudioEncodeStream({ sampleRateHz: 22_050, format: 'opus', onBytes: () => {} })).rejects.toMatchObject({ code: 'unsupported', message: expect.stringContaining('resample it first') });
-    const stream = await createAudioEncodeStream({ sampleRateHz: RATE_HZ, format: 'mp3', onBytes: () => {} });
+    expect(() => createAudioEncodeStream({ sampleRateHz: 22_050, format: 'opus', onBytes: () => {} })).toThrow(expect.objectContaining({ code: 'unsupported', message: expect.stringContaining('resample it first') }));
+    const stream = createAudioEncodeStream({ sampleRateHz: RATE_HZ, format: 'mp3', onBytes: () => {} });
     await stream.write(input.subarray(0, CHUNK));
     await stream.end();
     await expect(stream.write(input.subarray(0, CHUNK))).rejects.toMatchObject({ code: 'invalid-argument', message: expect.stringContaining('open a new stream') });
@@ -277,7 +277,7 @@ describe('createAudioEncodeStream', () => {
   });
 
   it('refuses NaN in a streamed chunk before encoding it', async () => {
-    const stream = await createAudioEncodeStream({ sampleRateHz: RATE_HZ, format: 'aac', onBytes: () => {} });
+    const stream = createAudioEncodeStream({ sampleRateHz: RATE_HZ, format: 'aac', onBytes: () => {} });
     const bad = input.slice(0, CHUNK);
     bad[7] = Number.NaN;
     await expect(stream.write(bad)).rejects.toMatchObject({ code: 'invalid-argument', details: { field: 'pcm', index: 7 } });
@@ -287,7 +287,7 @@ describe('createAudioEncodeStream', () => {
 
   it('encodes writes fired without awaiting in call order, and copies each chunk', async () => {
     const parts: Uint8Array[] = [];
-    const stream = await createAudioEncodeStream({ sampleRateHz: RATE_HZ, format: 'mp3', onBytes: (b) => parts.push(b.slice()) });
+    const stream = createAudioEncodeStream({ sampleRateHz: RATE_HZ, format: 'mp3', onBytes: (b) => parts.push(b.slice()) });
     const reused = new Float32Array(CHUNK);
     for (let i = 0; i < input.length; i += CHUNK) {
       reused.set(input.subarray(i, i + CHUNK));
@@ -302,7 +302,7 @@ describe('createAudioEncodeStream', () => {
 
   it('stops sending bytes once cancelled and refuses later writes', async () => {
     let numBytes = 0;
-    const stream = await createAudioEncodeStream({ sampleRateHz: RATE_HZ, format: 'opus', onBytes: (b) => (numBytes += b.byteLength) });
+    const stream = createAudioEncodeStream({ sampleRateHz: RATE_HZ, format: 'opus', onBytes: (b) => (numBytes += b.byteLength) });
     await stream.write(input.subarray(0, RATE_HZ));
     await stream.cancel();
     const numBytesAtCancel = numBytes;

@@ -104,16 +104,16 @@ export async function encodeAudio(request: EncodeAudioRequest): Promise<EncodedA
  * mp3, aac and opus stream frame by frame (MP3 without a Xing frame, Ogg pages of at most 100 ms);
  * flac streams with STREAMINFO's total left unknown; wav sends a header whose sizes are 0xFFFFFFFF;
  * pcm is the samples. The rate must be one the codec takes as is (24 kHz suits every format).
+ * Returns at once (bad options throw here); the codec loads behind the first write.
  */
-export async function createAudioEncodeStream(options: AudioEncodeStreamOptions): Promise<AudioEncodeStream> {
+export function createAudioEncodeStream(options: AudioEncodeStreamOptions): AudioEncodeStream {
   const { sampleRateHz, format, onBytes } = options;
   checkFormat(format);
   checkRate(sampleRateHz);
-  let codec: CodecStream;
   if (format === 'wav' || format === 'pcm') {
     resolveBitrateKbps(format, options.bitrateKbps, sampleRateHz);
     let started = false;
-    codec = {
+    const codec: CodecStream = {
       async write(pcm) {
         if (format === 'wav' && !started) onBytes(wavHeader(sampleRateHz, null));
         started = true;
@@ -124,19 +124,18 @@ export async function createAudioEncodeStream(options: AudioEncodeStreamOptions)
       },
       async cancel() {},
     };
-  } else {
-    const kind: CodecKind = format;
-    if (!CODEC_SAMPLE_RATES_HZ[kind].includes(sampleRateHz)) {
-      throw new StudioError(
-        'unsupported',
-        `a streamed ${format} encode needs one of ${CODEC_SAMPLE_RATES_HZ[kind].join(', ')} Hz but the audio is ${sampleRateHz} Hz; resample it first or use encodeAudio, which resamples`,
-        { field: 'sampleRateHz', value: sampleRateHz, allowed: [...CODEC_SAMPLE_RATES_HZ[kind]] },
-      );
-    }
-    const bitrateKbps = resolveBitrateKbps(format, options.bitrateKbps, sampleRateHz);
-    codec = await openCodecStream(kind, sampleRateHz, (bitrateKbps ?? 0) * 1000, onBytes);
+    return new OrderedEncodeStream(format, Promise.resolve(codec));
   }
-  return new OrderedEncodeStream(format, codec);
+  const kind: CodecKind = format;
+  if (!CODEC_SAMPLE_RATES_HZ[kind].includes(sampleRateHz)) {
+    throw new StudioError(
+      'unsupported',
+      `a streamed ${format} encode needs one of ${CODEC_SAMPLE_RATES_HZ[kind].join(', ')} Hz but the audio is ${sampleRateHz} Hz; resample it first or use encodeAudio, which resamples`,
+      { field: 'sampleRateHz', value: sampleRateHz, allowed: [...CODEC_SAMPLE_RATES_HZ[kind]] },
+    );
+  }
+  const bitrateKbps = resolveBitrateKbps(format, options.bitrateKbps, sampleRateHz);
+  return new OrderedEncodeStream(format, openCodecStream(kind, sampleRateHz, (bitrateKbps ?? 0) * 1000, onBytes));
 }
 
 /**
@@ -145,15 +144,24 @@ export async function createAudioEncodeStream(options: AudioEncodeStreamOptions)
  */
 class OrderedEncodeStream implements AudioEncodeStream {
   readonly contentType: string;
-  private tail: Promise<void> = Promise.resolve();
+  private tail: Promise<void>;
+  private codec: CodecStream | null = null;
   private failure: unknown = null;
   private state: 'open' | 'ended' | 'cancelled' = 'open';
 
   constructor(
     readonly format: AudioFormat,
-    private readonly codec: CodecStream,
+    opening: Promise<CodecStream>,
   ) {
     this.contentType = contentTypeFor(format);
+    this.tail = opening.then(
+      (codec) => {
+        this.codec = codec;
+      },
+      (err: unknown) => {
+        this.failure ??= err;
+      },
+    );
   }
 
   write(pcm: Float32Array): Promise<void> {
@@ -165,14 +173,14 @@ class OrderedEncodeStream implements AudioEncodeStream {
       return this.refuse(null);
     }
     const copy = pcm.slice(); // the caller may reuse its buffer as soon as write() returns
-    return this.enqueue(() => this.codec.write(copy));
+    return this.enqueue((codec) => codec.write(copy));
   }
 
   end(): Promise<void> {
     if (this.state !== 'open') return this.refuse(`the ${this.format} stream ${this.stateText()} already; call end() once`);
     this.state = 'ended';
-    return this.enqueue(() => this.codec.end()).catch(async (err: unknown) => {
-      await this.codec.cancel().catch(() => {});
+    return this.enqueue((codec) => codec.end()).catch(async (err: unknown) => {
+      await this.codec?.cancel().catch(() => {});
       throw err;
     });
   }
@@ -181,13 +189,13 @@ class OrderedEncodeStream implements AudioEncodeStream {
     if (this.state === 'cancelled') return Promise.resolve();
     this.state = 'cancelled';
     this.failure ??= new StudioError('cancelled', `the ${this.format} stream was cancelled`);
-    return this.tail.then(() => this.codec.cancel()).catch(() => {});
+    return this.tail.then(() => this.codec?.cancel()).catch(() => {});
   }
 
-  private enqueue(task: () => Promise<void>): Promise<void> {
+  private enqueue(task: (codec: CodecStream) => Promise<void>): Promise<void> {
     const run = this.tail.then(() => {
       if (this.failure) throw this.failure;
-      return task();
+      return task(this.codec!);
     });
     // The stored tail swallows the error so an unawaited write() never becomes an unhandled rejection.
     this.tail = run.catch((err: unknown) => {

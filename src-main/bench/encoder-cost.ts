@@ -61,7 +61,7 @@ async function encodeWhole(format: AudioFormat, pcm: Float32Array, sampleRateHz:
 
 async function encodeStreamed(format: AudioFormat, pcm: Float32Array, sampleRateHz: number): Promise<number> {
   let numBytes = 0;
-  const stream = await createAudioEncodeStream({ sampleRateHz, format, onBytes: (b) => (numBytes += b.byteLength) });
+  const stream = createAudioEncodeStream({ sampleRateHz, format, onBytes: (b) => (numBytes += b.byteLength) });
   const chunk = Math.round(sampleRateHz * 0.08);
   for (let i = 0; i < pcm.length; i += chunk) await stream.write(pcm.subarray(i, i + chunk));
   await stream.end();
