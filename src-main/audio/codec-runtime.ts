@@ -5,6 +5,7 @@
  * formats' defaults or validation: encode-audio.ts decides rates and bitrates and calls in here.
  */
 import type * as Mediabunny from 'mediabunny';
+import { StudioError } from '../../src-shared/errors';
 import { quantizeToInt16 } from './pcm16';
 
 export type CodecKind = 'mp3' | 'aac' | 'flac' | 'opus';
@@ -143,7 +144,7 @@ export async function openCodecStream(kind: CodecKind, sampleRateHz: number, bit
   const sink = new WritableStream<Mediabunny.StreamTargetChunk>({
     write(chunk) {
       // Append-only by construction (the formats above never seek); a seek would corrupt the stream.
-      if (chunk.position !== numBytes) throw new Error(`${kind} muxer wrote at byte ${chunk.position} of a ${numBytes}-byte stream`);
+      if (chunk.position !== numBytes) throw new StudioError('internal', `the ${kind} muxer wrote at byte ${chunk.position} of a ${numBytes}-byte stream; a streamed format must only append`, { position: chunk.position, numBytes });
       numBytes += chunk.data.byteLength;
       onBytes(chunk.data);
     },
