@@ -104,7 +104,7 @@ export class Engine {
     this.waiting = this.waiting.filter((s) => !admitted.includes(s));
     for (const s of admitted) [s.status, s.times.admittedMs] = ['running', startedMs];
     await this.guard(admitted, () => prefill(this.ctx, admitted));
-    this.running.push(...admitted.filter((s) => s.status === 'running'));
+    for (const s of admitted) if (s.status === 'running') this.running.push(s);
     const batch = this.running;
     const rows = sampleCodebook0(this.ctx, batch);
     await this.guard(batch, () => predictCodebooks(this.ctx, rows));
