@@ -14,7 +14,7 @@ import type { SynthesisRequest, SynthesisResult } from '../../src-shared/synthes
 import { encodeWav } from '../audio/wav';
 import { Engine } from '../engine/engine';
 import { resolveEngineConfig } from '../engine/engine-config';
-import { MAX_CHARS_PER_TEXT_TOKEN } from '../engine/create-sequence';
+import { MAX_BYTES_PER_TEXT_TOKEN } from '../engine/create-sequence';
 import { fakeManifest, fakeStages, fakeTokenizer } from '../engine/testing/fake-stages';
 import { resolveSchedulerConfig } from '../scheduler/batch-policy';
 import { AUDIO_INSERT_MAX_BYTES, refusalWarning } from './audio-inserts';
@@ -80,17 +80,26 @@ describe('cheap limits before expensive work', () => {
     const err = await failure(synthesize(service, request('word '.repeat(200_000))));
     const elapsedMs = performance.now() - started;
     expect(err.code).toBe('input-too-long');
-    // 4,096 tokens × 8 characters per token = 32,768 characters at most
-    expect(err.message).toContain(`at most ${(4096 * MAX_CHARS_PER_TEXT_TOKEN).toLocaleString('en-US')} characters`);
-    expect(err.message).toMatch(/split the text/);
-    expect(err.details).toMatchObject({ field: 'input', numChars: 1_000_000, maxChars: 4096 * MAX_CHARS_PER_TEXT_TOKEN });
+    // 4,096 tokens × 8 bytes per token = 32,768 bytes at most
+    expect(err.message).toContain(`at most ${(4096 * MAX_BYTES_PER_TEXT_TOKEN).toLocaleString('en-US')} bytes fit the token budget`);
+    expect(err.message).toMatch(/engine\.maxSequenceTokens 4,096 × 8 bytes per token\); split the text/);
+    expect(err.details).toMatchObject({ field: 'input', numBytesAtLeast: 1_000_000, maxBytes: 4096 * MAX_BYTES_PER_TEXT_TOKEN });
     expect(elapsedMs).toBeLessThan(MAX_REJECT_MS);
     expect(engine.status().numRejected).toBe(1);
   });
 
+  it('counts UTF-8 bytes, so CJK text is refused at a third of the characters', async () => {
+    const { service } = makeService();
+    const cjk = '语'.repeat(11_000); // 33,000 bytes > 32,768, though only 11,000 characters
+    const err = await failure(synthesize(service, request(cjk)));
+    expect(err.code).toBe('input-too-long');
+    expect(err.details).toMatchObject({ numBytesAtLeast: 33_000 });
+    expect(err.message).toMatch(/text is 33,000 bytes/);
+  });
+
   it('refuses an over-long instruct the same way', async () => {
     const { service } = makeService();
-    const err = await failure(synthesize(service, request('hello', { instruct: 'x'.repeat(4096 * MAX_CHARS_PER_TEXT_TOKEN + 1) })));
+    const err = await failure(synthesize(service, request('hello', { instruct: 'x'.repeat(4096 * MAX_BYTES_PER_TEXT_TOKEN + 1) })));
     expect(err.code).toBe('input-too-long');
     expect(err.details).toMatchObject({ field: 'instruct' });
   });
