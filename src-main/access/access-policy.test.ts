@@ -81,3 +81,17 @@ describe('AccessPolicy beyond loopback', () => {
     expect(policy.hostAllowed('192.0.2.11:7860')).toBe(false);
   });
 });
+
+describe('AccessPolicy after listen()', () => {
+  it('decides loopback from the address the name resolved to', () => {
+    const policy = new AccessPolicy({ boundHost: 'my-laptop', port: 0, userToken: 'T' });
+    policy.setBound('192.0.2.7', 7860);
+    expect(policy.loopbackOnly).toBe(false);
+    expect(policy.hostAllowed('192.0.2.7:7860')).toBe(true);
+    expect(policy.hostAllowed('my-laptop:7860')).toBe(true);
+    const local = new AccessPolicy({ boundHost: 'localhost', port: 0 });
+    local.setBound('::1', 7861);
+    expect(local.loopbackOnly).toBe(true);
+    expect(local.decide('api', req({ host: 'localhost:7861', remoteAddress: '::1' }))).toEqual({ ok: true, role: 'client' });
+  });
+});

@@ -101,14 +101,26 @@ export class AccessPolicy {
     this.allowedHostNames = new Set(names.map((n) => n.replace(/^\[|\]$/g, '').toLowerCase()));
   }
 
-  /** The port is known only after listen() when 0 was asked for. */
-  setPort(port: number): void {
+  private boundLoopback: boolean | null = null;
+
+  /**
+   * What listen() actually bound: the port (0 asks for any) and the resolved address, which decides
+   * loopback from now on (a name such as 'my-laptop' may resolve to a LAN address).
+   */
+  setBound(address: string, port: number): void {
     this.port = port;
+    this.boundLoopback = isLoopbackAddress(address);
+    if (!isWildcard(address)) this.allowedHostNames.add(address.replace(/^\[|\]$/g, '').toLowerCase());
+  }
+
+  /** Whether the server is reachable only from this machine. */
+  get loopbackOnly(): boolean {
+    return this.boundLoopback ?? isLoopbackBind(this.options.boundHost);
   }
 
   /** Whether the API asks for a token: always beyond loopback, and whenever the user set one. */
   get apiNeedsToken(): boolean {
-    return this.options.userToken !== undefined || !isLoopbackBind(this.options.boundHost);
+    return this.options.userToken !== undefined || !this.loopbackOnly;
   }
 
   /** The Host header names this server (DNS rebinding sends the attacker's name). */
@@ -166,7 +178,7 @@ export class AccessPolicy {
       return { ok: false, status: 403, code: 'forbidden', message: 'cross-origin requests are refused; call the API from a program or from the studio page itself' };
     }
     const local = isLoopbackAddress(req.remoteAddress);
-    if (!local && isLoopbackBind(this.options.boundHost)) {
+    if (!local && this.loopbackOnly) {
       return { ok: false, status: 403, code: 'forbidden', message: 'this server answers loopback clients only' };
     }
     const credential = this.hasBearer(req.authorization) || this.hasSession(req.cookie);

@@ -170,8 +170,14 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
     );
     server.listen(options.port, options.hostname, resolve);
   });
-  const port = (server.address() as AddressInfo).port;
-  policy.setPort(port);
+  const bound = server.address() as AddressInfo;
+  const port = bound.port;
+  policy.setBound(bound.address, port);
+  if (!policy.loopbackOnly && !options.bearerToken) {
+    // The name looked local but resolved elsewhere: refuse to run open to the network.
+    await new Promise((resolve) => server.close(resolve));
+    throw new StudioError('invalid-argument', `${options.hostname} resolved to ${bound.address}, which is reachable beyond this machine; set a token with --token or bind to 127.0.0.1`, { field: 'host', value: options.hostname });
+  }
   const hostForUrl = options.hostname.includes(':') ? `[${options.hostname}]` : options.hostname;
   const url = `http://${hostForUrl}:${port}`;
 
