@@ -10,7 +10,7 @@ import { HostClient } from '../engine-host/host-client';
 import { spawnNodeHost, type HostProcess } from '../engine-host/host-process';
 import type { HostStartOptions } from '../engine-host/protocol';
 import { StudioServices } from '../services/studio-services';
-import { defaultUserDataDir, resolveHostEntry } from './paths';
+import { defaultAudioInsertRoots, defaultUserDataDir, resolveHostEntry } from './paths';
 import { createModelManagerPort } from './model-manager-port';
 import { EMBEDDED_TINY } from '../engine-host/embedded-model';
 
@@ -22,6 +22,11 @@ export interface StudioRuntimeOptions {
   userDataDir?: string;
   engineConfig?: Record<string, unknown>;
   schedulerConfig?: Record<string, unknown>;
+  /**
+   * Folders SSML <audio src> may read from; default defaultAudioInsertRoots(userDataDir). A function
+   * is read at every host start, so folders granted later apply from the next (re)start.
+   */
+  audioRoots?: readonly string[] | (() => readonly string[]);
   /** How to start the engine host; defaults to a Node child process. */
   spawnHost?: (args: string[]) => HostProcess;
   log?: (m: string) => void;
@@ -43,6 +48,7 @@ export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntim
     cacheDir: path.join(userDataDir, 'cache'),
     engineConfig: options.engineConfig ?? {},
     schedulerConfig: options.schedulerConfig ?? {},
+    audioRoots: [...(typeof options.audioRoots === 'function' ? options.audioRoots() : (options.audioRoots ?? defaultAudioInsertRoots(userDataDir)))],
   });
   const argsFor = (model: string, modelId?: string) => [JSON.stringify(startOptions(model, modelId))];
   const spawn =
