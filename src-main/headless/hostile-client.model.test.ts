@@ -6,12 +6,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import OpenAI from 'openai';
 import { Stream } from 'openai/core/streaming';
 import WebSocket from 'ws';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { decodeWire, encodeWire } from '../../src-shared/wire';
 import { decodeWav } from '../audio/wav';
+import { encodeWavBytes } from '../engine/wav-bytes';
 import { postJson, serveTiny, type Served } from './testing/serve-tiny';
 
 let modelDir: string;
@@ -66,6 +72,16 @@ function wsCall(ws: WebSocket, id: number, channel: string, payload: unknown): P
     ws.on('message', onMessage);
     ws.send(encodeWire({ kind: 'call', id, channel, payload }));
   });
+}
+
+/** Waits (bounded) until the engine reports a running sequence. */
+async function untilRunning(s: Served): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    const status = (await (await fetch(`${s.server.url}/status`)).json()) as { numRunning?: number };
+    if ((status.numRunning ?? 0) > 0) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('no request started running within 4 s');
 }
 
 const tokenOf = (s: Served) => new URL(s.server.uiUrl).searchParams.get('token')!;
@@ -127,6 +143,71 @@ describe('access: Host, Origin, token', () => {
   }, 60_000);
 });
 
+describe('input that must not reach or block the engine', () => {
+  it('refuses <audio src> outside the allowed folders, devices and FIFOs, without touching them, with one message', async () => {
+    const imports = path.join(open.runtime.userDataDir, 'imports');
+    mkdirSync(imports, { recursive: true });
+    const good = path.join(imports, 'beep.wav');
+    writeFileSync(good, encodeWavBytes(new Float32Array(2400).fill(0.1), 24_000, 'pcm16'));
+    const fifo = path.join(imports, 'trap.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const outsideWav = path.join(mkdtempSync(path.join(os.tmpdir(), 'outside-')), 'secret.wav');
+    writeFileSync(outsideWav, encodeWavBytes(new Float32Array(2400).fill(0.5), 24_000, 'pcm16'));
+    const refusedWarnings: string[] = [];
+    for (const src of ['/etc/passwd', '/dev/zero', fifo, outsideWav, path.join(imports, 'missing.wav'), `${imports}/../../../etc/hostname`, 'file:///dev/zero']) {
+      const startedMs = performance.now();
+      const r = await postJson(`${open.server.url}/api/v1/tts`, { ssml: `<speak>Before <audio src="${src}"/> after.</speak>`, voice: 'ryan' });
+      expect(r.status, src).toBe(200);
+      expect(performance.now() - startedMs, src).toBeLessThan(20_000);
+      const warnings = JSON.parse(decodeURIComponent(r.headers.get('x-studio-warnings')!)) as string[];
+      refusedWarnings.push(warnings.find((w) => w.includes('audio'))!.replace(src, '<src>'));
+    }
+    // Exists or not, device or file: the client reads the same words.
+    expect(new Set(refusedWarnings).size).toBe(1);
+    expect(refusedWarnings[0]).not.toMatch(/ENOENT|EISDIR|EACCES|no such file/i);
+    const inserted = await postJson(`${open.server.url}/api/v1/tts`, { ssml: `<speak>Before <audio src="${pathToFileURL(good).href}"/> after.</speak>`, voice: 'ryan' });
+    expect(inserted.headers.get('x-studio-warnings')).toBeNull();
+    // The FIFO was never opened for reading: a writer would still be waiting for a reader.
+    expect((await fetch(`${open.server.url}/readyz`)).status).toBe(200);
+  }, 120_000);
+
+  it('rejects 1 MB of text in under 100 ms while another request completes normally', async () => {
+    const other = postJson(`${open.server.url}/api/v1/tts`, { text: 'A normal request beside the hostile one.', voice: 'ryan', seed: 9 });
+    const startedMs = performance.now();
+    const huge = await postJson(`${open.server.url}/api/v1/tts`, { text: 'word '.repeat(209_715), voice: 'ryan' });
+    const elapsedMs = performance.now() - startedMs;
+    expect(huge.status).toBe(400);
+    expect((huge.json() as { error: { code: string; message: string } }).error).toMatchObject({ code: 'input-too-long', message: expect.stringMatching(/split the text/) });
+    expect(elapsedMs).toBeLessThan(100);
+    expect((await other).status).toBe(200);
+  }, 60_000);
+
+  it('answers a document that can never be admitted with a permanent error, not 429', async () => {
+    const turns = Array.from({ length: 4000 }, (_, i) => `<voice name="${i % 2 ? 'ryan' : 'serena'}">T${i}.</voice>`).join('');
+    const r = await postJson(`${open.server.url}/api/v1/tts`, { ssml: `<speak>${turns}</speak>`, voice: 'ryan' });
+    expect(r.status).toBeGreaterThanOrEqual(400);
+    expect(r.status).toBeLessThan(500);
+    expect(r.status).not.toBe(429);
+    expect(r.headers.get('retry-after')).toBeNull();
+  }, 60_000);
+
+  it('keeps /status totals across an engine restart and counts crashed requests', async () => {
+    const s = await serveTiny(modelDir, { engineConfig: { minFramesCap: 3000 } });
+    try {
+      expect((await postJson(`${s.server.url}/api/v1/tts`, { text: 'Counted once.', voice: 'ryan', params: { maxNewTokens: 4 } })).status).toBe(200);
+      const pending = postJson(`${s.server.url}/api/v1/tts`, { text: 'This one dies with its engine, mid sentence, on purpose.', voice: 'ryan' });
+      await untilRunning(s);
+      process.kill(s.runtime.host.pid!, 'SIGKILL');
+      expect((await pending).status).toBe(503);
+      await s.runtime.host.whenReady();
+      const totals = ((await (await fetch(`${s.server.url}/status`)).json()) as { totals: { numCompleted: number; numCrashed: number; numRestarts: number } }).totals;
+      expect(totals).toMatchObject({ numCompleted: 1, numCrashed: 1, numRestarts: 1 });
+    } finally {
+      await s.dispose();
+    }
+  }, 120_000);
+});
+
 describe('status codes a client can trust', () => {
   it('answers 405 with Allow, HEAD like GET without a body, 404 for unknown models and routes', async () => {
     const wrong = await fetch(`${open.server.url}/v1/audio/speech`);
@@ -153,10 +234,10 @@ describe('status codes a client can trust', () => {
   });
 
   it('answers 503 with Retry-After when the engine crashes under a request', async () => {
-    const s = await serveTiny(modelDir);
+    const s = await serveTiny(modelDir, { engineConfig: { minFramesCap: 3000 } });
     try {
       const pending = postJson(`${s.server.url}/api/v1/tts`, { text: 'A sentence that will not finish, because its engine dies.', voice: 'ryan' });
-      await new Promise((r) => setTimeout(r, 150));
+      await untilRunning(s);
       process.kill(s.runtime.host.pid!, 'SIGKILL');
       const r = await pending;
       expect(r.status).toBe(503);

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import { EVENTS } from '../../src-shared/ipc-contract';
-import type { AudioChunk, EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
+import type { AudioChunk, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import type { StudioRuntime } from '../runtime/studio-runtime';
 import { timeStretch } from '../audio/time-stretch';
 import { CONTENT_TYPES, createStreamEncoder, encodeWhole, type StreamEncoder } from './audio-output';
@@ -158,25 +158,31 @@ export function createHttpApi(options: HttpApiOptions) {
     return { id, object: 'model', created: 0, owned_by: 'local' };
   }
 
-  /** Engine status without local paths; the last known one while the engine host restarts. */
-  async function status(): Promise<EngineStatus | null> {
-    const s = runtime.host.currentState === 'ready' ? await runtime.host.call('status', {}) : runtime.host.lastKnownStatus;
-    if (!s) return null;
-    return { ...s, state: lifecycle.draining ? 'draining' : s.state, model: s.model ? { ...s.model, path: '' } : null };
+  /**
+   * Engine status without local paths (the last known one while the host restarts or does not
+   * answer), plus the supervisor's cumulative counters, which survive engine restarts.
+   */
+  async function status(): Promise<Record<string, unknown>> {
+    const health = runtime.host.health();
+    const s = health.ready ? await runtime.host.call('status', {}) : runtime.host.lastKnownStatus;
+    const engine = s ? { ...s, state: lifecycle.draining ? 'draining' : s.state, model: s.model ? { ...s.model, path: '' } : null } : null;
+    return { ...engine, hostState: health.state, ready: health.ready && !lifecycle.draining, readyDetail: health.detail, totals: runtime.host.requestCounters() };
   }
 
   const routes: Route[] = [
     {
       pattern: /^\/status$/,
-      methods: { GET: async (_req, res) => sendJson(res, 200, { ...(await status()), hostState: runtime.host.currentState }) },
+      methods: { GET: async (_req, res) => sendJson(res, 200, await status()) },
     },
     {
       pattern: /^\/readyz$/,
       methods: {
         GET: async (_req, res) => {
-          const ready = runtime.host.currentState === 'ready' && !lifecycle.draining;
-          const state = lifecycle.draining ? 'draining' : runtime.host.currentState;
-          sendJson(res, ready ? 200 : 503, { ready, state }, ready ? {} : { 'retry-after': '2' });
+          // Synchronous: a stuck engine host cannot stall the probe.
+          const health = runtime.host.health();
+          const ready = health.ready && !lifecycle.draining;
+          const state = lifecycle.draining ? 'draining' : health.state;
+          sendJson(res, ready ? 200 : 503, ready ? { ready, state } : { ready, state, detail: lifecycle.draining ? 'shutting down' : health.detail }, ready ? {} : { 'retry-after': '2' });
         },
       },
     },
