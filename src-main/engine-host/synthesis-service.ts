@@ -164,7 +164,7 @@ export class HostedSynthesis implements SynthesisService {
   }
 
   private synthesize(request: SynthesisRequest): Promise<SynthesisResult> {
-    if (this.draining) return Promise.reject(new StudioError('busy', 'the engine is shutting down and accepts no new requests; retry on the restarted studio', { retryAfterS: 5 }));
+    if (this.draining) return Promise.reject(new StudioError('unavailable', 'the engine is shutting down and accepts no new requests; retry on the restarted studio', { retryAfterS: 5 }));
     if (this.jobs.has(request.requestId)) {
       return Promise.reject(new StudioError('invalid-argument', `requestId '${request.requestId}' is already in flight; use a unique id per request`, { field: 'requestId' }));
     }

@@ -10,6 +10,7 @@ import { HostClient } from '../engine-host/host-client';
 import { spawnNodeHost, type HostProcess } from '../engine-host/host-process';
 import type { HostStartOptions } from '../engine-host/protocol';
 import { StudioServices } from '../services/studio-services';
+import { FileGrants } from '../access/file-grants';
 import { defaultAudioInsertRoots, defaultUserDataDir, resolveHostEntry } from './paths';
 import { createModelManagerPort } from './model-manager-port';
 import { EMBEDDED_TINY } from '../engine-host/embedded-model';
@@ -34,6 +35,8 @@ export interface StudioRuntimeOptions {
 
 export interface StudioRuntime {
   host: HostClient;
+  /** Paths clients may name (projects); the desktop app's dialogs add to it. */
+  grants: FileGrants;
   services: StudioServices;
   dispatcher: Dispatcher;
   userDataDir: string;
@@ -66,8 +69,10 @@ export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntim
     await host.replace(() => spawn(argsFor(model, modelId)));
     return host.call('modelInfo', {});
   };
+  const grants = new FileGrants([{ path: path.join(userDataDir, 'projects'), scope: 'folder', access: 'write' }]);
   const services = new StudioServices({
     host,
+    grants,
     modelManager,
     loadModel,
     appInfo: () => ({
@@ -81,6 +86,7 @@ export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntim
   const dispatcher = new Dispatcher(services.handlers, { warn: log });
   return {
     host,
+    grants,
     services,
     dispatcher,
     userDataDir,

@@ -17,6 +17,7 @@ import { ProjectService } from './project-service';
 import { BenchService, createLibraryRunStore, createProtocolBenchRunner, type BenchRunnerPort } from './bench-service';
 import { createBenchRunStore } from '../library/bench-run-store';
 import { ModelsService, type ModelManagerPort } from './models-service';
+import type { FileGrants } from '../access/file-grants';
 
 /** What the services need of the engine host (HostClient implements it; tests fake it). */
 export interface EngineHostApi {
@@ -45,6 +46,8 @@ export interface StudioServicesOptions {
   modelManager?: ModelManagerPort;
   /** Restarts the engine host on another model; absent where the host cannot switch (tests). */
   loadModel?: (modelId: string) => Promise<ModelInfo | null>;
+  /** Paths callers may name (projects); default: the data folder's projects folder only. */
+  grants?: FileGrants;
 }
 
 const MAX_RECENT_RESULTS = 16;
@@ -89,7 +92,11 @@ export class StudioServices {
           this.owners.delete(req.requestId);
         }
       },
-      [CHANNELS.cancel]: async (req) => options.host.call('cancel', req),
+      [CHANNELS.cancel]: async (req, ctx) => {
+        // A request id belongs to the caller that started it; anyone else's cancel is a no-op.
+        if (this.owners.get(req.requestId)?.callerId !== ctx.callerId) return { cancelled: false };
+        return options.host.call('cancel', req);
+      },
       [CHANNELS.listVoices]: async () => options.host.call('listVoices', {}),
       [CHANNELS.engineStatus]: async () => options.host.call('status', {}),
       [CHANNELS.modelInfo]: async () => options.host.call('modelInfo', {}),
@@ -135,7 +142,7 @@ export class StudioServices {
     const runner = this.options.benchRunner ?? createProtocolBenchRunner(host);
     this.ui = {
       library,
-      projects: new ProjectService({ dataDir }),
+      projects: new ProjectService({ dataDir, grants: this.options.grants }),
       bench: new BenchService({ runner, runStore: createLibraryRunStore(createBenchRunStore(library.libraryDb)) }),
       models: new ModelsService({ modelsDir: path.join(dataDir, 'models'), loadedModel: () => this.options.host.call('modelInfo', {}), manager: this.options.modelManager }),
     };
