@@ -5,6 +5,7 @@
  * input costs nothing), then exactly in tokens. Pure apart from the tokenizer.
  */
 import { StudioError } from '../../src-shared/errors';
+import { formatCount } from '../../src-shared/format-count';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
 import type { ModelManifest } from '../model-builder/manifest';
 import type { EngineConfig } from './engine-config';
@@ -34,7 +35,7 @@ function checkSizeBeforeTokenizing(field: 'input' | 'instruct', text: string, ma
   if (numBytes <= maxBytes) return;
   throw new StudioError(
     'input-too-long',
-    `${field === 'input' ? 'text' : 'instruct'} is ${text.length > maxBytes ? 'at least ' : ''}${numBytes.toLocaleString('en-US')} bytes (UTF-8) but at most ${maxBytes.toLocaleString('en-US')} bytes fit the token budget (engine.maxSequenceTokens ${maxSequenceTokens.toLocaleString('en-US')} × ${MAX_BYTES_PER_TEXT_TOKEN} bytes per token); split the text into shorter requests (sentences or paragraphs) or raise maxSequenceTokens`,
+    `${field === 'input' ? 'text' : 'instruct'} is ${text.length > maxBytes ? 'at least ' : ''}${formatCount(numBytes)} bytes (UTF-8) but at most ${formatCount(maxBytes)} bytes fit the token budget (engine.maxSequenceTokens ${formatCount(maxSequenceTokens)} × ${MAX_BYTES_PER_TEXT_TOKEN} bytes per token); split the text into shorter requests (sentences or paragraphs) or raise maxSequenceTokens`,
     { field, numBytesAtLeast: numBytes, maxBytes, maxSequenceTokens },
   );
 }
@@ -76,7 +77,7 @@ export function createSequence(
   if (numRows > numRowsAllowed) {
     throw new StudioError(
       'input-too-long',
-      `text is ${prompt.numTextTokens.toLocaleString('en-US')} tokens (${numRows} prompt rows) but engine.maxSequenceTokens allows ${numRowsAllowed} prompt rows; split the text into shorter requests (sentences or paragraphs) or raise maxSequenceTokens`,
+      `text is ${formatCount(prompt.numTextTokens)} tokens (${numRows} prompt rows) but engine.maxSequenceTokens allows ${numRowsAllowed} prompt rows; split the text into shorter requests (sentences or paragraphs) or raise maxSequenceTokens`,
       { field: 'input', numTextTokens: prompt.numTextTokens, numPromptRows: numRows, maxSequenceTokens: config.maxSequenceTokens },
     );
   }
