@@ -22,8 +22,8 @@ import type { TextTokenizer } from './tokenizer';
  * bytes a character, 1.3–2 characters a token); only runs of spaces or symbols reach more (up to
  * 128), and text made of those is not speech. Text near the budget could not be spoken anyway (its
  * frames share maxSequenceTokens with the prompt), so the margin costs no real request. It also
- * bounds how long one request holds the host's event loop: 32,768 bytes by default, 0.1–0.4 s to
- * tokenize (docs/benchmarks.md), against 15–25 s for the 1 MB that used to be tokenized in full.
+ * bounds how long one request holds the host's event loop: 32,768 bytes by default, a fraction of a
+ * second to tokenize (docs/benchmarks.md), against 15–25 s for the 1 MB once tokenized in full.
  */
 export const MAX_BYTES_PER_TEXT_TOKEN = 8;
 
