@@ -9,7 +9,10 @@ import { Dispatcher } from '../api/dispatcher';
 import { HostClient } from '../engine-host/host-client';
 import { spawnNodeHost, type HostProcess } from '../engine-host/host-process';
 import type { HostStartOptions } from '../engine-host/protocol';
-import { StudioServices } from '../services/studio-services';
+import { StudioServices, type InputLimits } from '../services/studio-services';
+import { resolveEngineConfig } from '../engine/engine-config';
+import { MAX_CHARS_PER_TEXT_TOKEN } from '../engine/create-sequence';
+import { resolveSsmlOptions } from '../ssml/ssml-options';
 import { FileGrants } from '../access/file-grants';
 import { defaultAudioInsertRoots, defaultUserDataDir, resolveHostEntry } from './paths';
 import { createModelManagerPort } from './model-manager-port';
@@ -43,6 +46,16 @@ export interface StudioRuntime {
   dispose(): Promise<void>;
 }
 
+/** The input limits main can check before the engine host sees a request; none when the config is invalid (the host reports that). */
+function inputLimitsFor(engineConfig: Record<string, unknown>): InputLimits | undefined {
+  try {
+    const { maxSequenceTokens } = resolveEngineConfig(engineConfig);
+    return { maxTextChars: maxSequenceTokens * MAX_CHARS_PER_TEXT_TOKEN, maxSsmlBytes: resolveSsmlOptions().maxBytes };
+  } catch {
+    return undefined;
+  }
+}
+
 export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntime {
   const userDataDir = options.userDataDir ?? defaultUserDataDir();
   const startOptions = (model: string, modelId?: string): HostStartOptions => ({
@@ -69,10 +82,12 @@ export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntim
     await host.replace(() => spawn(argsFor(model, modelId)));
     return host.call('modelInfo', {});
   };
+  const inputLimits = inputLimitsFor(options.engineConfig ?? {});
   const grants = new FileGrants([{ path: path.join(userDataDir, 'projects'), scope: 'folder', access: 'write' }]);
   const services = new StudioServices({
     host,
     grants,
+    inputLimits,
     modelManager,
     loadModel,
     appInfo: () => ({
