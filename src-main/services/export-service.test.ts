@@ -58,6 +58,14 @@ describe('ExportService', () => {
     expect(service.numOpen).toBe(1);
   });
 
+  it('bounds the samples held across all callers', () => {
+    const service = new ExportService({ ...defaultExportLimits(), maxTotalSamples: 8 });
+    service.append('a', 'e1', new Float32Array(5));
+    expect(() => service.append('b', 'e1', new Float32Array(4))).toThrow(expect.objectContaining({ code: 'busy', message: expect.stringContaining('retry when they finish') }));
+    expect(service.numOpen).toBe(1); // the refused export was not left open
+    service.append('b', 'e1', new Float32Array(3));
+  });
+
   it('forgets an export whose encode fails', async () => {
     const service = new ExportService();
     service.append('a', 'bad', new Float32Array([0, Number.NaN]));

@@ -10,15 +10,17 @@ import type { ExportEncodeRequest, ExportedAudio } from '../../src-shared/contra
 import { encodeAudio } from '../audio/encode-audio';
 
 export interface ExportLimits {
-  /** Samples one export may gather: 2^26 ≈ 46 min at 24 kHz, 256 MiB of float PCM. */
+  /** Samples one export may gather: 2^25 ≈ 23 min at 24 kHz, 128 MiB of float PCM. */
   maxSamplesPerExport: number;
   maxOpenExportsPerCaller: number;
+  /** Samples held across every caller's open exports: 2^27, 512 MiB. */
+  maxTotalSamples: number;
   /** An export that gets no call for this long is dropped. */
   idleExpiryMs: number;
 }
 
 export function defaultExportLimits(): ExportLimits {
-  return { maxSamplesPerExport: 2 ** 26, maxOpenExportsPerCaller: 4, idleExpiryMs: 10 * 60_000 };
+  return { maxSamplesPerExport: 2 ** 25, maxOpenExportsPerCaller: 2, maxTotalSamples: 2 ** 27, idleExpiryMs: 10 * 60_000 };
 }
 
 interface OpenExport {
@@ -48,6 +50,11 @@ export class ExportService {
       }
       entry = { callerId, chunks: [], numSamples: 0, lastTouchedMs: this.nowMs() };
       this.open.set(key, entry);
+    }
+    const numHeld = [...this.open.values()].reduce((n, e) => n + e.numSamples, 0);
+    if (numHeld + pcm.length > this.limits.maxTotalSamples) {
+      if (entry.numSamples === 0) this.open.delete(key); // not started after all
+      throw new StudioError('busy', `exports in progress hold ${numHeld} samples and the limit is ${this.limits.maxTotalSamples}; retry when they finish`, { numHeld, limit: this.limits.maxTotalSamples });
     }
     if (entry.numSamples + pcm.length > this.limits.maxSamplesPerExport) {
       this.open.delete(key);
