@@ -9,7 +9,7 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { StudioError, httpStatusForError, toStudioError } from '../../src-shared/errors';
 import { EVENTS } from '../../src-shared/ipc-contract';
-import type { AudioChunk, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
+import type { AudioChunk, SsmlDialect, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import { describeIssues } from '../api/schemas';
 import { encodeWavBytes, floatToPcm16 } from '../engine/wav-bytes';
 import { encodeWavStreamHeader } from './pcm-stream';
@@ -19,6 +19,19 @@ const pcm16Bytes = (pcm: Float32Array): Uint8Array => new Uint8Array(floatToPcm1
 import type { StudioRuntime } from '../runtime/studio-runtime';
 
 export const MAX_BODY_BYTES = 1_100_000;
+
+// ---- issue 26: how SSML is read (both endpoints) ----
+/** `ssml_dialect` (auto | ssml11 | azure | google | polly, default auto) and `lenient` (default false). */
+const ssmlHttpFields = {
+  ssml_dialect: z.enum(['auto', 'ssml11', 'azure', 'google', 'polly']).optional(),
+  lenient: z.boolean().optional(),
+};
+
+function ssmlOptionsFromBody(body: { ssml_dialect?: SsmlDialect; lenient?: boolean }): Pick<SynthesisRequest, 'ssmlOptions'> {
+  if (body.ssml_dialect === undefined && body.lenient === undefined) return {};
+  return { ssmlOptions: { ...(body.ssml_dialect ? { dialect: body.ssml_dialect } : {}), ...(body.lenient !== undefined ? { lenient: body.lenient } : {}) } };
+}
+// ---- end issue 26 ----
 
 const speechSchema = z.object({
   model: z.string().max(200).optional(),
@@ -30,6 +43,9 @@ const speechSchema = z.object({
   instructions: z.string().max(4096).optional(),
   seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
   language: z.string().max(64).optional(),
+  ...ssmlHttpFields,
+  // issue 26 extension: SSML input on the OpenAI shape
+  input_format: z.enum(['text', 'ssml']).default('text'),
 });
 
 const ttsSchema = z.object({
@@ -40,6 +56,7 @@ const ttsSchema = z.object({
   seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
   language: z.string().max(64).optional(),
   stream: z.boolean().optional(),
+  ...ssmlHttpFields,
 });
 
 export interface HttpApiOptions {
@@ -97,10 +114,16 @@ function escapeXml(text: string): string {
 
 export function speechToRequest(body: z.infer<typeof speechSchema>): SynthesisRequest {
   const speedChanged = Math.abs(body.speed - 1) > 1e-9;
+  // issue 26: SSML input carries its own rate; speed would have to be merged into the document
+  if (body.input_format === 'ssml' && speedChanged) {
+    throw new StudioError('invalid-argument', 'speed cannot be combined with input_format "ssml"; set the rate in the document with <prosody rate="…">', { field: 'speed' });
+  }
+  const isSsml = body.input_format === 'ssml' || speedChanged;
   return {
     requestId: `http-${randomUUID()}`,
     input: speedChanged ? `<speak><prosody rate="${body.speed}">${escapeXml(body.input)}</prosody></speak>` : body.input,
-    inputFormat: speedChanged ? 'ssml' : 'text',
+    inputFormat: isSsml ? 'ssml' : 'text',
+    ...(body.input_format === 'ssml' ? ssmlOptionsFromBody(body) : {}),
     voice: body.voice.toLowerCase(),
     language: body.language ?? 'auto',
     seed: body.seed ?? 42,
@@ -126,6 +149,7 @@ export function ttsToRequest(body: z.infer<typeof ttsSchema>): SynthesisRequest 
     instruct: body.emotion,
     priority: 'bulk',
     stream: body.stream,
+    ...ssmlOptionsFromBody(body), // issue 26
   };
 }
 
