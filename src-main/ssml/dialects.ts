@@ -83,7 +83,8 @@ export interface DialectChoice {
   detectedFrom: string | null;
 }
 
-const AZURE_VOICE_NAME = /^([a-z]{2,3}-[A-Z]{2,4}(-[A-Za-z]+)?)-\w+?Neural\b|^Microsoft Server Speech Text to Speech Voice/;
+/** en-US-AvaNeural, en-US-Ava:DragonHDLatestNeural, en-US-MultiTalker-Ava-Andrew:DragonHDLatestNeural, Microsoft Server Speech … */
+const AZURE_VOICE_NAME = /^[a-z]{2,3}-[A-Z]{2,4}-[\w-]+?(:\w+)?Neural$|^Microsoft Server Speech Text to Speech Voice/;
 const GOOGLE_VOICE_NAME = /^[a-z]{2,3}-[A-Z]{2}-(Standard|Wavenet|Neural2|Studio|Polyglot|News|Journey|Chirp|Chirp3-HD|Casual)\b/;
 const GOOGLE_ELEMENTS = new Set(['par', 'seq', 'media']);
 

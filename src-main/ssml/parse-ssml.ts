@@ -80,6 +80,7 @@ class SsmlDocument {
   private tagOffset = 0;
   private tagEnd = 0;
   private lastEventEnd = 0;
+  private numBleeped = 0;
 
   constructor(private readonly source: string, private readonly options: Readonly<SsmlOptions>) {
     this.positions = new SourcePositions(source);
@@ -121,7 +122,8 @@ class SsmlDocument {
     if (!this.sawRoot) this.failAtParser('there is no <speak> element; wrap the document in <speak>…</speak>');
     const segments = this.builder.finish();
     if (!segments.some((s) => s.kind === 'turn' || s.kind === 'audio')) {
-      throw ssmlError({ position: this.positions.at(this.source.length), element: 'speak', attribute: '', value: '', allowed: ['text', '<audio>'], message: 'the document has nothing to speak; add text inside <speak>' });
+      const why = this.numBleeped > 0 ? "the document's only words are bleeped (say-as expletive)" : 'the document has nothing to speak';
+      throw ssmlError({ position: this.positions.at(this.source.length), element: 'speak', attribute: '', value: '', allowed: ['text', '<audio>'], message: `${why}; add text inside <speak>` });
     }
     return { segments, warnings: this.warnings, dialect: this.choice.dialect, dialectDetectedFrom: this.choice.detectedFrom };
   }
@@ -289,7 +291,10 @@ class SsmlDocument {
         frame.sink = frame.own = { kind: 'phoneme', text: '' };
         return;
       case 'audio':
-        if (!this.checkAudioSource(attrs.src, report)) return; // dropped: its fallback text is spoken
+        if (!this.checkAudioSource(attrs.src, report)) {
+          this.builder.wordBreak(); // dropped: its fallback text is spoken as words of their own
+          return;
+        }
         frame.sink = frame.own = { kind: 'audio', text: '' };
         return;
       case 'lookup':
@@ -343,6 +348,7 @@ class SsmlDocument {
     const handled = !frame.sink || frame.own !== null;
     if (frame.name === 'p' && handled && frame.content !== 'hidden') this.builder.paragraphEnd(this.env.rules.paragraphPauseMs);
     if (frame.name === 's' && handled) this.builder.sentenceEnd();
+    if (frame.name === 'audio' && !frame.own && !frame.sink) this.builder.wordBreak();
     const own = frame.own;
     if (!own) return;
     const report = this.reporterFor(frame.name, frame.position);
@@ -372,6 +378,7 @@ class SsmlDocument {
       const ms = Math.min(BLEEP_RANGE_MS.max, Math.max(BLEEP_RANGE_MS.min, text.trim().length * BLEEP_MS_PER_CHAR));
       report.warn('interpret-as', `'${kind}' is silenced for ${ms} ms (the studio has no bleep tone); the word is not spoken`);
       this.builder.addBreak(ms);
+      this.numBleeped++;
       return;
     }
     this.emit(frame, this.expandSayAs(frame, text, report));

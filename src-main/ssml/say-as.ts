@@ -1,6 +1,6 @@
 /**
  * <say-as interpret-as> expansion into speakable text for English and Chinese:
- * cardinal (alias number), ordinal, digits, characters (aliases spell-out, verbatim), fraction,
+ * cardinal (alias number), ordinal, digits (alias number_digit), characters (aliases spell-out, verbatim), fraction,
  * date (format mdy, dmy, ymd, ydm, md, dm, ym, my, d, m, y, yyyymmdd; calendar-checked), time
  * (format hms12, hms24) and telephone. Vendor forms that need no expansion here (address, name,
  * unit, currency, duration) are read as written (the caller warns); expletive/bleep is silenced
@@ -9,7 +9,7 @@
  */
 import { chineseCardinal, chineseDigits, chineseInteger, chineseOrdinal, englishCardinal, englishDigits, englishInteger, englishOrdinal } from './number-words';
 
-export const SAY_AS_INTERPRETATIONS = ['cardinal', 'number', 'ordinal', 'digits', 'characters', 'spell-out', 'verbatim', 'fraction', 'date', 'time', 'telephone'] as const;
+export const SAY_AS_INTERPRETATIONS = ['cardinal', 'number', 'ordinal', 'digits', 'number_digit', 'characters', 'spell-out', 'verbatim', 'fraction', 'date', 'time', 'telephone'] as const;
 /** Forms vendors document that the studio reads as written (with a warning). */
 export const SAY_AS_AS_WRITTEN = ['address', 'name', 'unit', 'currency', 'duration'] as const;
 /** Forms whose text must not be spoken: a silence of about the word's length replaces it. */
@@ -29,7 +29,8 @@ export function expandSayAs(interpretAs: string, format: string | null, text: st
       return zh ? chineseCardinal(t) : englishCardinal(t);
     case 'ordinal':
       return zh ? chineseOrdinal(t) : englishOrdinal(t);
-    case 'digits': {
+    case 'digits':
+    case 'number_digit': {
       if (!/^[\d\s-]+$/.test(t) || !/\d/.test(t)) return null;
       const digits = t.replace(/\D/g, '');
       return zh ? chineseDigits(digits) : englishDigits(digits);
@@ -59,6 +60,12 @@ function spellOut(text: string, zh: boolean): string | null {
 
 /** "3/4" → "three quarters", "1/2" → "one half", "2/3" → "two thirds"; Chinese "四分之三". */
 function expandFraction(text: string, zh: boolean): string | null {
+  // Mixed numbers as Google writes them: "5+1/2" → "five and one half".
+  const mixed = /^(\d{1,6})\s*\+\s*(\d{1,6}\s*\/\s*\d{1,6})$/.exec(text);
+  if (mixed) {
+    const rest = expandFraction(mixed[2], zh);
+    return rest === null ? null : zh ? `${chineseInteger(mixed[1])}又${rest}` : `${englishInteger(mixed[1])} and ${rest}`;
+  }
   const m = /^(\d{1,6})\s*\/\s*(\d{1,6})$/.exec(text);
   if (!m || Number(m[2]) === 0) return null;
   const [num, den] = [Number(m[1]), Number(m[2])];
@@ -75,7 +82,7 @@ function isLeapYear(year: number): boolean {
 }
 
 function expandDate(text: string, format: string | null, zh: boolean): string | null {
-  const compact = format === 'yyyymmdd' ? /^(\d{4})(\d{2})(\d{2})$/.exec(text) : null;
+  const compact = format === 'yyyymmdd' ? /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(text) : null;
   if (format === 'yyyymmdd' && !compact) return null;
   const parts = compact ? compact.slice(1) : text.split(/[-/.]/);
   if (!parts.every((p) => /^\d{1,4}$/.test(p))) return null;
