@@ -60,6 +60,8 @@ interface Frame {
   own: Collector | null;
 }
 
+/** Elements whose edges separate words even where the source has no space (structure, voices, media). */
+const WORD_BOUNDARY_ELEMENTS = new Set(['speak', 'p', 's', 'voice', 'media', 'par', 'seq', 'audio', 'desc', 'mstts:turn', 'mstts:dialog', 'mstts:express-as', 'amazon:domain', 'amazon:auto-breaths', 'amazon:effect']);
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
 const URL_SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 /** About the length of a spoken word per character, for a bleeped expletive's silence. */
@@ -100,7 +102,14 @@ class SsmlDocument {
       this.open(tag);
       this.lastEventEnd = xml.position;
     });
-    xml.on('closetag', () => {
+    xml.on('closetag', (tag) => {
+      // saxes closes the open elements before reporting a close tag that matches none of them;
+      // check the written name here, while the element it fails to close is still known.
+      if (!tag.isSelfClosing) {
+        const start = this.source.lastIndexOf('</', xml.position - 1);
+        const written = /^<\/\s*([^\s>]+)/.exec(this.source.slice(start, start + 200))?.[1];
+        if (written !== undefined && written !== tag.name) this.failAtParser('unexpected close tag');
+      }
       this.close();
       this.lastEventEnd = xml.position;
     });
@@ -216,6 +225,7 @@ class SsmlDocument {
       if (rule.content === 'hidden') frame.sink = frame.own = { kind: 'hidden', text: '' };
       return;
     }
+    if (WORD_BOUNDARY_ELEMENTS.has(name)) this.builder.wordBreak();
     if (rule.dropped) {
       report.warn('', `(${DIALECT_LABELS[dialect]}: ${rule.dropped}) has no effect with this model and is dropped${rule.content === 'empty' ? '' : '; its text is spoken'}`);
       return;
@@ -345,6 +355,7 @@ class SsmlDocument {
 
   private close(): void {
     const frame = this.stack.pop()!;
+    if (!frame.sink && WORD_BOUNDARY_ELEMENTS.has(frame.name)) this.builder.wordBreak();
     const handled = !frame.sink || frame.own !== null;
     if (frame.name === 'p' && handled && frame.content !== 'hidden') this.builder.paragraphEnd(this.env.rules.paragraphPauseMs);
     if (frame.name === 's' && handled) this.builder.sentenceEnd();
@@ -389,7 +400,9 @@ class SsmlDocument {
     if (!(SAY_AS_INTERPRETATIONS as readonly string[]).includes(kind)) return text;
     const language = this.sayAsLanguage(frame.context, text);
     if (language === null) {
-      report.warn('interpret-as', `say-as is implemented for English and Chinese only; the text is read as written in ${frame.context.language}`);
+      // Spelling needs no number words: letters and digits one by one, which the model reads in its language.
+      if (['characters', 'spell-out', 'verbatim', 'digits', 'number_digit'].includes(kind)) return [...text].filter((c) => /\S/.test(c)).map((c) => c.toUpperCase()).join(' ');
+      report.warn('interpret-as', `say-as ${kind} is implemented for English and Chinese only; the text is read as written in ${frame.context.language}`);
       return text;
     }
     const format = frame.attrs.format ?? null;
@@ -408,9 +421,12 @@ class SsmlDocument {
   private sayAsLanguage(context: TurnContext, ownText: string): SayAsLanguage | null {
     let language = context.language ?? (this.options.sayAsLanguage !== 'auto' ? this.options.sayAsLanguage : null);
     if (language === null) {
-      const after = this.source.slice(this.xml.position, this.xml.position + 200).split('<')[0];
-      const around = `${this.builder.currentText(context)} ${ownText} ${after}`;
-      language = CJK.test(around) ? 'chinese' : 'english';
+      // The nearest writing decides: the turn's last letter before the element, else its own text,
+      // else the text after it up to the next tag or sentence end. Never comments or far-away text.
+      const before = /[\p{L}]/u.exec([...this.builder.currentText(context)].reverse().join(''))?.[0];
+      const after = this.source.slice(this.xml.position, this.xml.position + 200).split(/[<.!?。！？]/)[0];
+      const nearest = before ?? (/[\p{L}]/u.test(ownText) ? ownText : after);
+      language = CJK.test(nearest) ? 'chinese' : 'english';
     }
     return language === 'english' || language === 'chinese' ? language : null;
   }

@@ -70,11 +70,13 @@ export class TurnBuilder {
     }
     const core = text.trim();
     const leadingSpace = text.startsWith(' ') || this.space === 'hard';
-    if (PUNCTUATION_ONLY.test(core) && (!this.open || !sameContext(this.open.context, context))) {
+    if (PUNCTUATION_ONLY.test(core) && (!this.open || !sameContext(this.open.context, context) || this.pendingPauseMs > 0)) {
       const target = this.open?.text ?? this.lastTurn?.text;
       const opens = OPENING.test(core) || (leadingSpace && !text.endsWith(' ') && target !== undefined);
-      if (!opens && target !== undefined && this.pendingPauseMs === 0) {
-        this.appendToPrevious(core);
+      if (!opens && target !== undefined) {
+        // Opening punctuation still waiting for a turn came first: "(" then ")" stay in that order.
+        this.appendToPrevious(this.prefix ? `${target.endsWith(' ') ? '' : ' '}${this.prefix}${core}` : core);
+        this.prefix = '';
         this.space = text.endsWith(' ') ? 'hard' : 'none';
         return;
       }
@@ -83,7 +85,7 @@ export class TurnBuilder {
       return;
     }
     const changesTurn = this.open ? !sameContext(this.open.context, context) : this.lastTurn !== null;
-    const lead = changesTurn && this.pendingPauseMs === 0 && !this.prefix ? LEADING_CLOSING.exec(core)?.[0] : undefined;
+    const lead = (changesTurn || this.pendingPauseMs > 0) && !this.prefix ? LEADING_CLOSING.exec(core)?.[0] : undefined;
     if (lead) {
       // "</lang>. Next" — the full stop ends the turn before; the rest starts the next one.
       this.appendToPrevious(lead);
@@ -132,6 +134,8 @@ export class TurnBuilder {
   /** A paragraph boundary: a sentence end now, and a pause before the next spoken segment. */
   paragraphEnd(pauseMs: number): void {
     this.sentenceEnd();
+    // A break already standing here (</p><break/><p>) is the pause; nothing is added to it.
+    if (!this.open && this.segments[this.segments.length - 1]?.kind === 'break') return;
     if (this.open || this.lastTurn || this.segments.some((s) => s.kind === 'audio')) this.pendingPauseMs = Math.max(this.pendingPauseMs, pauseMs);
   }
 
