@@ -31,6 +31,10 @@ function ssmlOptionsFromBody(body: { ssml_dialect?: SsmlDialect; lenient?: boole
   if (body.ssml_dialect === undefined && body.lenient === undefined) return {};
   return { ssmlOptions: { ...(body.ssml_dialect ? { dialect: body.ssml_dialect } : {}), ...(body.lenient !== undefined ? { lenient: body.lenient } : {}) } };
 }
+/** JSON with every non-ASCII character escaped: header values must be Latin-1, and SSML warnings quote the document (“…”, 中文). */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 // ---- end issue 26 ----
 
 const speechSchema = z.object({
@@ -209,7 +213,7 @@ export function createHttpApi(options: HttpApiOptions) {
       'x-request-id': request.requestId,
       'x-sample-rate': String(result.sampleRateHz),
       'x-studio-timings': JSON.stringify(result.timings),
-      ...(result.warnings.length > 0 ? { 'x-studio-warnings': JSON.stringify(result.warnings).slice(0, 2000) } : {}),
+      ...(result.warnings.length > 0 ? { 'x-studio-warnings': asciiJson(result.warnings).slice(0, 2000) } : {}),
     });
     res.end(body);
   }
