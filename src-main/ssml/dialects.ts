@@ -107,11 +107,13 @@ export function chooseDialect(requested: SsmlDialect, source: string): DialectCh
       if (key === 'xmlns:amazon') settle('polly', `${key} on <${name}>`);
       if (key.startsWith('amazon:')) settle('polly', `attribute ${key} on <${name}>`);
       if (key.startsWith('mstts:')) settle('azure', `attribute ${key} on <${name}>`);
+      if (key.startsWith('google:')) settle('google', `attribute ${key} on <${name}>`);
     }
     if (name.startsWith('mstts:')) settle('azure', `<${name}>`);
     else if (name.startsWith('amazon:')) settle('polly', `<${name}>`);
     else if (name.startsWith('google:') || GOOGLE_ELEMENTS.has(name)) settle('google', `<${name}>`);
     else if (name === 'bookmark') settle('azure', '<bookmark>');
+    else if (name === 'say-as' && attrs.language !== undefined) settle('google', '<say-as language> (a Google attribute)');
     else if (name === 'voice') {
       const voiceName = attrs.name ?? '';
       if (AZURE_VOICE_NAME.test(voiceName)) settle('azure', `Azure voice name '${voiceName}'`);

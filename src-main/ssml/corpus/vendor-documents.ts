@@ -1390,7 +1390,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "id": "google/say-as-currency",
     "source": "https://cloud.google.com/text-to-speech/docs/ssml",
     "dialect": "google",
-    "autoDialect": "ssml11",
+    "autoDialect": "google",
     "ssml": "<speak>\n  <say-as interpret-as=\"currency\" language=\"en-US\">$42.01</say-as>\n</speak>",
     "strict": {
       "turns": [
@@ -1413,7 +1413,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "id": "google/say-as-telephone-style",
     "source": "https://cloud.google.com/text-to-speech/docs/ssml",
     "dialect": "google",
-    "autoDialect": "ssml11",
+    "autoDialect": "google",
     "ssml": "<speak>\n  <say-as interpret-as=\"telephone\" google:style=\"zero-as-zero\">1800-202-1212</say-as>\n</speak>",
     "strict": {
       "turns": [
