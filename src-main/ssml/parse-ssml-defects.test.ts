@@ -166,6 +166,22 @@ describe('XML errors point at the mistake', () => {
     expect(err.message).toContain('</prosody> at 2:22 does not match <voice> opened at 2:1');
   });
 
+  it('tells a literal & in a word (AT&T) from an entity reference that lacks its semicolon', () => {
+    const err = errorOf('<speak>Call AT&T now</speak>');
+    expect(err.details).toMatchObject({ line: 1, column: 15, value: '&T' });
+    expect(err.message).toContain("a bare '&' in");
+    expect(err.message).toContain('AT&amp;T');
+  });
+
+  it('names a bare < in text and a < inside an attribute value', () => {
+    const text = errorOf('<speak>5 < 6 is true</speak>');
+    expect(text.details).toMatchObject({ line: 1, column: 10, value: '<' });
+    expect(text.message).toContain("a bare '<'");
+    const attribute = errorOf('<speak><voice name="a>b</voice></speak>');
+    expect(attribute.details).toMatchObject({ value: '<' });
+    expect(attribute.message).toContain('is a closing quote missing');
+  });
+
   it('names an undefined entity such as &nbsp; and its fix', () => {
     const err = errorOf('<speak>a&nbsp;b</speak>');
     expect(err.details).toMatchObject({ line: 1, column: 9, value: '&nbsp;' });

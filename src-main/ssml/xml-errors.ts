@@ -42,6 +42,14 @@ function findBareAmpersand(source: string, from: number, to: number): number {
   return -1;
 }
 
+/** The word holding source[at] ("AT&T"), or a few characters either side when it stands alone ("Tom & Jerry"). */
+function wordAround(source: string, at: number): string {
+  const start = Math.max(source.lastIndexOf('>', at), source.lastIndexOf(' ', at), source.lastIndexOf('\n', at)) + 1;
+  const ends = [' ', '<', '\n'].map((c) => source.indexOf(c, at + 1)).filter((i) => i >= 0);
+  const word = source.slice(start, ends.length > 0 ? Math.min(...ends) : source.length);
+  return word.length > 1 ? word : source.slice(Math.max(0, at - 6), at + 8).split('\n').join(' ').trim();
+}
+
 export function describeXmlError(c: XmlErrorContext): SsmlProblem {
   const { source, message } = c;
   const top = c.openElements[c.openElements.length - 1];
@@ -53,7 +61,8 @@ export function describeXmlError(c: XmlErrorContext): SsmlProblem {
     const amp = findBareAmpersand(source, c.lastEventEnd, end);
     if (amp >= 0) {
       const token = /^&[^\s<&;]{0,20}/.exec(source.slice(amp))![0];
-      const incomplete = token.length > 1 && /^&[A-Za-z_#]/.test(token);
+      // "&amp chips" lacks its ';'; "AT&T" and "Q&A" are a literal & that needs escaping.
+      const incomplete = PREDEFINED.includes(token.slice(1)) || Object.hasOwn(HTML_ENTITY_FIX, token.slice(1)) || /^&#/.test(token);
       return {
         ...base,
         position: c.at(amp),
@@ -61,7 +70,7 @@ export function describeXmlError(c: XmlErrorContext): SsmlProblem {
         allowed: ['&amp;'],
         message: incomplete
           ? `'${token}' is not a complete entity reference: it has no closing ';'. Write ${token}; if you meant the entity, or &amp; for a literal '&'`
-          : `a bare '&' ('${source.slice(amp, amp + 12).split('\n')[0].trim()}…'): XML needs a literal & written as &amp;`,
+          : `a bare '&' in '${wordAround(source, amp)}': XML needs a literal & written as &amp; (AT&amp;T, Q&amp;A)`,
       };
     }
   }
@@ -106,8 +115,17 @@ export function describeXmlError(c: XmlErrorContext): SsmlProblem {
       message: `<${top.name}> opened at ${where(top.position)} is never closed; add </${top.name}> where it ends`,
     };
   }
+  if (/disallowed character in tag name|unexpected end of tag name/i.test(message)) {
+    const lt = source.lastIndexOf('<', Math.max(0, c.errorOffset - 1));
+    if (lt >= 0 && !/^<[A-Za-z_:/!?]/.test(source.slice(lt, lt + 2))) {
+      return { ...base, position: c.at(lt), value: '<', allowed: ['&lt;'], message: `a bare '<' in '${source.slice(lt, lt + 12).split('\n')[0].trim()}…': it starts a tag in XML; write &lt; for a literal <` };
+    }
+  }
   const position = c.at(c.errorOffset);
   const ch = source[Math.max(0, c.errorOffset - 1)];
+  if (ch === '<' && /disallowed character/i.test(message)) {
+    return { ...base, position: c.at(c.errorOffset - 1), value: '<', allowed: ['&lt;'], message: `'<' cannot appear inside an attribute value or tag (is a closing quote missing before it?); write &lt; for a literal <` };
+  }
   const shown = ch && /\S/.test(ch) ? ` (at '${ch}')` : '';
   return { ...base, position, message: `${message.replace(/\.$/, '')}${shown}; the document is not well-formed XML` };
 }
