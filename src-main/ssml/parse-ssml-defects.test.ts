@@ -112,6 +112,9 @@ describe('vendor elements', () => {
       expect(r.warnings.map((w) => w.element)).toEqual(['par']);
     }
     expect(turns('<speak><seq><media><speak>A.</speak></media><media><speak>B.</speak></media></seq></speak>', { dialect: 'google' })).toEqual(['turn0 "A. B."']);
+    // Read as SSML 1.1 they are not known: strict names Google, lenient still reads the words.
+    expect(errorOf(doc, { dialect: 'ssml11' }).message).toContain('<par> is a Google Cloud TTS element, not part of W3C SSML 1.1; set the SSML dialect to google or auto');
+    expect(describeSegments(parseSsml(doc, { dialect: 'ssml11', strict: false }).segments)).toEqual(['turn0 "One. Two."']);
   });
 
   it('warns about <lexicon>, naming it, instead of ignoring it silently', () => {

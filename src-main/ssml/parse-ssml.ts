@@ -185,13 +185,16 @@ class SsmlDocument {
     if (!parent) {
       if (name !== 'speak') fail(`the root element is <${name}>; an SSML document starts with <speak>`, ['speak']);
       this.sawRoot = true;
-    } else if (name === 'speak' && !(dialect === 'google' && parent.name === 'media')) {
-      fail(`<speak> cannot be nested${dialect === 'google' ? ' (Google allows it only inside <media>)' : ''}; remove the inner <speak>`, []);
     }
     const report = this.reporterFor(name, position);
     const attrs = tag.attributes as Record<string, string>;
     const frame: Frame = { name, content: 'mixed', context: parent?.context ?? defaultTurnContext(), attrs, position, sink: parent?.sink ?? null, own: null };
     this.stack.push(frame);
+    if (parent && name === 'speak' && !(dialect === 'google' && parent.name === 'media')) {
+      // Lenient mode reads an inner <speak> (Google's <media><speak>) as a plain container.
+      report.reject('', name, [], `cannot be nested${dialect === 'google' ? ' (Google allows it only inside <media>)' : ' (only Google allows it, inside <media>; set the dialect to google or auto)'}; remove the inner <speak>${this.lenient}`);
+      return;
+    }
     // Inside <metadata>, <desc> and the like anything goes (RDF, Dublin Core): nothing is spoken.
     if (frame.sink?.kind === 'hidden') return;
 
