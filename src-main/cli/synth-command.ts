@@ -13,8 +13,9 @@ import { EMBEDDED_TINY } from '../engine-host/embedded-model';
 import { encodeWavBytes, floatToPcm16 } from '../engine/wav-bytes';
 import { defaultUserDataDir } from '../runtime/paths';
 import { UsageError, parseIntFlag } from './cli-errors';
+import { addSamplingFlags, samplingParamsFromFlags, type SamplingFlags } from './sampling-flags';
 
-interface SynthOptions {
+interface SynthOptions extends SamplingFlags {
   voice: string;
   language: string;
   seed: string;
@@ -32,6 +33,7 @@ interface SynthOptions {
 
 async function runSynth(text: string | undefined, opts: SynthOptions): Promise<void> {
   if (!(SSML_DIALECTS as readonly string[]).includes(opts.ssmlDialect)) throw new UsageError(`--ssml-dialect '${opts.ssmlDialect}' is unknown`, `use one of ${SSML_DIALECTS.join(', ')}`);
+  const params = samplingParamsFromFlags(opts); // bad flags fail before the model loads
   const lines: string[] = [];
   const progress = { framesDone: 0, framesEstimated: 0 };
   const onEvent = (event: string, payload: unknown) => {
@@ -65,6 +67,7 @@ async function runSynth(text: string | undefined, opts: SynthOptions): Promise<v
       language: opts.language.toLowerCase(),
       seed: parseIntFlag('seed', opts.seed, 0, 2 ** 32 - 1),
       instruct: opts.instruct,
+      params,
       stream: opts.stream === true,
       ...(opts.ssml ? { ssmlOptions: { dialect: opts.ssmlDialect as SsmlDialect, lenient: opts.lenient === true } } : {}),
     };
@@ -83,7 +86,7 @@ async function runSynth(text: string | undefined, opts: SynthOptions): Promise<v
 }
 
 export function registerSynth(program: Command): void {
-  program
+  const command = program
     .command('synth [text]')
     .description('synthesise text (or an SSML file) to a WAV file')
     .option('--voice <name>', 'speaker (see --list-voices)', 'ryan')
@@ -98,6 +101,6 @@ export function registerSynth(program: Command): void {
     .option('--instruct <text>', 'instruction (1.7B CustomVoice / VoiceDesign only)')
     .option('--float', 'write 32-bit float WAV instead of 16-bit PCM')
     .option('--stream', 'write raw 16-bit PCM to stdout as it is decoded')
-    .option('--list-voices', "list the model's voices and exit")
-    .action(runSynth);
+    .option('--list-voices', "list the model's voices and exit");
+  addSamplingFlags(command).action(runSynth);
 }
