@@ -24,6 +24,12 @@ export const samplingParamsSchema = z
   })
   .partial();
 
+/** How SSML input is read: dialect (default 'auto') and lenient (default false: strict). */
+export const ssmlRequestOptionsSchema = z.strictObject({
+  dialect: z.enum(['auto', 'ssml11', 'azure', 'google', 'polly']).optional(),
+  lenient: z.boolean().optional(),
+});
+
 export const synthesisRequestSchema = z.strictObject({
   requestId: z.string().min(1).max(128),
   input: z.string().max(1_048_576),
@@ -36,6 +42,7 @@ export const synthesisRequestSchema = z.strictObject({
   priority: z.enum(['interactive', 'bulk']).optional(),
   deadlineMs: z.number().positive().optional(),
   stream: z.boolean().optional(),
+  ssmlOptions: ssmlRequestOptionsSchema.optional(),
 });
 
 const fullSamplingParamsSchema = samplingParamsSchema.required();
@@ -78,7 +85,7 @@ export const projectDocumentSchema = z.strictObject({
   schemaVersion: z.literal(1),
   id: idSchema,
   name: z.string().min(1).max(200),
-  editor: z.strictObject({ text: z.string().max(1_048_576), inputFormat: z.enum(['text', 'ssml']) }),
+  editor: z.strictObject({ text: z.string().max(1_048_576), inputFormat: z.enum(['text', 'ssml']), ssmlOptions: ssmlRequestOptionsSchema.optional() }),
   voice: z.strictObject({
     modelId: z.string().max(200).nullable(),
     voice: z.string().max(64),
@@ -130,7 +137,7 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
   [CHANNELS.autosave]: z.strictObject({ project: projectDocumentSchema, path: z.string().min(1).max(4096).nullable() }),
   [CHANNELS.readRecovery]: empty,
   [CHANNELS.discardRecovery]: empty,
-  [CHANNELS.validateSsml]: z.strictObject({ text: z.string().max(1_048_576) }),
+  [CHANNELS.validateSsml]: z.strictObject({ text: z.string().max(1_048_576), ssmlOptions: ssmlRequestOptionsSchema.optional(), language: z.string().min(1).max(64).optional() }),
   [CHANNELS.startRun]: benchRunInputSchema,
   [CHANNELS.stopRun]: z.strictObject({ runId: idSchema }),
   [CHANNELS.listRuns]: empty,

@@ -177,7 +177,7 @@ export class HostedSynthesis implements SynthesisService {
     }
     let plan: TurnPlan;
     try {
-      plan = planTurns(request, { voices: this.info.voices.map((v) => v.name), languages: this.info.languages });
+      plan = planTurns(request, { voices: this.info.voices, languages: this.info.languages });
     } catch (err) {
       throw toStudioError(err);
     }

@@ -18,6 +18,7 @@ import { BenchService, createLibraryRunStore, createProtocolBenchRunner, type Be
 import { createBenchRunStore } from '../library/bench-run-store';
 import { ModelsService, type ModelManagerPort } from './models-service';
 import { ExportService } from './export-service';
+import { ssmlOptionsForRequest } from '../ssml/ssml-options';
 import type { FileGrants } from '../access/file-grants';
 
 /** What the services need of the engine host (HostClient implements it; tests fake it). */
@@ -144,7 +145,12 @@ export class StudioServices {
       [CHANNELS.autosave]: async (req) => this.uiServices().projects.autosave(req.project, req.path),
       [CHANNELS.readRecovery]: async () => this.uiServices().projects.readRecovery(),
       [CHANNELS.discardRecovery]: async () => ({ discarded: await this.uiServices().projects.discardRecovery() }),
-      [CHANNELS.validateSsml]: async (req) => this.uiServices().projects.validateSsml(req.text),
+      [CHANNELS.validateSsml]: async (req) => {
+        // The loaded model's voices and languages, as generation checks them; none loaded: any voice passes.
+        const info = await options.host.call('modelInfo', {}).catch(() => null);
+        const facts = { voices: info?.voices ?? null, languages: info?.languages ?? null, requestLanguage: req.language };
+        return this.uiServices().projects.validateSsml(req.text, ssmlOptionsForRequest(req.ssmlOptions, facts));
+      },
       [CHANNELS.startRun]: async (req, ctx) =>
         this.uiServices().bench.startRun(req, (s) => ctx.emit(EVENTS.onDidSample, s), (v) => ctx.emit(EVENTS.onDidFinishRun, v)),
       [CHANNELS.stopRun]: async (req) => ({ stopped: this.uiServices().bench.stopRun(req.runId) }),
