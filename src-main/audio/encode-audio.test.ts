@@ -5,11 +5,8 @@
  * streamed variants and every refused input.
  */
 import { describe, expect, it } from 'vitest';
-import { MPEGDecoder } from 'mpg123-decoder';
-import { OggOpusDecoder } from 'ogg-opus-decoder';
 import { FLACDecoder } from '@wasm-audio-decoders/flac';
-import decodeAac from '@audio/decode-aac';
-import decodeWavIndependent from '@audio/decode-wav';
+import { decodeIndependently } from './testing/decode-independently';
 import { StudioError } from '../../src-shared/errors';
 import { AUDIO_FORMATS, type AudioFormat } from '../../src-shared/audio-format';
 import { createAudioEncodeStream, encodeAudio, type EncodedAudio } from './encode-audio';
@@ -33,58 +30,6 @@ function testSignal(sampleRateHz = RATE_HZ, durationS = DURATION_S): Float32Arra
     pcm[i] = 0.3 * Math.sin(2 * Math.PI * 440 * t) + 0.2 * Math.sin(2 * Math.PI * 1000 * t) + 0.15 * Math.sin(2 * Math.PI * sweepHz * t);
   }
   return pcm;
-}
-
-interface Decoded {
-  pcm: Float32Array;
-  sampleRateHz: number;
-}
-
-async function decodeIndependently(format: AudioFormat, bytes: Uint8Array, pcmRateHz: number): Promise<Decoded> {
-  switch (format) {
-    case 'mp3': {
-      const decoder = new MPEGDecoder();
-      await decoder.ready;
-      const out = decoder.decode(bytes);
-      decoder.free();
-      expect(out.errors).toEqual([]);
-      return { pcm: out.channelData[0], sampleRateHz: out.sampleRate };
-    }
-    case 'opus': {
-      const decoder = new OggOpusDecoder();
-      await decoder.ready;
-      const out = await decoder.decodeFile(bytes);
-      decoder.free();
-      expect(out.errors).toEqual([]);
-      return { pcm: out.channelData[0], sampleRateHz: out.sampleRate };
-    }
-    case 'aac': {
-      const out = await decodeAac(bytes);
-      return { pcm: out.channelData[0], sampleRateHz: out.sampleRate };
-    }
-    case 'flac': {
-      const decoder = new FLACDecoder();
-      await decoder.ready;
-      const out = await decoder.decodeFile(bytes);
-      decoder.free();
-      expect(out.errors).toEqual([]);
-      return { pcm: out.channelData[0], sampleRateHz: out.sampleRate };
-    }
-    case 'wav': {
-      const out = decodeWavIndependent(bytes);
-      return { pcm: out.channelData[0], sampleRateHz: out.sampleRate };
-    }
-    case 'pcm': {
-      // Raw 16-bit little-endian: reading it is the whole decoder.
-      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      const pcm = new Float32Array(bytes.byteLength / 2);
-      for (let i = 0; i < pcm.length; i++) {
-        const v = view.getInt16(i * 2, true);
-        pcm[i] = v < 0 ? v / 32768 : v / 32767;
-      }
-      return { pcm, sampleRateHz: pcmRateHz };
-    }
-  }
 }
 
 /** The lag (decoded index − reference index) in [minLag, maxLag] with the highest normalised correlation, and that correlation. */

@@ -18,6 +18,8 @@ import { ensureTinyModel } from '../model-builder/tiny-model';
 import { decodeWire, encodeWire } from '../../src-shared/wire';
 import { decodeWav } from '../audio/wav';
 import { encodeWavBytes } from '../engine/wav-bytes';
+import { resample } from '../audio/resample';
+import { decodeIndependently } from '../audio/testing/decode-independently';
 import { postJson, serveTiny, type Served } from './testing/serve-tiny';
 
 let modelDir: string;
@@ -82,6 +84,25 @@ async function untilRunning(s: Served): Promise<void> {
     await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error('no request started running within 4 s');
+}
+
+/** The highest normalised correlation of `b` against `a` over lags of ±2,048 samples (codec delay). */
+function bestCorrelation(a: Float32Array, b: Float32Array): number {
+  let best = -1;
+  for (let lag = -2048; lag <= 2048; lag += 1) {
+    let dot = 0;
+    let ea = 0;
+    let eb = 0;
+    for (let i = 0; i < a.length; i += 4) {
+      const j = i + lag;
+      const y = j >= 0 && j < b.length ? b[j] : 0;
+      dot += a[i] * y;
+      ea += a[i] * a[i];
+      eb += y * y;
+    }
+    best = Math.max(best, dot / Math.sqrt(ea * eb || 1));
+  }
+  return best;
 }
 
 const tokenOf = (s: Served) => new URL(s.server.uiUrl).searchParams.get('token')!;
@@ -295,6 +316,38 @@ describe('lifecycle', () => {
 
 describe('OpenAI compatibility', () => {
   const client = () => new OpenAI({ baseURL: `${open.server.url}/v1`, apiKey: 'unused-on-loopback' });
+
+  it('gives the openai client with default options a valid MP3, and every other format decodes to the same audio', async () => {
+    const input = 'Formats for every client.';
+    // The reference: 16-bit PCM of the same request (same seed, same bytes).
+    const reference = await postJson(`${open.server.url}/v1/audio/speech`, { model: 'tts-1', voice: 'ryan', input, response_format: 'pcm' });
+    const ref = (await decodeIndependently('pcm', reference.bytes, 24_000)).pcm;
+    const defaults = await client().audio.speech.create({ model: 'tts-1', voice: 'ryan', input }); // response_format left to the client: mp3
+    expect(defaults.headers.get('content-type')).toBe('audio/mpeg');
+    const formats = { mp3: new Uint8Array(await defaults.arrayBuffer()) } as Record<string, Uint8Array>;
+    for (const format of ['opus', 'aac', 'flac', 'wav'] as const) {
+      const response = await client().audio.speech.create({ model: 'tts-1', voice: 'ryan', input, response_format: format });
+      formats[format] = new Uint8Array(await response.arrayBuffer());
+    }
+    for (const [format, bytes] of Object.entries(formats)) {
+      const decoded = await decodeIndependently(format as 'mp3', bytes, 24_000);
+      // Opus always plays at 48 kHz and this AAC decoder at 48 kHz: compare at the clip's 24 kHz.
+      const pcm = decoded.sampleRateHz === 24_000 ? decoded.pcm : resample(decoded.pcm, decoded.sampleRateHz, 24_000);
+      expect(Math.abs(pcm.length - ref.length), format).toBeLessThanOrEqual(2048); // within a codec frame or two of padding
+      if (format === 'flac' || format === 'wav') {
+        // Lossless: the same 16-bit samples (decoders scale by 1/32767 or 1/32768: under 1e-4 apart).
+        let maxDiff = 0;
+        for (let i = 0; i < ref.length; i++) maxDiff = Math.max(maxDiff, Math.abs(pcm[i] - ref[i]));
+        expect(pcm.length, format).toBe(ref.length);
+        expect(maxDiff, format).toBeLessThan(1e-4);
+      }
+      else expect(bestCorrelation(ref, pcm), format).toBeGreaterThan(0.5); // unrelated audio scores ≈ 0
+    }
+    // Streamed as produced (the documented `stream` extension): the same audio, in MP3 frames as they come.
+    const streamed = await postJson(`${open.server.url}/v1/audio/speech`, { model: 'tts-1', voice: 'ryan', input, stream: true });
+    expect(streamed.headers.get('content-type')).toBe('audio/mpeg');
+    expect(bestCorrelation(ref, (await decodeIndependently('mp3', streamed.bytes, 24_000)).pcm)).toBeGreaterThan(0.5);
+  }, 120_000);
 
   it("maps OpenAI's voice names to the model's speakers", async () => {
     for (const voice of ['alloy', 'echo', 'nova', 'shimmer'] as const) {

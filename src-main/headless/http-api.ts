@@ -10,7 +10,8 @@ import { EVENTS } from '../../src-shared/ipc-contract';
 import type { AudioChunk, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import type { StudioRuntime } from '../runtime/studio-runtime';
 import { timeStretch } from '../audio/time-stretch';
-import { CONTENT_TYPES, createStreamEncoder, encodeWhole, type StreamEncoder } from './audio-output';
+import { createAudioEncodeStream, encodeAudio, type AudioEncodeStream } from '../audio/encode-audio';
+import { contentTypeFor, type AudioFormat } from '../../src-shared/audio-format';
 import { sendError, sendJson } from './http-errors';
 import { parseBody, readJsonBody } from './request-body';
 import {
@@ -21,7 +22,6 @@ import {
   speechToRequest,
   ttsBodySchema,
   ttsToRequest,
-  type SpeechFormat,
 } from './speech-routes';
 
 /** What the API needs to know of the server's lifecycle. */
@@ -39,7 +39,7 @@ export interface HttpApiOptions {
 }
 
 interface AudioAnswer {
-  format: SpeechFormat;
+  format: AudioFormat;
   speed: number;
   sse: boolean;
 }
@@ -77,24 +77,26 @@ export function createHttpApi(options: HttpApiOptions) {
     refuseWhileDraining();
     lifecycle.track(res);
     let finished = false;
+    // Chunks go out as produced only where the bytes do not depend on the whole clip (speed stretches the whole).
+    const streamChunks = request.stream === true && answer.speed === 1;
+    const out: { encoder: AudioEncodeStream | null; failure: Error | null } = { encoder: null, failure: null };
     res.on('close', () => {
-      if (!finished) void runtime.host.call('cancel', { requestId: request.requestId }).catch(() => {});
+      if (finished) return;
+      void runtime.host.call('cancel', { requestId: request.requestId }).catch(() => {});
+      void out.encoder?.cancel();
     });
-    // Chunks go out as produced only where the bytes do not depend on the whole clip.
-    const encoder: StreamEncoder | null = request.stream && answer.speed === 1 ? createStreamEncoder(answer.format) : null;
     let started = false;
     const begin = (sampleRateHz: number): void => {
       started = true;
       res.writeHead(200, {
-        'content-type': answer.sse ? 'text/event-stream; charset=utf-8' : CONTENT_TYPES[answer.format],
+        'content-type': answer.sse ? 'text/event-stream; charset=utf-8' : contentTypeFor(answer.format),
         'cache-control': 'no-cache',
         'x-request-id': request.requestId,
         'x-sample-rate': String(sampleRateHz),
       });
-      if (!answer.sse && encoder) res.write(encoder.start(sampleRateHz));
     };
     const send = (bytes: Uint8Array): void => {
-      if (bytes.byteLength === 0) return;
+      if (bytes.byteLength === 0 || res.destroyed) return;
       if (answer.sse) res.write(sseEvent({ type: 'speech.audio.delta', audio: Buffer.from(bytes).toString('base64') }));
       else res.write(bytes);
     };
@@ -102,19 +104,19 @@ export function createHttpApi(options: HttpApiOptions) {
       callerId: `http-${request.requestId}`,
       role: 'client' as const,
       emit: (event: string, payload: unknown) => {
-        if (!encoder || event !== EVENTS.onDidProduceAudio) return;
+        if (!streamChunks || event !== EVENTS.onDidProduceAudio || out.failure) return;
         const chunk = payload as AudioChunk;
-        if (!started) {
+        if (!out.encoder) {
           begin(chunk.sampleRateHz);
-          // An SSE stream of WAV opens with the header bytes as its first delta.
-          if (answer.sse) send(encoder.start(chunk.sampleRateHz));
+          out.encoder = createAudioEncodeStream({ sampleRateHz: chunk.sampleRateHz, format: answer.format, onBytes: send });
         }
-        send(encoder.push(chunk.pcm));
+        out.encoder.write(chunk.pcm).catch((err: Error) => (out.failure ??= err));
       },
     };
     const reply = await runtime.dispatcher.dispatch('studio:tts.synthesize', request, ctx);
     finished = true;
     if (!reply.ok) {
+      void out.encoder?.cancel();
       if (started && answer.sse) {
         options.log(`[http] ${request.requestId} failed mid-stream: ${reply.error.code}: ${reply.error.message}`);
         res.end(sseEvent({ type: 'error', error: { message: reply.error.message, code: reply.error.code } }));
@@ -126,24 +128,31 @@ export function createHttpApi(options: HttpApiOptions) {
     const pcm = answer.speed === 1 ? result.pcm : timeStretch(result.pcm, result.sampleRateHz, answer.speed);
     const usage = { input_tokens: result.timings.numPromptTokens, output_tokens: result.timings.numFrames, total_tokens: result.timings.numPromptTokens + result.timings.numFrames };
     if (request.stream) {
-      if (!started) {
-        begin(result.sampleRateHz);
-        send(encoder ? concat(encoder.start(result.sampleRateHz), encoder.push(pcm)) : await encodeWhole(answer.format, pcm, result.sampleRateHz));
+      if (out.encoder) await out.encoder.end().catch((err: Error) => (out.failure ??= err));
+      if (out.failure) {
+        options.log(`[http] ${request.requestId} encoder failed mid-stream: ${out.failure.message}`);
+        res.destroy();
+        return;
       }
-      if (encoder) send(encoder.end());
+      if (!started) {
+        // No chunk was streamed (speed ≠ 1, or the clip came whole): one piece, then the end.
+        const whole = await encodeAudio({ pcm, sampleRateHz: result.sampleRateHz, format: answer.format });
+        begin(result.sampleRateHz);
+        send(whole.bytes);
+      }
       res.end(answer.sse ? sseEvent({ type: 'speech.audio.done', usage }) : undefined);
       return;
     }
-    const body = await encodeWhole(answer.format, pcm, result.sampleRateHz);
+    const encoded = await encodeAudio({ pcm, sampleRateHz: result.sampleRateHz, format: answer.format });
     res.writeHead(200, {
-      'content-type': CONTENT_TYPES[answer.format],
-      'content-length': String(body.byteLength),
+      'content-type': encoded.contentType,
+      'content-length': String(encoded.bytes.byteLength),
       'x-request-id': request.requestId,
-      'x-sample-rate': String(result.sampleRateHz),
+      'x-sample-rate': String(encoded.sampleRateHz),
       'x-studio-timings': JSON.stringify(result.timings),
       ...(result.warnings.length > 0 ? { 'x-studio-warnings': warningsHeaderValue(result.warnings) } : {}),
     });
-    res.end(body);
+    res.end(encoded.bytes);
   }
 
   async function speakers(): Promise<string[]> {
@@ -264,9 +273,3 @@ export function createHttpApi(options: HttpApiOptions) {
   };
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.byteLength + b.byteLength);
-  out.set(a, 0);
-  out.set(b, a.byteLength);
-  return out;
-}

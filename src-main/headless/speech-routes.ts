@@ -7,12 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { AUDIO_FORMATS } from '../../src-shared/audio-format';
 import { StudioError } from '../../src-shared/errors';
 import type { SsmlRequestOptions, SynthesisRequest } from '../../src-shared/synthesis';
 import { samplingParamsSchema, ssmlRequestOptionsSchema } from '../api/schemas';
 
-export const SPEECH_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] as const;
-export type SpeechFormat = (typeof SPEECH_FORMATS)[number];
+/** response_format: OpenAI's formats (src-shared/audio-format.ts), encoded by src-main/audio/encode-audio.ts. */
+const SPEECH_FORMATS = AUDIO_FORMATS;
 
 /** OpenAI's model names are accepted as aliases of whatever model this host has loaded. */
 export const OPENAI_MODEL_ALIASES = ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts', 'gpt-4o-mini-tts-2025-12-15', 'qwen3-tts'] as const;
