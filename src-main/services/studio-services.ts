@@ -15,7 +15,8 @@ import path from 'node:path';
 import { LibraryService } from './library-service';
 import { ProjectService } from './project-service';
 import { BenchService, createLibraryRunStore, createProtocolBenchRunner, type BenchRunnerPort } from './bench-service';
-import { createBenchRunStore } from '../library/bench-run-store';
+import { createBenchRunStore, type BenchRunStore } from '../library/bench-run-store';
+import type { SqliteBackendLoader } from '../library/open-sqlite';
 import { ModelsService, type ModelManagerPort } from './models-service';
 
 /** What the services need of the engine host (HostClient implements it; tests fake it). */
@@ -43,6 +44,8 @@ export interface StudioServicesOptions {
   /** The benchmark runner and model manager behind the dashboard and Models page (optional). */
   benchRunner?: BenchRunnerPort;
   modelManager?: ModelManagerPort;
+  /** SQLite backends for the library, in order (tests inject failing ones); default: the runtime's order. */
+  sqliteLoaders?: readonly SqliteBackendLoader[];
   /** Restarts the engine host on another model; absent where the host cannot switch (tests). */
   loadModel?: (modelId: string) => Promise<ModelInfo | null>;
 }
@@ -64,7 +67,8 @@ export class StudioServices {
   private readonly subscribers = new Map<string, CallContext>();
   /** The last few synthesis results, so studio:library.saveClip can store one without the audio crossing the wire again. */
   private readonly recentResults = new Map<string, SynthesisResult>();
-  private ui: { library: LibraryService; projects: ProjectService; bench: BenchService; models: ModelsService } | null = null;
+  private ui: { projects: ProjectService; bench: BenchService; models: ModelsService } | null = null;
+  private library: LibraryService | null = null;
 
   constructor(private readonly options: StudioServicesOptions) {
     options.host.onEvent((event, payload) => this.route(event, payload));
@@ -97,15 +101,15 @@ export class StudioServices {
         if (!options.loadModel) throw new StudioError('unsupported', 'this host cannot switch models; restart it with --model', { modelId: req.modelId });
         return options.loadModel(req.modelId);
       },
-      [CHANNELS.listClips]: async (req) => this.uiServices().library.listClips(req),
+      [CHANNELS.listClips]: async (req) => this.libraryService().listClips(req),
       [CHANNELS.saveClip]: async (req) => {
         const pcm = req.pcm ?? (req.fromRequestId ? this.recentResults.get(req.fromRequestId)?.pcm : undefined);
         if (!pcm) throw new StudioError('invalid-argument', `saveClip needs pcm, or fromRequestId of one of the last ${MAX_RECENT_RESULTS} synthesize calls on this host; '${req.fromRequestId ?? ''}' is not one — send the pcm`, { field: 'fromRequestId' });
-        return this.uiServices().library.saveClip(req.clip, pcm);
+        return this.libraryService().saveClip(req.clip, pcm);
       },
-      [CHANNELS.getClip]: async (req) => this.uiServices().library.getClip(req.id),
-      [CHANNELS.readClipAudio]: async (req) => this.uiServices().library.readClipAudio(req.id),
-      [CHANNELS.deleteClip]: async (req) => ({ deleted: await this.uiServices().library.deleteClip(req.id) }),
+      [CHANNELS.getClip]: async (req) => this.libraryService().getClip(req.id),
+      [CHANNELS.readClipAudio]: async (req) => this.libraryService().readClipAudio(req.id),
+      [CHANNELS.deleteClip]: async (req) => ({ deleted: await this.libraryService().deleteClip(req.id) }),
       [CHANNELS.saveProject]: async (req) => this.uiServices().projects.save(req.project, req.path),
       [CHANNELS.openProject]: async (req) => this.uiServices().projects.open(req.path),
       [CHANNELS.listRecent]: async () => this.uiServices().projects.listRecent(),
@@ -126,17 +130,35 @@ export class StudioServices {
     };
   }
 
-  /** Library, projects, bench and models services, created on first use in the user data folder. */
+  /**
+   * The library, opened on first use. Kept apart from the other services: when no SQLite backend
+   * loads in this runtime its calls fail with 'unavailable' (and the fix) while projects, bench and
+   * models keep working; the next call tries again.
+   */
+  private libraryService(): LibraryService {
+    this.library ??= new LibraryService({ dataDir: this.options.appInfo().userDataDir, sqliteLoaders: this.options.sqliteLoaders });
+    return this.library;
+  }
+
+  /** Projects, bench and models services, created on first use in the user data folder. */
   private uiServices(): NonNullable<StudioServices['ui']> {
     if (this.ui) return this.ui;
     const dataDir = this.options.appInfo().userDataDir;
-    const library = new LibraryService({ dataDir });
     const host = this.options.host;
     const runner = this.options.benchRunner ?? createProtocolBenchRunner(host);
+    // Bench history lives in the library database; a run store that opens it lazily lets a
+    // benchmark run (unsaved) when the library is unavailable.
+    let store: BenchRunStore | null = null;
+    const runs = (): BenchRunStore => (store ??= createBenchRunStore(this.libraryService().libraryDb));
+    const runStore = createLibraryRunStore({
+      save: (record) => runs().save(record),
+      list: (opts) => runs().list(opts),
+      get: (runId) => runs().get(runId),
+      delete: (runId) => runs().delete(runId),
+    });
     this.ui = {
-      library,
       projects: new ProjectService({ dataDir }),
-      bench: new BenchService({ runner, runStore: createLibraryRunStore(createBenchRunStore(library.libraryDb)) }),
+      bench: new BenchService({ runner, runStore }),
       models: new ModelsService({ modelsDir: path.join(dataDir, 'models'), loadedModel: () => this.options.host.call('modelInfo', {}), manager: this.options.modelManager }),
     };
     return this.ui;
