@@ -138,6 +138,9 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
   [CHANNELS.pullModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
   [CHANNELS.removeModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
   [CHANNELS.verifyModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
+  [CHANNELS.showOpenProject]: empty,
+  [CHANNELS.showSaveProject]: z.strictObject({ suggestedName: z.string().min(1).max(255) }),
+  [CHANNELS.showImportAudio]: empty,
 };
 
 /** Turns zod issues into one readable sentence naming each field path. */

@@ -9,7 +9,7 @@ import { Dispatcher } from '../api/dispatcher';
 import { HostClient } from '../engine-host/host-client';
 import { spawnNodeHost, type HostProcess } from '../engine-host/host-process';
 import type { HostStartOptions } from '../engine-host/protocol';
-import { StudioServices } from '../services/studio-services';
+import { StudioServices, type DesktopPort } from '../services/studio-services';
 import { defaultUserDataDir, resolveHostEntry } from './paths';
 import { createModelManagerPort } from './model-manager-port';
 import { EMBEDDED_TINY } from '../engine-host/embedded-model';
@@ -25,6 +25,8 @@ export interface StudioRuntimeOptions {
   /** How to start the engine host; defaults to a Node child process. */
   spawnHost?: (args: string[]) => HostProcess;
   log?: (m: string) => void;
+  /** The desktop app's dialogs and imports (Electron only). */
+  desktop?: DesktopPort;
 }
 
 export interface StudioRuntime {
@@ -64,6 +66,7 @@ export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntim
     host,
     modelManager,
     loadModel,
+    desktop: options.desktop,
     appInfo: () => ({
       version: options.version,
       hostKind: options.hostKind,

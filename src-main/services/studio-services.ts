@@ -6,6 +6,7 @@
 import { CHANNELS, EVENTS } from '../../src-shared/ipc-contract';
 import { StudioError } from '../../src-shared/errors';
 import type { AppInfo } from '../../src-shared/contract/app';
+import type { ImportedAudio } from '../../src-shared/contract/desktop';
 import type { SynthesisResult } from '../../src-shared/synthesis';
 import type { CallContext, Handlers } from '../api/dispatcher';
 import type { HostMethod, HostMethods } from '../engine-host/protocol';
@@ -44,10 +45,19 @@ export interface StudioServicesOptions {
   /** The benchmark runner and model manager behind the dashboard and Models page (optional). */
   benchRunner?: BenchRunnerPort;
   modelManager?: ModelManagerPort;
+  /** Native dialogs and imports of the desktop app; absent on the headless host (the channels answer 'unsupported'). */
+  desktop?: DesktopPort;
   /** SQLite backends for the library, in order (tests inject failing ones); default: the runtime's order. */
   sqliteLoaders?: readonly SqliteBackendLoader[];
   /** Restarts the engine host on another model; absent where the host cannot switch (tests). */
   loadModel?: (modelId: string) => Promise<ModelInfo | null>;
+}
+
+/** What the desktop channels need of the Electron side (src-main/desktop/desktop-service.ts implements it). */
+export interface DesktopPort {
+  showOpenProject(): Promise<{ path: string | null }>;
+  showSaveProject(suggestedName: string): Promise<{ path: string | null }>;
+  showImportAudio(): Promise<{ imported: ImportedAudio[] }>;
 }
 
 const MAX_RECENT_RESULTS = 16;
@@ -127,7 +137,15 @@ export class StudioServices {
       [CHANNELS.pullModel]: async (req, ctx) => this.uiServices().models.pullModel(req.modelId, (p) => ctx.emit(EVENTS.onDidProgressPull, p)),
       [CHANNELS.removeModel]: async (req) => ({ removed: await this.uiServices().models.removeModel(req.modelId) }),
       [CHANNELS.verifyModel]: async (req) => this.uiServices().models.verifyModel(req.modelId),
+      [CHANNELS.showOpenProject]: async () => this.desktop().showOpenProject(),
+      [CHANNELS.showSaveProject]: async (req) => this.desktop().showSaveProject(req.suggestedName),
+      [CHANNELS.showImportAudio]: async () => this.desktop().showImportAudio(),
     };
+  }
+
+  private desktop(): DesktopPort {
+    if (!this.options.desktop) throw new StudioError('unsupported', 'native dialogs exist only in the desktop app; in a browser, use the project list and the data folder', {});
+    return this.options.desktop;
   }
 
   /**
