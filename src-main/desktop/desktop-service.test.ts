@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileGrants } from '../access/file-grants';
-import { DesktopService, safeFileName, type DialogPort } from './desktop-service';
+import { DesktopService, parseDropMessage, safeFileName, type DialogPort } from './desktop-service';
 
 const roots: string[] = [];
 afterEach(() => {
@@ -131,6 +131,11 @@ describe('DesktopService', () => {
     symlinkSync(real, path.join(home, 'link.studio.json'));
     await desktop.acceptDroppedPaths([path.join(home, 'link.studio.json')]);
     expect(grants.isGranted(real, 'write')).toBe(true);
+  });
+
+  it('accepts only well-formed drop messages from the preload', () => {
+    expect(parseDropMessage(['/a/b.wav'])).toEqual(['/a/b.wav']);
+    for (const bad of [[], 'x', [1], ['relative.wav'], ['/a\0b'], Array.from({ length: 33 }, () => '/x.wav')]) expect(parseDropMessage(bad)).toBeNull();
   });
 
   it('makes safe file names', () => {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
-import type { DroppedFile, ImportedAudio } from '../../src-shared/contract/desktop';
+import { MAX_DROPPED_FILES, type DroppedFile, type ImportedAudio } from '../../src-shared/contract/desktop';
 import type { FileGrants } from '../access/file-grants';
 import type { DesktopPort } from '../services/studio-services';
 
@@ -49,6 +49,13 @@ export function safeFileName(name: string): string {
   return `${stem || 'audio'}${ext}`;
 }
 
+/** The paths in the preload's drop message, or null unless it is 1..MAX_DROPPED_FILES absolute paths. */
+export function parseDropMessage(value: unknown): string[] | null {
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_DROPPED_FILES) return null;
+  const ok = value.every((p) => typeof p === 'string' && p.length > 0 && p.length <= 4096 && !p.includes('\0') && path.isAbsolute(p));
+  return ok ? (value as string[]) : null;
+}
+
 export class DesktopService implements DesktopPort {
   readonly importsDir: string;
   readonly projectsDir: string;
@@ -60,6 +67,9 @@ export class DesktopService implements DesktopPort {
     this.projectsDir = path.join(options.dataDir, 'projects');
     this.maxImportBytes = options.maxImportBytes ?? 1024 ** 3;
     this.maxTextBytes = options.maxTextBytes ?? 1024 ** 2;
+    // The data-folder places its dialogs offer: projects (read/write) and imports (read only:
+    // files get there by being copied, never written by a client).
+    options.grants.grant(this.projectsDir, 'write', 'folder');
     options.grants.grant(this.importsDir, 'read', 'folder');
   }
 

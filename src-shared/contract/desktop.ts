@@ -16,6 +16,14 @@ export const DESKTOP_EVENTS = Object.freeze({
   onDidDropFiles: 'studio:desktop.onDidDropFiles',
 } as const);
 
+/**
+ * The preload's own message to main with the paths of files dropped on the window (read with
+ * webUtils.getPathForFile from real dropped File objects). Not a contract channel: the page cannot
+ * send it; main answers with the onDidDropFiles event.
+ */
+export const DESKTOP_DROP_MESSAGE = 'studio:desktop-drop';
+export const MAX_DROPPED_FILES = 32;
+
 /** Menu items the renderer carries out (the rest — quit, copy, zoom — Electron handles itself). */
 export const MENU_COMMANDS = ['open-project', 'save-project', 'save-project-as', 'import-audio', 'show-voice', 'show-timeline', 'show-library', 'show-bench', 'show-models', 'show-settings'] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
