@@ -57,7 +57,7 @@ test('native modules load under Electron and the library runs on node:sqlite', a
   await app.close();
 });
 
-test('dialogs: an imported file is copied into the data folder, an opened project outside it is granted', async () => {
+test('dialogs: an imported file is copied into the data folder, a save-as path outside it is returned', async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'studio-e2e-desktop-'));
   const outside = mkdtempSync(path.join(os.tmpdir(), 'studio-e2e-outside-'));
   const wav = path.join(outside, 'my take.wav');
