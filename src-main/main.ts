@@ -40,6 +40,7 @@ async function start(): Promise<void> {
     model: process.env.STUDIO_MODEL,
     spawnHost: (args) => spawnUtilityHost(path.join(here, 'engine-host.js'), args),
     desktop,
+    grants, // one set: what the dialogs grant is what the project service checks
   });
   const notifier = createBackgroundNotifier({ isWindowFocused: () => BrowserWindow.getFocusedWindow() !== null, show: showNotification });
   registerIpc(runtime.dispatcher, runtime.services, warn, { onDidCall: (c, ms, ok) => notifier.onDidCall(c, ms, ok), onDidEmit: (e, p) => notifier.onDidEmit(e, p) });

@@ -23,6 +23,8 @@ export const ERROR_CODES = [
   'forbidden', // the caller may not use this resource (a path outside its grants, an admin channel); HTTP 403
   'unavailable', // the engine is restarting, switching models or shutting down; retry later (HTTP 503)
   'payload-too-large', // a body or upload over its byte limit (HTTP 413)
+  'unsupported-media-type', // a body that is not in the format the route takes, e.g. JSON (HTTP 415)
+  'method-not-allowed', // an HTTP route called with a method it does not have (HTTP 405 + Allow)
   'network',
   'checksum-mismatch',
   'disk-full',
@@ -89,6 +91,10 @@ export function httpStatusForError(code: ErrorCode): number {
       return 403;
     case 'payload-too-large':
       return 413;
+    case 'unsupported-media-type':
+      return 415;
+    case 'method-not-allowed':
+      return 405;
     case 'unavailable':
       return 503;
     case 'not-found':

@@ -31,6 +31,20 @@ export type EventName = keyof StudioEvents & string;
 export type RequestOf<C extends Channel> = StudioApi[C]['request'];
 export type ResponseOf<C extends Channel> = StudioApi[C]['response'];
 
+/**
+ * Channels that change what every client gets (switch the model, download or delete models, run
+ * benchmarks): only the local privileged session may call them (the Electron window, or the
+ * headless UI opened from its token URL on this machine).
+ */
+export const ADMIN_CHANNELS: readonly Channel[] = Object.freeze([
+  CHANNELS.loadModel,
+  CHANNELS.pullModel,
+  CHANNELS.removeModel,
+  CHANNELS.verifyModel,
+  CHANNELS.startRun,
+  CHANNELS.stopRun,
+]);
+
 export const CHANNEL_NAMES: readonly string[] = Object.freeze(Object.values(CHANNELS));
 export const EVENT_NAMES: readonly string[] = Object.freeze(Object.values(EVENTS));
 

@@ -13,8 +13,9 @@ import { EMBEDDED_TINY } from '../engine-host/embedded-model';
 import { encodeWavBytes, floatToPcm16 } from '../engine/wav-bytes';
 import { defaultUserDataDir } from '../runtime/paths';
 import { UsageError, parseIntFlag } from './cli-errors';
+import { addSamplingFlags, samplingParamsFromFlags, type SamplingFlags } from './sampling-flags';
 
-interface SynthOptions {
+interface SynthOptions extends SamplingFlags {
   voice: string;
   language: string;
   seed: string;
@@ -29,6 +30,7 @@ interface SynthOptions {
 }
 
 async function runSynth(text: string | undefined, opts: SynthOptions): Promise<void> {
+  const params = samplingParamsFromFlags(opts); // bad flags fail before the model loads
   const lines: string[] = [];
   const progress = { framesDone: 0, framesEstimated: 0 };
   const onEvent = (event: string, payload: unknown) => {
@@ -62,6 +64,7 @@ async function runSynth(text: string | undefined, opts: SynthOptions): Promise<v
       language: opts.language.toLowerCase(),
       seed: parseIntFlag('seed', opts.seed, 0, 2 ** 32 - 1),
       instruct: opts.instruct,
+      params,
       stream: opts.stream === true,
     };
     const result = (await service.call('synthesize', request)) as SynthesisResult;
@@ -79,7 +82,7 @@ async function runSynth(text: string | undefined, opts: SynthOptions): Promise<v
 }
 
 export function registerSynth(program: Command): void {
-  program
+  const command = program
     .command('synth [text]')
     .description('synthesise text (or an SSML file) to a WAV file')
     .option('--voice <name>', 'speaker (see --list-voices)', 'ryan')
@@ -92,6 +95,6 @@ export function registerSynth(program: Command): void {
     .option('--instruct <text>', 'instruction (1.7B CustomVoice / VoiceDesign only)')
     .option('--float', 'write 32-bit float WAV instead of 16-bit PCM')
     .option('--stream', 'write raw 16-bit PCM to stdout as it is decoded')
-    .option('--list-voices', "list the model's voices and exit")
-    .action(runSynth);
+    .option('--list-voices', "list the model's voices and exit");
+  addSamplingFlags(command).action(runSynth);
 }

@@ -23,7 +23,7 @@ const request = (requestId: string, input: string): SynthesisRequest => ({ reque
 const sha = (pcm: Float32Array) => createHash('sha256').update(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength)).digest('hex');
 
 async function synth(req: SynthesisRequest): Promise<SynthesisResult> {
-  const ctx = { callerId: 'test', emit: (event: string, payload: unknown) => (event === EVENTS.onDidProduceAudio ? audioEvents.push((payload as { requestId: string }).requestId) : undefined) };
+  const ctx = { callerId: 'test', role: 'client' as const, emit: (event: string, payload: unknown) => (event === EVENTS.onDidProduceAudio ? audioEvents.push((payload as { requestId: string }).requestId) : undefined) };
   const reply = await runtime.dispatcher.dispatch('studio:tts.synthesize', req, ctx);
   if (!reply.ok) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
   return reply.value as SynthesisResult;
@@ -32,7 +32,7 @@ async function synth(req: SynthesisRequest): Promise<SynthesisResult> {
 beforeAll(async () => {
   const { builtDir } = await ensureTinyModel();
   runtime = createStudioRuntime({ hostKind: 'headless', version: 'test', model: builtDir, userDataDir: mkdtempSync(path.join(os.tmpdir(), 'studio-host-')), log: () => {} });
-  runtime.services.attach({ callerId: 'watcher', emit: (event, payload) => (event === EVENTS.onDidChangeEngineStatus ? statusEvents.push(payload as EngineStatus) : undefined) });
+  runtime.services.attach({ callerId: 'watcher', role: 'client', emit: (event, payload) => (event === EVENTS.onDidChangeEngineStatus ? statusEvents.push(payload as EngineStatus) : undefined) });
   await runtime.host.start();
 }, MAX_HOST_START_MS);
 
@@ -91,10 +91,10 @@ describe('engine host process', () => {
   }, 120_000);
 
   it('switches to another model on request, refuses an unknown one, and keeps serving', async () => {
-    const unknown = await runtime.dispatcher.dispatch('studio:engine.loadModel', { modelId: 'nobody/no-such-model' }, { callerId: 't', emit: () => {} });
+    const unknown = await runtime.dispatcher.dispatch('studio:engine.loadModel', { modelId: 'nobody/no-such-model' }, { callerId: 't', role: 'admin', emit: () => {} });
     expect(unknown.ok).toBe(false);
     const before = await synth(request('pre-switch', 'Still here.'));
-    const reply = await runtime.dispatcher.dispatch('studio:engine.loadModel', { modelId: 'embedded:tiny' }, { callerId: 't', emit: () => {} });
+    const reply = await runtime.dispatcher.dispatch('studio:engine.loadModel', { modelId: 'embedded:tiny' }, { callerId: 't', role: 'admin', emit: () => {} });
     expect(reply).toMatchObject({ ok: true, value: { id: 'embedded:tiny', synthetic: true } });
     // the embedded model is the same synthetic checkpoint (seed 1) as the test fixture: same bytes
     const after = await synth(request('post-switch', 'Still here.'));

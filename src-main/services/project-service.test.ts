@@ -1,8 +1,10 @@
 // Project service: atomic saves, recent list, autosave slot for crash recovery, SSML fallback validation.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { FileGrants } from '../access/file-grants';
+import type { StudioError } from '../../src-shared/errors';
 import { MAX_RECENT_PROJECTS, ProjectService, checkSsmlWellFormed, validateWithStudioParser } from './project-service';
 import type { ProjectDocument } from '../../src-shared/contract/projects';
 
@@ -37,10 +39,38 @@ describe('ProjectService', () => {
   });
 
   it('rejects a file that is not a studio project and names the bad field', async () => {
-    const bad = path.join(dir, 'bad.studio.json');
+    const bad = path.join(svc.projectsDir, 'bad.studio.json');
     writeFileSync(bad, JSON.stringify({ ...project(), schemaVersion: 2 }));
     await expect(svc.open(bad)).rejects.toThrow(/schemaVersion/);
-    await expect(svc.open(path.join(dir, 'missing.json'))).rejects.toMatchObject({ code: 'not-found' });
+    await expect(svc.open(path.join(svc.projectsDir, 'missing.json'))).rejects.toMatchObject({ code: 'not-found' });
+  });
+
+  it('opens and saves only inside the projects folder, and never quotes a file it refuses', async () => {
+    const secret = path.join(dir, 'secret.json');
+    writeFileSync(secret, 'TOPSECRET-not-json');
+    const outside = (await svc.open(secret).catch((e: StudioError) => e)) as StudioError;
+    const missing = (await svc.open(path.join(dir, 'nothing-here.json')).catch((e: StudioError) => e)) as StudioError;
+    expect(outside).toMatchObject({ code: 'forbidden' });
+    expect(missing).toMatchObject({ code: 'forbidden' });
+    expect(outside.message).toBe(missing.message); // existing and missing paths read the same
+    await expect(svc.save(project(), path.join(dir, 'elsewhere.json'))).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(svc.save(project(), path.join(svc.projectsDir, '..', 'escape.json'))).rejects.toMatchObject({ code: 'forbidden' });
+    // A broken file inside the folder: the error names it but does not quote its bytes.
+    const broken = path.join(svc.projectsDir, 'broken.studio.json');
+    writeFileSync(broken, 'TOPSECRET-not-json');
+    const err = (await svc.open(broken).catch((e: StudioError) => e)) as StudioError;
+    expect(err.code).toBe('invalid-argument');
+    expect(err.message).not.toMatch(/TOPSECRET/);
+  });
+
+  it('honours paths granted by the desktop app', async () => {
+    const picked = path.join(dir, 'picked');
+    mkdirSync(picked);
+    const grants = new FileGrants([{ path: path.join(dir, 'projects'), scope: 'folder', access: 'write' }]);
+    grants.grant(picked, 'write', 'folder');
+    const withGrant = new ProjectService({ dataDir: dir, grants });
+    const saved = await withGrant.save(project(), path.join(picked, 'show.studio.json'));
+    expect((await withGrant.open(saved.path)).project.name).toBe(project().name);
   });
 
   it('keeps recent projects newest first, without duplicates, capped', async () => {

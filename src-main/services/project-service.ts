@@ -5,15 +5,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SaxesParser } from 'saxes';
 import { StudioError } from '../../src-shared/errors';
 import type { ProjectDocument, RecentProject, SsmlValidation } from '../../src-shared/contract/projects';
 import { projectDocumentSchema } from '../api/schemas';
 import { parseInput } from '../ssml/parse-input';
+import { FileGrants } from '../access/file-grants';
 
 export const MAX_RECENT_PROJECTS = 10;
+/** A project file is JSON text; anything larger is not one of ours. */
+export const MAX_PROJECT_FILE_BYTES = 32 * 1024 * 1024;
 const AUTOSAVE_FILE = '.autosave.json';
 const RECENT_FILE = 'recent.json';
 
@@ -22,6 +25,8 @@ export interface ProjectServiceOptions {
   /** The studio's SSML parser as a validator; the service falls back to its own well-formedness check. */
   validateSsml?: (text: string) => SsmlValidation;
   nowMs?: () => number;
+  /** Which paths callers may name; default: the projects folder only. The desktop app adds dialog picks. */
+  grants?: FileGrants;
 }
 
 interface AutosaveSlot {
@@ -56,11 +61,13 @@ function slugOf(name: string): string {
 export class ProjectService {
   readonly projectsDir: string;
   private readonly nowMs: () => number;
+  private readonly grants: FileGrants;
 
   constructor(private readonly options: ProjectServiceOptions) {
     this.projectsDir = path.join(options.dataDir, 'projects');
     mkdirSync(this.projectsDir, { recursive: true });
     this.nowMs = options.nowMs ?? Date.now;
+    this.grants = options.grants ?? new FileGrants([{ path: this.projectsDir, scope: 'folder', access: 'write' }]);
   }
 
   defaultPathFor(project: ProjectDocument): string {
@@ -69,7 +76,7 @@ export class ProjectService {
 
   /** Saves the project (to `filePath`, or its default path), clears the autosave slot and updates recent projects. */
   async save(project: ProjectDocument, filePath?: string): Promise<{ path: string; savedAtMs: number }> {
-    const target = path.resolve(filePath ?? this.defaultPathFor(project));
+    const target = filePath === undefined ? this.defaultPathFor(project) : this.grants.check(filePath, 'write');
     if (!target.endsWith('.json')) {
       throw new StudioError('invalid-argument', `project path ${target} must end in .json (for example name.studio.json)`, { field: 'path', value: target });
     }
@@ -81,13 +88,13 @@ export class ProjectService {
   }
 
   async open(filePath: string): Promise<{ path: string; project: ProjectDocument }> {
-    const target = path.resolve(filePath);
-    let text: string;
-    try {
-      text = await readFile(target, 'utf8');
-    } catch (err) {
-      throw new StudioError('not-found', `project file ${target} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}); pick it again from recent projects or the file`, { path: target });
-    }
+    const target = this.grants.check(filePath, 'read');
+    const unreadable = new StudioError('not-found', 'that project file cannot be opened; pick it again from recent projects or with Open', {});
+    const info = await stat(target).catch(() => null);
+    if (!info || !info.isFile() || info.size > MAX_PROJECT_FILE_BYTES) throw unreadable;
+    const text = await readFile(target, 'utf8').catch(() => {
+      throw unreadable;
+    });
     const project = this.parseProject(text, target);
     await this.remember({ path: target, name: project.name, savedAtMs: this.nowMs() });
     return { path: target, project };
@@ -141,13 +148,14 @@ export class ProjectService {
     let json: unknown;
     try {
       json = JSON.parse(text);
-    } catch (err) {
-      throw new StudioError('invalid-argument', `${where} is not JSON (${(err as Error).message}); restore it from a backup or the autosave`, { path: where });
+    } catch {
+      // The parser's message quotes the file's bytes; say only where it is.
+      throw new StudioError('invalid-argument', `${path.basename(where)} is not a studio project (not JSON); restore it from a backup or the autosave`, {});
     }
     const parsed = projectDocumentSchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new StudioError('invalid-argument', `${where} is not a studio project: ${issue.path.join('.') || '(root)'}: ${issue.message}`, { path: where });
+      throw new StudioError('invalid-argument', `${path.basename(where)} is not a studio project: ${issue.path.join('.') || '(root)'}: ${issue.message}`, {});
     }
     return parsed.data as ProjectDocument;
   }

@@ -19,6 +19,7 @@ import { BenchService, createLibraryRunStore, createProtocolBenchRunner, type Be
 import { createBenchRunStore, type BenchRunStore } from '../library/bench-run-store';
 import type { SqliteBackendLoader } from '../library/open-sqlite';
 import { ModelsService, type ModelManagerPort } from './models-service';
+import type { FileGrants } from '../access/file-grants';
 
 /** What the services need of the engine host (HostClient implements it; tests fake it). */
 export interface EngineHostApi {
@@ -51,6 +52,29 @@ export interface StudioServicesOptions {
   sqliteLoaders?: readonly SqliteBackendLoader[];
   /** Restarts the engine host on another model; absent where the host cannot switch (tests). */
   loadModel?: (modelId: string) => Promise<ModelInfo | null>;
+  /** Paths callers may name (projects); default: the data folder's projects folder only. */
+  grants?: FileGrants;
+  /** Input size limits checked here, before a byte crosses to the engine host (the host checks again). */
+  inputLimits?: InputLimits;
+}
+
+export interface InputLimits {
+  /** Plain text: the engine's token budget in characters (maxSequenceTokens × characters per token). */
+  maxTextChars: number;
+  /** SSML documents: the parser's byte limit (several turns, each within the token budget). */
+  maxSsmlBytes: number;
+}
+
+/** Refuses input that cannot fit by its length alone; UTF-16 length ≤ UTF-8 bytes, so this never refuses a fitting document. */
+export function checkInputLimits(input: string, inputFormat: 'text' | 'ssml', limits: InputLimits): void {
+  const limit = inputFormat === 'ssml' ? limits.maxSsmlBytes : limits.maxTextChars;
+  if (input.length <= limit) return;
+  const unit = inputFormat === 'ssml' ? 'bytes' : 'characters';
+  throw new StudioError(
+    'input-too-long',
+    `the ${inputFormat === 'ssml' ? 'SSML document' : 'text'} is at least ${input.length.toLocaleString('en-US')} ${unit} but at most ${limit.toLocaleString('en-US')} fit; split the text into shorter requests (sentences or paragraphs)`,
+    { field: 'input', numChars: input.length, maxChars: limit },
+  );
 }
 
 /** What the desktop channels need of the Electron side (src-main/desktop/desktop-service.ts implements it). */
@@ -93,6 +117,7 @@ export class StudioServices {
         if (this.owners.has(req.requestId)) {
           throw new StudioError('invalid-argument', `requestId '${req.requestId}' is already in flight; use a unique id per request`, { field: 'requestId' });
         }
+        if (options.inputLimits) checkInputLimits(req.input, req.inputFormat, options.inputLimits);
         this.owners.set(req.requestId, ctx);
         try {
           const result = await options.host.call('synthesize', req);
@@ -103,7 +128,11 @@ export class StudioServices {
           this.owners.delete(req.requestId);
         }
       },
-      [CHANNELS.cancel]: async (req) => options.host.call('cancel', req),
+      [CHANNELS.cancel]: async (req, ctx) => {
+        // A request id belongs to the caller that started it; anyone else's cancel is a no-op.
+        if (this.owners.get(req.requestId)?.callerId !== ctx.callerId) return { cancelled: false };
+        return options.host.call('cancel', req);
+      },
       [CHANNELS.listVoices]: async () => options.host.call('listVoices', {}),
       [CHANNELS.engineStatus]: async () => options.host.call('status', {}),
       [CHANNELS.modelInfo]: async () => options.host.call('modelInfo', {}),
@@ -175,7 +204,7 @@ export class StudioServices {
       delete: (runId) => runs().delete(runId),
     });
     this.ui = {
-      projects: new ProjectService({ dataDir }),
+      projects: new ProjectService({ dataDir, grants: this.options.grants }),
       bench: new BenchService({ runner, runStore }),
       models: new ModelsService({ modelsDir: path.join(dataDir, 'models'), loadedModel: () => this.options.host.call('modelInfo', {}), manager: this.options.modelManager }),
     };
