@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { EVENTS } from '../../src-shared/ipc-contract';
-import type { AudioChunk, SynthesisProgress, SynthesisRequest, SynthesisResult, VoiceInfo } from '../../src-shared/synthesis';
+import { SSML_DIALECTS, type AudioChunk, type SsmlDialect, type SynthesisProgress, type SynthesisRequest, type SynthesisResult, type VoiceInfo } from '../../src-shared/synthesis';
 import { createSynthesisService } from '../engine-host/synthesis-service';
 import { EMBEDDED_TINY } from '../engine-host/embedded-model';
 import { encodeWavBytes, floatToPcm16 } from '../engine/wav-bytes';
@@ -27,9 +27,12 @@ interface SynthOptions extends SamplingFlags {
   float?: boolean;
   instruct?: string;
   listVoices?: boolean;
+  ssmlDialect: string;
+  lenient?: boolean;
 }
 
 async function runSynth(text: string | undefined, opts: SynthOptions): Promise<void> {
+  if (!(SSML_DIALECTS as readonly string[]).includes(opts.ssmlDialect)) throw new UsageError(`--ssml-dialect '${opts.ssmlDialect}' is unknown`, `use one of ${SSML_DIALECTS.join(', ')}`);
   const params = samplingParamsFromFlags(opts); // bad flags fail before the model loads
   const lines: string[] = [];
   const progress = { framesDone: 0, framesEstimated: 0 };
@@ -66,6 +69,7 @@ async function runSynth(text: string | undefined, opts: SynthOptions): Promise<v
       instruct: opts.instruct,
       params,
       stream: opts.stream === true,
+      ...(opts.ssml ? { ssmlOptions: { dialect: opts.ssmlDialect as SsmlDialect, lenient: opts.lenient === true } } : {}),
     };
     const result = (await service.call('synthesize', request)) as SynthesisResult;
     if (process.stderr.isTTY) process.stderr.write('\n');
@@ -90,6 +94,8 @@ export function registerSynth(program: Command): void {
     .option('--seed <n>', 'sampling seed: the same seed gives the same bytes', '42')
     .option('-o, --output <file>', 'output WAV file')
     .option('--ssml <file>', 'read SSML from a file instead of text')
+    .option('--ssml-dialect <name>', `how to read the SSML: ${SSML_DIALECTS.join(', ')} (auto detects Azure, Google and Polly markup)`, 'auto')
+    .option('--lenient', 'drop unknown SSML markup and clamp out-of-range values with warnings instead of failing')
     .option('--model <dir>', "model folder, or 'embedded:tiny' (the synthetic default)")
     .option('--provider <name>', 'auto, cpu, webgpu, cuda or dml', 'auto')
     .option('--instruct <text>', 'instruction (1.7B CustomVoice / VoiceDesign only)')

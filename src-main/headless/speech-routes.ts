@@ -1,14 +1,15 @@
 /**
  * The two synthesis routes' request bodies and how each becomes a SynthesisRequest:
  * POST /v1/audio/speech as OpenAI documents it (formats, voices, speed, stream_format) plus
- * documented extensions (seed, language, params), and POST /api/v1/tts (text or SSML). Both use
+ * documented extensions (seed, language, params, input_format ssml with ssml_dialect and lenient), and
+ * POST /api/v1/tts (text or SSML, read with ssml_dialect and lenient). Both use
  * the contract's sampling schema; unknown fields are refused by name. Pure: no I/O.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { StudioError } from '../../src-shared/errors';
-import type { SynthesisRequest } from '../../src-shared/synthesis';
-import { samplingParamsSchema } from '../api/schemas';
+import type { SsmlRequestOptions, SynthesisRequest } from '../../src-shared/synthesis';
+import { samplingParamsSchema, ssmlRequestOptionsSchema } from '../api/schemas';
 
 export const SPEECH_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] as const;
 export type SpeechFormat = (typeof SPEECH_FORMATS)[number];
@@ -18,6 +19,17 @@ export const OPENAI_MODEL_ALIASES = ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts', 'gp
 
 const seedSchema = z.number().int().min(0).max(2 ** 32 - 1);
 const MAX_INPUT_CHARS = 1_048_576;
+
+/** How SSML is read (issue 26): `ssml_dialect` (auto default, ssml11, azure, google, polly) and `lenient` (default false). */
+const ssmlReadingFields = {
+  ssml_dialect: ssmlRequestOptionsSchema.shape.dialect,
+  lenient: ssmlRequestOptionsSchema.shape.lenient,
+};
+
+function ssmlOptionsOf(body: { ssml_dialect?: SsmlRequestOptions['dialect']; lenient?: boolean }): Pick<SynthesisRequest, 'ssmlOptions'> {
+  if (body.ssml_dialect === undefined && body.lenient === undefined) return {};
+  return { ssmlOptions: { ...(body.ssml_dialect !== undefined ? { dialect: body.ssml_dialect } : {}), ...(body.lenient !== undefined ? { lenient: body.lenient } : {}) } };
+}
 
 export const speechBodySchema = z.strictObject({
   model: z.string().min(1).max(200).optional(),
@@ -32,6 +44,9 @@ export const speechBodySchema = z.strictObject({
   language: z.string().min(1).max(64).optional(),
   params: samplingParamsSchema.optional(),
   stream: z.boolean().optional(),
+  /** "ssml": input is an SSML document, read with ssml_dialect and lenient. */
+  input_format: z.enum(['text', 'ssml']).default('text'),
+  ...ssmlReadingFields,
 });
 export type SpeechBody = z.infer<typeof speechBodySchema>;
 
@@ -48,6 +63,7 @@ export const ttsBodySchema = z.strictObject({
   response_format: z.enum(SPEECH_FORMATS).default('wav'),
   speed: z.number().min(0.25).max(4).default(1),
   stream: z.boolean().optional(),
+  ...ssmlReadingFields,
 });
 export type TtsBody = z.infer<typeof ttsBodySchema>;
 
@@ -112,7 +128,8 @@ export function speechToRequest(body: SpeechBody, voice: string): SynthesisReque
   return {
     requestId: `http-${randomUUID()}`,
     input: body.input,
-    inputFormat: 'text',
+    inputFormat: body.input_format,
+    ...(body.input_format === 'ssml' ? ssmlOptionsOf(body) : {}),
     voice,
     language: body.language ?? 'auto',
     seed: body.seed ?? 42,
@@ -143,5 +160,6 @@ export function ttsToRequest(body: TtsBody, voice: string): SynthesisRequest {
     params: body.params,
     priority: 'bulk',
     stream: body.stream,
+    ...ssmlOptionsOf(body),
   };
 }

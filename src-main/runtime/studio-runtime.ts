@@ -11,7 +11,7 @@ import { spawnNodeHost, type HostProcess } from '../engine-host/host-process';
 import type { HostStartOptions } from '../engine-host/protocol';
 import { StudioServices, type DesktopPort, type InputLimits } from '../services/studio-services';
 import { resolveEngineConfig } from '../engine/engine-config';
-import { MAX_CHARS_PER_TEXT_TOKEN } from '../engine/create-sequence';
+import { MAX_BYTES_PER_TEXT_TOKEN } from '../engine/create-sequence';
 import { resolveSsmlOptions } from '../ssml/ssml-options';
 import { FileGrants } from '../access/file-grants';
 import { defaultAudioInsertRoots, defaultUserDataDir, resolveHostEntry } from './paths';
@@ -54,7 +54,8 @@ export interface StudioRuntime {
 function inputLimitsFor(engineConfig: Record<string, unknown>): InputLimits | undefined {
   try {
     const { maxSequenceTokens } = resolveEngineConfig(engineConfig);
-    return { maxTextChars: maxSequenceTokens * MAX_CHARS_PER_TEXT_TOKEN, maxSsmlBytes: resolveSsmlOptions().maxBytes };
+    // the engine's cap is in UTF-8 bytes; a UTF-16 length never exceeds it, so a length check against it never refuses fitting text
+    return { maxTextChars: maxSequenceTokens * MAX_BYTES_PER_TEXT_TOKEN, maxSsmlBytes: resolveSsmlOptions().maxBytes };
   } catch {
     return undefined;
   }

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { FileGrants } from '../access/file-grants';
 import type { StudioError } from '../../src-shared/errors';
-import { MAX_RECENT_PROJECTS, ProjectService, checkSsmlWellFormed, validateWithStudioParser } from './project-service';
+import { MAX_RECENT_PROJECTS, ProjectService, validateWithStudioParser } from './project-service';
 import type { ProjectDocument } from '../../src-shared/contract/projects';
 
 function project(name = 'My Show', id = '0123456789abcdef'): ProjectDocument {
@@ -109,30 +109,9 @@ describe('ProjectService', () => {
   });
 });
 
-describe('checkSsmlWellFormed', () => {
-  it('accepts a two-turn document and counts a turn per voice', () => {
-    expect(checkSsmlWellFormed('<speak><voice name="ryan">Hi</voice><break time="120ms"/><voice name="vivian">Yo</voice></speak>')).toEqual({ ok: true, numTurns: 2 });
-  });
-
-  it('reports an unclosed tag at its line', () => {
-    const r = checkSsmlWellFormed('<speak>\n<voice name="ryan">\nHello\n</speak>');
-    expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.diagnostics[0].line).toBe(4);
-  });
-
-  it('reports an unknown element with the allowed list', () => {
-    const r = checkSsmlWellFormed('<speak>\n  <foo/>\n</speak>');
-    expect(r.ok).toBe(false);
-    if (!r.ok) {
-      expect(r.diagnostics[0].line).toBe(2);
-      expect(r.diagnostics[0].message).toMatch(/unknown element <foo>; allowed: speak/);
-    }
-  });
-});
-
 describe('validateWithStudioParser', () => {
   it('counts the turns of a two-voice document', () => {
-    expect(validateWithStudioParser('<speak><voice name="ryan">Hi</voice><break time="120ms"/><voice name="vivian">Yo</voice></speak>')).toEqual({ ok: true, numTurns: 2 });
+    expect(validateWithStudioParser('<speak><voice name="ryan">Hi</voice><break time="120ms"/><voice name="vivian">Yo</voice></speak>')).toMatchObject({ ok: true, numTurns: 2, dialect: 'ssml11' });
   });
 
   it('reports an unclosed element with a line and column', () => {
@@ -142,5 +121,19 @@ describe('validateWithStudioParser', () => {
       expect(r.diagnostics[0].line).toBeGreaterThanOrEqual(3);
       expect(r.diagnostics[0].column).toBeGreaterThan(0);
     }
+  });
+
+  it('uses the same settings as generation: an unknown voice fails strict and warns lenient', () => {
+    const doc = '<speak><voice name="bob">Hi</voice></speak>';
+    const strict = validateWithStudioParser(doc, { knownVoices: ['ryan'], strict: true });
+    expect(strict.ok).toBe(false);
+    if (!strict.ok) expect(strict.diagnostics[0].message).toContain("voice 'bob' is not a speaker");
+    const lenient = validateWithStudioParser(doc, { knownVoices: ['ryan'], strict: false });
+    expect(lenient).toMatchObject({ ok: true, numTurns: 1 });
+    if (lenient.ok) expect(lenient.warnings?.[0].message).toContain("voice 'bob'");
+  });
+
+  it('says which dialect auto chose', () => {
+    expect(validateWithStudioParser('<speak xmlns:mstts="https://www.w3.org/2001/mstts"><bookmark mark="a"/>Hi</speak>')).toMatchObject({ ok: true, dialect: 'azure', dialectDetectedFrom: 'xmlns:mstts on <speak>' });
   });
 });

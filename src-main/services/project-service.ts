@@ -7,11 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { SaxesParser } from 'saxes';
 import { StudioError } from '../../src-shared/errors';
 import type { ProjectDocument, RecentProject, SsmlValidation } from '../../src-shared/contract/projects';
 import { projectDocumentSchema } from '../api/schemas';
-import { parseInput } from '../ssml/parse-input';
+import { parseSsml } from '../ssml/parse-ssml';
+import type { SsmlOptionsInput } from '../ssml/ssml-options';
 import { FileGrants } from '../access/file-grants';
 
 export const MAX_RECENT_PROJECTS = 10;
@@ -22,8 +22,8 @@ const RECENT_FILE = 'recent.json';
 
 export interface ProjectServiceOptions {
   dataDir: string;
-  /** The studio's SSML parser as a validator; the service falls back to its own well-formedness check. */
-  validateSsml?: (text: string) => SsmlValidation;
+  /** Replaces the studio's SSML parser as the validator (tests). */
+  validateSsml?: (text: string, options: SsmlOptionsInput) => SsmlValidation;
   nowMs?: () => number;
   /** Which paths callers may name; default: the projects folder only. The desktop app adds dialog picks. */
   grants?: FileGrants;
@@ -140,8 +140,9 @@ export class ProjectService {
     return existed;
   }
 
-  validateSsml(text: string): SsmlValidation {
-    return (this.options.validateSsml ?? validateWithStudioParser)(text);
+  /** options: the same parser options generation uses (ssmlOptionsForRequest), so the editor and Generate agree. */
+  validateSsml(text: string, options: SsmlOptionsInput = {}): SsmlValidation {
+    return (this.options.validateSsml ?? validateWithStudioParser)(text, options);
   }
 
   private parseProject(text: string, where: string): ProjectDocument {
@@ -167,42 +168,27 @@ export class ProjectService {
   }
 }
 
-const SSML_ELEMENTS = ['speak', 'voice', 'prosody', 'break', 'mark', 'p', 's', 'sub', 'say-as', 'emphasis', 'lang', 'phoneme', 'audio'];
-
-/** The studio's own SSML parser: an 'ssml-invalid' error becomes one diagnostic at its line:column. */
-export function validateWithStudioParser(text: string): SsmlValidation {
+/**
+ * The studio's own SSML parser with the request's settings: an 'ssml-invalid' error becomes one
+ * diagnostic at its line:column; lenient-mode drops and approximations come back as warnings.
+ */
+export function validateWithStudioParser(text: string, options: SsmlOptionsInput = {}): SsmlValidation {
   try {
-    const parsed = parseInput(text, 'ssml');
-    return { ok: true, numTurns: parsed.segments.filter((s) => s.kind === 'turn').length };
+    const parsed = parseSsml(text, options);
+    return {
+      ok: true,
+      numTurns: parsed.segments.filter((s) => s.kind === 'turn').length,
+      dialect: parsed.dialect,
+      dialectDetectedFrom: parsed.dialectDetectedFrom,
+      warnings: parsed.warnings.slice(0, 50).map((w) => ({ line: w.line, column: w.column, message: w.message })),
+    };
   } catch (err) {
     const e = err as StudioError;
-    if (e instanceof StudioError && e.code === 'ssml-invalid') {
+    if (e instanceof StudioError && (e.code === 'ssml-invalid' || e.code === 'input-too-long')) {
       const line = typeof e.details.line === 'number' ? e.details.line : 1;
       const column = typeof e.details.column === 'number' ? e.details.column : 1;
       return { ok: false, diagnostics: [{ line, column, message: e.message }] };
     }
     throw err;
   }
-}
-
-/** Fallback validator: XML well-formedness and known element names, with line:column; a turn per <voice>. */
-export function checkSsmlWellFormed(text: string): SsmlValidation {
-  const diagnostics: { line: number; column: number; message: string }[] = [];
-  const parser = new SaxesParser({ position: true });
-  let numVoices = 0;
-  parser.on('error', (err) => {
-    diagnostics.push({ line: parser.line, column: parser.column, message: err.message.replace(/^\d+:\d+: /, '') });
-  });
-  parser.on('opentag', (tag) => {
-    if (!SSML_ELEMENTS.includes(tag.name)) {
-      diagnostics.push({ line: parser.line, column: parser.column, message: `unknown element <${tag.name}>; allowed: ${SSML_ELEMENTS.join(', ')}` });
-    }
-    if (tag.name === 'voice') numVoices++;
-  });
-  try {
-    parser.write(text).close();
-  } catch (err) {
-    diagnostics.push({ line: parser.line, column: parser.column, message: (err as Error).message });
-  }
-  return diagnostics.length > 0 ? { ok: false, diagnostics: diagnostics.slice(0, 20) } : { ok: true, numTurns: Math.max(1, numVoices) };
 }

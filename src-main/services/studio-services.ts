@@ -19,6 +19,8 @@ import { BenchService, createLibraryRunStore, createProtocolBenchRunner, type Be
 import { createBenchRunStore, type BenchRunStore } from '../library/bench-run-store';
 import type { SqliteBackendLoader } from '../library/open-sqlite';
 import { ModelsService, type ModelManagerPort } from './models-service';
+import { ExportService } from './export-service';
+import { ssmlOptionsForRequest } from '../ssml/ssml-options';
 import type { FileGrants } from '../access/file-grants';
 
 /** What the services need of the engine host (HostClient implements it; tests fake it). */
@@ -101,6 +103,8 @@ export class StudioServices {
   private readonly subscribers = new Map<string, CallContext>();
   /** The last few synthesis results, so studio:library.saveClip can store one without the audio crossing the wire again. */
   private readonly recentResults = new Map<string, SynthesisResult>();
+  /** Audio exports in progress (no disk, so not part of uiServices()). */
+  private readonly exports = new ExportService();
   private ui: { projects: ProjectService; bench: BenchService; models: ModelsService } | null = null;
   private library: LibraryService | null = null;
 
@@ -155,7 +159,12 @@ export class StudioServices {
       [CHANNELS.autosave]: async (req) => this.uiServices().projects.autosave(req.project, req.path),
       [CHANNELS.readRecovery]: async () => this.uiServices().projects.readRecovery(),
       [CHANNELS.discardRecovery]: async () => ({ discarded: await this.uiServices().projects.discardRecovery() }),
-      [CHANNELS.validateSsml]: async (req) => this.uiServices().projects.validateSsml(req.text),
+      [CHANNELS.validateSsml]: async (req) => {
+        // The loaded model's voices and languages, as generation checks them; none loaded: any voice passes.
+        const info = await options.host.call('modelInfo', {}).catch(() => null);
+        const facts = { voices: info?.voices ?? null, languages: info?.languages ?? null, requestLanguage: req.language };
+        return this.uiServices().projects.validateSsml(req.text, ssmlOptionsForRequest(req.ssmlOptions, facts));
+      },
       [CHANNELS.startRun]: async (req, ctx) =>
         this.uiServices().bench.startRun(req, (s) => ctx.emit(EVENTS.onDidSample, s), (v) => ctx.emit(EVENTS.onDidFinishRun, v)),
       [CHANNELS.stopRun]: async (req) => ({ stopped: this.uiServices().bench.stopRun(req.runId) }),
@@ -166,6 +175,8 @@ export class StudioServices {
       [CHANNELS.pullModel]: async (req, ctx) => this.uiServices().models.pullModel(req.modelId, (p) => ctx.emit(EVENTS.onDidProgressPull, p)),
       [CHANNELS.removeModel]: async (req) => ({ removed: await this.uiServices().models.removeModel(req.modelId) }),
       [CHANNELS.verifyModel]: async (req) => this.uiServices().models.verifyModel(req.modelId),
+      [CHANNELS.appendExportAudio]: async (req, ctx) => this.exports.append(ctx.callerId, req.exportId, req.pcm),
+      [CHANNELS.encodeExportAudio]: async (req, ctx) => this.exports.encode(ctx.callerId, req),
       [CHANNELS.showOpenProject]: async () => this.desktop().showOpenProject(),
       [CHANNELS.showSaveProject]: async (req) => this.desktop().showSaveProject(req.suggestedName),
       [CHANNELS.showImportAudio]: async () => this.desktop().showImportAudio(),
