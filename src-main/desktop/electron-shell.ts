@@ -1,8 +1,8 @@
 /**
  * The Electron side of the desktop affordances, kept to thin adapters over the pure modules beside
  * it: native dialogs as a DialogPort, the application menu, notifications, and export downloads
- * (the renderer's WAV export goes through Electron's download, whose save dialog we title and
- * whose chosen path we grant).
+ * (the renderer's exports go through Electron's download, whose save dialog we set up and whose
+ * chosen path we grant).
  */
 import path from 'node:path';
 import { app, BrowserWindow, dialog, Menu, Notification, shell, type MenuItemConstructorOptions, type Session } from 'electron';
@@ -45,13 +45,15 @@ export function showNotification(title: string, body: string): void {
   if (Notification.isSupported()) new Notification({ title, body }).show();
 }
 
-/** Exports (the renderer's WAV download): a titled native save dialog, and the chosen file granted. */
+/** Exports (the renderer's downloads: audio in any format, benchmark reports): a native save dialog, and the chosen file granted. */
 export function handleExportDownloads(session: Session, desktop: DesktopService): void {
   session.on('will-download', (_event, item) => {
+    // Audio exports (wav, mp3, opus, …) and benchmark reports (json, md, html) all arrive here.
+    const ext = path.extname(item.getFilename()).slice(1).toLowerCase();
     item.setSaveDialogOptions({
-      title: 'Export audio',
+      title: 'Export',
       defaultPath: path.join(app.getPath('documents'), item.getFilename()),
-      filters: [{ name: 'WAV audio', extensions: ['wav'] }, { name: 'All files', extensions: ['*'] }],
+      filters: [...(ext ? [{ name: `${ext.toUpperCase()} file`, extensions: [ext] }] : []), { name: 'All files', extensions: ['*'] }],
     });
     item.once('done', (_e, state) => {
       if (state === 'completed' && item.getSavePath()) desktop.grantExport(item.getSavePath());
