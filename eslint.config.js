@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 const ORT = { name: 'onnxruntime-node', message: 'only src-main/engine/runtime/ort.ts may import onnxruntime-node' };
-const ELECTRON = { name: 'electron', message: 'electron is imported only by main.ts, ipc/, engine-host/utility-host.ts and the preload' };
+const ELECTRON = { name: 'electron', message: 'electron is imported only by main.ts, ipc/, engine-host/utility-host.ts, desktop/electron-*.ts and the preload' };
 const REACT = { name: 'react', message: 'pure modules must not import react' };
 const CODECS = { group: ['mediabunny', '@mediabunny/*', 'opusscript'], message: 'only src-main/audio/codec-runtime.ts imports the codec runtimes; call encode-audio.ts' };
 const WINDOW_STUDIO = { selector: "MemberExpression[object.name='window'][property.name='studio']", message: 'only src-renderer/ipc/ touches window.studio' };
@@ -38,7 +38,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [CODECS] }] },
   },
   {
-    files: ['src-main/main.ts', 'src-main/ipc/**', 'src-main/engine-host/utility-host.ts', 'src-preload/**'],
+    files: ['src-main/main.ts', 'src-main/ipc/**', 'src-main/engine-host/utility-host.ts', 'src-main/desktop/electron-*.ts', 'src-preload/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [ORT], patterns: [CODECS] }] },
   },
   {

@@ -1,10 +1,12 @@
 /**
  * The sandboxed bridge: exposes exactly the studio contract as window.studio (invoke + on) and
  * nothing else. Channels and events are checked against the contract's lists before they cross.
+ * It also forwards the paths of files dropped on the window to main (drop-listener.ts).
  */
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import { CHANNEL_NAMES, EVENT_NAMES } from '../src-shared/ipc-contract';
 import { StudioError } from '../src-shared/errors';
+import { listenForDroppedFiles } from './drop-listener';
 
 const IPC_INVOKE = 'studio:invoke';
 const IPC_EVENT = 'studio:event';
@@ -27,3 +29,4 @@ const studio = {
 };
 
 contextBridge.exposeInMainWorld('studio', studio);
+listenForDroppedFiles(window, (file) => webUtils.getPathForFile(file), (channel, paths) => ipcRenderer.send(channel, paths));

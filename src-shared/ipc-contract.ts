@@ -11,6 +11,7 @@ import { PROJECT_CHANNELS, type ProjectsApi, type ProjectsEvents } from './contr
 import { BENCH_CHANNELS, BENCH_EVENTS, type BenchApi, type BenchEvents } from './contract/bench';
 import { MODEL_CHANNELS, MODEL_EVENTS, type ModelsApi, type ModelsEvents } from './contract/models';
 import { EXPORT_CHANNELS, type ExportApi, type ExportEvents } from './contract/export';
+import { DESKTOP_CHANNELS, DESKTOP_EVENTS, type DesktopApi, type DesktopEvents } from './contract/desktop';
 
 export const CHANNELS = Object.freeze({
   ...APP_CHANNELS,
@@ -20,11 +21,12 @@ export const CHANNELS = Object.freeze({
   ...BENCH_CHANNELS,
   ...MODEL_CHANNELS,
   ...EXPORT_CHANNELS,
+  ...DESKTOP_CHANNELS,
 });
-export const EVENTS = Object.freeze({ ...TTS_EVENTS, ...BENCH_EVENTS, ...MODEL_EVENTS });
+export const EVENTS = Object.freeze({ ...TTS_EVENTS, ...BENCH_EVENTS, ...MODEL_EVENTS, ...DESKTOP_EVENTS });
 
-export type StudioApi = AppApi & TtsApi & LibraryApi & ProjectsApi & BenchApi & ModelsApi & ExportApi;
-export type StudioEvents = AppEvents & TtsEvents & LibraryEvents & ProjectsEvents & BenchEvents & ModelsEvents & ExportEvents;
+export type StudioApi = AppApi & TtsApi & LibraryApi & ProjectsApi & BenchApi & ModelsApi & ExportApi & DesktopApi;
+export type StudioEvents = AppEvents & TtsEvents & LibraryEvents & ProjectsEvents & BenchEvents & ModelsEvents & ExportEvents & DesktopEvents;
 
 export type Channel = keyof StudioApi & string;
 export type EventName = keyof StudioEvents & string;

@@ -157,6 +157,9 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
     format: z.enum(AUDIO_FORMATS),
     bitrateKbps: z.number().positive().max(510).optional(),
   }),
+  [CHANNELS.showOpenProject]: empty,
+  [CHANNELS.showSaveProject]: z.strictObject({ suggestedName: z.string().min(1).max(255) }),
+  [CHANNELS.showImportAudio]: empty,
 };
 
 /** Turns zod issues into one readable sentence naming each field path. */

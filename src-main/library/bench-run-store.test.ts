@@ -54,7 +54,7 @@ describe('bench run store', () => {
   it('opens in WAL mode, survives reopening and runs each migration once', () => {
     const dir = tempDir();
     const first = openLibraryDb(dir);
-    expect(first.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(first.db.pragmaValue('journal_mode')).toBe('wal');
     createBenchRunStore(first).save(record('r1', '2026-01-01T00:00:00.000Z', true));
     first.dispose();
     let numRuns = 0;

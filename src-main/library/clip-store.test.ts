@@ -5,10 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import type { ClipRecord } from '../../src-shared/contract/library';
 import { LIBRARY_DB_FILE_NAME, LIBRARY_MIGRATIONS, openLibraryDb } from './library-db';
 import { CLIPS_MIGRATION_VERSION, ClipStore } from './clip-store';
+import { openSqlite } from './open-sqlite';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -53,7 +53,7 @@ describe('clips migration and ClipStore', () => {
   it('is the version-2 entry of the migration list and creates the table on a fresh database', () => {
     expect(LIBRARY_MIGRATIONS[CLIPS_MIGRATION_VERSION - 1]).toMatchObject({ version: 2, name: 'clips' });
     const library = openLibraryDb(tempDir());
-    expect(library.db.pragma('user_version', { simple: true })).toBe(2);
+    expect(library.db.pragmaValue('user_version')).toBe(2);
     const store = new ClipStore(library.db);
     store.insert(clip('a', 1));
     store.insert(clip('b', 2));
@@ -83,7 +83,7 @@ describe('clips migration and ClipStore', () => {
 
   it('refuses a database that was not opened through the migrations', () => {
     const dir = tempDir();
-    const db = new Database(path.join(dir, LIBRARY_DB_FILE_NAME));
+    const db = openSqlite(path.join(dir, LIBRARY_DB_FILE_NAME));
     try {
       expect(() => new ClipStore(db)).toThrow(/schema version 0 but the clips table arrives with version 2; open it with openLibraryDb/);
     } finally {

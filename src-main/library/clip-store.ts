@@ -1,10 +1,10 @@
 /**
- * The clips table of the library database (SQLite through better-sqlite3): one row per generated
+ * The clips table of the library database (SQLite through library-db's connection): one row per generated
  * clip with what made it. The table comes from the 'clips' migration (version 2) of library-db.ts;
  * this file owns its queries and checks that the database it is given has been migrated that far.
  * It knows nothing about audio files, which library-service keeps beside the database.
  */
-import type Database from 'better-sqlite3';
+import type { SqliteConnection } from './sqlite-connection';
 import { StudioError } from '../../src-shared/errors';
 import type { ClipQuery, ClipRecord } from '../../src-shared/contract/library';
 
@@ -58,8 +58,8 @@ function likePattern(text: string): string {
 
 export class ClipStore {
   /** `db` is a library database opened by openLibraryDb (so migrated); the caller owns (and closes) it. */
-  constructor(private readonly db: Database.Database) {
-    const version = db.pragma('user_version', { simple: true }) as number;
+  constructor(private readonly db: SqliteConnection) {
+    const version = Number(db.pragmaValue('user_version'));
     if (version < CLIPS_MIGRATION_VERSION) {
       throw new StudioError(
         'internal',

@@ -1,16 +1,17 @@
 /**
- * The studio's SQLite library database (better-sqlite3): opened in a given folder as
- * library.sqlite, WAL journal, foreign keys on, and brought up to date by an ordered migration list.
+ * The studio's SQLite library database: opened in a given folder as library.sqlite through the
+ * first SQLite backend this runtime loads (open-sqlite.ts), WAL journal, synchronous FULL, foreign
+ * keys on, and brought up to date by an ordered migration list.
  * LIBRARY_MIGRATIONS is append-only: add a new entry with the next version at the end; never edit
  * or reorder an entry that has shipped. The applied version is stored in PRAGMA user_version.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import type Database from 'better-sqlite3';
 import { StudioError } from '../../src-shared/errors';
+import { openSqlite, type SqliteBackendLoader } from './open-sqlite';
+import type { SqliteConnection } from './sqlite-connection';
 
-export type SqliteDatabase = Database.Database;
+export type SqliteDatabase = SqliteConnection;
 
 export interface LibraryMigration {
   /** 1, 2, 3, … in list order. */
@@ -78,6 +79,8 @@ export const LIBRARY_MIGRATIONS: readonly LibraryMigration[] = [
 
 export interface LibraryDb {
   readonly db: SqliteDatabase;
+  /** Which SQLite backend opened it. */
+  readonly backend: SqliteConnection['backend'];
   readonly filePath: string;
   /** The schema version after migrations ran. */
   readonly version: number;
@@ -92,20 +95,34 @@ function checkMigrationList(migrations: readonly LibraryMigration[]): void {
   });
 }
 
-/** Opens (creating the folder and file if needed) and migrates the library database. */
-export function openLibraryDb(folder: string, migrations: readonly LibraryMigration[] = LIBRARY_MIGRATIONS): LibraryDb {
+export interface OpenLibraryOptions {
+  /** SQLite backends to try, in order; default: the runtime's order (open-sqlite.ts). */
+  loaders?: readonly SqliteBackendLoader[];
+}
+
+/**
+ * Opens (creating the folder and file if needed) and migrates the library database. Throws
+ * StudioError 'unavailable' when no SQLite backend loads in this runtime.
+ */
+export function openLibraryDb(folder: string, migrations: readonly LibraryMigration[] = LIBRARY_MIGRATIONS, options: OpenLibraryOptions = {}): LibraryDb {
   checkMigrationList(migrations);
   fs.mkdirSync(folder, { recursive: true });
   const filePath = path.join(folder, LIBRARY_DB_FILE_NAME);
-  // Loaded here, not at import: commands that never open the library (bench --no-store, serve's
-  // synthesis API) then run where the native module is absent, e.g. the bundled CLI on a GPU box.
-  const Sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
-  const db = new Sqlite(filePath);
+  // The driver loads here, not at import: commands that never open the library (bench --no-store,
+  // serve's synthesis API) then run where no SQLite backend loads, e.g. the bundled CLI on a GPU box.
+  const db = openSqlite(filePath, options.loaders);
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    const current = db.pragma('user_version', { simple: true }) as number;
+    // PRAGMA journal_mode answers with the mode it got; anything but 'wal' (a read-only folder, a
+    // file system without shared memory) is refused rather than silently running without WAL.
+    db.exec('PRAGMA journal_mode = WAL');
+    const journalMode = String(db.pragmaValue('journal_mode')).toLowerCase();
+    if (journalMode !== 'wal') {
+      throw new StudioError('unavailable', `library database ${filePath} could not switch to WAL (journal mode is '${journalMode}'); move the data folder (STUDIO_DATA_DIR) to a local disk`, { filePath, journalMode });
+    }
+    // FULL, not the WAL default NORMAL: a committed clip survives a power loss, and both backends
+    // behave the same whatever their SQLite was compiled with.
+    db.exec('PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000');
+    const current = Number(db.pragmaValue('user_version'));
     if (current > migrations.length) {
       throw new StudioError(
         'unsupported',
@@ -116,10 +133,10 @@ export function openLibraryDb(folder: string, migrations: readonly LibraryMigrat
     for (const migration of migrations.slice(current)) {
       db.transaction(() => {
         migration.up(db);
-        db.pragma(`user_version = ${migration.version}`);
-      })();
+        db.exec(`PRAGMA user_version = ${migration.version}`);
+      });
     }
-    return { db, filePath, version: migrations.length, dispose: () => db.close() };
+    return { db, backend: db.backend, filePath, version: migrations.length, dispose: () => db.close() };
   } catch (err) {
     db.close();
     throw err;

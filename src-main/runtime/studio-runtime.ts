@@ -9,7 +9,7 @@ import { Dispatcher } from '../api/dispatcher';
 import { HostClient } from '../engine-host/host-client';
 import { spawnNodeHost, type HostProcess } from '../engine-host/host-process';
 import type { HostStartOptions } from '../engine-host/protocol';
-import { StudioServices, type InputLimits } from '../services/studio-services';
+import { StudioServices, type DesktopPort, type InputLimits } from '../services/studio-services';
 import { resolveEngineConfig } from '../engine/engine-config';
 import { MAX_BYTES_PER_TEXT_TOKEN } from '../engine/create-sequence';
 import { resolveSsmlOptions } from '../ssml/ssml-options';
@@ -34,6 +34,10 @@ export interface StudioRuntimeOptions {
   /** How to start the engine host; defaults to a Node child process. */
   spawnHost?: (args: string[]) => HostProcess;
   log?: (m: string) => void;
+  /** The desktop app's dialogs and imports (Electron only). */
+  desktop?: DesktopPort;
+  /** The grants to use (the desktop app shares one with its dialogs); default a new set. The projects folder is added either way. */
+  grants?: FileGrants;
 }
 
 export interface StudioRuntime {
@@ -84,13 +88,15 @@ export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntim
     return host.call('modelInfo', {});
   };
   const inputLimits = inputLimitsFor(options.engineConfig ?? {});
-  const grants = new FileGrants([{ path: path.join(userDataDir, 'projects'), scope: 'folder', access: 'write' }]);
+  const grants = options.grants ?? new FileGrants();
+  grants.grant(path.join(userDataDir, 'projects'), 'write', 'folder');
   const services = new StudioServices({
     host,
     grants,
     inputLimits,
     modelManager,
     loadModel,
+    desktop: options.desktop,
     appInfo: () => ({
       version: options.version,
       hostKind: options.hostKind,

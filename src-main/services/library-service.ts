@@ -11,6 +11,7 @@ import { StudioError } from '../../src-shared/errors';
 import type { ClipQuery, ClipRecord, NewClip } from '../../src-shared/contract/library';
 import { ClipStore } from '../library/clip-store';
 import { openLibraryDb, type LibraryDb } from '../library/library-db';
+import type { SqliteBackendLoader } from '../library/open-sqlite';
 
 const WAV_HEADER_BYTES = 44;
 const WAVE_FORMAT_IEEE_FLOAT = 3;
@@ -48,6 +49,8 @@ function decodeFloatWav(bytes: Buffer, filePath: string): { sampleRateHz: number
 export interface LibraryServiceOptions {
   dataDir: string;
   nowMs?: () => number;
+  /** SQLite backends to try, in order; default: the runtime's order. */
+  sqliteLoaders?: readonly SqliteBackendLoader[];
 }
 
 export class LibraryService {
@@ -60,7 +63,7 @@ export class LibraryService {
     const libraryDir = path.join(options.dataDir, 'library');
     this.clipsDir = path.join(libraryDir, 'clips');
     mkdirSync(this.clipsDir, { recursive: true });
-    this.libraryDb = openLibraryDb(libraryDir);
+    this.libraryDb = openLibraryDb(libraryDir, undefined, { loaders: options.sqliteLoaders });
     this.store = new ClipStore(this.libraryDb.db);
     this.nowMs = options.nowMs ?? Date.now;
   }

@@ -6,6 +6,7 @@
 import { CHANNELS, EVENTS } from '../../src-shared/ipc-contract';
 import { StudioError } from '../../src-shared/errors';
 import type { AppInfo } from '../../src-shared/contract/app';
+import type { ImportedAudio } from '../../src-shared/contract/desktop';
 import type { SynthesisResult } from '../../src-shared/synthesis';
 import type { CallContext, Handlers } from '../api/dispatcher';
 import type { HostMethod, HostMethods } from '../engine-host/protocol';
@@ -15,7 +16,8 @@ import path from 'node:path';
 import { LibraryService } from './library-service';
 import { ProjectService } from './project-service';
 import { BenchService, createLibraryRunStore, createProtocolBenchRunner, type BenchRunnerPort } from './bench-service';
-import { createBenchRunStore } from '../library/bench-run-store';
+import { createBenchRunStore, type BenchRunStore } from '../library/bench-run-store';
+import type { SqliteBackendLoader } from '../library/open-sqlite';
 import { ModelsService, type ModelManagerPort } from './models-service';
 import { ExportService } from './export-service';
 import { ssmlOptionsForRequest } from '../ssml/ssml-options';
@@ -46,6 +48,10 @@ export interface StudioServicesOptions {
   /** The benchmark runner and model manager behind the dashboard and Models page (optional). */
   benchRunner?: BenchRunnerPort;
   modelManager?: ModelManagerPort;
+  /** Native dialogs and imports of the desktop app; absent on the headless host (the channels answer 'unsupported'). */
+  desktop?: DesktopPort;
+  /** SQLite backends for the library, in order (tests inject failing ones); default: the runtime's order. */
+  sqliteLoaders?: readonly SqliteBackendLoader[];
   /** Restarts the engine host on another model; absent where the host cannot switch (tests). */
   loadModel?: (modelId: string) => Promise<ModelInfo | null>;
   /** Paths callers may name (projects); default: the data folder's projects folder only. */
@@ -73,6 +79,13 @@ export function checkInputLimits(input: string, inputFormat: 'text' | 'ssml', li
   );
 }
 
+/** What the desktop channels need of the Electron side (src-main/desktop/desktop-service.ts implements it). */
+export interface DesktopPort {
+  showOpenProject(): Promise<{ path: string | null }>;
+  showSaveProject(suggestedName: string): Promise<{ path: string | null }>;
+  showImportAudio(): Promise<{ imported: ImportedAudio[] }>;
+}
+
 const MAX_RECENT_RESULTS = 16;
 
 /** Events that belong to one request carry its requestId (directly or in the outcome). */
@@ -92,7 +105,8 @@ export class StudioServices {
   private readonly recentResults = new Map<string, SynthesisResult>();
   /** Audio exports in progress (no disk, so not part of uiServices()). */
   private readonly exports = new ExportService();
-  private ui: { library: LibraryService; projects: ProjectService; bench: BenchService; models: ModelsService } | null = null;
+  private ui: { projects: ProjectService; bench: BenchService; models: ModelsService } | null = null;
+  private library: LibraryService | null = null;
 
   constructor(private readonly options: StudioServicesOptions) {
     options.host.onEvent((event, payload) => this.route(event, payload));
@@ -130,15 +144,15 @@ export class StudioServices {
         if (!options.loadModel) throw new StudioError('unsupported', 'this host cannot switch models; restart it with --model', { modelId: req.modelId });
         return options.loadModel(req.modelId);
       },
-      [CHANNELS.listClips]: async (req) => this.uiServices().library.listClips(req),
+      [CHANNELS.listClips]: async (req) => this.libraryService().listClips(req),
       [CHANNELS.saveClip]: async (req) => {
         const pcm = req.pcm ?? (req.fromRequestId ? this.recentResults.get(req.fromRequestId)?.pcm : undefined);
         if (!pcm) throw new StudioError('invalid-argument', `saveClip needs pcm, or fromRequestId of one of the last ${MAX_RECENT_RESULTS} synthesize calls on this host; '${req.fromRequestId ?? ''}' is not one — send the pcm`, { field: 'fromRequestId' });
-        return this.uiServices().library.saveClip(req.clip, pcm);
+        return this.libraryService().saveClip(req.clip, pcm);
       },
-      [CHANNELS.getClip]: async (req) => this.uiServices().library.getClip(req.id),
-      [CHANNELS.readClipAudio]: async (req) => this.uiServices().library.readClipAudio(req.id),
-      [CHANNELS.deleteClip]: async (req) => ({ deleted: await this.uiServices().library.deleteClip(req.id) }),
+      [CHANNELS.getClip]: async (req) => this.libraryService().getClip(req.id),
+      [CHANNELS.readClipAudio]: async (req) => this.libraryService().readClipAudio(req.id),
+      [CHANNELS.deleteClip]: async (req) => ({ deleted: await this.libraryService().deleteClip(req.id) }),
       [CHANNELS.saveProject]: async (req) => this.uiServices().projects.save(req.project, req.path),
       [CHANNELS.openProject]: async (req) => this.uiServices().projects.open(req.path),
       [CHANNELS.listRecent]: async () => this.uiServices().projects.listRecent(),
@@ -163,20 +177,46 @@ export class StudioServices {
       [CHANNELS.verifyModel]: async (req) => this.uiServices().models.verifyModel(req.modelId),
       [CHANNELS.appendExportAudio]: async (req, ctx) => this.exports.append(ctx.callerId, req.exportId, req.pcm),
       [CHANNELS.encodeExportAudio]: async (req, ctx) => this.exports.encode(ctx.callerId, req),
+      [CHANNELS.showOpenProject]: async () => this.desktop().showOpenProject(),
+      [CHANNELS.showSaveProject]: async (req) => this.desktop().showSaveProject(req.suggestedName),
+      [CHANNELS.showImportAudio]: async () => this.desktop().showImportAudio(),
     };
   }
 
-  /** Library, projects, bench and models services, created on first use in the user data folder. */
+  private desktop(): DesktopPort {
+    if (!this.options.desktop) throw new StudioError('unsupported', 'native dialogs exist only in the desktop app; in a browser, use the project list and the data folder', {});
+    return this.options.desktop;
+  }
+
+  /**
+   * The library, opened on first use. Kept apart from the other services: when no SQLite backend
+   * loads in this runtime its calls fail with 'unavailable' (and the fix) while projects, bench and
+   * models keep working; the next call tries again.
+   */
+  private libraryService(): LibraryService {
+    this.library ??= new LibraryService({ dataDir: this.options.appInfo().userDataDir, sqliteLoaders: this.options.sqliteLoaders });
+    return this.library;
+  }
+
+  /** Projects, bench and models services, created on first use in the user data folder. */
   private uiServices(): NonNullable<StudioServices['ui']> {
     if (this.ui) return this.ui;
     const dataDir = this.options.appInfo().userDataDir;
-    const library = new LibraryService({ dataDir });
     const host = this.options.host;
     const runner = this.options.benchRunner ?? createProtocolBenchRunner(host);
+    // Bench history lives in the library database; a run store that opens it lazily lets a
+    // benchmark run (unsaved) when the library is unavailable.
+    let store: BenchRunStore | null = null;
+    const runs = (): BenchRunStore => (store ??= createBenchRunStore(this.libraryService().libraryDb));
+    const runStore = createLibraryRunStore({
+      save: (record) => runs().save(record),
+      list: (opts) => runs().list(opts),
+      get: (runId) => runs().get(runId),
+      delete: (runId) => runs().delete(runId),
+    });
     this.ui = {
-      library,
       projects: new ProjectService({ dataDir, grants: this.options.grants }),
-      bench: new BenchService({ runner, runStore: createLibraryRunStore(createBenchRunStore(library.libraryDb)) }),
+      bench: new BenchService({ runner, runStore }),
       models: new ModelsService({ modelsDir: path.join(dataDir, 'models'), loadedModel: () => this.options.host.call('modelInfo', {}), manager: this.options.modelManager }),
     };
     return this.ui;

@@ -6,6 +6,7 @@ import { AREAS, AREA_LABELS, type Area } from './shell.slice';
 import { useStudioStore } from '../store/store';
 import { useEngineStatus } from './useEngineStatus';
 import { AREA_PANELS } from './area-panels';
+import { DesktopBridge } from './DesktopBridge';
 import './app.css';
 
 export function App() {
@@ -29,6 +30,7 @@ export function App() {
           on the <button className="link" onClick={() => setArea('models')}>Models</button> page.
         </div>
       )}
+      <DesktopBridge />
       <nav className="shell-nav" aria-label="Main areas">
         {AREAS.map((a: Area) => (
           <button key={a} aria-current={a === area ? 'page' : undefined} onClick={() => setArea(a)} data-testid={`nav-${a}`}>

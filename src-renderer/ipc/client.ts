@@ -96,3 +96,8 @@ export async function call<C extends Channel>(channel: C, request: RequestOf<C>)
 export function subscribe<E extends EventName>(event: E, listener: (payload: StudioEvents[E]) => void): () => void {
   return getBridge().on(event, listener);
 }
+
+/** True in the Electron window (the preload's window.studio), false in a browser on the headless host. */
+export function isDesktopApp(): boolean {
+  return typeof window !== 'undefined' && window.studio !== undefined;
+}
