@@ -135,7 +135,10 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
   [CHANNELS.getRun]: z.strictObject({ runId: idSchema }),
   [CHANNELS.exportRun]: z.strictObject({ runId: idSchema, format: z.enum(['json', 'markdown', 'html']) }),
   [CHANNELS.listModels]: empty,
-  [CHANNELS.pullModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
+  [CHANNELS.pullModel]: z.strictObject({ modelId: z.string().min(1).max(4096), build: z.boolean().optional() }),
+  [CHANNELS.planPull]: z.strictObject({ modelId: z.string().min(1).max(4096) }),
+  [CHANNELS.cancelPull]: z.strictObject({ modelId: z.string().min(1).max(4096) }),
+  [CHANNELS.modelsState]: empty,
   [CHANNELS.removeModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
   [CHANNELS.verifyModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
 };

@@ -120,7 +120,10 @@ export class StudioServices {
       [CHANNELS.getRun]: async (req) => this.uiServices().bench.getRun(req.runId),
       [CHANNELS.exportRun]: async (req) => this.uiServices().bench.exportRun(req.runId, req.format),
       [CHANNELS.listModels]: async () => this.uiServices().models.listModels(),
-      [CHANNELS.pullModel]: async (req, ctx) => this.uiServices().models.pullModel(req.modelId, (p) => ctx.emit(EVENTS.onDidProgressPull, p)),
+      [CHANNELS.pullModel]: async (req, ctx) => this.uiServices().models.pullModel(req.modelId, (p) => ctx.emit(EVENTS.onDidProgressPull, p), { build: req.build }),
+      [CHANNELS.planPull]: async (req) => this.uiServices().models.planPull(req.modelId),
+      [CHANNELS.cancelPull]: async (req) => ({ cancelled: await this.uiServices().models.cancelPull(req.modelId) }),
+      [CHANNELS.modelsState]: async () => this.uiServices().models.modelsState(),
       [CHANNELS.removeModel]: async (req) => ({ removed: await this.uiServices().models.removeModel(req.modelId) }),
       [CHANNELS.verifyModel]: async (req) => this.uiServices().models.verifyModel(req.modelId),
     };
