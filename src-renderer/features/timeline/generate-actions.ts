@@ -26,14 +26,15 @@ export function titleOf(text: string): string {
   return plain.length > 60 ? `${plain.slice(0, 57)}…` : plain || 'Untitled clip';
 }
 
-function buildRequest(requestId: string, seed: number): SynthesisRequest {
+/** A request from the voice settings and `doc` (default: the editor's document). */
+export function buildRequest(requestId: string, seed: number, doc?: { input: string; inputFormat: 'text' | 'ssml' }): SynthesisRequest {
   const s = useStudioStore.getState();
   const v = s.voiceSettings;
   const instruct = s.modelInfo?.kind === 'voice_design' ? v.voiceDescription : s.modelInfo?.supportsInstruct ? v.instruct : '';
   return {
     requestId,
-    input: s.editorText,
-    inputFormat: s.editorFormat,
+    input: doc?.input ?? s.editorText,
+    inputFormat: doc?.inputFormat ?? s.editorFormat,
     voice: v.voice,
     language: v.language,
     seed,
@@ -44,7 +45,7 @@ function buildRequest(requestId: string, seed: number): SynthesisRequest {
   };
 }
 
-function clipFrom(request: SynthesisRequest, result: SynthesisResult): NewClip {
+export function clipFrom(request: SynthesisRequest, result: SynthesisResult): NewClip {
   return {
     title: titleOf(request.input),
     input: request.input,
@@ -62,7 +63,7 @@ function clipFrom(request: SynthesisRequest, result: SynthesisResult): NewClip {
 }
 
 /** Listens to one request's events until it ends; returns the unsubscribe function. */
-function followRequest(job: GenerationJob, player: StreamPlayer | null): () => void {
+export function followRequest(job: GenerationJob, player: StreamPlayer | null): () => void {
   const { patchJob } = useStudioStore.getState();
   const offs = [
     subscribe(EVENTS.onDidProgress, (p) => {

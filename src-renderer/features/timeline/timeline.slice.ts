@@ -17,7 +17,8 @@ export type JobState = 'waiting' | 'running' | 'done' | 'failed' | 'cancelled';
 export interface GenerationJob {
   jobId: string;
   requestId: string;
-  kind: 'full' | 'turn';
+  /** 'speak': a Speak-screen generation (its own text, not the timeline's document). */
+  kind: 'full' | 'turn' | 'speak';
   /** For a per-turn regeneration: the turn that gets the new take. */
   turnIndex: number | null;
   seed: number;
