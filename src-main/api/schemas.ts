@@ -34,6 +34,7 @@ export const synthesisRequestSchema = z.strictObject({
   priority: z.enum(['interactive', 'bulk']).optional(),
   deadlineMs: z.number().positive().optional(),
   stream: z.boolean().optional(),
+  turnIndex: z.number().int().min(0).max(100_000).optional(),
 });
 
 const fullSamplingParamsSchema = samplingParamsSchema.required();
@@ -70,6 +71,8 @@ const takeRefSchema = z.strictObject({
   startSample: z.number().int().min(0),
   endSample: z.number().int().min(0),
   createdAtMs: z.number(),
+  voice: z.string().min(1).max(64).optional(),
+  label: z.string().max(80).optional(),
 });
 
 export const projectDocumentSchema = z.strictObject({

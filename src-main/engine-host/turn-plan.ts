@@ -2,11 +2,13 @@
  * Turns a SynthesisRequest into the turns the engine runs as separate sequences. Plain text is one
  * turn, passed through untouched and not post-processed (its PCM is the model's). SSML is parsed
  * (src-main/ssml) into turns, breaks, marks and audio; each turn becomes a sequence with its own
- * voice, language and instruct, and the segments drive the audio pipeline afterwards.
+ * voice, language and instruct, and the segments drive the audio pipeline afterwards. With
+ * `turnIndex`, only that turn is planned (a new take of one turn).
  */
 import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { parseSsml } from '../ssml/parse-ssml';
-import type { SsmlSegment } from '../ssml/segments';
+import type { MarkSegment, SsmlSegment, TurnSegment } from '../ssml/segments';
+import { StudioError } from '../../src-shared/errors';
 
 export interface PlannedTurn {
   index: number;
@@ -30,6 +32,9 @@ export interface TurnPlanFacts {
 
 export function planTurns(request: SynthesisRequest, facts: TurnPlanFacts): TurnPlan {
   if (request.inputFormat !== 'ssml') {
+    if (request.turnIndex !== undefined && request.turnIndex !== 0) {
+      throw new StudioError('invalid-argument', `turnIndex ${request.turnIndex} is not a turn of plain text (it is one turn, 0)`, { field: 'turnIndex' });
+    }
     return { turns: [{ index: 0, text: request.input, voice: request.voice, language: request.language, instruct: request.instruct }], segments: null, warnings: [] };
   }
   const { segments, warnings } = parseSsml(request.input, { knownVoices: [...facts.voices], knownLanguages: facts.languages.filter((l) => l !== 'auto') });
@@ -38,5 +43,20 @@ export function planTurns(request: SynthesisRequest, facts: TurnPlanFacts): Turn
     if (s.kind !== 'turn') continue;
     turns.push({ index: s.index, text: s.text, voice: s.voice ?? request.voice, language: s.language ?? request.language, instruct: s.voiceDescription ?? request.instruct });
   }
-  return { turns, segments, warnings: warnings.map((w) => `SSML ${w.line}:${w.column}: ${w.message}`) };
+  const plan: TurnPlan = { turns, segments, warnings: warnings.map((w) => `SSML ${w.line}:${w.column}: ${w.message}`) };
+  return request.turnIndex === undefined ? plan : onlyTurn(plan, request.turnIndex);
+}
+
+/**
+ * A new take of one turn: that turn alone as turn 0, with its own segment (prosody, volume) and
+ * the marks inside it; the breaks, audio and other turns around it are left out.
+ */
+export function onlyTurn(plan: TurnPlan, turnIndex: number): TurnPlan {
+  const turn = plan.turns.find((t) => t.index === turnIndex);
+  const segment = plan.segments?.find((s): s is TurnSegment => s.kind === 'turn' && s.index === turnIndex);
+  if (!turn || !segment) {
+    throw new StudioError('invalid-argument', `turnIndex ${turnIndex} is not a turn of this document (it has ${plan.turns.length}); the document changed since its last full generation — generate it again`, { field: 'turnIndex' });
+  }
+  const marks = (plan.segments ?? []).filter((s): s is MarkSegment => s.kind === 'mark' && s.turnIndex === turnIndex).map((m) => ({ ...m, turnIndex: 0 }));
+  return { turns: [{ ...turn, index: 0 }], segments: [{ ...segment, index: 0 }, ...marks], warnings: plan.warnings };
 }

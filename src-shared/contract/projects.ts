@@ -36,6 +36,10 @@ export interface TakeRef {
   startSample: number;
   endSample: number;
   createdAtMs: number;
+  /** The voice the engine made it with (absent in projects saved before takes recorded it). */
+  voice?: string;
+  /** A user-visible name ('Take 3'); absent: numbered by position. */
+  label?: string;
 }
 
 export interface ProjectTurn {

@@ -1,15 +1,14 @@
 /**
  * The Timeline: the whole clip composed from each turn's chosen take on one waveform (a region
- * per turn, markers for marks), transport and zoom, one block per turn with its takes (choose,
- * A/B compare, revert, regenerate with a new seed), WAV exports, and the processing trace.
+ * per turn, markers for marks), transport and zoom, one block per turn with its takes
+ * (TurnTakes.tsx), WAV exports, and the processing trace.
  */
 import { useMemo, useState } from 'react';
 import { useStudioStore } from '../../store/store';
 import { Waveform } from '../../components/Waveform';
 import { downloadBytes, encodeWav, type WavSampleFormat } from '../../components/wav-encode';
-import { playPcm, stopPcm } from '../../components/pcm-player';
 import { composeTimeline, takeSamples } from './compose-timeline';
-import { generate } from './generate-actions';
+import { TurnTakes } from './TurnTakes';
 import { timelinePlayer } from './timeline-player';
 import { TraceTable } from './TraceTable';
 
@@ -25,10 +24,6 @@ export function TimelinePanel() {
   const trace = useStudioStore((s) => s.trace);
   const zoom = useStudioStore((s) => s.zoomPxPerS);
   const setZoom = useStudioStore((s) => s.setZoom);
-  const chooseTake = useStudioStore((s) => s.chooseTake);
-  const revertTake = useStudioStore((s) => s.revertTake);
-  const compare = useStudioStore((s) => s.compare);
-  const setCompare = useStudioStore((s) => s.setCompare);
   const projectName = useStudioStore((s) => s.projectName);
   const [playing, setPlaying] = useState(false);
   const [timeS, setTimeS] = useState(0);
@@ -94,61 +89,16 @@ export function TimelinePanel() {
       </div>
       <ol className="turn-blocks" aria-label="Turns">
         {turns.map((turn) => {
-          const chosen = turn.takes.find((t) => t.takeId === turn.chosenTakeId);
-          const chosenAudio = chosen && clipAudio[chosen.clipId];
-          const region = composed.regions.find((r) => r.turnIndex === turn.turnIndex);
-          const comparing = compare?.turnIndex === turn.turnIndex ? compare : null;
-          const playTake = (takeId: string) => {
-            const take = turn.takes.find((t) => t.takeId === takeId);
-            const audio = take && clipAudio[take.clipId];
-            if (take && audio) playPcm(takeSamples(take, audio), audio.sampleRateHz);
-          };
+          const region = composed.regions.find((r) => r.turnIndex === turn.turnIndex) ?? null;
           return (
-            <li key={turn.turnIndex} className="turn-block" data-testid={`turn-${turn.turnIndex}`}>
-              <div className="turn-head">
-                <strong>Turn {turn.turnIndex + 1}</strong>
-                {region && <span className="muted"> {formatS(region.startSample, composed.sampleRateHz)} – {formatS(region.endSample, composed.sampleRateHz)}</span>}
-                <button onClick={() => region && timelinePlayer.current?.playRange(region.startSample / composed.sampleRateHz, region.endSample / composed.sampleRateHz)}>Play turn</button>
-                <button data-testid={`regenerate-${turn.turnIndex}`} onClick={() => void generate({ turnIndex: turn.turnIndex })}>Regenerate (new seed)</button>
-                <button disabled={!turn.previousTakeId} onClick={() => revertTake(turn.turnIndex)}>Revert</button>
-                {chosenAudio && chosen && (
-                  <>
-                    <button aria-label={`Export turn ${turn.turnIndex + 1} as WAV 16-bit`} onClick={() => exportWav(takeSamples(chosen, chosenAudio), `${baseName}-turn${turn.turnIndex + 1}`, 'pcm16')}>WAV 16</button>
-                    <button aria-label={`Export turn ${turn.turnIndex + 1} as WAV float`} onClick={() => exportWav(takeSamples(chosen, chosenAudio), `${baseName}-turn${turn.turnIndex + 1}`, 'float32')}>WAV float</button>
-                  </>
-                )}
-              </div>
-              <fieldset className="takes">
-                <legend>Takes</legend>
-                {turn.takes.map((take, i) => (
-                  <label key={take.takeId} className="take">
-                    <input type="radio" name={`take-${turn.turnIndex}`} checked={take.takeId === turn.chosenTakeId} onChange={() => chooseTake(turn.turnIndex, take.takeId)} aria-label={`Turn ${turn.turnIndex + 1} take ${i + 1}, seed ${take.seed}`} />
-                    Take {i + 1} <span className="muted">seed {take.seed} · {formatS(take.endSample - take.startSample, composed.sampleRateHz)}</span>
-                  </label>
-                ))}
-                {turn.takes.length >= 2 && (
-                  <div className="ab">
-                    {comparing ? (
-                      <>
-                        <button onClick={() => playTake(comparing.takeIdA)}>Play A</button>
-                        <button onClick={() => playTake(comparing.takeIdB)}>Play B</button>
-                        <button onClick={() => chooseTake(turn.turnIndex, comparing.takeIdA)}>Keep A</button>
-                        <button onClick={() => chooseTake(turn.turnIndex, comparing.takeIdB)}>Keep B</button>
-                        <button onClick={() => (stopPcm(), setCompare(null))}>End compare</button>
-                      </>
-                    ) : (
-                      <button
-                        onClick={() =>
-                          setCompare({ turnIndex: turn.turnIndex, takeIdA: turn.previousTakeId ?? turn.takes[0].takeId, takeIdB: turn.chosenTakeId === (turn.previousTakeId ?? turn.takes[0].takeId) ? turn.takes[turn.takes.length - 1].takeId : turn.chosenTakeId })
-                        }
-                      >
-                        Compare A/B
-                      </button>
-                    )}
-                  </div>
-                )}
-              </fieldset>
-            </li>
+            <TurnTakes
+              key={turn.turnIndex}
+              turn={turn}
+              sampleRateHz={composed.sampleRateHz}
+              region={region}
+              onPlayRegion={() => region && timelinePlayer.current?.playRange(region.startSample / composed.sampleRateHz, region.endSample / composed.sampleRateHz)}
+              onExport={(take, audio, format) => exportWav(takeSamples(take, audio), `${baseName}-turn${turn.turnIndex + 1}`, format)}
+            />
           );
         })}
       </ol>

@@ -86,7 +86,8 @@ export const createTimelineSlice: StateCreator<TimelineSlice, [], [], TimelineSl
         const takeId = newId();
         return {
           turnIndex: span.turnIndex,
-          takes: [{ takeId, clipId: clip.id, seed: clip.seed, startSample: span.startSample, endSample: span.endSample, createdAtMs: clip.createdAtMs }],
+          // The voice each turn was made with: the trace's (SSML voices), else the clip's (plain text).
+          takes: [{ takeId, clipId: clip.id, seed: clip.seed, startSample: span.startSample, endSample: span.endSample, createdAtMs: clip.createdAtMs, label: 'Take 1', voice: trace?.turns.find((t) => t.turnIndex === span.turnIndex)?.voice ?? clip.voice }],
           chosenTakeId: takeId,
           previousTakeId: null,
         };
