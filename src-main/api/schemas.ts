@@ -91,7 +91,22 @@ export const projectDocumentSchema = z.strictObject({
   }),
   baseClipId: idSchema.nullable(),
   turns: z
-    .array(z.strictObject({ turnIndex: z.number().int().min(0), takes: z.array(takeRefSchema).max(1000), chosenTakeId: idSchema, previousTakeId: idSchema.nullable() }))
+    .array(
+      z.strictObject({
+        turnIndex: z.number().int().min(0),
+        takes: z.array(takeRefSchema).max(1000),
+        chosenTakeId: idSchema,
+        previousTakeId: idSchema.nullable(),
+        edit: z
+          .strictObject({
+            trimStartMs: z.number().min(0).max(3_600_000),
+            trimEndMs: z.number().min(0).max(3_600_000),
+            gapBeforeMs: z.number().min(0).max(600_000).nullable(),
+            gainDb: z.number().min(-60).max(24),
+          })
+          .optional(),
+      }),
+    )
     .max(10_000),
 });
 

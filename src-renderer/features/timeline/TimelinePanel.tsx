@@ -5,10 +5,11 @@
  */
 import { useMemo, useState } from 'react';
 import { useStudioStore } from '../../store/store';
-import { Waveform } from '../../components/Waveform';
+import { Waveform, type WaveformSelection } from '../../components/Waveform';
 import { downloadBytes, encodeWav, type WavSampleFormat } from '../../components/wav-encode';
 import { composeTimeline, takeSamples } from './compose-timeline';
 import { TurnTakes } from './TurnTakes';
+import { MAX_ZOOM_PX_PER_S, MIN_ZOOM_PX_PER_S } from './timeline.slice';
 import { timelinePlayer } from './timeline-player';
 import { TraceTable } from './TraceTable';
 
@@ -25,8 +26,14 @@ export function TimelinePanel() {
   const zoom = useStudioStore((s) => s.zoomPxPerS);
   const setZoom = useStudioStore((s) => s.setZoom);
   const projectName = useStudioStore((s) => s.projectName);
+  const undo = useStudioStore((s) => s.undo);
+  const redo = useStudioStore((s) => s.redo);
+  const canUndo = useStudioStore((s) => s.undoStack.length > 0);
+  const canRedo = useStudioStore((s) => s.redoStack.length > 0);
   const [playing, setPlaying] = useState(false);
   const [timeS, setTimeS] = useState(0);
+  const [selection, setSelection] = useState<WaveformSelection | null>(null);
+  const [loop, setLoop] = useState(false);
 
   const composed = useMemo(() => (baseLayout ? composeTimeline(baseLayout, turns, clipAudio) : null), [baseLayout, turns, clipAudio]);
   const regions = useMemo(
@@ -73,6 +80,8 @@ export function TimelinePanel() {
         zoomPxPerS={zoom}
         onPlayingChange={setPlaying}
         onTime={setTimeS}
+        onSelection={setSelection}
+        loop={loop}
       />
       <div className="toolbar" role="toolbar" aria-label="Playback">
         <button data-testid="play" aria-keyshortcuts="Space" onClick={() => timelinePlayer.current?.playPause()}>{playing ? 'Pause' : 'Play'}</button>
@@ -82,10 +91,31 @@ export function TimelinePanel() {
           <input type="range" aria-label="Seek" min={0} max={composed.pcm.length / composed.sampleRateHz} step={0.01} value={timeS} onChange={(e) => timelinePlayer.current?.seek(Number(e.target.value))} />
         </label>
         <span className="muted" data-testid="play-state">{playing ? 'playing' : 'paused'} at {timeS.toFixed(2)} s</span>
-        <button aria-label="Zoom out" onClick={() => setZoom(zoom / 1.5)}>−</button>
-        <button aria-label="Zoom in" onClick={() => setZoom(zoom * 1.5)}>+</button>
+        <span className="inline" role="group" aria-label="Zoom">
+          <button aria-label="Zoom out" disabled={zoom <= MIN_ZOOM_PX_PER_S} onClick={() => setZoom(zoom / 1.5)}>−</button>
+          <span className="muted zoom-level" data-testid="zoom-level" aria-live="polite">{Math.round(zoom)} px/s</span>
+          <button aria-label="Zoom in" disabled={zoom >= MAX_ZOOM_PX_PER_S} onClick={() => setZoom(zoom * 1.5)}>+</button>
+        </span>
+        <span className="inline" role="group" aria-label="Edit history">
+          <button data-testid="undo" disabled={!canUndo} onClick={undo} aria-keyshortcuts="Control+Z Meta+Z" title="Undo (Ctrl/Cmd+Z)">Undo</button>
+          <button data-testid="redo" disabled={!canRedo} onClick={redo} aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y" title="Redo (Ctrl/Cmd+Shift+Z)">Redo</button>
+        </span>
         <button data-testid="export-wav16" onClick={() => exportWav(composed.pcm, baseName, 'pcm16')}>Export WAV 16-bit</button>
         <button data-testid="export-wavf32" onClick={() => exportWav(composed.pcm, baseName, 'float32')}>Export WAV float</button>
+      </div>
+      <div className="toolbar" role="toolbar" aria-label="Selection">
+        {selection ? (
+          <>
+            <span data-testid="selection">Selection {selection.startS.toFixed(2)} – {selection.endS.toFixed(2)} s ({(selection.endS - selection.startS).toFixed(2)} s)</span>
+            <button data-testid="play-selection" onClick={() => timelinePlayer.current?.playSelection()}>Play selection</button>
+            <label className="check">
+              <input type="checkbox" data-testid="loop" checked={loop} onChange={(e) => setLoop(e.target.checked)} /> Loop
+            </label>
+            <button onClick={() => timelinePlayer.current?.clearSelection()}>Clear selection</button>
+          </>
+        ) : (
+          <span className="muted">Drag across the waveform to select a stretch to play or loop; click to seek.</span>
+        )}
       </div>
       <ol className="turn-blocks" aria-label="Turns">
         {turns.map((turn) => {

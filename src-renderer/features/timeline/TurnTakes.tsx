@@ -2,14 +2,15 @@
  * One turn's block on the Timeline: where it sits, the voice and seed of the chosen take, the
  * take history (label, seed, voice, length, when made; choose, play alone), a new take with the
  * seed kept, new random or typed (only this turn is synthesised, streamed), A/B by take name,
- * revert and per-turn WAV export.
+ * revert, per-turn WAV export, and the turn's timeline edits (trim, gap before it, gain), each
+ * an undo step.
  */
 import { useState } from 'react';
 import type { ProjectTurn, TakeRef } from '../../../src-shared/contract/projects';
 import { useStudioStore } from '../../store/store';
 import { playPcm, stopPcm } from '../../components/pcm-player';
 import { MAX_SEED } from '../voice/voice.slice';
-import { takeSamples, type ClipAudio } from './compose-timeline';
+import { isEdited, NO_EDIT, takeSamples, type ClipAudio } from './compose-timeline';
 import { generate, type SeedChoice } from './generate-actions';
 
 export function takeLabel(turn: ProjectTurn, take: TakeRef): string {
@@ -36,6 +37,8 @@ export function TurnTakes({ turn, sampleRateHz, region, onPlayRegion, onExport }
   const compare = useStudioStore((s) => s.compare);
   const setCompare = useStudioStore((s) => s.setCompare);
   const busy = useStudioStore((s) => s.jobs.some((j) => j.kind === 'turn' && j.turnIndex === turn.turnIndex && (j.state === 'waiting' || j.state === 'running')));
+  const setTurnEdit = useStudioStore((s) => s.setTurnEdit);
+  const edit = { ...NO_EDIT, ...turn.edit };
   const [seedKind, setSeedKind] = useState<SeedChoice['kind']>('random');
   const [typedSeed, setTypedSeed] = useState(1);
 
@@ -83,6 +86,41 @@ export function TurnTakes({ turn, sampleRateHz, region, onPlayRegion, onExport }
             </button>
           </>
         )}
+      </div>
+      <div className="toolbar turn-edit" role="group" aria-label={`Edit turn ${n} on the timeline`}>
+        <label className="inline">
+          Trim start
+          <input type="number" className="num" aria-label={`Turn ${n} trim start (ms)`} data-testid={`trim-start-${turn.turnIndex}`} min={0} step={10} value={edit.trimStartMs} onChange={(e) => setTurnEdit(turn.turnIndex, { trimStartMs: Math.max(0, Number(e.target.value) || 0) })} />
+          ms
+        </label>
+        <label className="inline">
+          Trim end
+          <input type="number" className="num" aria-label={`Turn ${n} trim end (ms)`} data-testid={`trim-end-${turn.turnIndex}`} min={0} step={10} value={edit.trimEndMs} onChange={(e) => setTurnEdit(turn.turnIndex, { trimEndMs: Math.max(0, Number(e.target.value) || 0) })} />
+          ms
+        </label>
+        <label className="inline">
+          Gap before
+          <input
+            type="number"
+            className="num"
+            aria-label={`Turn ${n} gap before (ms, empty: as generated)`}
+            data-testid={`gap-${turn.turnIndex}`}
+            min={0}
+            step={10}
+            placeholder="auto"
+            value={edit.gapBeforeMs ?? ''}
+            onChange={(e) => setTurnEdit(turn.turnIndex, { gapBeforeMs: e.target.value === '' ? null : Math.max(0, Number(e.target.value) || 0) })}
+          />
+          ms
+        </label>
+        <label className="inline">
+          Gain
+          <input type="number" className="num" aria-label={`Turn ${n} gain (dB)`} data-testid={`gain-${turn.turnIndex}`} min={-60} max={24} step={0.5} value={edit.gainDb} onChange={(e) => setTurnEdit(turn.turnIndex, { gainDb: Math.max(-60, Math.min(24, Number(e.target.value) || 0)) })} />
+          dB
+        </label>
+        <button disabled={!isEdited(turn.edit)} onClick={() => setTurnEdit(turn.turnIndex, { ...NO_EDIT })}>
+          Reset edits
+        </button>
       </div>
       <div className="toolbar new-take" role="group" aria-label={`New take of turn ${n}`}>
         <label className="inline">

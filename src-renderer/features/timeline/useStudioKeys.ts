@@ -1,7 +1,8 @@
 /**
  * Studio shortcuts, scoped to where they act: Ctrl/Cmd+Enter generates on the Timeline (only when
  * the SSML has no problems) or speaks on the Speak screen, and does nothing elsewhere; Space plays
- * or pauses the timeline and Esc cancels running generations, both only when no text field has focus.
+ * or pauses the timeline, Esc cancels running generations and Ctrl/Cmd+Z / Shift+Z (or Y) undo and
+ * redo timeline edits, all only when no text field has focus.
  */
 import { useEffect } from 'react';
 import { useStudioStore } from '../../store/store';
@@ -29,6 +30,13 @@ export function useStudioKeys(): void {
           e.preventDefault();
           if (!busy) void speak();
         }
+      } else if ((e.ctrlKey || e.metaKey) && (e.key.toLowerCase() === 'z' || e.key.toLowerCase() === 'y')) {
+        // Undo/redo of timeline edits, on the Timeline only and never inside a text field (fields undo their own text).
+        const s = useStudioStore.getState();
+        if (s.area !== 'timeline' || isTyping(e.target)) return;
+        e.preventDefault();
+        if (e.key.toLowerCase() === 'y' || e.shiftKey) s.redo();
+        else s.undo();
       } else if (e.key === 'Escape') {
         if (isTyping(e.target)) return; // Esc in a field (the project name, a search box) is that field's business
         void cancelAll();
