@@ -14,6 +14,7 @@ function run(runId: string, reqPerS: number, passes: number[]): BenchRunView {
     input: { variants: [{ name: 'before', target: 'inproc' }], workloads: ['plain'], clientCounts: [4], windowMs: 1000, numPasses: passes.length },
     summary: [{ workload: 'plain', numClients: 4, beforeReqPerS: reqPerS, afterReqPerS: null, throughputChange: null, passChangeMin: null, passChangeMax: null, numCompletedBefore: 8, numCompletedAfter: null }],
     passes: passes.map(pass),
+    error: null,
   };
 }
 
