@@ -69,4 +69,9 @@ test('pulls a hub model by repo id after a size check, builds it and makes it ac
   await expect(localRow.getByTestId('model-active')).toBeVisible({ timeout: 120_000 });
   await page.setViewportSize({ width: 1024, height: 700 });
   await ui.screenshot('ui-models-1024-dark');
+
+  // Leave the host on the embedded model for the specs that follow (the imported folder is deleted after this spec).
+  await page.getByTestId('use-embedded:tiny').click();
+  await expect(page.getByTestId('model-embedded:tiny').getByTestId('model-active')).toBeVisible({ timeout: 120_000 });
+  await waitForEngine(page);
 });
