@@ -6,7 +6,7 @@ import { setBridge } from '../../ipc/client';
 import { resetStore, useStudioStore } from '../../store/store';
 import type { StudioBridge } from '../../../src-shared/ipc-contract';
 import type { ProjectDocument } from '../../../src-shared/contract/projects';
-import { hasUnsavedChanges, startAutosave } from './project-actions';
+import { hasUnsavedChanges, saveProject, startAutosave } from './project-actions';
 
 interface AutosaveCall {
   project: ProjectDocument;
@@ -95,5 +95,25 @@ describe('startAutosave', () => {
     window.dispatchEvent(new Event('pagehide'));
     await new Promise((r) => setTimeout(r, 30));
     expect(calls).toHaveLength(0);
+  });
+});
+
+describe('saveProject', () => {
+  afterEach(() => setBridge(null));
+
+  it('discards the autosave slot after a save, so the next session does not offer a stale copy', async () => {
+    resetStore();
+    const channels: string[] = [];
+    setBridge({
+      invoke: async (channel) => {
+        channels.push(channel);
+        const answers: Record<string, unknown> = { 'studio:projects.save': { path: '/p/a.qtts.json', savedAtMs: 5 }, 'studio:projects.listRecent': [], 'studio:projects.discardRecovery': { discarded: true } };
+        return { ok: true, value: answers[channel] as never };
+      },
+      on: () => () => {},
+    });
+    await saveProject();
+    expect(channels).toContain('studio:projects.discardRecovery');
+    expect(useStudioStore.getState().projectPath).toBe('/p/a.qtts.json');
   });
 });
