@@ -10,7 +10,8 @@ test('opens the shell, reports a ready engine and navigates every main area', as
   await expect(page.getByRole('heading', { name: 'Qwen3-TTS Studio' })).toBeVisible();
   await expect(page.getByTestId('engine-status')).toContainText('Engine ready', { timeout: 120_000 });
   await expect(page.getByTestId('synthetic-notice')).toContainText('random weights');
-  for (const area of ['voice', 'timeline', 'library', 'bench', 'models', 'settings'] as const) {
+  await expect(page.getByTestId('nav-speak')).toHaveAttribute('aria-current', 'page'); // the app opens on Speak
+  for (const area of ['speak', 'voice', 'timeline', 'library', 'bench', 'models', 'settings'] as const) {
     await ui.openArea(area);
     expect(existsSync(await ui.screenshot(`shell-${area}`))).toBe(true);
   }

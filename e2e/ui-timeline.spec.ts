@@ -10,6 +10,11 @@ import { TWO_TURN_SSML, generateAndWaitForRegions, setDocument, waitForEngine } 
 
 test('generates a two-turn document, plays it, keeps a new take and exports a WAV', async ({ ui }) => {
   const { page } = ui;
+  const sent: string[] = []; // what the page sends the host over the WebSocket
+  if (!test.info().project.metadata?.electronPath) {
+    page.on('websocket', (ws) => ws.on('framesent', (f) => void sent.push(String(f.payload))));
+    await page.goto('/');
+  }
   await waitForEngine(page);
   await ui.openArea('voice');
   await expect(page.getByRole('radiogroup', { name: 'Speaker' }).getByRole('radio')).toHaveCount(9);
@@ -29,9 +34,21 @@ test('generates a two-turn document, plays it, keeps a new take and exports a WA
   await page.getByTestId('play').click();
   await expect(page.getByTestId('play-state')).toContainText('paused');
 
+  // A new take of turn 2 with a typed seed: the request names that turn only (the engine then runs one sequence).
+  sent.length = 0;
+  await page.getByTestId('take-seed-1').selectOption('typed');
+  await page.getByTestId('take-typed-seed-1').fill('777');
   await page.getByTestId('regenerate-1').click();
   const takes = page.getByTestId('turn-1').getByRole('radio');
   await expect(takes).toHaveCount(2, { timeout: 90_000 });
+  if (!test.info().project.metadata?.electronPath) {
+    const takeRequests = sent.filter((f) => f.includes('studio:tts.synthesize'));
+    expect(takeRequests).toHaveLength(1);
+    expect(takeRequests[0]).toContain('"turnIndex":1');
+    expect(takeRequests[0]).toContain('"seed":777');
+  }
+  await expect(page.getByTestId('turn-1-uses')).toContainText('uses Take 2 · seed 777 · vivian');
+  await expect(page.getByTestId('turn-0-uses')).toContainText('uses Take 1');
   await takes.nth(0).check();
   await expect(takes.nth(0)).toBeChecked();
   await takes.nth(1).check();

@@ -41,6 +41,7 @@ export type ResponseOf<C extends Channel> = StudioApi[C]['response'];
 export const ADMIN_CHANNELS: readonly Channel[] = Object.freeze([
   CHANNELS.loadModel,
   CHANNELS.pullModel,
+  CHANNELS.cancelPull,
   CHANNELS.removeModel,
   CHANNELS.verifyModel,
   CHANNELS.startRun,

@@ -57,6 +57,12 @@ export interface SynthesisRequest {
   stream?: boolean;
   /** How SSML input is read (ignored for plain text). */
   ssmlOptions?: SsmlRequestOptions;
+  /**
+   * SSML only: synthesise just this turn of the document (one engine sequence), with its own
+   * voice, language and prosody, for a new take of that turn. The result holds that turn alone,
+   * reported as turn 0 (turnSpans, progress and audio events), without the breaks around it.
+   */
+  turnIndex?: number;
 }
 
 export interface SynthesisTimings {

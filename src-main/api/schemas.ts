@@ -43,6 +43,7 @@ export const synthesisRequestSchema = z.strictObject({
   deadlineMs: z.number().positive().optional(),
   stream: z.boolean().optional(),
   ssmlOptions: ssmlRequestOptionsSchema.optional(),
+  turnIndex: z.number().int().min(0).max(100_000).optional(),
 });
 
 const fullSamplingParamsSchema = samplingParamsSchema.required();
@@ -79,6 +80,8 @@ const takeRefSchema = z.strictObject({
   startSample: z.number().int().min(0),
   endSample: z.number().int().min(0),
   createdAtMs: z.number(),
+  voice: z.string().min(1).max(64).optional(),
+  label: z.string().max(80).optional(),
 });
 
 export const projectDocumentSchema = z.strictObject({
@@ -97,7 +100,22 @@ export const projectDocumentSchema = z.strictObject({
   }),
   baseClipId: idSchema.nullable(),
   turns: z
-    .array(z.strictObject({ turnIndex: z.number().int().min(0), takes: z.array(takeRefSchema).max(1000), chosenTakeId: idSchema, previousTakeId: idSchema.nullable() }))
+    .array(
+      z.strictObject({
+        turnIndex: z.number().int().min(0),
+        takes: z.array(takeRefSchema).max(1000),
+        chosenTakeId: idSchema,
+        previousTakeId: idSchema.nullable(),
+        edit: z
+          .strictObject({
+            trimStartMs: z.number().min(0).max(3_600_000),
+            trimEndMs: z.number().min(0).max(3_600_000),
+            gapBeforeMs: z.number().min(0).max(600_000).nullable(),
+            gainDb: z.number().min(-60).max(24),
+          })
+          .optional(),
+      }),
+    )
     .max(10_000),
 });
 
@@ -144,7 +162,10 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
   [CHANNELS.getRun]: z.strictObject({ runId: idSchema }),
   [CHANNELS.exportRun]: z.strictObject({ runId: idSchema, format: z.enum(['json', 'markdown', 'html']) }),
   [CHANNELS.listModels]: empty,
-  [CHANNELS.pullModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
+  [CHANNELS.pullModel]: z.strictObject({ modelId: z.string().min(1).max(4096), build: z.boolean().optional() }),
+  [CHANNELS.planPull]: z.strictObject({ modelId: z.string().min(1).max(4096) }),
+  [CHANNELS.cancelPull]: z.strictObject({ modelId: z.string().min(1).max(4096) }),
+  [CHANNELS.modelsState]: empty,
   [CHANNELS.removeModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
   [CHANNELS.verifyModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
   [CHANNELS.appendExportAudio]: z.strictObject({

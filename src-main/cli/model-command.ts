@@ -92,9 +92,10 @@ export function registerModel(program: Command): void {
     .option('--revision <rev>', 'branch, tag or commit', 'main')
     .option('--dtype <dtype>', 'build dtype: fp16 or fp32', 'fp32')
     .option('--no-build', 'download only')
-    .option('--offline', 'never touch the network')
+    .option('--offline', 'never touch the network (also STUDIO_OFFLINE=1 or HF_HUB_OFFLINE=1)')
     .action(async (target: string, opts: { revision: string; dtype: string; build: boolean; offline?: boolean }) => {
-      const manager = createModelManager({ offline: opts.offline === true });
+      // --offline forces offline mode; without it the environment decides (STUDIO_OFFLINE=1, HF_HUB_OFFLINE=1).
+      const manager = createModelManager({ offline: opts.offline === true ? true : undefined });
       const bar = createProgressBarRenderer({ stream: process.stderr });
       try {
         const entry = await manager.pull(target, { revision: opts.revision, dtype: parseDtype(opts.dtype), skipBuild: !opts.build, onProgress: bar.onProgress });

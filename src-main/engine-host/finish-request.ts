@@ -50,7 +50,8 @@ export function finishRequest(
       audioDurationMs,
       rtf: audioDurationMs > 0 ? latencyTotalMs / audioDurationMs : 0,
     },
-    effectiveParams: { ...first.effectiveParams, voice: request.voice, language: request.language },
+    // A one-turn take reports the turn's own voice and language (what the take was made with).
+    effectiveParams: request.turnIndex === undefined ? { ...first.effectiveParams, voice: request.voice, language: request.language } : { ...first.effectiveParams, voice: plan.turns[0].voice, language: plan.turns[0].language },
     warnings: [...plan.warnings, ...joined.warnings, ...new Set(turns.flatMap((t) => t.warnings))],
     truncated: turns.some((t) => t.truncated),
     marks: joined.marks,

@@ -3,12 +3,13 @@
  * turn, passed through untouched and not post-processed (its PCM is the model's). SSML is parsed
  * (src-main/ssml) in the request's dialect and strict/lenient mode into turns, breaks, marks and
  * audio; each turn becomes a sequence with its own voice, language and instruct, and the segments
- * drive the audio pipeline afterwards.
+ * drive the audio pipeline afterwards. With `turnIndex`, only that turn is planned (a new take).
  */
 import type { SynthesisRequest, VoiceInfo } from '../../src-shared/synthesis';
+import { StudioError } from '../../src-shared/errors';
 import { DIALECT_LABELS } from '../ssml/dialects';
 import { parseSsml } from '../ssml/parse-ssml';
-import type { SsmlSegment } from '../ssml/segments';
+import type { MarkSegment, SsmlSegment, TurnSegment } from '../ssml/segments';
 import { ssmlOptionsForRequest } from '../ssml/ssml-options';
 
 export interface PlannedTurn {
@@ -34,6 +35,9 @@ export interface TurnPlanFacts {
 
 export function planTurns(request: SynthesisRequest, facts: TurnPlanFacts): TurnPlan {
   if (request.inputFormat !== 'ssml') {
+    if (request.turnIndex !== undefined && request.turnIndex !== 0) {
+      throw new StudioError('invalid-argument', `turnIndex ${request.turnIndex} is not a turn of plain text (it is one turn, 0)`, { field: 'turnIndex' });
+    }
     return { turns: [{ index: 0, text: request.input, voice: request.voice, language: request.language, instruct: request.instruct }], segments: null, warnings: [] };
   }
   const voices = facts.voices.map((v) => (typeof v === 'string' ? { name: v } : v));
@@ -45,5 +49,20 @@ export function planTurns(request: SynthesisRequest, facts: TurnPlanFacts): Turn
   }
   const warnings = parsed.warnings.map((w) => `SSML ${w.line}:${w.column}: ${w.message}`);
   if (parsed.dialectDetectedFrom !== null && parsed.dialect !== 'ssml11') warnings.unshift(`SSML dialect: ${DIALECT_LABELS[parsed.dialect]} (detected from ${parsed.dialectDetectedFrom})`);
-  return { turns, segments: parsed.segments, warnings };
+  const plan: TurnPlan = { turns, segments: parsed.segments, warnings };
+  return request.turnIndex === undefined ? plan : onlyTurn(plan, request.turnIndex);
+}
+
+/**
+ * A new take of one turn: that turn alone as turn 0, with its own segment (prosody, volume) and
+ * the marks inside it; the breaks, audio and other turns around it are left out.
+ */
+export function onlyTurn(plan: TurnPlan, turnIndex: number): TurnPlan {
+  const turn = plan.turns.find((t) => t.index === turnIndex);
+  const segment = plan.segments?.find((s): s is TurnSegment => s.kind === 'turn' && s.index === turnIndex);
+  if (!turn || !segment) {
+    throw new StudioError('invalid-argument', `turnIndex ${turnIndex} is not a turn of this document (it has ${plan.turns.length}); the document changed since its last full generation — generate it again`, { field: 'turnIndex' });
+  }
+  const marks = (plan.segments ?? []).filter((s): s is MarkSegment => s.kind === 'mark' && s.turnIndex === turnIndex).map((m) => ({ ...m, turnIndex: 0 }));
+  return { turns: [{ ...turn, index: 0 }], segments: [{ ...segment, index: 0 }, ...marks], warnings: plan.warnings };
 }

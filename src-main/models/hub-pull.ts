@@ -134,7 +134,7 @@ async function downloadWithRetries(ctx: HubPullContext, req: HubPullRequest, fil
 
 /** Offline: nothing is fetched; the model must already be complete on disk, else say what is missing. */
 async function checkOffline(ctx: HubPullContext, req: HubPullRequest, existing: StudioModelManifest | null): Promise<StudioModelManifest> {
-  const help = `connect to the network and run \`studio model pull ${req.repo}\`, or turn offline mode off`;
+  const help = `offline mode is on (STUDIO_OFFLINE=1, HF_HUB_OFFLINE=1 or --offline): unset it (e.g. \`STUDIO_OFFLINE= studio model pull ${req.repo}\`) on a connected machine, or import a checkpoint folder already on disk with \`studio model pull <folder>\``;
   if (existing === null || existing.source.kind !== 'hub') {
     throw new StudioError('model-missing', `offline mode: ${req.repo} is not downloaded (no ${ctx.store.paths(modelIdForRepo(req.repo)).manifestPath}); ${help}`, { repo: req.repo, offline: true });
   }

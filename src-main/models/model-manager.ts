@@ -8,7 +8,7 @@ import { existsSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
-import type { StatfsLike } from './disk-space';
+import { availableBytes, formatBytes, type StatfsLike } from './disk-space';
 import { HubClient } from './hub-client';
 import { createHubFetch, type FetchLike } from './hub-fetch';
 import { pullFromHub } from './hub-pull';
@@ -18,7 +18,7 @@ import { buildFilesIntact, buildIfNeeded, checkpointDirOf } from './model-build-
 import { defaultModelBuilder, type ModelBuilder } from './model-builder-port';
 import { resolveModelManagerConfig, type ModelManagerConfig } from './model-manager-config';
 import { folderSizeBytes, modelIdForLocalDir, modelIdForRepo, ModelStore } from './model-store';
-import type { ModelEntry, ModelStatus, PullOptions, StudioModelManifest, VerifyReport } from './model-types';
+import type { ModelEntry, ModelStatus, PullOptions, PullPlan, StudioModelManifest, VerifyReport } from './model-types';
 import { verifyModel } from './model-verify';
 import { PullProgressTracker } from './pull-progress';
 
@@ -88,6 +88,55 @@ export class ModelManager {
     } finally {
       this.inFlight.delete(id);
     }
+  }
+
+  /**
+   * What pull() would do, before it does it: the target told apart, how many bytes it would
+   * download (known-model size, minus what is already verified) and build, the free space, and
+   * why it cannot run (offline with nothing on disk, or too little space). Never touches the network.
+   */
+  async planPull(repoOrPath: string): Promise<PullPlan> {
+    const target = await this.parseTarget(repoOrPath);
+    const id = target.kind === 'hub' ? modelIdForRepo(target.repo) : modelIdForLocalDir(target.dir);
+    const manifest = await this.store.readManifest(id);
+    const installedBytes = manifest ? await folderSizeBytes(this.store.paths(id).dir) : 0;
+    let downloadBytes: number | null = 0;
+    let checkpointBytes: number | null;
+    if (target.kind === 'hub') {
+      const known = findKnownModel(await this.known().catch(() => []), target.repo);
+      const recordedBytes = manifest?.files.reduce((n, f) => n + f.sizeBytes, 0) ?? 0;
+      checkpointBytes = known?.approxSizeBytes ?? (manifest?.status === 'downloading' || !manifest ? null : recordedBytes);
+      downloadBytes = manifest && manifest.status !== 'downloading' ? 0 : checkpointBytes === null ? null : Math.max(0, checkpointBytes - installedBytes);
+    } else {
+      checkpointBytes = await folderSizeBytes(target.dir);
+    }
+    const buildBytes = manifest?.status === 'ready' || checkpointBytes === null ? 0 : Math.round(checkpointBytes * this.config.buildSizeFactor);
+    const freeBytes = await this.freeBytes();
+    const neededBytes = (downloadBytes ?? 0) + buildBytes + this.config.reserveBytes;
+    let blockedReason: string | null = null;
+    if (target.kind === 'hub' && this.config.offline && (!manifest || manifest.status === 'downloading')) {
+      blockedReason = `offline mode is on (STUDIO_OFFLINE=1, HF_HUB_OFFLINE=1 or --offline) and ${target.repo} is not fully downloaded; turn offline mode off to download it, or import a checkpoint folder that is already on disk`;
+    } else if (freeBytes !== null && freeBytes < neededBytes) {
+      blockedReason = `needs about ${formatBytes(neededBytes)} (download, build and ${formatBytes(this.config.reserveBytes)} headroom) but only ${formatBytes(freeBytes)} is free under ${this.config.rootDir}; free some space first`;
+    }
+    return {
+      target: target.kind === 'hub' ? target.repo : target.dir,
+      kind: target.kind,
+      id,
+      status: manifest?.status ?? null,
+      downloadBytes,
+      buildBytes,
+      freeBytes,
+      offline: this.config.offline,
+      blockedReason,
+    };
+  }
+
+  /** Bytes free on the volume holding the models folder (its nearest existing parent); null when statfs fails. */
+  async freeBytes(): Promise<number | null> {
+    let dir = this.config.rootDir;
+    while (!existsSync(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+    return availableBytes(dir, this.options.statfs).catch(() => null);
   }
 
   /** Every installed model (any status), with its size on disk. */

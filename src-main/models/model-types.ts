@@ -97,6 +97,24 @@ export interface PullOptions {
   skipBuild?: boolean;
 }
 
+/** What pull() would do for a target (ModelManager.planPull); sizes in bytes, null when unknown. */
+export interface PullPlan {
+  /** The hub repo id or the absolute checkpoint folder the target resolved to. */
+  target: string;
+  kind: 'hub' | 'local';
+  id: string;
+  /** What is installed of it now, or null. */
+  status: ModelStatus | null;
+  /** Bytes still to download (0 for a local folder or a finished download; null when the size is unknown). */
+  downloadBytes: number | null;
+  /** Bytes the built graphs are expected to take (0 when already built). */
+  buildBytes: number;
+  freeBytes: number | null;
+  offline: boolean;
+  /** Why the pull cannot run now (offline, disk space), naming the fix; null when it can. */
+  blockedReason: string | null;
+}
+
 export type VerifyFileStatus = 'ok' | 'missing' | 'size-mismatch' | 'checksum-mismatch';
 
 export interface VerifyReport {

@@ -4,7 +4,7 @@
  * data folder's models/ directory.
  */
 import path from 'node:path';
-import { createModelManager } from '../models/model-manager';
+import { createModelManager, type ModelManagerOptions } from '../models/model-manager';
 import type { ModelManagerPort } from '../services/models-service';
 import type { PullPhase, PullProgress } from '../models/model-types';
 import type { PullProgress as ContractPullProgress } from '../../src-shared/contract/models';
@@ -28,12 +28,15 @@ export interface StudioModelManagerPort extends ModelManagerPort {
   resolve(modelId: string): Promise<string>;
 }
 
-export function createModelManagerPort(userDataDir: string): StudioModelManagerPort {
-  const manager = createModelManager({ rootDir: path.join(userDataDir, 'models') });
+export function createModelManagerPort(userDataDir: string, options: Omit<ModelManagerOptions, 'rootDir'> = {}): StudioModelManagerPort {
+  const manager = createModelManager({ ...options, rootDir: path.join(userDataDir, 'models') });
   return {
-    async pull(modelId, onProgress) {
-      await manager.pull(modelId, { onProgress: (p) => onProgress(toContractProgress(p)) });
+    async pull(target, onProgress, options = {}) {
+      const entry = await manager.pull(target, { onProgress: (p) => onProgress(toContractProgress(p)), skipBuild: options.build === false, signal: options.signal });
+      return { id: entry.id };
     },
+    plan: (target) => manager.planPull(target),
+    state: async () => ({ offline: manager.config.offline, endpoint: manager.config.endpoint, modelsDir: manager.config.rootDir, freeBytes: await manager.freeBytes() }),
     async verify(modelId) {
       const report = await manager.verify(modelId);
       return { ok: report.ok, problems: report.files.filter((f) => f.status !== 'ok').map((f) => `${f.area} ${f.path}: ${f.status}`) };

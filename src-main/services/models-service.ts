@@ -1,17 +1,22 @@
 /**
  * The models service behind the Models page: the embedded synthetic model, installed models from
- * the model store and known hub models, merged into one list; pull, remove and verify go to the
- * model manager when one is provided. Owns no downloads itself.
+ * the model store and known hub models, merged into one list; plan, pull (hub repo, alias, id or
+ * local folder; cancellable), remove and verify go to the model manager when one is provided.
+ * Owns no downloads itself.
  */
+import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
-import type { ModelEntry, PullProgress } from '../../src-shared/contract/models';
+import type { ModelEntry, ModelsState, PullPlan, PullProgress } from '../../src-shared/contract/models';
 import type { ModelInfo } from '../../src-shared/synthesis';
 import { loadKnownModels, type KnownModel } from '../models/known-models';
 import { ModelStore, modelIdForRepo } from '../models/model-store';
 
-/** What the service needs of the model manager (pull with progress, verify, remove). */
+/** What the service needs of the model manager (plan, pull with progress, verify, remove). */
 export interface ModelManagerPort {
-  pull(modelId: string, onProgress: (p: PullProgress) => void): Promise<void>;
+  /** `target`: hub repo id, known alias or checkpoint folder; resolves to the installed model's id. */
+  pull(target: string, onProgress: (p: PullProgress) => void, options?: { build?: boolean; signal?: AbortSignal }): Promise<{ id: string }>;
+  plan(target: string): Promise<PullPlan>;
+  state(): Promise<Omit<ModelsState, 'pulling'>>;
   verify(modelId: string): Promise<{ ok: boolean; problems: string[] }>;
   remove(modelId: string): Promise<void>;
 }
@@ -27,6 +32,8 @@ export const EMBEDDED_MODEL_ID = 'embedded:tiny';
 
 export class ModelsService {
   private readonly store: ModelStore;
+  /** Running pulls by the model id they install, so they can be cancelled and shown. */
+  private readonly pulls = new Map<string, AbortController>();
 
   constructor(private readonly options: ModelsServiceOptions) {
     this.store = new ModelStore(options.modelsDir);
@@ -44,10 +51,24 @@ export class ModelsService {
         sizeBytes: null,
         summary: 'A tiny synthetic checkpoint with seeded random weights: it produces noise, not speech. For tests and trying the studio.',
         capabilities: ['preset-speakers'],
+        repo: null,
+        localPath: null,
       },
     ];
     if (loaded && !loaded.synthetic) {
-      entries.push({ id: loaded.id, displayName: loaded.displayName, kind: 'installed', status: 'ready', synthetic: false, sizeBytes: null, summary: `loaded from ${loaded.path}`, capabilities: loaded.supportsInstruct ? ['preset-speakers', 'instruct'] : ['preset-speakers'] });
+      const manifest = await this.store.readManifest(loaded.id).catch(() => null);
+      entries.push({
+        id: loaded.id,
+        displayName: loaded.displayName,
+        kind: 'installed',
+        status: 'ready',
+        synthetic: false,
+        sizeBytes: manifest ? manifest.files.reduce((n, f) => n + f.sizeBytes, 0) : null,
+        summary: `loaded from ${loaded.path}`,
+        capabilities: loaded.supportsInstruct ? ['preset-speakers', 'instruct'] : ['preset-speakers'],
+        repo: manifest?.source.kind === 'hub' ? manifest.source.repo : null,
+        localPath: manifest?.source.kind === 'local' ? manifest.source.path : null,
+      });
     }
     const known = await (this.options.knownModels ?? (() => loadKnownModels()))().catch(() => [] as KnownModel[]);
     const installedIds = new Set<string>();
@@ -58,29 +79,82 @@ export class ModelsService {
       const k = known.find((m) => modelIdForRepo(m.repo) === id);
       entries.push({
         id,
-        displayName: k?.displayName ?? id,
+        displayName: k?.displayName ?? (manifest.source.kind === 'local' ? `${path.basename(manifest.source.path)} (local folder)` : manifest.source.repo),
         kind: 'installed',
         status: manifest.status,
         synthetic: false,
         sizeBytes: manifest.files.reduce((n, f) => n + f.sizeBytes, 0),
-        summary: k?.summary ?? (manifest.source.kind === 'hub' ? manifest.source.repo : manifest.source.path),
+        summary: k?.summary ?? (manifest.source.kind === 'hub' ? `from the hub (${manifest.source.revision})` : 'imported from a checkpoint folder on this machine (read in place)'),
         capabilities: k?.capabilities ?? [],
+        repo: manifest.source.kind === 'hub' ? manifest.source.repo : null,
+        localPath: manifest.source.kind === 'local' ? manifest.source.path : null,
       });
     }
     for (const k of known) {
       const id = modelIdForRepo(k.repo);
       if (installedIds.has(id) || entries.some((e) => e.id === id)) continue;
-      entries.push({ id, displayName: k.displayName, kind: 'known', status: 'not-installed', synthetic: false, sizeBytes: k.approxSizeBytes, summary: k.summary, capabilities: k.capabilities });
+      entries.push({ id, displayName: k.displayName, kind: 'known', status: 'not-installed', synthetic: false, sizeBytes: k.approxSizeBytes, summary: k.summary, capabilities: k.capabilities, repo: k.repo, localPath: null });
     }
     return entries;
   }
 
-  async pullModel(modelId: string, onProgress: (p: PullProgress) => void): Promise<ModelEntry> {
-    const manager = this.requireManager('pull', modelId);
-    await manager.pull(modelId, onProgress);
-    const entry = (await this.listModels()).find((e) => e.id === modelId);
-    if (!entry) throw new StudioError('internal', `model ${modelId} finished pulling but is not in the models folder ${this.options.modelsDir}; pull it again`, { modelId });
+  /**
+   * Pulls a hub repo id, a known alias, an installed model id (its recorded source is pulled again:
+   * resume, or build what is downloaded) or a local checkpoint folder; returns its entry.
+   */
+  async pullModel(target: string, onProgress: (p: PullProgress) => void, options: { build?: boolean } = {}): Promise<ModelEntry> {
+    const manager = this.requireManager('pull', target);
+    const source = await this.sourceOf(target);
+    const plan = await manager.plan(source);
+    if (plan.blockedReason) throw new StudioError(plan.offline ? 'model-missing' : 'disk-full', plan.blockedReason, { target: plan.target, offline: plan.offline });
+    if (this.pulls.has(plan.id)) throw new StudioError('busy', `${plan.id} is already being pulled; wait for it or cancel it`, { modelId: plan.id });
+    const controller = new AbortController();
+    this.pulls.set(plan.id, controller);
+    let id: string;
+    try {
+      ({ id } = await manager.pull(source, onProgress, { build: options.build ?? true, signal: controller.signal }));
+    } catch (err) {
+      const cancelled = controller.signal.aborted;
+      onProgress({ modelId: plan.id, phase: cancelled ? 'cancelled' : 'failed', numBytesDone: 0, numBytesTotal: 0, message: cancelled ? 'cancelled; pull again to resume' : (err as Error).message });
+      if (cancelled) throw new StudioError('cancelled', `pull of ${plan.target} was cancelled; pull again to resume where it stopped`, { modelId: plan.id });
+      throw err;
+    } finally {
+      this.pulls.delete(plan.id);
+    }
+    const entry = (await this.listModels()).find((e) => e.id === id);
+    if (!entry) throw new StudioError('internal', `model ${id} finished pulling but is not in the models folder ${this.options.modelsDir}; pull it again`, { modelId: id });
     return entry;
+  }
+
+  /** What pulling `target` would download and build, the free space, and whether it can run now. */
+  async planPull(target: string): Promise<PullPlan> {
+    return this.requireManager('plan', target).plan(await this.sourceOf(target));
+  }
+
+  /** Aborts a running pull (by target or installed id); its verified files and partial downloads stay for a resume. */
+  async cancelPull(target: string): Promise<boolean> {
+    const controller = this.pulls.get(target) ?? (this.options.manager ? this.pulls.get((await this.options.manager.plan(await this.sourceOf(target)).catch(() => null))?.id ?? '') : undefined);
+    if (!controller) return false;
+    controller.abort();
+    return true;
+  }
+
+  async modelsState(): Promise<ModelsState> {
+    const base = this.options.manager ? await this.options.manager.state() : { offline: false, endpoint: '', modelsDir: this.options.modelsDir, freeBytes: null };
+    return { ...base, pulling: [...this.pulls.keys()] };
+  }
+
+  /** An installed model id → the repo or folder it came from; anything else (repo id, alias, folder) passes through. */
+  private async sourceOf(target: string): Promise<string> {
+    if (target === EMBEDDED_MODEL_ID) throw new StudioError('invalid-argument', 'the embedded test model is part of the app; there is nothing to pull', { modelId: target });
+    if (/^[\w.-]+$/.test(target)) {
+      const manifest = await this.store.readManifest(target).catch(() => null);
+      if (manifest) return manifest.source.kind === 'hub' ? manifest.source.repo : manifest.source.path;
+      const known = await (this.options.knownModels ?? (() => loadKnownModels()))().catch(() => [] as KnownModel[]);
+      const k = known.find((m) => modelIdForRepo(m.repo) === target);
+      if (k) return k.repo;
+    }
+    return target;
   }
 
   async removeModel(modelId: string): Promise<boolean> {

@@ -18,6 +18,7 @@ import { ProjectBar, RecoveryPrompt } from '../features/projects/ProjectBar';
 import { checkRecovery, startAutosave } from '../features/projects/project-actions';
 import { BenchPanel } from '../features/bench/BenchPanel';
 import { ModelsPanel } from '../features/models/ModelsPanel';
+import { SpeakPanel } from '../features/speak/SpeakPanel';
 import '../components/studio.css';
 
 let sessionStarted = false;
@@ -57,6 +58,7 @@ function Workspace() {
 }
 
 export const AREA_PANELS: Record<Area, ComponentType> = {
+  speak: withSession(SpeakPanel),
   voice: withSession(VoicePanel),
   timeline: withSession(Workspace),
   library: withSession(LibraryPanel),

@@ -5,10 +5,11 @@ import type { StateCreator } from 'zustand';
 import type { AppInfo } from '../../src-shared/contract/app';
 import type { EngineStatus } from '../../src-shared/synthesis';
 
-export const AREAS = ['voice', 'timeline', 'library', 'bench', 'models', 'settings'] as const;
+export const AREAS = ['speak', 'voice', 'timeline', 'library', 'bench', 'models', 'settings'] as const;
 export type Area = (typeof AREAS)[number];
 
 export const AREA_LABELS: Record<Area, string> = {
+  speak: 'Speak',
   voice: 'Voice',
   timeline: 'Timeline',
   library: 'Library',
@@ -29,7 +30,7 @@ export interface ShellSlice {
 }
 
 export const createShellSlice: StateCreator<ShellSlice, [], [], ShellSlice> = (set) => ({
-  area: 'voice',
+  area: 'speak',
   appInfo: null,
   engineStatus: null,
   connectionError: null,

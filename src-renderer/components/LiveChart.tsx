@@ -1,9 +1,10 @@
 /**
- * A small live line chart (recharts) for the benchmark dashboard: fixed size, animations off,
+ * A small live line chart (recharts) for the benchmark dashboard: as wide as its card (never
+ * wider, so it fits at 1024 px), fixed height, animations off,
  * no dots, an explicit x domain over the points it is given (the caller bounds the window).
  */
 import { memo } from 'react';
-import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 
 export interface ChartSeries {
   key: string;
@@ -25,7 +26,8 @@ export const LiveChart = memo(function LiveChart({ title, data, xKey, series, te
   return (
     <figure className="chart" data-testid={testId} data-num-points={data.length} aria-label={`${title} chart, ${data.length} points`}>
       <h3>{title}</h3>
-      <LineChart width={360} height={170} data={data} margin={{ top: 4, right: 8, bottom: 4, left: 0 }}>
+      <ResponsiveContainer width="100%" height={170} minWidth={0}>
+      <LineChart data={data} margin={{ top: 4, right: 8, bottom: 4, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
         <XAxis dataKey={xKey} type="number" domain={[first, Math.max(last, first + 1)]} tickFormatter={(v: number) => `${v.toFixed(0)}s`} />
         <YAxis width={44} />
@@ -35,6 +37,7 @@ export const LiveChart = memo(function LiveChart({ title, data, xKey, series, te
           <Line key={s.key} dataKey={s.key} name={s.label} stroke={s.color} dot={false} isAnimationActive={false} connectNulls />
         ))}
       </LineChart>
+      </ResponsiveContainer>
     </figure>
   );
 });

@@ -1,11 +1,13 @@
 /**
- * The whole-clip waveform: wavesurfer.js with one region per turn and zero-length markers for
- * marks; play, pause, seek and zoom through an imperative handle. The audio is handed over as a
- * float WAV blob (no network). Store-agnostic.
+ * The whole-clip waveform: wavesurfer.js with a time ruler, one region per turn, zero-length
+ * markers for marks, and a selection made by dragging across the waveform (played once or looped);
+ * play, pause, seek and zoom through an imperative handle. The audio is handed over as a float WAV
+ * blob (no network). Store-agnostic.
  */
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
 import WaveSurfer from 'wavesurfer.js';
 import RegionsPlugin from 'wavesurfer.js/dist/plugins/regions.esm.js';
+import TimelinePlugin from 'wavesurfer.js/dist/plugins/timeline.esm.js';
 import { encodeWav } from './wav-encode';
 
 export interface WaveformRegion {
@@ -26,7 +28,18 @@ export interface WaveformHandle {
   seek(timeS: number): void;
   /** Plays one stretch of the clip (for A/B of a turn). */
   playRange(startS: number, endS: number): void;
+  /** Plays the selection from its start; with loop on it repeats until paused. */
+  playSelection(): void;
+  clearSelection(): void;
 }
+
+/** The dragged selection, in seconds. */
+export interface WaveformSelection {
+  startS: number;
+  endS: number;
+}
+
+const SELECTION_ID = 'selection';
 
 export interface WaveformProps {
   pcm: Float32Array;
@@ -36,6 +49,9 @@ export interface WaveformProps {
   zoomPxPerS: number;
   onPlayingChange?(playing: boolean): void;
   onTime?(timeS: number): void;
+  onSelection?(selection: WaveformSelection | null): void;
+  /** Repeat the selection while playing it. */
+  loop?: boolean;
   ref?: Ref<WaveformHandle>;
 }
 
@@ -50,7 +66,26 @@ export function Waveform(props: WaveformProps) {
 
   useEffect(() => {
     const plugin = RegionsPlugin.create();
-    const w = WaveSurfer.create({ container: host.current!, height: 96, waveColor: '#8aa4d6', progressColor: '#2f6fed', cursorColor: '#c62828', plugins: [plugin], dragToSeek: true });
+    // Ticks every 0.25 s, a label every second (primary) and half second (secondary).
+    const ruler = TimelinePlugin.create({ height: 18, timeInterval: 0.25, primaryLabelInterval: 4, secondaryLabelInterval: 2, formatTimeCallback: (s) => `${Number(s.toFixed(1))} s`, style: { color: '#9a9aa3', fontSize: '11px' } });
+    const w = WaveSurfer.create({ container: host.current!, height: 96, waveColor: '#8aa4d6', progressColor: '#2f6fed', cursorColor: '#c62828', plugins: [plugin, ruler] });
+    // Dragging selects a stretch (one selection at a time); a click still seeks.
+    plugin.enableDragSelection({ id: SELECTION_ID, color: 'rgba(198, 40, 40, 0.22)' }, 3);
+    const report = (r: { id: string; start: number; end: number }) => {
+      host.current?.setAttribute('data-selection', `${r.start.toFixed(3)}-${r.end.toFixed(3)}`);
+      latest.current.onSelection?.({ startS: r.start, endS: r.end });
+    };
+    plugin.on('region-created', (r) => {
+      if (r.id !== SELECTION_ID) return;
+      for (const other of plugin.getRegions()) if (other.id === SELECTION_ID && other !== r) other.remove();
+      report(r);
+    });
+    plugin.on('region-updated', (r) => {
+      if (r.id === SELECTION_ID) report(r);
+    });
+    plugin.on('region-out', (r) => {
+      if (r.id === SELECTION_ID && latest.current.loop && w.isPlaying()) r.play();
+    });
     w.on('play', () => latest.current.onPlayingChange?.(true));
     w.on('pause', () => latest.current.onPlayingChange?.(false));
     w.on('finish', () => latest.current.onPlayingChange?.(false));
@@ -74,10 +109,15 @@ export function Waveform(props: WaveformProps) {
       .then(() => {
         if (cancelled) return;
         plugin.clearRegions();
+        host.current?.removeAttribute('data-selection');
+        latest.current.onSelection?.(null);
+        // Turn regions and markers are labels only: they let pointer events through, so a drag over
+        // them makes a selection (a region under the pointer would otherwise swallow the drag).
+        const passThrough = (r: { element: HTMLElement | null }) => r.element && (r.element.style.pointerEvents = 'none');
         latest.current.regions.forEach((r, i) =>
-          plugin.addRegion({ id: r.id, start: r.startS, end: r.endS, content: r.label, color: REGION_COLORS[i % REGION_COLORS.length], drag: false, resize: false }),
+          passThrough(plugin.addRegion({ id: r.id, start: r.startS, end: r.endS, content: r.label, color: REGION_COLORS[i % REGION_COLORS.length], drag: false, resize: false })),
         );
-        for (const m of latest.current.markers) plugin.addRegion({ id: `mark-${m.name}`, start: m.timeS, content: m.name, color: '#c62828', drag: false, resize: false });
+        for (const m of latest.current.markers) passThrough(plugin.addRegion({ id: `mark-${m.name}`, start: m.timeS, content: m.name, color: '#c62828', drag: false, resize: false }));
         host.current?.setAttribute('data-num-regions', String(latest.current.regions.length));
         w.zoom(latest.current.zoomPxPerS);
       })
@@ -101,6 +141,12 @@ export function Waveform(props: WaveformProps) {
       pause: () => ws.current?.pause(),
       seek: (timeS) => ws.current?.setTime(timeS),
       playRange: (startS, endS) => void ws.current?.play(startS, endS),
+      playSelection: () => regions.current?.getRegions().find((r) => r.id === SELECTION_ID)?.play(!latest.current.loop),
+      clearSelection: () => {
+        for (const r of regions.current?.getRegions() ?? []) if (r.id === SELECTION_ID) r.remove();
+        host.current?.removeAttribute('data-selection');
+        latest.current.onSelection?.(null);
+      },
     }),
     [],
   );

@@ -11,8 +11,9 @@ import { createLibrarySlice, type LibrarySlice } from '../features/library/libra
 import { createProjectsSlice, type ProjectsSlice } from '../features/projects/projects.slice';
 import { createBenchSlice, type BenchSlice } from '../features/bench/bench.slice';
 import { createModelsSlice, type ModelsSlice } from '../features/models/models.slice';
+import { createSpeakSlice, type SpeakSlice } from '../features/speak/speak.slice';
 
-export type StudioState = ShellSlice & VoiceSlice & EditorSlice & TimelineSlice & LibrarySlice & ProjectsSlice & BenchSlice & ModelsSlice;
+export type StudioState = ShellSlice & VoiceSlice & EditorSlice & TimelineSlice & LibrarySlice & ProjectsSlice & BenchSlice & ModelsSlice & SpeakSlice;
 
 export const useStudioStore = create<StudioState>()((...a) => ({
   ...createShellSlice(...a),
@@ -23,6 +24,7 @@ export const useStudioStore = create<StudioState>()((...a) => ({
   ...createProjectsSlice(...a),
   ...createBenchSlice(...a),
   ...createModelsSlice(...a),
+  ...createSpeakSlice(...a),
 }));
 
 const initialState = useStudioStore.getState();

@@ -36,6 +36,10 @@ export interface TakeRef {
   startSample: number;
   endSample: number;
   createdAtMs: number;
+  /** The voice the engine made it with (absent in projects saved before takes recorded it). */
+  voice?: string;
+  /** A user-visible name ('Take 3'); absent: numbered by position. */
+  label?: string;
 }
 
 export interface ProjectTurn {
@@ -44,6 +48,18 @@ export interface ProjectTurn {
   chosenTakeId: string;
   /** The take chosen before the current one, for revert. */
   previousTakeId: string | null;
+  /** Timeline edits of this turn (absent: none). */
+  edit?: TurnEdit;
+}
+
+/** How the timeline plays a turn's chosen take: trimmed, moved, louder or softer. */
+export interface TurnEdit {
+  /** Cut from the take's start / end. */
+  trimStartMs: number;
+  trimEndMs: number;
+  /** Silence before the turn; null keeps the generated document's gap (its break). */
+  gapBeforeMs: number | null;
+  gainDb: number;
 }
 
 export interface ProjectDocument {

@@ -65,13 +65,14 @@ export class FakeHub {
     private readonly cdnServer: http.Server,
   ) {}
 
-  static async start(): Promise<FakeHub> {
+  /** `port`: the hub's port (default 0, any free one); the CDN always takes a free port. */
+  static async start(port = 0): Promise<FakeHub> {
     const server = http.createServer();
     const cdnServer = http.createServer();
     const hub = new FakeHub(server, cdnServer);
     server.on('request', (req, res) => hub.handle(req, res));
     cdnServer.on('request', (req, res) => hub.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
     await new Promise<void>((resolve) => cdnServer.listen(0, '127.0.0.1', resolve));
     return hub;
   }

@@ -8,7 +8,7 @@ import { useStudioStore } from '../../store/store';
 import { LiveChart } from '../../components/LiveChart';
 import type { BenchRunInput, BenchWorkload } from '../../../src-shared/contract/bench';
 import { exportBench, loadBenchRuns, startBench, stopBench } from './bench-actions';
-import { BenchTables } from './BenchTables';
+import { BenchCompare, BenchTables } from './BenchTables';
 
 function parseCounts(text: string): number[] {
   return text.split(/[\s,]+/).map(Number).filter((n) => Number.isInteger(n) && n > 0);
@@ -144,7 +144,8 @@ export function BenchPanel() {
           </div>
           {(compared[0] || compared[1]) && (
             <div className="compare" data-testid="bench-compare">
-              {compared.map((r, i) => (r ? <BenchTables key={i} run={r} /> : <div key={i} />))}
+              {compared[0] && compared[1] && <BenchCompare a={compared[0]} b={compared[1]} />}
+              {compared.map((r, i) => (r ? <BenchTables key={i} run={r} /> : null))}
             </div>
           )}
         </>

@@ -1,8 +1,93 @@
 /**
  * The protocol's report tables for one run: the summary (one row per workload × clients, before
- * vs after) and the per-pass table.
+ * vs after) and the per-pass table, each scrolling inside its card; and the comparison of two
+ * runs: per workload × clients, each run's req/s with its pass-to-pass range, the change, and
+ * whether the change is larger than that spread.
  */
 import type { BenchRunView } from '../../../src-shared/contract/bench';
+
+/** One row of a two-run comparison; req/s of the first variant of each run, ranges over its passes. */
+export interface CompareRow {
+  workload: string;
+  numClients: number;
+  a: { reqPerS: number; min: number; max: number; numPasses: number; numCompleted: number };
+  b: { reqPerS: number; min: number; max: number; numPasses: number; numCompleted: number };
+  change: number;
+  /**
+   * 'faster'/'slower' only when both runs have 2+ passes and their ranges do not overlap;
+   * 'within noise' when they overlap; 'spread unknown' with a single pass on either side.
+   */
+  verdict: 'faster' | 'slower' | 'within noise' | 'spread unknown';
+}
+
+function side(run: BenchRunView, workload: string, numClients: number): CompareRow['a'] | null {
+  const row = run.summary.find((r) => r.workload === workload && r.numClients === numClients);
+  if (!row) return null;
+  const variant = run.input.variants[0]?.name;
+  const passes = run.passes.filter((p) => p.workload === workload && p.numClients === numClients && (variant === undefined || p.variant === variant) && p.valid);
+  const values = passes.length ? passes.map((p) => p.reqPerS) : [row.beforeReqPerS];
+  return { reqPerS: row.beforeReqPerS, min: Math.min(...values), max: Math.max(...values), numPasses: passes.length, numCompleted: row.numCompletedBefore };
+}
+
+/** Rows present in both runs, in run A's order. */
+export function compareRuns(a: BenchRunView, b: BenchRunView): CompareRow[] {
+  const rows: CompareRow[] = [];
+  for (const r of a.summary) {
+    const sa = side(a, r.workload, r.numClients);
+    const sb = side(b, r.workload, r.numClients);
+    if (!sa || !sb || sa.reqPerS <= 0) continue;
+    const change = sb.reqPerS / sa.reqPerS - 1;
+    const overlap = sb.min <= sa.max && sa.min <= sb.max;
+    const verdict = sa.numPasses < 2 || sb.numPasses < 2 ? 'spread unknown' : overlap ? 'within noise' : change > 0 ? 'faster' : 'slower';
+    rows.push({ workload: r.workload, numClients: r.numClients, a: sa, b: sb, change, verdict });
+  }
+  return rows;
+}
+
+export function BenchCompare({ a, b }: { a: BenchRunView; b: BenchRunView }) {
+  const rows = compareRuns(a, b);
+  const range = (s: CompareRow['a']) => (s.numPasses > 1 ? `${num(s.min, 2)}–${num(s.max, 2)} over ${s.numPasses} passes` : `1 pass, ${s.numCompleted} requests: no spread known`);
+  return (
+    <div className="table-scroll">
+      <table className="bench-table" data-testid="bench-deltas">
+        <caption>
+          B ({b.runId}) against A ({a.runId}): the change counts only when the pass ranges do not overlap
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Workload</th>
+            <th scope="col">Clients</th>
+            <th scope="col">A req/s (range)</th>
+            <th scope="col">B req/s (range)</th>
+            <th scope="col">Change</th>
+            <th scope="col">Verdict</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 && (
+            <tr>
+              <td colSpan={6}>These runs share no workload × clients to compare.</td>
+            </tr>
+          )}
+          {rows.map((r) => (
+            <tr key={`${r.workload}-${r.numClients}`}>
+              <td>{r.workload}</td>
+              <td>{r.numClients}</td>
+              <td>
+                {num(r.a.reqPerS, 2)} <span className="muted">({range(r.a)})</span>
+              </td>
+              <td>
+                {num(r.b.reqPerS, 2)} <span className="muted">({range(r.b)})</span>
+              </td>
+              <td>{pct(r.change)}</td>
+              <td data-verdict={r.verdict}>{r.verdict}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
 
 const pct = (v: number | null) => (v === null ? '—' : `${v >= 0 ? '+' : ''}${(v * 100).toFixed(2)}%`);
 const num = (v: number | null, d = 4) => (v === null ? '—' : v.toFixed(d));
@@ -10,6 +95,7 @@ const num = (v: number | null, d = 4) => (v === null ? '—' : v.toFixed(d));
 export function BenchTables({ run }: { run: BenchRunView }) {
   return (
     <div className="bench-tables" data-testid={`bench-tables-${run.runId}`}>
+      <div className="table-scroll">
       <table className="bench-table" data-testid="bench-summary">
         <caption>Summary · {run.runId} · {run.status}</caption>
         <thead>
@@ -37,6 +123,8 @@ export function BenchTables({ run }: { run: BenchRunView }) {
           ))}
         </tbody>
       </table>
+      </div>
+      <div className="table-scroll">
       <table className="bench-table" data-testid="bench-passes">
         <caption>Per pass</caption>
         <thead>
@@ -74,6 +162,7 @@ export function BenchTables({ run }: { run: BenchRunView }) {
           ))}
         </tbody>
       </table>
+      </div>
     </div>
   );
 }

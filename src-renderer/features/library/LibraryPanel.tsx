@@ -1,10 +1,11 @@
 /**
  * The clip library: every generated clip with its text, voice, parameters, seed, duration,
- * timings and model hash; search and a voice filter; play, re-open in the editor, delete.
+ * timings and model hash; search and a voice filter; play, download as WAV, re-open in the editor,
+ * delete (asked first).
  */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useStudioStore } from '../../store/store';
-import { deleteClip, playClip, refreshLibrary, reopenClip } from './library-actions';
+import { deleteClip, downloadClip, playClip, refreshLibrary, reopenClip } from './library-actions';
 
 export function LibraryPanel() {
   const clips = useStudioStore((s) => s.libraryClips);
@@ -13,6 +14,7 @@ export function LibraryPanel() {
   const error = useStudioStore((s) => s.libraryError);
   const voices = useStudioStore((s) => s.voices);
   const setFilter = useStudioStore((s) => s.setLibraryFilter);
+  const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
 
   useEffect(() => {
     const timer = setTimeout(() => void refreshLibrary(), 200);
@@ -65,7 +67,16 @@ export function LibraryPanel() {
                 <td className="actions">
                   <button aria-label={`Play ${c.title}`} onClick={() => void playClip(c.id)}>Play</button>
                   <button aria-label={`Re-open ${c.title} in the editor`} onClick={() => void reopenClip(c)}>Re-open</button>
-                  <button aria-label={`Delete ${c.title}`} onClick={() => void deleteClip(c.id)}>Delete</button>
+                  <button aria-label={`Download ${c.title} as WAV`} onClick={() => void downloadClip(c)}>WAV</button>
+                  {confirmDelete === c.id ? (
+                    <span className="inline" role="group" aria-label={`Delete ${c.title}?`}>
+                      Delete for good?
+                      <button aria-label={`Yes, delete ${c.title}`} onClick={() => void deleteClip(c.id).then(() => setConfirmDelete(null))}>Delete</button>
+                      <button onClick={() => setConfirmDelete(null)}>Keep</button>
+                    </span>
+                  ) : (
+                    <button aria-label={`Delete ${c.title}`} onClick={() => setConfirmDelete(c.id)}>Delete…</button>
+                  )}
                 </td>
               </tr>
             ))}

@@ -1,6 +1,6 @@
 /**
  * Clip library actions: list with the current search and voice filter, play a clip, re-open it
- * in the editor (document, voice settings and the clip as the timeline), delete.
+ * in the editor (document, voice settings and the clip as the timeline), download as WAV, delete.
  */
 import { CHANNELS } from '../../../src-shared/ipc-contract';
 import { toStudioError } from '../../../src-shared/errors';
@@ -8,6 +8,7 @@ import type { ClipRecord } from '../../../src-shared/contract/library';
 import { call } from '../../ipc/client';
 import { useStudioStore } from '../../store/store';
 import { playPcm } from '../../components/pcm-player';
+import { downloadBytes, encodeWav } from '../../components/wav-encode';
 
 function newId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
@@ -54,6 +55,17 @@ export async function deleteClip(id: string): Promise<void> {
   try {
     await call(CHANNELS.deleteClip, { id });
     await refreshLibrary();
+  } catch (err) {
+    fail(err);
+  }
+}
+
+/** Saves a clip as a 16-bit WAV named after its title, voice and seed. */
+export async function downloadClip(clip: ClipRecord): Promise<void> {
+  try {
+    const audio = await call(CHANNELS.readClipAudio, { id: clip.id });
+    const name = `${clip.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'clip'}-${clip.voice}-seed${clip.seed}.wav`;
+    downloadBytes(encodeWav(audio.pcm, audio.sampleRateHz, 'pcm16'), name, 'audio/wav');
   } catch (err) {
     fail(err);
   }

@@ -1,89 +1,198 @@
 /**
- * The model manager page: the embedded test model (random weights, noise), installed and known
- * hub models with size and status; pull with progress, verify, remove.
+ * The Models page: online/offline state and free space; the embedded test model, installed and
+ * known hub models with size and status; pull by hub repo id or import a checkpoint folder, each
+ * confirmed with its download/build size against free space; progress, cancel, build, verify,
+ * remove (confirmed) and "Use" to make a ready model the active one.
  */
 import { useEffect, useState } from 'react';
-import { CHANNELS, EVENTS } from '../../../src-shared/ipc-contract';
-import { toStudioError } from '../../../src-shared/errors';
-import { call, subscribe } from '../../ipc/client';
+import { EVENTS } from '../../../src-shared/ipc-contract';
+import { subscribe } from '../../ipc/client';
 import { useStudioStore } from '../../store/store';
-import type { ModelEntry } from '../../../src-shared/contract/models';
+import type { ModelEntry, PullPlan, PullProgress } from '../../../src-shared/contract/models';
+import { activateModel, cancelPull, confirmPull, planPull, refreshModels, removeModel, runPull, verifyModel } from './models-actions';
 
-function mib(bytes: number | null): string {
-  return bytes === null ? '—' : bytes > 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(1)} GiB` : `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+/** Decimal units, as the hub shows sizes: 2520000000 → "2.52 GB". */
+export function formatSize(bytes: number | null): string {
+  if (bytes === null) return 'unknown';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(value < 10 ? 2 : 1)} ${units[unit]}`;
+}
+
+const RUNNING: ReadonlySet<PullProgress['phase']> = new Set(['download', 'verify', 'build']);
+
+function PullConfirm({ plan }: { plan: PullPlan }) {
+  const setPendingPull = useStudioStore((s) => s.setPendingPull);
+  const what = plan.kind === 'hub' ? `Download ${plan.target}` : `Import ${plan.target}`;
+  return (
+    <div className="confirm-card" role="dialog" aria-labelledby="pull-confirm-title" data-testid="pull-confirm">
+      <h3 id="pull-confirm-title">{what}?</h3>
+      <dl className="facts">
+        {plan.kind === 'hub' && (
+          <>
+            <dt>Download</dt>
+            <dd data-testid="pull-download-size">{plan.downloadBytes === 0 ? 'nothing (already downloaded)' : `about ${formatSize(plan.downloadBytes)}`}</dd>
+          </>
+        )}
+        {plan.kind === 'local' && (
+          <>
+            <dt>Source</dt>
+            <dd>read in place (not copied); every file is hashed</dd>
+          </>
+        )}
+        <dt>Build (ONNX graphs)</dt>
+        <dd>{plan.buildBytes === 0 ? 'already built' : `about ${formatSize(plan.buildBytes)}`}</dd>
+        <dt>Free space</dt>
+        <dd data-testid="pull-free-space">{formatSize(plan.freeBytes)}</dd>
+      </dl>
+      {plan.blockedReason && (
+        <p role="alert" className="error" data-testid="pull-blocked">
+          {plan.blockedReason}
+        </p>
+      )}
+      <div className="toolbar">
+        <button className="primary" disabled={plan.blockedReason !== null} onClick={() => void confirmPull(true)} data-testid="pull-confirm-go">
+          {plan.kind === 'hub' ? 'Download and build' : 'Import and build'}
+        </button>
+        <button disabled={plan.blockedReason !== null} onClick={() => void confirmPull(false)}>
+          {plan.kind === 'hub' ? 'Download only' : 'Import only'}
+        </button>
+        <button onClick={() => setPendingPull(null)}>Cancel</button>
+      </div>
+    </div>
+  );
+}
+
+function ModelRow({ m, activeId }: { m: ModelEntry; activeId: string | null }) {
+  const p = useStudioStore((s) => s.pulls[m.id]);
+  const switching = useStudioStore((s) => s.modelSwitching);
+  const [note, setNote] = useState<string | null>(null);
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const running = p !== undefined && RUNNING.has(p.phase);
+  const source = m.repo ?? m.localPath;
+  const active = activeId === m.id;
+  return (
+    <tr data-testid={`model-${m.id}`}>
+      <td>
+        <strong>{m.displayName}</strong>
+        {active && <span className="badge" data-testid="model-active"> active</span>}
+        {m.synthetic && <span className="muted"> — random weights, produces noise</span>}
+        <div className="muted">{m.summary}</div>
+        {m.repo && <div className="muted mono">{m.repo}</div>}
+        {m.localPath && <div className="muted mono">{m.localPath}</div>}
+      </td>
+      <td data-testid="model-status">
+        {m.status}
+        {running && (
+          <div>
+            <progress max={Math.max(1, p.numBytesTotal)} value={p.numBytesDone} aria-label={`${m.displayName} pull progress`} /> {p.phase}{' '}
+            {p.phase === 'build' ? `${Math.round((p.numBytesDone / Math.max(1, p.numBytesTotal)) * 100)} %` : `${formatSize(p.numBytesDone)} of ${formatSize(p.numBytesTotal)}`}
+            <div className="muted">{p.message}</div>
+          </div>
+        )}
+        {p && (p.phase === 'failed' || p.phase === 'cancelled') && <div className="muted">{p.message}</div>}
+        {note && <div className="muted">{note}</div>}
+      </td>
+      <td>{formatSize(m.sizeBytes)}</td>
+      <td className="actions">
+        {running && <button onClick={() => void cancelPull(m.id)}>Cancel</button>}
+        {!running && m.kind === 'known' && source && (
+          <button onClick={() => void planPull(source)} data-testid={`pull-${m.id}`}>
+            Pull…
+          </button>
+        )}
+        {!running && m.kind === 'installed' && m.status === 'downloading' && source && <button onClick={() => void runPull(source)}>Resume pull</button>}
+        {!running && m.kind === 'installed' && (m.status === 'downloaded' || m.status === 'building') && (
+          <button onClick={() => void runPull(m.id)} data-testid={`build-${m.id}`}>
+            Build
+          </button>
+        )}
+        {m.status === 'ready' && !active && (
+          <button className="primary" disabled={switching} onClick={() => void activateModel(m.id)} data-testid={`use-${m.id}`}>
+            {switching ? 'Loading…' : 'Use'}
+          </button>
+        )}
+        {m.kind !== 'known' && !running && <button onClick={() => void verifyModel(m.id).then(setNote)}>Verify</button>}
+        {m.kind === 'installed' && !running && !confirmRemove && <button onClick={() => setConfirmRemove(true)}>Remove…</button>}
+        {confirmRemove && (
+          <span className="inline" role="group" aria-label={`Remove ${m.displayName}`}>
+            {m.localPath ? 'Forget it (the folder stays)?' : `Delete ${formatSize(m.sizeBytes)}?`}
+            <button onClick={() => void removeModel(m.id).then(() => setConfirmRemove(false))}>Remove</button>
+            <button onClick={() => setConfirmRemove(false)}>Keep</button>
+          </span>
+        )}
+      </td>
+    </tr>
+  );
 }
 
 export function ModelsPanel() {
-  const [models, setModels] = useState<ModelEntry[]>([]);
-  const pulls = useStudioStore((s) => s.pulls);
+  const models = useStudioStore((s) => s.models);
+  const state = useStudioStore((s) => s.modelsState);
   const error = useStudioStore((s) => s.modelsError);
+  const pending = useStudioStore((s) => s.pendingPull);
   const setPull = useStudioStore((s) => s.setPull);
-  const setError = useStudioStore((s) => s.setModelsError);
-  const [verify, setVerify] = useState<Record<string, string>>({});
+  const activeId = useStudioStore((s) => s.modelInfo?.id ?? null);
+  const [folder, setFolder] = useState('');
 
-  const refresh = () =>
-    call(CHANNELS.listModels, {})
-      .then(setModels)
-      .catch((err: unknown) => setError(toStudioError(err).message));
   useEffect(() => {
-    void refresh();
+    void refreshModels();
     return subscribe(EVENTS.onDidProgressPull, setPull);
-  }, []);
-
-  const act = async (fn: () => Promise<unknown>) => {
-    try {
-      setError(null);
-      await fn();
-    } catch (err) {
-      setError(toStudioError(err).message);
-    }
-    await refresh();
-  };
+  }, [setPull]);
 
   return (
     <section className="panel models-panel" aria-labelledby="models-heading">
-      <h2 id="models-heading">Models</h2>
-      {error && <p role="alert" className="error">{error}</p>}
+      <div className="panel-head">
+        <h2 id="models-heading">Models</h2>
+        {state && (
+          <span className={state.offline ? 'chip chip-warn' : 'chip'} data-testid="models-online" title={state.offline ? 'STUDIO_OFFLINE=1 or HF_HUB_OFFLINE=1 is set' : state.endpoint}>
+            {state.offline ? 'Offline — downloads are off; folders still import' : `Online · ${state.endpoint.replace(/^https?:\/\//, '')}`}
+          </span>
+        )}
+        {state && <span className="muted" data-testid="models-free">{formatSize(state.freeBytes)} free in {state.modelsDir}</span>}
+      </div>
+      {error && (
+        <p role="alert" className="error" data-testid="models-error">
+          {error}
+        </p>
+      )}
+      <form
+        className="toolbar"
+        aria-label="Import a checkpoint folder"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (folder.trim()) void planPull(folder);
+        }}
+      >
+        <label className="inline grow">
+          Checkpoint folder or hub repo
+          <input className="grow" value={folder} onChange={(e) => setFolder(e.target.value)} placeholder="/path/to/Qwen3-TTS-12Hz-0.6B-CustomVoice or Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice" data-testid="import-path" />
+        </label>
+        <button type="submit" disabled={!folder.trim()} data-testid="import-check">
+          Check…
+        </button>
+      </form>
+      {pending && <PullConfirm plan={pending} />}
       <table className="clips" data-testid="models-table">
         <thead>
           <tr>
             <th scope="col">Model</th>
             <th scope="col">Status</th>
             <th scope="col">Size</th>
-            <th scope="col"><span className="sr-only">Actions</span></th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
-          {models.map((m) => {
-            const p = pulls[m.id];
-            return (
-              <tr key={m.id}>
-                <td>
-                  <strong>{m.displayName}</strong>
-                  {m.synthetic && <span className="muted"> — random weights, produces noise</span>}
-                  <div className="muted">{m.summary}</div>
-                </td>
-                <td>
-                  {m.status}
-                  {p && p.phase !== 'done' && (
-                    <div>
-                      <progress max={Math.max(1, p.numBytesTotal)} value={p.numBytesDone} aria-label={`${m.displayName} pull progress`} /> {p.phase} {p.message}
-                    </div>
-                  )}
-                  {verify[m.id] && <div className="muted">{verify[m.id]}</div>}
-                </td>
-                <td>{mib(m.sizeBytes)}</td>
-                <td className="actions">
-                  {m.kind === 'known' && <button onClick={() => void act(() => call(CHANNELS.pullModel, { modelId: m.id }))}>Pull</button>}
-                  {m.kind === 'installed' && m.status !== 'ready' && <button onClick={() => void act(() => call(CHANNELS.pullModel, { modelId: m.id }))}>Resume pull</button>}
-                  {m.kind !== 'known' && (
-                    <button onClick={() => void act(async () => { const r = await call(CHANNELS.verifyModel, { modelId: m.id }); setVerify((v) => ({ ...v, [m.id]: r.ok ? 'verified' : r.problems.join('; ') })); })}>Verify</button>
-                  )}
-                  {m.kind === 'installed' && <button onClick={() => void act(() => call(CHANNELS.removeModel, { modelId: m.id }))}>Remove</button>}
-                </td>
-              </tr>
-            );
-          })}
+          {models.map((m) => (
+            <ModelRow key={m.id} m={m} activeId={activeId} />
+          ))}
         </tbody>
       </table>
     </section>

@@ -1,19 +1,33 @@
 /**
- * The Models page: pull progress per model and the last error.
+ * The Models page: the model list, the manager's online/offline state, pull progress per model,
+ * the pull waiting for confirmation (its plan: sizes and free space) and the last error.
  */
 import type { StateCreator } from 'zustand';
-import type { PullProgress } from '../../../src-shared/contract/models';
+import type { ModelEntry, ModelsState, PullPlan, PullProgress } from '../../../src-shared/contract/models';
 
 export interface ModelsSlice {
+  models: ModelEntry[];
+  modelsState: ModelsState | null;
   pulls: Record<string, PullProgress>;
+  /** A pull shown for confirmation (size, free space) before anything is downloaded. */
+  pendingPull: PullPlan | null;
   modelsError: string | null;
+  setModels(models: ModelEntry[]): void;
+  setModelsState(state: ModelsState): void;
   setPull(progress: PullProgress): void;
+  setPendingPull(plan: PullPlan | null): void;
   setModelsError(message: string | null): void;
 }
 
 export const createModelsSlice: StateCreator<ModelsSlice, [], [], ModelsSlice> = (set, get) => ({
+  models: [],
+  modelsState: null,
   pulls: {},
+  pendingPull: null,
   modelsError: null,
+  setModels: (models) => set({ models }),
+  setModelsState: (modelsState) => set({ modelsState }),
   setPull: (p) => set({ pulls: { ...get().pulls, [p.modelId]: p } }),
+  setPendingPull: (pendingPull) => set({ pendingPull }),
   setModelsError: (modelsError) => set({ modelsError }),
 });

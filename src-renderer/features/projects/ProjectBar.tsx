@@ -17,7 +17,7 @@ export function RecoveryPrompt() {
     <div className="recovery" role="alertdialog" aria-labelledby="recovery-title" aria-describedby="recovery-body" data-testid="recovery-prompt">
       <strong id="recovery-title">Restore unsaved work?</strong>{' '}
       <span id="recovery-body">
-        “{recovery.project.name}” was autosaved at {new Date(recovery.autosavedAtMs).toLocaleString()} and not saved since (the app closed or crashed).
+        Your last session left changes to “{recovery.project.name}” (autosaved {new Date(recovery.autosavedAtMs).toLocaleString()}) that were never saved to a project file.
       </span>{' '}
       <button className="primary" onClick={() => void answerRecovery(true)}>Restore</button>{' '}
       <button onClick={() => void answerRecovery(false)}>Discard</button>

@@ -6,7 +6,7 @@ import { setBridge } from '../../ipc/client';
 import { resetStore, useStudioStore } from '../../store/store';
 import type { StudioBridge } from '../../../src-shared/ipc-contract';
 import type { ProjectDocument } from '../../../src-shared/contract/projects';
-import { applyProjectDocument, hasUnsavedChanges, startAutosave, toProjectDocument } from './project-actions';
+import { applyProjectDocument, hasUnsavedChanges, saveProject, startAutosave, toProjectDocument } from './project-actions';
 
 interface AutosaveCall {
   project: ProjectDocument;
@@ -115,5 +115,25 @@ describe('the editor’s SSML reading in the project', () => {
     const { ssmlOptions: _dropped, ...older } = doc.editor;
     await applyProjectDocument({ ...doc, editor: older }, null);
     expect(useStudioStore.getState().editorSsmlOptions).toEqual({ dialect: 'auto', lenient: false });
+  });
+});
+
+describe('saveProject', () => {
+  afterEach(() => setBridge(null));
+
+  it('discards the autosave slot after a save, so the next session does not offer a stale copy', async () => {
+    resetStore();
+    const channels: string[] = [];
+    setBridge({
+      invoke: async (channel) => {
+        channels.push(channel);
+        const answers: Record<string, unknown> = { 'studio:projects.save': { path: '/p/a.qtts.json', savedAtMs: 5 }, 'studio:projects.listRecent': [], 'studio:projects.discardRecovery': { discarded: true } };
+        return { ok: true, value: answers[channel] as never };
+      },
+      on: () => () => {},
+    });
+    await saveProject();
+    expect(channels).toContain('studio:projects.discardRecovery');
+    expect(useStudioStore.getState().projectPath).toBe('/p/a.qtts.json');
   });
 });

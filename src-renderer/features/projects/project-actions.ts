@@ -60,6 +60,8 @@ export async function saveProject(): Promise<void> {
     const saved = await call(CHANNELS.saveProject, { project: toProjectDocument(), ...(s.projectPath ? { path: s.projectPath } : {}) });
     s.setProjectMeta({ projectPath: saved.path });
     s.setSaved('save', saved.savedAtMs, revision);
+    // The saved file is now the truth: the autosave slot would only offer a stale copy next session.
+    if (revision === useStudioStore.getState().projectRevision) await call(CHANNELS.discardRecovery, {}).catch(() => null);
     s.setProjectError(null);
     s.setRecentProjects(await call(CHANNELS.listRecent, {}));
   } catch (err) {

@@ -8,6 +8,7 @@ import { cancelAll, generate } from './generate-actions';
 import type { GenerationJob } from './timeline.slice';
 
 function jobLabel(job: GenerationJob): string {
+  if (job.kind === 'speak') return `Speak · seed ${job.seed}`;
   return job.kind === 'full' ? `Whole document · seed ${job.seed}` : `Turn ${job.turnIndex! + 1} new take · seed ${job.seed}`;
 }
 

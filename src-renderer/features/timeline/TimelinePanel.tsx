@@ -1,16 +1,16 @@
 /**
  * The Timeline: the whole clip composed from each turn's chosen take on one waveform (a region
- * per turn, markers for marks), transport and zoom, one block per turn with its takes (choose,
- * A/B compare, revert, regenerate with a new seed), exports (any AudioFormat through main's encoders,
- * or float WAV here), and the processing trace.
+ * per turn, markers for marks), transport and zoom, one block per turn with its takes
+ * (TurnTakes.tsx), exports (any AudioFormat through main's encoders, or float WAV here), and the
+ * processing trace.
  */
 import { useMemo, useState } from 'react';
 import { useStudioStore } from '../../store/store';
-import { Waveform } from '../../components/Waveform';
+import { Waveform, type WaveformSelection } from '../../components/Waveform';
 import { downloadBytes, encodeWav, type WavSampleFormat } from '../../components/wav-encode';
-import { playPcm, stopPcm } from '../../components/pcm-player';
 import { composeTimeline, takeSamples } from './compose-timeline';
-import { generate } from './generate-actions';
+import { TurnTakes } from './TurnTakes';
+import { MAX_ZOOM_PX_PER_S, MIN_ZOOM_PX_PER_S } from './timeline.slice';
 import { timelinePlayer } from './timeline-player';
 import { TraceTable } from './TraceTable';
 import { exportAudioFile } from './export-actions';
@@ -38,13 +38,15 @@ export function TimelinePanel() {
   const trace = useStudioStore((s) => s.trace);
   const zoom = useStudioStore((s) => s.zoomPxPerS);
   const setZoom = useStudioStore((s) => s.setZoom);
-  const chooseTake = useStudioStore((s) => s.chooseTake);
-  const revertTake = useStudioStore((s) => s.revertTake);
-  const compare = useStudioStore((s) => s.compare);
-  const setCompare = useStudioStore((s) => s.setCompare);
   const projectName = useStudioStore((s) => s.projectName);
+  const undo = useStudioStore((s) => s.undo);
+  const redo = useStudioStore((s) => s.redo);
+  const canUndo = useStudioStore((s) => s.undoStack.length > 0);
+  const canRedo = useStudioStore((s) => s.redoStack.length > 0);
   const [playing, setPlaying] = useState(false);
   const [timeS, setTimeS] = useState(0);
+  const [selection, setSelection] = useState<WaveformSelection | null>(null);
+  const [loop, setLoop] = useState(false);
   const [exportFormat, setExportFormat] = useState<AudioFormat>('wav');
   const [exportStatus, setExportStatus] = useState<string | null>(null);
 
@@ -100,6 +102,8 @@ export function TimelinePanel() {
         zoomPxPerS={zoom}
         onPlayingChange={setPlaying}
         onTime={setTimeS}
+        onSelection={setSelection}
+        loop={loop}
       />
       <div className="toolbar" role="toolbar" aria-label="Playback">
         <button data-testid="play" aria-keyshortcuts="Space" onClick={() => timelinePlayer.current?.playPause()}>{playing ? 'Pause' : 'Play'}</button>
@@ -109,8 +113,15 @@ export function TimelinePanel() {
           <input type="range" aria-label="Seek" min={0} max={composed.pcm.length / composed.sampleRateHz} step={0.01} value={timeS} onChange={(e) => timelinePlayer.current?.seek(Number(e.target.value))} />
         </label>
         <span className="muted" data-testid="play-state">{playing ? 'playing' : 'paused'} at {timeS.toFixed(2)} s</span>
-        <button aria-label="Zoom out" onClick={() => setZoom(zoom / 1.5)}>−</button>
-        <button aria-label="Zoom in" onClick={() => setZoom(zoom * 1.5)}>+</button>
+        <span className="inline" role="group" aria-label="Zoom">
+          <button aria-label="Zoom out" disabled={zoom <= MIN_ZOOM_PX_PER_S} onClick={() => setZoom(zoom / 1.5)}>−</button>
+          <span className="muted zoom-level" data-testid="zoom-level" aria-live="polite">{Math.round(zoom)} px/s</span>
+          <button aria-label="Zoom in" disabled={zoom >= MAX_ZOOM_PX_PER_S} onClick={() => setZoom(zoom * 1.5)}>+</button>
+        </span>
+        <span className="inline" role="group" aria-label="Edit history">
+          <button data-testid="undo" disabled={!canUndo} onClick={undo} aria-keyshortcuts="Control+Z Meta+Z" title="Undo (Ctrl/Cmd+Z)">Undo</button>
+          <button data-testid="redo" disabled={!canRedo} onClick={redo} aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y" title="Redo (Ctrl/Cmd+Shift+Z)">Redo</button>
+        </span>
         <label>
           Export format{' '}
           <select data-testid="export-format" value={exportFormat} onChange={(e) => setExportFormat(e.target.value as AudioFormat)}>
@@ -123,63 +134,35 @@ export function TimelinePanel() {
         <button data-testid="export-wavf32" onClick={() => exportWav(composed.pcm, baseName, 'float32')}>Export WAV float</button>
         {exportStatus && <span className="muted" role="status" data-testid="export-status">{exportStatus}</span>}
       </div>
+      <div className="toolbar" role="toolbar" aria-label="Selection">
+        {selection ? (
+          <>
+            <span data-testid="selection">Selection {selection.startS.toFixed(2)} – {selection.endS.toFixed(2)} s ({(selection.endS - selection.startS).toFixed(2)} s)</span>
+            <button data-testid="play-selection" onClick={() => timelinePlayer.current?.playSelection()}>Play selection</button>
+            <label className="check">
+              <input type="checkbox" data-testid="loop" checked={loop} onChange={(e) => setLoop(e.target.checked)} /> Loop
+            </label>
+            <button onClick={() => timelinePlayer.current?.clearSelection()}>Clear selection</button>
+          </>
+        ) : (
+          <span className="muted">Drag across the waveform to select a stretch to play or loop; click to seek.</span>
+        )}
+      </div>
       <ol className="turn-blocks" aria-label="Turns">
         {turns.map((turn) => {
-          const chosen = turn.takes.find((t) => t.takeId === turn.chosenTakeId);
-          const chosenAudio = chosen && clipAudio[chosen.clipId];
-          const region = composed.regions.find((r) => r.turnIndex === turn.turnIndex);
-          const comparing = compare?.turnIndex === turn.turnIndex ? compare : null;
-          const playTake = (takeId: string) => {
-            const take = turn.takes.find((t) => t.takeId === takeId);
-            const audio = take && clipAudio[take.clipId];
-            if (take && audio) playPcm(takeSamples(take, audio), audio.sampleRateHz);
-          };
+          const region = composed.regions.find((r) => r.turnIndex === turn.turnIndex) ?? null;
           return (
-            <li key={turn.turnIndex} className="turn-block" data-testid={`turn-${turn.turnIndex}`}>
-              <div className="turn-head">
-                <strong>Turn {turn.turnIndex + 1}</strong>
-                {region && <span className="muted"> {formatS(region.startSample, composed.sampleRateHz)} – {formatS(region.endSample, composed.sampleRateHz)}</span>}
-                <button onClick={() => region && timelinePlayer.current?.playRange(region.startSample / composed.sampleRateHz, region.endSample / composed.sampleRateHz)}>Play turn</button>
-                <button data-testid={`regenerate-${turn.turnIndex}`} onClick={() => void generate({ turnIndex: turn.turnIndex })}>Regenerate (new seed)</button>
-                <button disabled={!turn.previousTakeId} onClick={() => revertTake(turn.turnIndex)}>Revert</button>
-                {chosenAudio && chosen && (
-                  <>
-                    <button aria-label={`Export turn ${turn.turnIndex + 1} as ${FORMAT_LABELS[exportFormat]}`} onClick={() => exportAs(takeSamples(chosen, chosenAudio), `${baseName}-turn${turn.turnIndex + 1}`)}>Export</button>
-                    <button aria-label={`Export turn ${turn.turnIndex + 1} as WAV float`} onClick={() => exportWav(takeSamples(chosen, chosenAudio), `${baseName}-turn${turn.turnIndex + 1}`, 'float32')}>WAV float</button>
-                  </>
-                )}
-              </div>
-              <fieldset className="takes">
-                <legend>Takes</legend>
-                {turn.takes.map((take, i) => (
-                  <label key={take.takeId} className="take">
-                    <input type="radio" name={`take-${turn.turnIndex}`} checked={take.takeId === turn.chosenTakeId} onChange={() => chooseTake(turn.turnIndex, take.takeId)} aria-label={`Turn ${turn.turnIndex + 1} take ${i + 1}, seed ${take.seed}`} />
-                    Take {i + 1} <span className="muted">seed {take.seed} · {formatS(take.endSample - take.startSample, composed.sampleRateHz)}</span>
-                  </label>
-                ))}
-                {turn.takes.length >= 2 && (
-                  <div className="ab">
-                    {comparing ? (
-                      <>
-                        <button onClick={() => playTake(comparing.takeIdA)}>Play A</button>
-                        <button onClick={() => playTake(comparing.takeIdB)}>Play B</button>
-                        <button onClick={() => chooseTake(turn.turnIndex, comparing.takeIdA)}>Keep A</button>
-                        <button onClick={() => chooseTake(turn.turnIndex, comparing.takeIdB)}>Keep B</button>
-                        <button onClick={() => (stopPcm(), setCompare(null))}>End compare</button>
-                      </>
-                    ) : (
-                      <button
-                        onClick={() =>
-                          setCompare({ turnIndex: turn.turnIndex, takeIdA: turn.previousTakeId ?? turn.takes[0].takeId, takeIdB: turn.chosenTakeId === (turn.previousTakeId ?? turn.takes[0].takeId) ? turn.takes[turn.takes.length - 1].takeId : turn.chosenTakeId })
-                        }
-                      >
-                        Compare A/B
-                      </button>
-                    )}
-                  </div>
-                )}
-              </fieldset>
-            </li>
+            <TurnTakes
+              key={turn.turnIndex}
+              turn={turn}
+              sampleRateHz={composed.sampleRateHz}
+              region={region}
+              onPlayRegion={() => region && timelinePlayer.current?.playRange(region.startSample / composed.sampleRateHz, region.endSample / composed.sampleRateHz)}
+              exportLabel={FORMAT_LABELS[exportFormat]}
+              onExport={(take, audio, kind) =>
+                kind === 'float32' ? exportWav(takeSamples(take, audio), `${baseName}-turn${turn.turnIndex + 1}`, 'float32') : exportAs(takeSamples(take, audio), `${baseName}-turn${turn.turnIndex + 1}`)
+              }
+            />
           );
         })}
       </ol>

@@ -45,3 +45,34 @@ describe('composeTimeline', () => {
     expect(composeTimeline(base, turns('b'), { A: clipA })).toBeNull();
   });
 });
+
+describe('composeTimeline with edits', () => {
+  const rate = 1000; // 1 sample per ms keeps the arithmetic readable
+  const base = { clipId: 'b', numSamples: 30, turnSpans: [{ turnIndex: 0, startSample: 0, endSample: 10 }, { turnIndex: 1, startSample: 15, endSample: 30 }] };
+  const pcm = new Float32Array(30).fill(0.5);
+  const turn = (turnIndex: number, start: number, end: number, edit?: import('../../../src-shared/contract/projects').TurnEdit) => ({
+    turnIndex,
+    takes: [{ takeId: `k${turnIndex}`, clipId: 'b', seed: 1, startSample: start, endSample: end, createdAtMs: 0 }],
+    chosenTakeId: `k${turnIndex}`,
+    previousTakeId: null,
+    ...(edit ? { edit } : {}),
+  });
+
+  it('trims, moves the gap and applies gain, and the regions follow', () => {
+    const out = composeTimeline(base, [turn(0, 0, 10, { trimStartMs: 2, trimEndMs: 3, gapBeforeMs: null, gainDb: 0 }), turn(1, 15, 30, { trimStartMs: 0, trimEndMs: 0, gapBeforeMs: 20, gainDb: -6 })], { b: { sampleRateHz: rate, pcm } })!;
+    expect(out.regions).toEqual([
+      { turnIndex: 0, startSample: 0, endSample: 5 },
+      { turnIndex: 1, startSample: 25, endSample: 40 },
+    ]);
+    expect(out.pcm.length).toBe(40);
+    expect(out.pcm[0]).toBe(0.5);
+    expect(out.pcm[10]).toBe(0); // the moved gap is silence
+    expect(out.pcm[30]).toBeCloseTo(0.5 * 10 ** (-6 / 20), 6);
+    expect(pcm[20]).toBe(0.5); // the clip's audio is never changed in place
+  });
+
+  it('a trim longer than the take leaves it empty instead of failing', () => {
+    const out = composeTimeline(base, [turn(0, 0, 10, { trimStartMs: 8, trimEndMs: 8, gapBeforeMs: null, gainDb: 0 }), turn(1, 15, 30)], { b: { sampleRateHz: rate, pcm } })!;
+    expect(out.regions[0]).toEqual({ turnIndex: 0, startSample: 0, endSample: 0 });
+  });
+});

@@ -1,9 +1,30 @@
 /**
  * Builds the whole-clip audio from each turn's chosen take: the base clip's layout (the gaps
- * between turns: breaks and crossfade tails) with every turn's span replaced by its chosen take.
- * Pure; the Timeline shows the result and exports it.
+ * between turns: breaks and crossfade tails) with every turn's span replaced by its chosen take,
+ * and each turn's edits applied (trim, gap before it, gain). Pure; the Timeline shows the result
+ * and exports exactly it.
  */
-import type { ProjectTurn, TakeRef } from '../../../src-shared/contract/projects';
+import type { ProjectTurn, TakeRef, TurnEdit } from '../../../src-shared/contract/projects';
+
+export const NO_EDIT: TurnEdit = Object.freeze({ trimStartMs: 0, trimEndMs: 0, gapBeforeMs: null, gainDb: 0 });
+
+export function isEdited(edit: TurnEdit | undefined): boolean {
+  return edit !== undefined && (edit.trimStartMs > 0 || edit.trimEndMs > 0 || edit.gapBeforeMs !== null || edit.gainDb !== 0);
+}
+
+/** The take's samples after the turn's trim and gain (a copy when gain or trim applies). */
+export function editedSamples(samples: Float32Array, sampleRateHz: number, edit: TurnEdit | undefined): Float32Array {
+  if (!isEdited(edit)) return samples;
+  const e = edit!;
+  const from = Math.min(samples.length, Math.round((e.trimStartMs * sampleRateHz) / 1000));
+  const to = Math.max(from, samples.length - Math.round((e.trimEndMs * sampleRateHz) / 1000));
+  const out = samples.slice(from, to);
+  if (e.gainDb !== 0) {
+    const g = 10 ** (e.gainDb / 20);
+    for (let i = 0; i < out.length; i++) out[i] *= g;
+  }
+  return out;
+}
 
 export interface ClipAudio {
   sampleRateHz: number;
@@ -39,7 +60,7 @@ export function takeSamples(take: TakeRef, audio: ClipAudio): Float32Array {
 export function composeTimeline(base: BaseLayout, turns: ProjectTurn[], audio: Record<string, ClipAudio | undefined>): ComposedTimeline | null {
   const spans = [...base.turnSpans].sort((a, b) => a.startSample - b.startSample);
   const baseAudio = audio[base.clipId];
-  if (baseAudio && turns.every((t) => chosenTake(t)?.clipId === base.clipId)) {
+  if (baseAudio && turns.every((t) => chosenTake(t)?.clipId === base.clipId && !isEdited(t.edit))) {
     return { sampleRateHz: baseAudio.sampleRateHz, pcm: baseAudio.pcm, regions: spans };
   }
   const pieces: { gap: number; samples: Float32Array; turnIndex: number }[] = [];
@@ -51,7 +72,8 @@ export function composeTimeline(base: BaseLayout, turns: ProjectTurn[], audio: R
     const clip = take && audio[take.clipId];
     if (!take || !clip) return null;
     sampleRateHz = clip.sampleRateHz;
-    pieces.push({ gap: Math.max(0, span.startSample - cursor), samples: takeSamples(take, clip), turnIndex: span.turnIndex });
+    const gap = turn.edit?.gapBeforeMs != null ? Math.round((turn.edit.gapBeforeMs * sampleRateHz) / 1000) : Math.max(0, span.startSample - cursor);
+    pieces.push({ gap, samples: editedSamples(takeSamples(take, clip), sampleRateHz, turn.edit), turnIndex: span.turnIndex });
     cursor = span.endSample;
   }
   const tail = Math.max(0, base.numSamples - cursor);

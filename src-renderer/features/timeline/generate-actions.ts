@@ -1,6 +1,6 @@
 /**
- * Generation: sends the editor's document (or a per-turn regeneration with a new seed) to
- * studio:tts.synthesize with streaming on, tracks the job through waiting → running → done,
+ * Generation: sends the editor's document (or one turn of it, for a new take with a kept, new or
+ * typed seed) to studio:tts.synthesize with streaming on, tracks the job through waiting → running → done,
  * plays audio as it arrives, stores the clip in the library and updates the timeline's takes.
  */
 import { CHANNELS, EVENTS } from '../../../src-shared/ipc-contract';
@@ -26,14 +26,15 @@ export function titleOf(text: string): string {
   return plain.length > 60 ? `${plain.slice(0, 57)}…` : plain || 'Untitled clip';
 }
 
-function buildRequest(requestId: string, seed: number): SynthesisRequest {
+/** A request from the voice settings and `doc` (default: the editor's document). */
+export function buildRequest(requestId: string, seed: number, doc?: { input: string; inputFormat: 'text' | 'ssml' }): SynthesisRequest {
   const s = useStudioStore.getState();
   const v = s.voiceSettings;
   const instruct = s.modelInfo?.kind === 'voice_design' ? v.voiceDescription : s.modelInfo?.supportsInstruct ? v.instruct : '';
   return {
     requestId,
-    input: s.editorText,
-    inputFormat: s.editorFormat,
+    input: doc?.input ?? s.editorText,
+    inputFormat: doc?.inputFormat ?? s.editorFormat,
     voice: v.voice,
     language: v.language,
     seed,
@@ -45,7 +46,7 @@ function buildRequest(requestId: string, seed: number): SynthesisRequest {
   };
 }
 
-function clipFrom(request: SynthesisRequest, result: SynthesisResult): NewClip {
+export function clipFrom(request: SynthesisRequest, result: SynthesisResult): NewClip {
   return {
     title: titleOf(request.input),
     input: request.input,
@@ -63,14 +64,16 @@ function clipFrom(request: SynthesisRequest, result: SynthesisResult): NewClip {
 }
 
 /** Listens to one request's events until it ends; returns the unsubscribe function. */
-function followRequest(job: GenerationJob, player: StreamPlayer | null): () => void {
+export function followRequest(job: GenerationJob, player: StreamPlayer | null): () => void {
   const { patchJob } = useStudioStore.getState();
   const offs = [
     subscribe(EVENTS.onDidProgress, (p) => {
       if (p.requestId !== job.requestId) return;
       const current = useStudioStore.getState().jobs.find((j) => j.jobId === job.jobId);
       if (!current || (current.state !== 'waiting' && current.state !== 'running')) return;
-      patchJob(job.jobId, { state: 'running', progress: { ...current.progress, [p.turnIndex]: { numFramesDone: p.numFramesDone, numFramesEstimated: p.numFramesEstimated } } });
+      // A one-turn take is reported as turn 0; show it under the turn it is a take of.
+      const shownTurn = job.kind === 'turn' && job.turnIndex !== null ? job.turnIndex : p.turnIndex;
+      patchJob(job.jobId, { state: 'running', progress: { ...current.progress, [shownTurn]: { numFramesDone: p.numFramesDone, numFramesEstimated: p.numFramesEstimated } } });
       if (p.numFramesEstimated > 0 && p.numFramesDone >= p.numFramesEstimated) player?.finishTurn(p.turnIndex);
     }),
     subscribe(EVENTS.onDidProduceAudio, (chunk) => {
@@ -83,11 +86,26 @@ function followRequest(job: GenerationJob, player: StreamPlayer | null): () => v
   return () => offs.forEach((off) => off());
 }
 
-/** Generates the whole document (kind 'full') or a new take of one turn with a fresh seed. */
-export async function generate(options: { turnIndex?: number; stream?: boolean } = {}): Promise<GenerationJob> {
+/** How a new take picks its seed: the chosen take's seed again, a new random one, or a typed one. */
+export type SeedChoice = { kind: 'keep' } | { kind: 'random' } | { kind: 'typed'; seed: number };
+
+/** The seed a new take of `turnIndex` gets under `choice`. */
+export function seedForTake(turnIndex: number, choice: SeedChoice): number {
+  if (choice.kind === 'typed') return choice.seed;
+  if (choice.kind === 'random') return randomSeed();
+  const turn = useStudioStore.getState().turns.find((t) => t.turnIndex === turnIndex);
+  return turn?.takes.find((k) => k.takeId === turn.chosenTakeId)?.seed ?? useStudioStore.getState().voiceSettings.seed;
+}
+
+/**
+ * Generates the whole document (kind 'full'), or a new take of one turn: only that turn is
+ * synthesised (one engine sequence, streamed), its clip is filed under the turn's own voice, and
+ * the take becomes the chosen one.
+ */
+export async function generate(options: { turnIndex?: number; stream?: boolean; seed?: SeedChoice } = {}): Promise<GenerationJob> {
   const store = useStudioStore.getState();
   const isTurn = options.turnIndex !== undefined;
-  const seed = isTurn ? randomSeed() : store.voiceSettings.seed;
+  const seed = isTurn ? seedForTake(options.turnIndex!, options.seed ?? { kind: 'random' }) : store.voiceSettings.seed;
   const job: GenerationJob = {
     jobId: newId(),
     requestId: `ui-${newId()}`,
@@ -101,20 +119,22 @@ export async function generate(options: { turnIndex?: number; stream?: boolean }
     createdAtMs: Date.now(),
   };
   store.upsertJob(job);
-  const request = buildRequest(job.requestId, seed);
-  const player = options.stream === false || isTurn ? null : new StreamPlayer();
+  const request: SynthesisRequest = { ...buildRequest(job.requestId, seed), ...(isTurn ? { turnIndex: options.turnIndex } : {}) };
+  const player = options.stream === false ? null : new StreamPlayer();
   const unfollow = followRequest(job, player);
   try {
     const result = await call(CHANNELS.synthesize, request);
-    const clip = await call(CHANNELS.saveClip, { clip: clipFrom(request, result), fromRequestId: request.requestId });
+    const clip = clipFrom(request, result);
+    if (isTurn) clip.title = `Turn ${options.turnIndex! + 1} take · ${clip.title}`;
+    const saved = await call(CHANNELS.saveClip, { clip, fromRequestId: request.requestId });
     const s = useStudioStore.getState();
-    s.addClip(clip, { sampleRateHz: result.sampleRateHz, pcm: result.pcm });
-    if (isTurn && s.baseLayout) {
-      const span = result.turnSpans.find((t) => t.turnIndex === options.turnIndex);
-      if (!span) throw new Error(`the regenerated document has no turn ${options.turnIndex}; the document changed since the last full generation — generate it again`);
-      s.addTake(options.turnIndex!, { takeId: newId(), clipId: clip.id, seed, startSample: span.startSample, endSample: span.endSample, createdAtMs: clip.createdAtMs });
+    s.addClip(saved, { sampleRateHz: result.sampleRateHz, pcm: result.pcm });
+    if (isTurn) {
+      const turn = s.turns.find((t) => t.turnIndex === options.turnIndex);
+      if (!turn) throw new Error(`the timeline has no turn ${options.turnIndex! + 1}; the document changed since the last full generation — generate it again`);
+      s.addTake(options.turnIndex!, { takeId: newId(), clipId: saved.id, seed: result.effectiveParams.seed, startSample: 0, endSample: result.numSamples, createdAtMs: saved.createdAtMs, voice: result.effectiveParams.voice, label: `Take ${turn.takes.length + 1}` });
     } else {
-      s.setBaseClip(clip, result.trace, result.marks, newId);
+      s.setBaseClip(saved, result.trace, result.marks, newId);
     }
     s.patchJob(job.jobId, { state: 'done' });
   } catch (err) {

@@ -34,3 +34,49 @@ describe('timeline slice', () => {
     expect(useStudioStore.getState().turns[0].chosenTakeId).toBe('t1');
   });
 });
+
+describe('timeline edits and undo/redo', () => {
+  beforeEach(() => {
+    resetStore();
+    n = 0;
+    useStudioStore.getState().setBaseClip(clip, null, [], ids);
+  });
+
+  it('undoes and redoes every edit: a new take, a choice, a trim, a gain', () => {
+    const s = () => useStudioStore.getState();
+    s().addTake(1, { takeId: 'new', clipId: 'c2', seed: 7, startSample: 0, endSample: 70, createdAtMs: 9 });
+    s().chooseTake(1, 't2');
+    s().setTurnEdit(0, { trimStartMs: 100 }, 1_000);
+    s().setTurnEdit(0, { gainDb: -6 }, 1_100);
+    expect(s().turns[0].edit).toEqual({ trimStartMs: 100, trimEndMs: 0, gapBeforeMs: null, gainDb: -6 });
+    s().undo();
+    expect(s().turns[0].edit).toEqual({ trimStartMs: 100, trimEndMs: 0, gapBeforeMs: null, gainDb: 0 });
+    s().undo();
+    expect(s().turns[0].edit).toBeUndefined();
+    s().undo();
+    expect(s().turns[1].chosenTakeId).toBe('new');
+    s().undo();
+    expect(s().turns[1].takes).toHaveLength(1);
+    s().undo(); // nothing left: no-op
+    expect(s().turns[1].takes).toHaveLength(1);
+    s().redo();
+    s().redo();
+    expect(s().turns[1]).toMatchObject({ chosenTakeId: 't2' });
+    expect(s().turns[1].takes).toHaveLength(2);
+    s().setTurnEdit(1, { gapBeforeMs: 300 }, 5_000); // a new edit drops what was undone
+    expect(s().redoStack).toEqual([]);
+  });
+
+  it('merges quick edits of one field into one undo step, and a full generation clears the history', () => {
+    const s = () => useStudioStore.getState();
+    s().setTurnEdit(1, { trimEndMs: 1 }, 1_000);
+    s().setTurnEdit(1, { trimEndMs: 12 }, 1_300);
+    s().setTurnEdit(1, { trimEndMs: 120 }, 1_600);
+    s().setTurnEdit(1, { trimEndMs: 150 }, 4_000);
+    expect(s().undoStack).toHaveLength(2);
+    s().undo();
+    expect(s().turns[1].edit?.trimEndMs).toBe(120);
+    s().setBaseClip(clip, null, [], ids);
+    expect([s().undoStack.length, s().redoStack.length]).toEqual([0, 0]);
+  });
+});

@@ -1,8 +1,12 @@
 /**
- * Studio-wide shortcuts: Ctrl/Cmd+Enter generates, Space plays or pauses the timeline (unless a
- * text field has focus), Esc cancels running generations.
+ * Studio shortcuts, scoped to where they act: Ctrl/Cmd+Enter generates on the Timeline (only when
+ * the SSML has no problems) or speaks on the Speak screen, and does nothing elsewhere; Space plays
+ * or pauses the timeline, Esc cancels running generations and Ctrl/Cmd+Z / Shift+Z (or Y) undo and
+ * redo timeline edits, all only when no text field has focus.
  */
 import { useEffect } from 'react';
+import { useStudioStore } from '../../store/store';
+import { speak } from '../speak/speak-actions';
 import { cancelAll, generate } from './generate-actions';
 import { timelinePlayer } from './timeline-player';
 
@@ -17,9 +21,24 @@ export function useStudioKeys(): void {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
         if ((e.target as HTMLElement | null)?.closest?.('.cm-editor')) return; // the editor's own keymap handles it
+        const s = useStudioStore.getState();
+        const busy = s.jobs.some((j) => j.state === 'waiting' || j.state === 'running');
+        if (s.area === 'timeline') {
+          e.preventDefault();
+          if (s.diagnostics.length === 0) void generate();
+        } else if (s.area === 'speak') {
+          e.preventDefault();
+          if (!busy) void speak();
+        }
+      } else if ((e.ctrlKey || e.metaKey) && (e.key.toLowerCase() === 'z' || e.key.toLowerCase() === 'y')) {
+        // Undo/redo of timeline edits, on the Timeline only and never inside a text field (fields undo their own text).
+        const s = useStudioStore.getState();
+        if (s.area !== 'timeline' || isTyping(e.target)) return;
         e.preventDefault();
-        void generate();
+        if (e.key.toLowerCase() === 'y' || e.shiftKey) s.redo();
+        else s.undo();
       } else if (e.key === 'Escape') {
+        if (isTyping(e.target)) return; // Esc in a field (the project name, a search box) is that field's business
         void cancelAll();
       } else if (e.key === ' ' && !isTyping(e.target) && !(e.target as HTMLElement | null)?.closest?.('button')) {
         if (timelinePlayer.current) {

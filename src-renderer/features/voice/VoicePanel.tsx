@@ -11,7 +11,7 @@ import { MAX_SEED } from './voice.slice';
 import { loadVoiceData, switchModel } from './voice-actions';
 
 /** A die showing five, drawn inline (emoji glyphs are missing on many Linux desktops and in headless Chromium). */
-function DiceIcon() {
+export function DiceIcon() {
   const pips: [number, number][] = [[5.5, 5.5], [12.5, 5.5], [9, 9], [5.5, 12.5], [12.5, 12.5]];
   return (
     <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" focusable="false" data-testid="dice-icon">
@@ -34,6 +34,36 @@ const NUMBER_PARAMS: { key: keyof SamplingParams; label: string; step: number; m
   { key: 'maxNewTokens', label: 'Max new frames', step: 1, min: 1, max: 8192 },
 ];
 
+/** The sampling parameters with the checkpoint's defaults beside each and a reset (Voice and Speak screens). */
+export function SamplingFields() {
+  const modelInfo = useStudioStore((s) => s.modelInfo);
+  const settings = useStudioStore((s) => s.voiceSettings);
+  const setParam = useStudioStore((s) => s.setParam);
+  const resetParams = useStudioStore((s) => s.resetParams);
+  const params = settings.params ?? modelInfo?.defaultParams ?? null;
+  const defaults = modelInfo?.defaultParams ?? null;
+  if (!params) return <p className="hint">The defaults come from the loaded checkpoint; waiting for the engine.</p>;
+  return (
+    <>
+      <label className="check">
+        <input type="checkbox" checked={params.doSample} onChange={(e) => setParam('doSample', e.target.checked)} /> Sample (off: greedy)
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={params.subtalkerDoSample} onChange={(e) => setParam('subtalkerDoSample', e.target.checked)} /> Sample code predictor
+      </label>
+      <div className="param-grid">
+        {NUMBER_PARAMS.map((p) => (
+          <label key={p.key}>
+            <span>{p.label}{defaults ? <span className="muted"> (default {String(defaults[p.key])})</span> : null}</span>
+            <input type="number" aria-label={p.label} step={p.step} min={p.min} max={p.max} value={Number(params[p.key])} onChange={(e) => setParam(p.key, Number(e.target.value) as never)} />
+          </label>
+        ))}
+      </div>
+      <button onClick={resetParams} disabled={!defaults}>Reset to the checkpoint's defaults</button>
+    </>
+  );
+}
+
 export function VoicePanel() {
   const modelInfo = useStudioStore((s) => s.modelInfo);
   const voices = useStudioStore((s) => s.voices);
@@ -42,16 +72,12 @@ export function VoicePanel() {
   const loadError = useStudioStore((s) => s.voiceLoadError);
   const update = useStudioStore((s) => s.updateVoiceSettings);
   const switching = useStudioStore((s) => s.modelSwitching);
-  const setParam = useStudioStore((s) => s.setParam);
-  const resetParams = useStudioStore((s) => s.resetParams);
   const setArea = useStudioStore((s) => s.setArea);
 
   useEffect(() => {
     void loadVoiceData();
   }, []);
 
-  const params = settings.params ?? modelInfo?.defaultParams ?? null;
-  const defaults = modelInfo?.defaultParams ?? null;
   const selectedVoice = voices.find((v) => v.name === settings.voice);
   const languages = ['auto', ...(modelInfo?.languages ?? [])];
   const isDesign = modelInfo?.kind === 'voice_design';
@@ -126,27 +152,7 @@ export function VoicePanel() {
 
       <fieldset className="params">
         <legend>Sampling</legend>
-        {params ? (
-          <>
-            <label className="check">
-              <input type="checkbox" checked={params.doSample} onChange={(e) => setParam('doSample', e.target.checked)} /> Sample (off: greedy)
-            </label>
-            <label className="check">
-              <input type="checkbox" checked={params.subtalkerDoSample} onChange={(e) => setParam('subtalkerDoSample', e.target.checked)} /> Sample code predictor
-            </label>
-            <div className="param-grid">
-              {NUMBER_PARAMS.map((p) => (
-                <label key={p.key}>
-                  <span>{p.label}{defaults ? <span className="muted"> (default {String(defaults[p.key])})</span> : null}</span>
-                  <input type="number" aria-label={p.label} step={p.step} min={p.min} max={p.max} value={Number(params[p.key])} onChange={(e) => setParam(p.key, Number(e.target.value) as never)} />
-                </label>
-              ))}
-            </div>
-            <button onClick={resetParams} disabled={!defaults}>Reset to the checkpoint's defaults</button>
-          </>
-        ) : (
-          <p className="hint">The defaults come from the loaded checkpoint; waiting for the engine.</p>
-        )}
+        <SamplingFields />
       </fieldset>
 
       <div className="field">

@@ -1,0 +1,123 @@
+// @vitest-environment jsdom
+// The Speak screen against an in-memory bridge: text + voice + Generate on one screen, the request
+// carries the screen's own text and the voice settings, the result shows what the engine reported
+// it used (not the form), seed keep / new random, speaker previews made once, Ctrl+Enter in the box.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { setBridge } from '../../ipc/client';
+import { resetStore, useStudioStore } from '../../store/store';
+import type { StudioBridge } from '../../../src-shared/ipc-contract';
+import type { ModelInfo, SamplingParams, SynthesisRequest, SynthesisResult } from '../../../src-shared/synthesis';
+import { SpeakPanel } from './SpeakPanel';
+import { clearPreviewCache } from './speak-actions';
+
+const DEFAULTS: SamplingParams = { doSample: true, temperature: 0.9, topK: 50, topP: 1, repetitionPenalty: 1.05, subtalkerDoSample: true, subtalkerTemperature: 0.9, subtalkerTopK: 50, subtalkerTopP: 1, maxNewTokens: 2048 };
+const VOICES = ['vivian', 'ryan', 'aiden'].map((name) => ({ name, description: `${name} voice`, nativeLanguage: 'english', dialect: null }));
+const MODEL: ModelInfo = { id: 'm1', displayName: 'Tiny', path: '/x', kind: 'custom_voice', size: '0b6', synthetic: true, supportsInstruct: false, voices: VOICES, languages: ['english', 'chinese'], defaultParams: DEFAULTS, sampleRateHz: 24_000, modelHash: 'h' };
+
+function fakeBridge(): { bridge: StudioBridge; syntheses: SynthesisRequest[]; clips: unknown[] } {
+  const syntheses: SynthesisRequest[] = [];
+  const clips: unknown[] = [];
+  const bridge: StudioBridge = {
+    invoke: async (channel, request) => {
+      if (channel === 'studio:tts.synthesize') {
+        const req = request as SynthesisRequest;
+        syntheses.push(req);
+        // The engine reports what it used: here it answers with its own seed to prove the screen shows the engine's word.
+        const result: SynthesisResult = {
+          requestId: req.requestId, sampleRateHz: 24_000, numSamples: 2400, pcm: new Float32Array(2400).fill(0.1),
+          timings: { numPromptTokens: 5, numFrames: 10, queueWaitMs: 1, latencyFirstAudioMs: 20, latencyTotalMs: 50, audioDurationMs: 100, rtf: 0.5 },
+          effectiveParams: { ...DEFAULTS, ...req.params, seed: req.seed, voice: req.voice, language: req.language === 'auto' ? 'english' : req.language },
+          warnings: [], truncated: false, modelHash: 'h', marks: [], trace: null, turnSpans: [{ turnIndex: 0, startSample: 0, endSample: 2400 }],
+        };
+        return { ok: true, value: result as never };
+      }
+      if (channel === 'studio:library.saveClip') {
+        const { clip } = request as { clip: Record<string, unknown> };
+        clips.push(clip);
+        return { ok: true, value: { ...clip, id: `clip-${clips.length}`, createdAtMs: 1, numSamples: 2400, durationMs: 100 } as never };
+      }
+      const answers: Record<string, unknown> = { 'studio:engine.modelInfo': MODEL, 'studio:tts.listVoices': VOICES, 'studio:models.list': [] };
+      return { ok: true, value: answers[channel] as never };
+    },
+    on: () => () => {},
+  };
+  return { bridge, syntheses, clips };
+}
+
+describe('SpeakPanel', () => {
+  let fake: ReturnType<typeof fakeBridge>;
+  beforeEach(() => {
+    resetStore();
+    clearPreviewCache();
+    fake = fakeBridge();
+    setBridge(fake.bridge);
+  });
+  afterEach(() => {
+    cleanup();
+    setBridge(null);
+  });
+
+  it('speaks the screen’s own text with the chosen voice and seed, and shows what the engine used', async () => {
+    render(<SpeakPanel />);
+    const speaker = (await screen.findByTestId('speak-speaker')) as HTMLSelectElement;
+    await waitFor(() => expect(speaker.options).toHaveLength(3));
+    fireEvent.change(speaker, { target: { value: 'aiden' } });
+    fireEvent.change(screen.getByTestId('speak-seed'), { target: { value: '1234' } });
+    fireEvent.change(screen.getByTestId('speak-input'), { target: { value: 'Good morning.' } });
+    expect(screen.getByTestId('speak-will-use').textContent).toBe('will use aiden · seed 1234');
+    fireEvent.click(screen.getByTestId('speak-generate'));
+
+    await screen.findByTestId('speak-result');
+    expect(fake.syntheses).toHaveLength(1);
+    expect(fake.syntheses[0]).toMatchObject({ input: 'Good morning.', inputFormat: 'text', voice: 'aiden', seed: 1234, stream: true });
+    expect(screen.getByTestId('speak-used-voice').textContent).toBe('aiden');
+    expect(screen.getByTestId('speak-used-seed').textContent).toBe('1234');
+    expect(screen.getByTestId('speak-used').textContent).toContain('language english');
+    // Filed in the Library under the voice that was used.
+    expect(fake.clips[0]).toMatchObject({ voice: 'aiden', seed: 1234, input: 'Good morning.' });
+    // The Timeline's document is not touched.
+    expect(useStudioStore.getState().baseLayout).toBeNull();
+  });
+
+  it('keeps the seed by default and draws a new one each time when asked', async () => {
+    render(<SpeakPanel />);
+    await screen.findByText('Tiny', { exact: false });
+    fireEvent.change(screen.getByTestId('speak-seed'), { target: { value: '77' } });
+    fireEvent.click(screen.getByTestId('speak-generate'));
+    await waitFor(() => expect(fake.syntheses).toHaveLength(1));
+    await waitFor(() => expect((screen.getByTestId('speak-generate') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('speak-generate'));
+    await waitFor(() => expect(fake.syntheses).toHaveLength(2));
+    expect(fake.syntheses.map((r) => r.seed)).toEqual([77, 77]);
+
+    fireEvent.click(screen.getByTestId('speak-seed-random'));
+    expect(screen.getByTestId('speak-will-use').textContent).toContain('seed new random');
+    await waitFor(() => expect((screen.getByTestId('speak-generate') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('speak-generate'));
+    await waitFor(() => expect(fake.syntheses).toHaveLength(3));
+    const drawn = fake.syntheses[2].seed;
+    expect(drawn).not.toBe(77);
+    await waitFor(() => expect(screen.getByTestId('speak-used-seed').textContent).toBe(String(drawn)));
+    expect(useStudioStore.getState().voiceSettings.seed).toBe(drawn); // the field shows the seed that was used
+  });
+
+  it('previews a speaker with a short line, synthesised once and not saved; Ctrl+Enter in the box speaks', async () => {
+    render(<SpeakPanel />);
+    const speaker = (await screen.findByTestId('speak-speaker')) as HTMLSelectElement;
+    await waitFor(() => expect(speaker.options).toHaveLength(3));
+    fireEvent.change(speaker, { target: { value: 'vivian' } });
+    fireEvent.click(screen.getByTestId('speak-preview'));
+    await waitFor(() => expect(fake.syntheses).toHaveLength(1));
+    expect(fake.syntheses[0]).toMatchObject({ voice: 'vivian', inputFormat: 'text', stream: false });
+    await waitFor(() => expect((screen.getByTestId('speak-preview') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('speak-preview'));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fake.syntheses).toHaveLength(1); // replayed from memory
+    expect(fake.clips).toHaveLength(0);
+
+    fireEvent.keyDown(screen.getByTestId('speak-input'), { key: 'Enter', ctrlKey: true });
+    await waitFor(() => expect(fake.syntheses).toHaveLength(2));
+    expect(fake.syntheses[1].voice).toBe('vivian');
+  });
+});

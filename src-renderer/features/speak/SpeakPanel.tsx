@@ -1,0 +1,182 @@
+/**
+ * The Speak screen, the studio's home: a text box, the voice beside it (speaker with audible
+ * previews, language, seed kept or drawn anew, instruct, the sampling parameters), Generate with
+ * streamed playback, and the result with the voice, seed and parameters the engine actually used,
+ * a player and a WAV download.
+ */
+import { useEffect, useMemo } from 'react';
+import { useStudioStore } from '../../store/store';
+import { encodeWav, downloadBytes } from '../../components/wav-encode';
+import { MAX_SEED } from '../voice/voice.slice';
+import { loadVoiceData } from '../voice/voice-actions';
+import { DiceIcon, SamplingFields } from '../voice/VoicePanel';
+import { cancelAll, randomSeed } from '../timeline/generate-actions';
+import { previewVoice, speak } from './speak-actions';
+import type { SpeakResult } from './speak.slice';
+
+function UsedLine({ r }: { r: SpeakResult }) {
+  const u = r.used;
+  return (
+    <p className="used" data-testid="speak-used">
+      Made with <strong data-testid="speak-used-voice">{u.voice}</strong> · language {u.language} · seed <strong data-testid="speak-used-seed">{u.seed}</strong> ·{' '}
+      {u.doSample ? `temperature ${u.temperature}, top-k ${u.topK}, top-p ${u.topP}` : 'greedy'}, repetition penalty {u.repetitionPenalty} · {(r.durationMs / 1000).toFixed(2)} s of audio, RTF {r.rtf.toFixed(2)}
+    </p>
+  );
+}
+
+function ResultCard({ r }: { r: SpeakResult }) {
+  const wav = useMemo(() => encodeWav(r.pcm, r.sampleRateHz, 'pcm16'), [r]);
+  const url = useMemo(() => URL.createObjectURL(new Blob([wav as BlobPart], { type: 'audio/wav' })), [wav]);
+  useEffect(() => () => URL.revokeObjectURL(url), [url]);
+  return (
+    <div className="speak-result" data-testid="speak-result">
+      <UsedLine r={r} />
+      {r.warnings.length > 0 && <p className="hint">Engine warnings: {r.warnings.join('; ')}</p>}
+      <div className="toolbar">
+        <audio controls src={url} data-testid="speak-audio" aria-label="Generated speech" />
+        <button data-testid="speak-download" onClick={() => downloadBytes(wav, `speech-${r.used.voice}-seed${r.used.seed}.wav`, 'audio/wav')}>
+          Download WAV
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function SpeakPanel() {
+  const text = useStudioStore((s) => s.speakText);
+  const format = useStudioStore((s) => s.speakFormat);
+  const setText = useStudioStore((s) => s.setSpeakText);
+  const setFormat = useStudioStore((s) => s.setSpeakFormat);
+  const seedMode = useStudioStore((s) => s.seedMode);
+  const setSeedMode = useStudioStore((s) => s.setSeedMode);
+  const result = useStudioStore((s) => s.speakResult);
+  const error = useStudioStore((s) => s.speakError);
+  const previewing = useStudioStore((s) => s.previewingVoice);
+  const modelInfo = useStudioStore((s) => s.modelInfo);
+  const voices = useStudioStore((s) => s.voices);
+  const settings = useStudioStore((s) => s.voiceSettings);
+  const update = useStudioStore((s) => s.updateVoiceSettings);
+  const setArea = useStudioStore((s) => s.setArea);
+  const running = useStudioStore((s) => s.jobs.some((j) => j.kind === 'speak' && (j.state === 'waiting' || j.state === 'running')));
+
+  useEffect(() => {
+    if (!useStudioStore.getState().modelInfo) void loadVoiceData();
+  }, []);
+
+  const languages = ['auto', ...(modelInfo?.languages ?? [])];
+  const selected = voices.find((v) => v.name === settings.voice);
+  const canInstruct = modelInfo?.supportsInstruct === true && modelInfo.kind !== 'voice_design';
+
+  return (
+    <section className="panel speak-panel" aria-labelledby="speak-heading">
+      <div className="panel-head">
+        <h2 id="speak-heading">Speak</h2>
+        <span className="muted" data-testid="speak-model">
+          {modelInfo ? modelInfo.displayName : 'waiting for the engine…'}
+        </span>
+        <button className="link" onClick={() => setArea('models')}>
+          Models
+        </button>
+      </div>
+      <div className="speak-grid">
+        <div className="speak-text">
+          <div className="inline">
+            <label htmlFor="speak-input">Text</label>
+            <span role="radiogroup" aria-label="Text format" className="segmented">
+              <label>
+                <input type="radio" name="speak-format" checked={format === 'text'} onChange={() => setFormat('text')} /> Plain text
+              </label>
+              <label>
+                <input type="radio" name="speak-format" checked={format === 'ssml'} onChange={() => setFormat('ssml')} /> SSML
+              </label>
+            </span>
+            <span className="muted">{text.length} characters</span>
+          </div>
+          <textarea
+            id="speak-input"
+            data-testid="speak-input"
+            rows={9}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+                e.preventDefault();
+                e.stopPropagation();
+                if (!running) void speak();
+              }
+            }}
+            aria-keyshortcuts="Control+Enter Meta+Enter"
+          />
+          <div className="toolbar">
+            <button className="primary" data-testid="speak-generate" disabled={running || !modelInfo} onClick={() => void speak()} title="Ctrl/Cmd+Enter in the text box">
+              {running ? 'Generating…' : 'Generate'}
+            </button>
+            <button onClick={() => void cancelAll()} disabled={!running}>
+              Cancel
+            </button>
+            <span className="muted" data-testid="speak-will-use">
+              will use {settings.voice} · seed {seedMode === 'random' ? 'new random' : settings.seed}
+            </span>
+          </div>
+          {error && (
+            <p role="alert" className="error" data-testid="speak-error">
+              {error}
+            </p>
+          )}
+          {result && <ResultCard r={result} />}
+        </div>
+
+        <div className="speak-voice" role="group" aria-label="Voice">
+          <div className="field">
+            <label htmlFor="speak-speaker">Speaker</label>
+            <div className="inline">
+              <select id="speak-speaker" data-testid="speak-speaker" value={settings.voice} onChange={(e) => update({ voice: e.target.value })}>
+                {voices.map((v) => (
+                  <option key={v.name} value={v.name}>
+                    {v.name} — {v.nativeLanguage}
+                  </option>
+                ))}
+              </select>
+              <button data-testid="speak-preview" disabled={!modelInfo || previewing !== null} onClick={() => void previewVoice(settings.voice)} aria-label={`Preview ${settings.voice}`}>
+                {previewing === settings.voice ? 'Making preview…' : 'Preview'}
+              </button>
+            </div>
+            {selected && <p className="hint">{selected.description}</p>}
+          </div>
+          <div className="field">
+            <label htmlFor="speak-language">Language</label>
+            <select id="speak-language" value={settings.language} onChange={(e) => update({ language: e.target.value })}>
+              {languages.map((l) => (
+                <option key={l} value={l}>
+                  {l === 'auto' ? 'auto (detect from the text)' : l}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="speak-seed">Seed</label>
+            <div className="inline">
+              <input id="speak-seed" data-testid="speak-seed" type="number" min={0} max={MAX_SEED} value={settings.seed} onChange={(e) => update({ seed: Math.max(0, Math.min(MAX_SEED, Math.floor(Number(e.target.value) || 0))) })} />
+              <button className="icon-button" aria-label="Random seed" title="Random seed" onClick={() => update({ seed: randomSeed() })}>
+                <DiceIcon />
+              </button>
+            </div>
+            <label className="check">
+              <input type="checkbox" data-testid="speak-seed-random" checked={seedMode === 'random'} onChange={(e) => setSeedMode(e.target.checked ? 'random' : 'keep')} /> New random seed each time
+            </label>
+          </div>
+          {canInstruct && (
+            <div className="field">
+              <label htmlFor="speak-instruct">Instruct</label>
+              <textarea id="speak-instruct" rows={2} value={settings.instruct} onChange={(e) => update({ instruct: e.target.value })} placeholder="e.g. speak warmly, a little slower" />
+            </div>
+          )}
+          <details className="sampling" open>
+            <summary>Sampling</summary>
+            <SamplingFields />
+          </details>
+        </div>
+      </div>
+    </section>
+  );
+}

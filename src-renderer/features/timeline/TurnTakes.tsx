@@ -1,0 +1,194 @@
+/**
+ * One turn's block on the Timeline: where it sits, the voice and seed of the chosen take, the
+ * take history (label, seed, voice, length, when made; choose, play alone), a new take with the
+ * seed kept, new random or typed (only this turn is synthesised, streamed), A/B by take name,
+ * revert, per-turn WAV export, and the turn's timeline edits (trim, gap before it, gain), each
+ * an undo step.
+ */
+import { useState } from 'react';
+import type { ProjectTurn, TakeRef } from '../../../src-shared/contract/projects';
+import { useStudioStore } from '../../store/store';
+import { playPcm, stopPcm } from '../../components/pcm-player';
+import { MAX_SEED } from '../voice/voice.slice';
+import { isEdited, NO_EDIT, takeSamples, type ClipAudio } from './compose-timeline';
+import { generate, type SeedChoice } from './generate-actions';
+
+export function takeLabel(turn: ProjectTurn, take: TakeRef): string {
+  return take.label ?? `Take ${turn.takes.indexOf(take) + 1}`;
+}
+
+function clock(ms: number): string {
+  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
+export interface TurnTakesProps {
+  turn: ProjectTurn;
+  sampleRateHz: number;
+  region: { startSample: number; endSample: number } | null;
+  onPlayRegion(): void;
+  /** The Timeline's chosen export format, for the per-turn Export button's name. */
+  exportLabel: string;
+  /** 'chosen': the Timeline's export format; 'float32': a float WAV. */
+  onExport(take: TakeRef, audio: ClipAudio, kind: 'chosen' | 'float32'): void;
+}
+
+export function TurnTakes({ turn, sampleRateHz, region, onPlayRegion, exportLabel, onExport }: TurnTakesProps) {
+  const clipAudio = useStudioStore((s) => s.clipAudio);
+  const clips = useStudioStore((s) => s.clips);
+  const chooseTake = useStudioStore((s) => s.chooseTake);
+  const revertTake = useStudioStore((s) => s.revertTake);
+  const compare = useStudioStore((s) => s.compare);
+  const setCompare = useStudioStore((s) => s.setCompare);
+  const busy = useStudioStore((s) => s.jobs.some((j) => j.kind === 'turn' && j.turnIndex === turn.turnIndex && (j.state === 'waiting' || j.state === 'running')));
+  const setTurnEdit = useStudioStore((s) => s.setTurnEdit);
+  const edit = { ...NO_EDIT, ...turn.edit };
+  const [seedKind, setSeedKind] = useState<SeedChoice['kind']>('random');
+  const [typedSeed, setTypedSeed] = useState(1);
+
+  const n = turn.turnIndex + 1;
+  const chosen = turn.takes.find((t) => t.takeId === turn.chosenTakeId) ?? null;
+  const chosenAudio = chosen ? clipAudio[chosen.clipId] : undefined;
+  // Projects saved before takes recorded their voice: a take's own clip knows it; the base clip (take 1) may mix voices.
+  const voiceOf = (take: TakeRef) => take.voice ?? (turn.takes.indexOf(take) === 0 ? null : (clips[take.clipId]?.voice ?? null));
+  const seconds = (take: TakeRef) => ((take.endSample - take.startSample) / sampleRateHz).toFixed(2);
+  const playTake = (take: TakeRef | undefined) => {
+    const audio = take && clipAudio[take.clipId];
+    if (take && audio) playPcm(takeSamples(take, audio), audio.sampleRateHz);
+  };
+  const comparing = compare?.turnIndex === turn.turnIndex ? compare : null;
+  const takeA = comparing ? turn.takes.find((t) => t.takeId === comparing.takeIdA) : undefined;
+  const takeB = comparing ? turn.takes.find((t) => t.takeId === comparing.takeIdB) : undefined;
+  const seedChoice: SeedChoice = seedKind === 'typed' ? { kind: 'typed', seed: typedSeed } : { kind: seedKind };
+
+  return (
+    <li className="turn-block" data-testid={`turn-${turn.turnIndex}`}>
+      <div className="turn-head">
+        <strong>Turn {n}</strong>
+        {region && (
+          <span className="muted">
+            {(region.startSample / sampleRateHz).toFixed(2)} s – {(region.endSample / sampleRateHz).toFixed(2)} s
+          </span>
+        )}
+        {chosen && (
+          <span className="muted" data-testid={`turn-${turn.turnIndex}-uses`}>
+            uses {takeLabel(turn, chosen)} · seed {chosen.seed}
+            {voiceOf(chosen) ? ` · ${voiceOf(chosen)}` : ''}
+          </span>
+        )}
+        <button onClick={onPlayRegion}>Play in place</button>
+        <button disabled={!turn.previousTakeId} onClick={() => revertTake(turn.turnIndex)}>
+          Revert
+        </button>
+        {chosen && chosenAudio && (
+          <>
+            <button aria-label={`Export turn ${n} as ${exportLabel}`} onClick={() => onExport(chosen, chosenAudio, 'chosen')}>
+              Export
+            </button>
+            <button aria-label={`Export turn ${n} as WAV float`} onClick={() => onExport(chosen, chosenAudio, 'float32')}>
+              WAV float
+            </button>
+          </>
+        )}
+      </div>
+      <div className="toolbar turn-edit" role="group" aria-label={`Edit turn ${n} on the timeline`}>
+        <label className="inline">
+          Trim start
+          <input type="number" className="num" aria-label={`Turn ${n} trim start (ms)`} data-testid={`trim-start-${turn.turnIndex}`} min={0} step={10} value={edit.trimStartMs} onChange={(e) => setTurnEdit(turn.turnIndex, { trimStartMs: Math.max(0, Number(e.target.value) || 0) })} />
+          ms
+        </label>
+        <label className="inline">
+          Trim end
+          <input type="number" className="num" aria-label={`Turn ${n} trim end (ms)`} data-testid={`trim-end-${turn.turnIndex}`} min={0} step={10} value={edit.trimEndMs} onChange={(e) => setTurnEdit(turn.turnIndex, { trimEndMs: Math.max(0, Number(e.target.value) || 0) })} />
+          ms
+        </label>
+        <label className="inline">
+          Gap before
+          <input
+            type="number"
+            className="num"
+            aria-label={`Turn ${n} gap before (ms, empty: as generated)`}
+            data-testid={`gap-${turn.turnIndex}`}
+            min={0}
+            step={10}
+            placeholder="auto"
+            value={edit.gapBeforeMs ?? ''}
+            onChange={(e) => setTurnEdit(turn.turnIndex, { gapBeforeMs: e.target.value === '' ? null : Math.max(0, Number(e.target.value) || 0) })}
+          />
+          ms
+        </label>
+        <label className="inline">
+          Gain
+          <input type="number" className="num" aria-label={`Turn ${n} gain (dB)`} data-testid={`gain-${turn.turnIndex}`} min={-60} max={24} step={0.5} value={edit.gainDb} onChange={(e) => setTurnEdit(turn.turnIndex, { gainDb: Math.max(-60, Math.min(24, Number(e.target.value) || 0)) })} />
+          dB
+        </label>
+        <button disabled={!isEdited(turn.edit)} onClick={() => setTurnEdit(turn.turnIndex, { ...NO_EDIT })}>
+          Reset edits
+        </button>
+      </div>
+      <div className="toolbar new-take" role="group" aria-label={`New take of turn ${n}`}>
+        <label className="inline">
+          Seed
+          <select aria-label={`Seed for the new take of turn ${n}`} data-testid={`take-seed-${turn.turnIndex}`} value={seedKind} onChange={(e) => setSeedKind(e.target.value as SeedChoice['kind'])}>
+            <option value="random">new random</option>
+            <option value="keep">same as {chosen ? `${takeLabel(turn, chosen)} (${chosen.seed})` : 'the chosen take'}</option>
+            <option value="typed">typed…</option>
+          </select>
+        </label>
+        {seedKind === 'typed' && (
+          <input type="number" aria-label={`Typed seed for turn ${n}`} data-testid={`take-typed-seed-${turn.turnIndex}`} min={0} max={MAX_SEED} value={typedSeed} onChange={(e) => setTypedSeed(Math.max(0, Math.min(MAX_SEED, Math.floor(Number(e.target.value) || 0))))} />
+        )}
+        <button data-testid={`regenerate-${turn.turnIndex}`} disabled={busy} onClick={() => void generate({ turnIndex: turn.turnIndex, seed: seedChoice })}>
+          {busy ? 'Making a take…' : 'New take'}
+        </button>
+      </div>
+      <fieldset className="takes">
+        <legend>Takes</legend>
+        <ol className="take-list" aria-label={`Take history of turn ${n}`}>
+          {turn.takes.map((take) => {
+            const label = takeLabel(turn, take);
+            const voice = voiceOf(take);
+            return (
+              <li key={take.takeId} className="take">
+                <label className="inline">
+                  <input type="radio" name={`take-${turn.turnIndex}`} checked={take.takeId === turn.chosenTakeId} onChange={() => chooseTake(turn.turnIndex, take.takeId)} aria-label={`Turn ${n} ${label}, seed ${take.seed}`} />
+                  {label}
+                </label>
+                <span className="muted">
+                  seed {take.seed}
+                  {voice ? ` · ${voice}` : ''} · {seconds(take)} s · {clock(take.createdAtMs)}
+                  {take.takeId === turn.previousTakeId ? ' · previous' : ''}
+                </span>
+                <button aria-label={`Play turn ${n} ${label} alone`} data-testid={`play-take-${turn.turnIndex}-${turn.takes.indexOf(take)}`} onClick={() => playTake(take)}>
+                  Play
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+        {turn.takes.length >= 2 && (
+          <div className="ab toolbar">
+            {comparing && takeA && takeB ? (
+              <>
+                <button onClick={() => playTake(takeA)}>Play A — {takeLabel(turn, takeA)}</button>
+                <button onClick={() => playTake(takeB)}>Play B — {takeLabel(turn, takeB)}</button>
+                <button onClick={() => chooseTake(turn.turnIndex, takeA.takeId)}>Keep A — {takeLabel(turn, takeA)}</button>
+                <button onClick={() => chooseTake(turn.turnIndex, takeB.takeId)}>Keep B — {takeLabel(turn, takeB)}</button>
+                <button onClick={() => (stopPcm(), setCompare(null))}>End compare</button>
+              </>
+            ) : (
+              <button
+                onClick={() => {
+                  const a = turn.previousTakeId ?? turn.takes[0].takeId;
+                  const b = turn.chosenTakeId === a ? turn.takes[turn.takes.length - 1].takeId : turn.chosenTakeId;
+                  setCompare({ turnIndex: turn.turnIndex, takeIdA: a, takeIdB: b });
+                }}
+              >
+                Compare A/B
+              </button>
+            )}
+          </div>
+        )}
+      </fieldset>
+    </li>
+  );
+}
