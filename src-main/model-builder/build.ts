@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
-import { checkpointFingerprint, openCheckpoint } from './checkpoint';
+import { checkpointFingerprint, openCheckpoint, TOKENIZER_FILE_KEYS } from './checkpoint';
 import { expectedCheckpointTensors } from './checkpoint-tensors';
 import { buildCodePredictorLoopGraph } from './code-predictor-loop-graph';
 import { buildCodePredictorStepGraph } from './code-predictor-graph';
@@ -106,7 +106,7 @@ async function writeBuild(
   const codec = buildCodecGraph(checkpoint.dir, builtDir, dtype, ops);
   report({ phase: 'graphs', done: 4, total: numGraphs });
   const embeddings = await writeEmbeddingTables(checkpoint.weights, config, builtDir, act, report);
-  for (const name of ['vocab.json', 'merges.txt', 'tokenizer_config.json']) fs.copyFileSync(path.join(checkpoint.dir, name), path.join(builtDir, name));
+  for (const name of checkpoint.tokenizerFiles) fs.copyFileSync(path.join(checkpoint.dir, name), path.join(builtDir, name));
 
   const manifest: ModelManifest = {
     manifestVersion: MODEL_MANIFEST_VERSION,
@@ -129,7 +129,7 @@ async function writeBuild(
     codec: codec.facts,
     defaultCodePredictor: DEFAULT_CODE_PREDICTOR,
     embeddings,
-    files: { vocab: 'vocab.json', merges: 'merges.txt', tokenizerConfig: 'tokenizer_config.json' },
+    files: Object.fromEntries(checkpoint.tokenizerFiles.map((name) => [TOKENIZER_FILE_KEYS[name], name])) as ModelManifest['files'],
     checkpointDir: checkpoint.dir,
   };
   fs.writeFileSync(path.join(builtDir, MODEL_MANIFEST_FILE), JSON.stringify(manifest, null, 2));
