@@ -44,8 +44,8 @@ describe('studio CLI', () => {
     expect(b.err.join('')).toMatch(/error: --size must be one of tiny, tiny-1\.7b, 0\.6b, 1\.7b.*\nfix: /s);
     vi.restoreAllMocks();
     const c = capture();
-    expect(await runCli(['model', 'synth', '--out', '/tmp/x', '--size', 'tiny-1.7b', '--type', 'base'])).toBe(2);
-    expect(c.err.join('')).toMatch(/error: --type must be one of custom_voice, voice_design.*\nfix: /s);
+    expect(await runCli(['model', 'synth', '--out', '/tmp/x', '--size', 'tiny-1.7b', '--type', 'clone'])).toBe(2);
+    expect(c.err.join('')).toMatch(/error: --type must be one of custom_voice, voice_design, base.*\nfix: /s);
   });
 
   it('exits 1 on a runtime error with what and fix, and no stack trace unless --verbose', async () => {

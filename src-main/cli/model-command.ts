@@ -47,7 +47,7 @@ export function registerModel(program: Command): void {
     .action(async (opts: { out: string; size: string; type: string; seed: string }) => {
       if (!SIZES.includes(opts.size as Size)) throw new UsageError(`--size must be one of ${SIZES.join(', ')}, got '${opts.size}'`, 'pass --size tiny for tests');
       const modelType = opts.type as SyntheticModelType;
-      if (!SYNTHETIC_MODEL_TYPES.includes(modelType)) throw new UsageError(`--type must be one of ${SYNTHETIC_MODEL_TYPES.join(', ')}, got '${opts.type}'`, 'the official VoiceDesign checkpoint is 1.7B only: pair it with --size tiny-1.7b or 1.7b');
+      if (!SYNTHETIC_MODEL_TYPES.includes(modelType)) throw new UsageError(`--type must be one of ${SYNTHETIC_MODEL_TYPES.join(', ')}, got '${opts.type}'`, 'base clones voices (speaker encoder included); voice_design is 1.7B only in the official set');
       const seed = parseIntFlag('seed', opts.seed, 0, 2 ** 32 - 1);
       const { checkpointDir } = await withBuildProgress((onProgress) =>
         writeSyntheticCheckpoint({ size: opts.size as Size, modelType, seed, outDir: path.resolve(opts.out), onProgress }),

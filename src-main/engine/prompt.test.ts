@@ -125,6 +125,24 @@ describe('prompt', () => {
     expect(prompt.warnings.join(' ')).toMatch(/voice 'ryan' ignored/);
   });
 
+  it('puts a Base x-vector on the codec track in the speaker row (tts_pad over it), and requires one', () => {
+    const facts = { ...FACTS, ttsModelType: 'base', speakers: {}, talkerHiddenSize: 4 };
+    const xVector = Float32Array.from([0.5, -1, 2, 0]);
+    const prompt = buildPrompt(facts, tokenizer, { text: 'synthesis', voice: '', language: 'english', speakerEmbedding: xVector, layout: 'non-streaming' });
+    expect(prompt.rows).toEqual([
+      row(151644, null), row(77091, null), row(198, null),
+      row(PAD, 2154), row(PAD, 2156), row(PAD, 2050), row(PAD, 2157),
+      { textId: PAD, codecId: null, codecVector: xVector }, // speaker_embed in place of a spk_id row
+      row(151672, 2148),
+      row(20339, 2148), row(13189, 2148),
+      row(151673, 2148),
+      row(PAD, 2149),
+    ]);
+    expect(() => buildPrompt(facts, tokenizer, { text: 'hi', voice: '', language: 'english', layout: 'non-streaming' })).toThrow(/pass the speakerEmbedding/);
+    expect(() => buildPrompt(facts, tokenizer, { text: 'hi', voice: '', language: 'english', speakerEmbedding: new Float32Array(3), layout: 'non-streaming' })).toThrow(/has 3 values/);
+    expect(() => buildPrompt(FACTS, tokenizer, { text: 'hi', voice: 'ryan', language: 'english', speakerEmbedding: xVector, layout: 'non-streaming' })).toThrow(/needs a Base checkpoint/);
+  });
+
   it('lists auto plus the non-dialect languages', () => {
     expect(listLanguages(FACTS)).toEqual(['auto', 'english', 'chinese']);
   });

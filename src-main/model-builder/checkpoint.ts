@@ -12,6 +12,7 @@ import { StudioError } from '../../src-shared/errors';
 import { parseCheckpointConfig, type CheckpointConfig } from './checkpoint-config';
 import { expectedCheckpointTensors } from './checkpoint-tensors';
 import { SafetensorsFile } from './safetensors';
+import { expectedSpeakerEncoderTensors, parseSpeakerEncoderConfig, type SpeakerEncoderConfig } from './speaker-encoder/speaker-encoder-config';
 
 export const CHECKPOINT_FILES = {
   config: 'config.json',
@@ -50,6 +51,8 @@ export interface Checkpoint {
   /** config.json as parsed JSON (kept for fields the typed config does not name). */
   rawConfig: Record<string, unknown>;
   speechTokenizerConfig: Record<string, unknown>;
+  /** Base checkpoints: the speaker encoder's config (its tensors are checked too); null for the other types. */
+  speakerEncoder: SpeakerEncoderConfig | null;
   /** Open reader over model.safetensors; call close() when done. */
   weights: SafetensorsFile;
   /** Absolute paths of every checkpoint file (optional ones included: check `present` before reading). */
@@ -91,19 +94,26 @@ export function openCheckpoint(dir: string): Checkpoint {
   const rawConfig = readJson(paths.config);
   const config = parseCheckpointConfig(rawConfig, present.generationConfig ? readJson(paths.generationConfig) : {}, paths.config);
   const speechTokenizerConfig = readJson(paths.speechTokenizerConfig);
+  const speakerEncoder = config.ttsModelType === 'base' ? parseSpeakerEncoderConfig(readObject(rawConfig, 'speaker_encoder_config', paths.config)) : null;
+  if (speakerEncoder && speakerEncoder.encDim !== config.talker.hiddenSize) {
+    throw new StudioError('model-invalid', `speaker_encoder_config.enc_dim is ${speakerEncoder.encDim} but the talker is ${config.talker.hiddenSize} wide; the x-vector must match talker_config.hidden_size`, {
+      key: 'speaker_encoder_config.enc_dim',
+    });
+  }
   const weights = SafetensorsFile.open(paths.weights);
   try {
-    checkTensorShapes(config, weights);
+    checkTensorShapes(config, weights, speakerEncoder);
   } catch (err) {
     weights.close();
     throw err;
   }
-  return { dir: absDir, config, rawConfig, speechTokenizerConfig, weights, paths, present, tokenizerFiles, close: () => weights.close() };
+  return { dir: absDir, config, rawConfig, speechTokenizerConfig, speakerEncoder, weights, paths, present, tokenizerFiles, close: () => weights.close() };
 }
 
-/** Every expected tensor must exist with exactly the shape the config implies. */
-export function checkTensorShapes(config: CheckpointConfig, weights: SafetensorsFile): void {
-  for (const t of expectedCheckpointTensors(config)) {
+/** Every expected tensor (the speaker encoder's too, for Base) must exist with exactly the shape the config implies. */
+export function checkTensorShapes(config: CheckpointConfig, weights: SafetensorsFile, speakerEncoder: SpeakerEncoderConfig | null = null): void {
+  const expected = [...expectedCheckpointTensors(config), ...(speakerEncoder ? expectedSpeakerEncoderTensors(speakerEncoder) : [])];
+  for (const t of expected) {
     if (!weights.has(t.name)) {
       throw new StudioError('model-invalid', `${weights.filePath} lacks tensor '${t.name}' (expected shape [${t.shape.join(', ')}]); the weights do not match config.json`, {
         tensor: t.name,
@@ -160,6 +170,14 @@ function hashSampled(hash: crypto.Hash, filePath: string): void {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+function readObject(json: Record<string, unknown>, key: string, source: string): Record<string, unknown> {
+  const v = json[key];
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    throw new StudioError('model-invalid', `${source}: key '${key}' is missing or not an object; a Base checkpoint needs it for its speaker encoder`, { key });
+  }
+  return v as Record<string, unknown>;
 }
 
 function readJson(filePath: string): Record<string, unknown> {

@@ -162,4 +162,9 @@ export interface ModelManifest {
   };
   /** Absolute path of the checkpoint this was built from; speech_tokenizer/ is read from there. */
   checkpointDir: string;
+  /**
+   * Base checkpoints only: the compiled speaker encoder (fp32, log-mel rows [B, T, melDim] → x-vector
+   * [B, encDim], encDim = talker.hiddenSize). Absent for CustomVoice and VoiceDesign.
+   */
+  speakerEncoder?: { file: string; melDim: number; encDim: number; sampleRateHz: number };
 }

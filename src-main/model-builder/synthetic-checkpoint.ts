@@ -13,6 +13,7 @@ import { expectedCheckpointTensors, type ExpectedTensor } from './checkpoint-ten
 import type { OnProgress } from './progress';
 import { SafetensorsWriter, writeSafetensors, type FloatStorage } from './safetensors';
 import { fillUniform, streamKey } from './seeded-random';
+import { syntheticSpeakerEncoderTensors } from './speaker-encoder/synthetic-speaker-encoder';
 import { syntheticCheckpointConfig, syntheticGenerationConfig, type SyntheticModelType, type SyntheticSize } from './synthetic-config';
 import { writeTokenizerFiles } from './tokenizer-files';
 
@@ -69,7 +70,10 @@ export async function writeSyntheticCheckpoint(options: SyntheticCheckpointOptio
   const totalElements = tensors.reduce((sum, t) => sum + t.shape.reduce((a, b) => a * b, 1), 0);
   const weightsPath = path.join(outDir, 'model.safetensors');
   const partialPath = `${weightsPath}.partial`;
-  const writer = SafetensorsWriter.create(partialPath, tensors.map((t) => ({ name: t.name, shape: t.shape, dtype })), {
+  // Base: the speaker encoder's tensors follow the talker's (small: 48 MB at full size, generated whole)
+  const speakerTensors = modelType === 'base' ? [...syntheticSpeakerEncoderTensors(rawConfig.speaker_encoder_config as Record<string, unknown>, seed)] : [];
+  const header = [...tensors, ...speakerTensors].map((t) => ({ name: t.name, shape: t.shape, dtype }));
+  const writer = SafetensorsWriter.create(partialPath, header, {
     format: 'pt',
     synthetic: `qwen3-tts-studio size=${size}${modelType === 'custom_voice' ? '' : ` type=${modelType}`} seed=${seed}`,
   });
@@ -88,6 +92,7 @@ export async function writeSyntheticCheckpoint(options: SyntheticCheckpointOptio
       if (numElements > CHUNK_ELEMENTS) await yieldToEventLoop();
     }
   }
+  for (const t of speakerTensors) writer.write(t.data);
   writer.close();
   fs.renameSync(partialPath, weightsPath);
 

@@ -5,16 +5,18 @@
  * 1.7b uses the published 1.7B widths (talker 2048 / MLP 6144, code predictor 1024 with a projection);
  * tiny-1.7b is tiny with the 1.7B *layout*: text width = talker width (a square text_projection.fc2) and
  * a code predictor narrower than the talker, so small_to_mtp_projection exists (64 → 32).
- * The model type (CustomVoice or VoiceDesign) is independent of the size; VoiceDesign has no speakers.
+ * The model type is independent of the size; VoiceDesign and Base have no speakers, and Base carries a
+ * speaker encoder whose x-vector is as wide as the talker.
  */
 import officialConfig from './fixtures/official-0.6b-config.json';
+import { syntheticSpeakerEncoderConfig } from './speaker-encoder/synthetic-speaker-encoder';
 
 export type SyntheticSize = 'tiny' | 'tiny-1.7b' | '0.6b' | '1.7b';
 export const SYNTHETIC_SIZES: readonly SyntheticSize[] = ['tiny', 'tiny-1.7b', '0.6b', '1.7b'];
 
 /** The checkpoint types a synthetic folder can imitate (config.json tts_model_type). */
-export type SyntheticModelType = 'custom_voice' | 'voice_design';
-export const SYNTHETIC_MODEL_TYPES: readonly SyntheticModelType[] = ['custom_voice', 'voice_design'];
+export type SyntheticModelType = 'custom_voice' | 'voice_design' | 'base';
+export const SYNTHETIC_MODEL_TYPES: readonly SyntheticModelType[] = ['custom_voice', 'voice_design', 'base'];
 
 /** config.json key that marks a synthetic checkpoint; the official code ignores unknown keys. */
 export const SYNTHETIC_MARKER_KEY = 'studio_synthetic';
@@ -47,11 +49,15 @@ export function syntheticCheckpointConfig(size: SyntheticSize, modelType: Synthe
       break;
     }
   }
-  if (modelType === 'voice_design') {
-    // VoiceDesign takes its timbre from the description: no preset speakers (spec §1 model table)
-    config.tts_model_type = 'voice_design';
+  if (modelType !== 'custom_voice') {
+    // VoiceDesign takes its timbre from the description, Base from a reference clip: no preset speakers (spec §1 model table)
+    config.tts_model_type = modelType;
     talker.spk_id = {};
     talker.spk_is_dialect = {};
+  }
+  if (modelType === 'base') {
+    const isTiny = size === 'tiny' || size === 'tiny-1.7b';
+    config.speaker_encoder_config = syntheticSpeakerEncoderConfig(isTiny ? 'tiny' : 'full', talker.hidden_size as number);
   }
   // Marks the folder as synthetic (random weights, noise) so every UI can say so plainly.
   config[SYNTHETIC_MARKER_KEY] = true;
