@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { logMelSpectrogram, speakerEncoderMelParams } from '../audio/mel-spectrogram';
 import { prepareReferenceClip } from '../audio/reference-clip';
+import { encodeWav } from '../audio/wav';
 import { openCheckpoint } from '../model-builder/checkpoint';
 import { referenceSpeakerEncode } from '../model-builder/speaker-encoder/reference-speaker-encoder';
 import { expectedSpeakerEncoderTensors } from '../model-builder/speaker-encoder/speaker-encoder-config';
@@ -42,7 +43,9 @@ beforeAll(async () => {
   ({ checkpointDir, builtDir } = await ensureTinyVariant({ size: 'tiny', modelType: 'base' }));
   engine = await createEngine({ modelDir: builtDir, config: { provider: 'cpu', codePredictor: 'step' }, log: () => {} });
   encoder = await createSpeakerEncoder(builtDir, engine.parts.manifest);
-  for (const salt of [1, 2]) voices.push([...(await encoder.embed(referenceClip(salt), 48000)).embedding]);
+  voices.push([...(await encoder.embed(referenceClip(1), 48000)).embedding]);
+  // the second voice from WAV file bytes (float32, lossless: the same PCM as embed() would get)
+  voices.push([...(await encoder.embedBytes(encodeWav(referenceClip(2), 48000, 'float32'))).embedding]);
 }, 240_000);
 
 afterAll(async () => {

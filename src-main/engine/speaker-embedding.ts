@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
 import { logMelSpectrogram, speakerEncoderMelParams } from '../audio/mel-spectrogram';
+import { decodeReferenceAudio } from '../audio/reference-audio';
 import { prepareReferenceClip } from '../audio/reference-clip';
 import type { ModelManifest } from '../model-builder/manifest';
 import { SPEAKER_ENCODER_INPUT, SPEAKER_ENCODER_OUTPUT } from '../model-builder/speaker-encoder/speaker-encoder-graph';
@@ -21,6 +22,8 @@ export interface SpeakerEmbedding {
 
 export interface SpeakerEncoder {
   embed(pcm: Float32Array, sampleRateHz: number): Promise<SpeakerEmbedding>;
+  /** The same from a clip's file bytes (WAV of any rate and channel count; see reference-audio.ts). */
+  embedBytes(bytes: Uint8Array): Promise<SpeakerEmbedding>;
   dispose(): Promise<void>;
 }
 
@@ -38,13 +41,18 @@ export async function createSpeakerEncoder(builtDir: string, manifest: Pick<Mode
     throw new StudioError('model-invalid', `the speaker encoder takes ${spec.melDim} mels at ${spec.sampleRateHz} Hz but the front end gives ${mel.numMels} at ${mel.sampleRateHz} Hz; rebuild the model`, {});
   }
   const session: OrtSession = await createSession(path.join(builtDir, spec.file), { provider: 'cpu' });
+  const embed = async (pcm: Float32Array, sampleRateHz: number): Promise<SpeakerEmbedding> => {
+    const clip = prepareReferenceClip(pcm, sampleRateHz, mel.sampleRateHz);
+    const { data, numFrames } = logMelSpectrogram(clip.pcm, mel);
+    const out = await runSession(session, { [SPEAKER_ENCODER_INPUT]: tensor('float32', data, [1, numFrames, mel.numMels]) });
+    const embedding = Float32Array.from(out[SPEAKER_ENCODER_OUTPUT].data as Float32Array);
+    return { embedding, durationMs: clip.durationMs, warnings: clip.warnings };
+  };
   return {
-    async embed(pcm, sampleRateHz) {
-      const clip = prepareReferenceClip(pcm, sampleRateHz, mel.sampleRateHz);
-      const { data, numFrames } = logMelSpectrogram(clip.pcm, mel);
-      const out = await runSession(session, { [SPEAKER_ENCODER_INPUT]: tensor('float32', data, [1, numFrames, mel.numMels]) });
-      const embedding = Float32Array.from(out[SPEAKER_ENCODER_OUTPUT].data as Float32Array);
-      return { embedding, durationMs: clip.durationMs, warnings: clip.warnings };
+    embed,
+    embedBytes(bytes) {
+      const decoded = decodeReferenceAudio(bytes);
+      return embed(decoded.pcm, decoded.sampleRateHz);
     },
     dispose: () => disposeSession(session),
   };
