@@ -49,6 +49,11 @@ export interface SynthesisRequest {
   seed: number;
   /** Instruct text; only 1.7B CustomVoice / VoiceDesign use it (0.6B ignores it with a warning). */
   instruct?: string;
+  /**
+   * Base checkpoints (voice clone, x-vector mode): the speaker embedding of a reference clip, talker.hiddenSize
+   * values from the model's speaker encoder. Required by Base, refused by the other types.
+   */
+  speakerEmbedding?: readonly number[];
   params?: Partial<SamplingParams>;
   priority?: RequestPriority;
   /** Optional deadline after which the request is cancelled with 'timeout'. */

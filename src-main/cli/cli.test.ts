@@ -41,7 +41,11 @@ describe('studio CLI', () => {
     vi.restoreAllMocks();
     const b = capture();
     expect(await runCli(['model', 'synth', '--out', '/tmp/x', '--size', 'huge'])).toBe(2);
-    expect(b.err.join('')).toMatch(/error: --size must be one of tiny, 0\.6b, 1\.7b.*\nfix: /s);
+    expect(b.err.join('')).toMatch(/error: --size must be one of tiny, tiny-1\.7b, 0\.6b, 1\.7b.*\nfix: /s);
+    vi.restoreAllMocks();
+    const c = capture();
+    expect(await runCli(['model', 'synth', '--out', '/tmp/x', '--size', 'tiny-1.7b', '--type', 'clone'])).toBe(2);
+    expect(c.err.join('')).toMatch(/error: --type must be one of custom_voice, voice_design, base.*\nfix: /s);
   });
 
   it('takes --ssml-dialect and --lenient on synth, and names the dialects when one is wrong', async () => {

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { buildModel, DEFAULT_GRAPH_OPS, inspectModel } from '../model-builder/build';
 import { GRAPH_OPS, type GraphOps } from '../model-builder/onnx/graph-builder';
 import { writeSyntheticCheckpoint } from '../model-builder/synthetic-checkpoint';
+import { SYNTHETIC_MODEL_TYPES, SYNTHETIC_SIZES, type SyntheticModelType, type SyntheticSize } from '../model-builder/synthetic-config';
 import type { BuildDtype } from '../model-builder/manifest';
 import { createModelManager } from '../models/model-manager';
 import { createProgressBarRenderer } from '../models/progress-bar';
@@ -16,8 +17,8 @@ import { defaultUserDataDir } from '../runtime/paths';
 import { UsageError, parseIntFlag } from './cli-errors';
 import { createBuildProgress } from './build-progress';
 
-const SIZES = ['tiny', '0.6b', '1.7b'] as const;
-type Size = (typeof SIZES)[number];
+const SIZES = SYNTHETIC_SIZES;
+type Size = SyntheticSize;
 
 function parseDtype(value: string): BuildDtype {
   if (value !== 'fp16' && value !== 'fp32') throw new UsageError(`--dtype must be fp16 or fp32, got '${value}'`, 'fp16 for GPU providers, fp32 for CPU');
@@ -41,12 +42,17 @@ export function registerModel(program: Command): void {
     .description('write a synthetic checkpoint in the official layout with seeded random weights (it produces noise, not speech)')
     .requiredOption('--out <dir>', 'output folder')
     .option('--size <size>', `one of ${SIZES.join(', ')}`, 'tiny')
+    .option('--type <type>', `one of ${SYNTHETIC_MODEL_TYPES.join(', ')}`, 'custom_voice')
     .option('--seed <n>', 'weight seed', '1')
-    .action(async (opts: { out: string; size: string; seed: string }) => {
+    .action(async (opts: { out: string; size: string; type: string; seed: string }) => {
       if (!SIZES.includes(opts.size as Size)) throw new UsageError(`--size must be one of ${SIZES.join(', ')}, got '${opts.size}'`, 'pass --size tiny for tests');
+      const modelType = opts.type as SyntheticModelType;
+      if (!SYNTHETIC_MODEL_TYPES.includes(modelType)) throw new UsageError(`--type must be one of ${SYNTHETIC_MODEL_TYPES.join(', ')}, got '${opts.type}'`, 'base clones voices (speaker encoder included); voice_design is 1.7B only in the official set');
       const seed = parseIntFlag('seed', opts.seed, 0, 2 ** 32 - 1);
-      const { checkpointDir } = await withBuildProgress((onProgress) => writeSyntheticCheckpoint({ size: opts.size as Size, seed, outDir: path.resolve(opts.out), onProgress }));
-      console.log(`wrote a synthetic ${opts.size} checkpoint (seed ${seed}) to ${checkpointDir}`);
+      const { checkpointDir } = await withBuildProgress((onProgress) =>
+        writeSyntheticCheckpoint({ size: opts.size as Size, modelType, seed, outDir: path.resolve(opts.out), onProgress }),
+      );
+      console.log(`wrote a synthetic ${opts.size} ${modelType} checkpoint (seed ${seed}) to ${checkpointDir}`);
     });
 
   model

@@ -64,11 +64,15 @@ export function createSequence(
   checkSizeBeforeTokenizing('input', request.input, maxPositions, config.maxSequenceTokens);
   if (typeof request.instruct === 'string') checkSizeBeforeTokenizing('instruct', request.instruct, maxPositions, config.maxSequenceTokens);
   const params = resolveSamplingParams(manifest.generation, request.params);
-  const prompt = buildPrompt(manifest, tokenizer, {
+  if (request.speakerEmbedding !== undefined && !Array.isArray(request.speakerEmbedding)) {
+    throw new StudioError('invalid-argument', 'speakerEmbedding must be an array of numbers', { field: 'speakerEmbedding' });
+  }
+  const prompt = buildPrompt({ ...manifest, talkerHiddenSize: manifest.talker.hiddenSize }, tokenizer, {
     text: request.input,
     voice: request.voice,
     language: request.language,
     instruct: request.instruct,
+    speakerEmbedding: request.speakerEmbedding ? Float32Array.from(request.speakerEmbedding) : undefined,
     layout: config.promptLayout,
   });
   const numRows = prompt.rows.length;

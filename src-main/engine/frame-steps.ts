@@ -29,6 +29,7 @@ export function promptEmbeds(ctx: FrameContext, sequence: Sequence): Float32Arra
   rows.forEach((row, i) => {
     if (row.textId !== null) e.addText(row.textId, out, i * e.hiddenSize);
     if (row.codecId !== null) e.addCodec(row.codecId, out, i * e.hiddenSize);
+    if (row.codecVector) for (let j = 0; j < e.hiddenSize; j++) out[i * e.hiddenSize + j] += row.codecVector[j];
   });
   return out;
 }

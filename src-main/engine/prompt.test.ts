@@ -98,6 +98,51 @@ describe('prompt', () => {
     expect(prompt.rows.length - numInstruct).toBe(prompt.numTextTokens + 9);
   });
 
+  it('builds the VoiceDesign rows exactly: description turn, then the CustomVoice rows without a speaker', () => {
+    const facts = { ...FACTS, ttsModelType: 'voice_design', ttsModelSize: '1b7', speakers: {} };
+    const prompt = buildPrompt(facts, tokenizer, { text: 'synthesis', voice: '', language: 'english', instruct: 'a deep voice', layout: 'non-streaming' });
+    const description = [151644, ...tokenizer.encode('user\na deep voice'), 151645, 198]; // <|im_start|>user\n…<|im_end|>\n
+    expect(prompt.rows).toEqual([
+      ...description.map((id) => row(id, null)),
+      row(151644, null), row(77091, null), row(198, null), // <|im_start|> assistant \n
+      row(PAD, 2154), row(PAD, 2156), row(PAD, 2050), row(PAD, 2157), // think, think_bos, english, think_eos (no speaker row)
+      row(151672, 2148), // tts_bos + codec_pad
+      row(20339, 2148), row(13189, 2148), // "synth" "esis" + codec_pad
+      row(151673, 2148), // tts_eos + codec_pad
+      row(PAD, 2149), // tts_pad + codec_bos
+    ]);
+    expect(prompt.warnings).toEqual([]);
+  });
+
+  it('treats an empty VoiceDesign description as no instruction (as generate_voice_design does) and ignores a voice with a warning', () => {
+    const facts = { ...FACTS, ttsModelType: 'voice_design', ttsModelSize: '1b7', speakers: {} };
+    const prompt = buildPrompt(facts, tokenizer, { text: 'synthesis', voice: 'ryan', language: 'auto', instruct: '', layout: 'streaming-text' });
+    expect(prompt.rows[0]).toEqual(row(151644, null));
+    // 3 role + nothink/think_bos/think_eos + tts_bos/pad + first text token over codec_bos = 8 rows
+    expect(prompt.rows).toHaveLength(8);
+    expect(prompt.rows[7]).toEqual(row(20339, 2149));
+    expect(prompt.trailingTextIds).toEqual([13189, 151673]);
+    expect(prompt.warnings.join(' ')).toMatch(/voice 'ryan' ignored/);
+  });
+
+  it('puts a Base x-vector on the codec track in the speaker row (tts_pad over it), and requires one', () => {
+    const facts = { ...FACTS, ttsModelType: 'base', speakers: {}, talkerHiddenSize: 4 };
+    const xVector = Float32Array.from([0.5, -1, 2, 0]);
+    const prompt = buildPrompt(facts, tokenizer, { text: 'synthesis', voice: '', language: 'english', speakerEmbedding: xVector, layout: 'non-streaming' });
+    expect(prompt.rows).toEqual([
+      row(151644, null), row(77091, null), row(198, null),
+      row(PAD, 2154), row(PAD, 2156), row(PAD, 2050), row(PAD, 2157),
+      { textId: PAD, codecId: null, codecVector: xVector }, // speaker_embed in place of a spk_id row
+      row(151672, 2148),
+      row(20339, 2148), row(13189, 2148),
+      row(151673, 2148),
+      row(PAD, 2149),
+    ]);
+    expect(() => buildPrompt(facts, tokenizer, { text: 'hi', voice: '', language: 'english', layout: 'non-streaming' })).toThrow(/pass the speakerEmbedding/);
+    expect(() => buildPrompt(facts, tokenizer, { text: 'hi', voice: '', language: 'english', speakerEmbedding: new Float32Array(3), layout: 'non-streaming' })).toThrow(/has 3 values/);
+    expect(() => buildPrompt(FACTS, tokenizer, { text: 'hi', voice: 'ryan', language: 'english', speakerEmbedding: xVector, layout: 'non-streaming' })).toThrow(/needs a Base checkpoint/);
+  });
+
   it('lists auto plus the non-dialect languages', () => {
     expect(listLanguages(FACTS)).toEqual(['auto', 'english', 'chinese']);
   });

@@ -1,6 +1,7 @@
 /**
- * Builds the talker's prefill rows for a CustomVoice / VoiceDesign request (spec §2): each row is
- * a text-track id and/or a codec-track id whose embeddings the talker sums. Also resolves voice,
+ * Builds the talker's prefill rows for a CustomVoice / VoiceDesign / Base (x-vector) request (spec §2):
+ * each row is a text-track id and/or a codec-track id (or, for Base's speaker row, a codec-track vector)
+ * whose embeddings the talker sums. Also resolves voice,
  * language (with the Dylan/Eric dialect rule) and instruct support, and names bad input. Pure: ids
  * come from the manifest and the tokenizer, never from constants here.
  */
@@ -9,12 +10,17 @@ import type { ModelManifest } from '../model-builder/manifest';
 import type { PromptLayout } from './engine-config';
 import type { TextTokenizer } from './tokenizer';
 
-export type PromptFacts = Pick<ModelManifest, 'textTokens' | 'codecTokens' | 'speakers' | 'languages' | 'ttsModelType' | 'ttsModelSize'>;
+export type PromptFacts = Pick<ModelManifest, 'textTokens' | 'codecTokens' | 'speakers' | 'languages' | 'ttsModelType' | 'ttsModelSize'> & {
+  /** The x-vector width a Base model takes (talker.hiddenSize); checked when given. */
+  talkerHiddenSize?: number;
+};
 
-/** One prefill position: embedding = T(textId) + C(codecId), either side may be absent. */
+/** One prefill position: embedding = T(textId) + C(codecId) (+ codecVector), either side may be absent. */
 export interface PromptRow {
   textId: number | null;
   codecId: number | null;
+  /** Base only: the speaker embedding, added on the codec track in place of a speaker id's row. */
+  codecVector?: Float32Array;
 }
 
 export interface Prompt {
@@ -34,6 +40,8 @@ export interface PromptInput {
   voice: string;
   language: string;
   instruct?: string;
+  /** Base checkpoints: the x-vector of the voice to clone (talker.hiddenSize values). */
+  speakerEmbedding?: Float32Array;
   layout: PromptLayout;
 }
 
@@ -79,10 +87,14 @@ function resolveVoice(facts: PromptFacts, voice: string, warnings: string[]): st
     if (voice) warnings.push(`voice '${voice}' ignored: a VoiceDesign model takes its voice from the instruct text`);
     return null;
   }
+  if (facts.ttsModelType === 'base') {
+    if (voice) warnings.push(`voice '${voice}' ignored: a Base model clones the voice of its speaker embedding`);
+    return null;
+  }
   if (facts.ttsModelType !== 'custom_voice') {
-    throw new StudioError('unsupported', `model type '${facts.ttsModelType}' is not supported; use a CustomVoice or VoiceDesign checkpoint`, {
+    throw new StudioError('unsupported', `model type '${facts.ttsModelType}' is not supported; use a CustomVoice, VoiceDesign or Base checkpoint`, {
       field: 'model',
-      validValues: ['custom_voice', 'voice_design'],
+      validValues: ['custom_voice', 'voice_design', 'base'],
     });
   }
   const key = voice.toLowerCase();
@@ -103,12 +115,29 @@ function instructRows(facts: PromptFacts, tokenizer: TextTokenizer, instruct: st
   return ids.map((textId) => ({ textId, codecId: null }));
 }
 
+/** Base needs a speaker embedding (x-vector mode), the other types refuse one; returns it or null. */
+function checkSpeakerEmbedding(facts: PromptFacts, embedding: Float32Array | undefined): Float32Array | null {
+  const isBase = facts.ttsModelType === 'base';
+  if (!isBase) {
+    if (embedding) invalid('speakerEmbedding', `a ${facts.ttsModelType} model has no speaker-embedding input; cloning a voice needs a Base checkpoint`, []);
+    return null;
+  }
+  if (!embedding) invalid('speakerEmbedding', 'a Base model clones a voice: pass the speakerEmbedding of a reference clip (make one with the model\'s speaker encoder)', []);
+  const width = facts.talkerHiddenSize;
+  if (width !== undefined && embedding.length !== width) {
+    invalid('speakerEmbedding', `speakerEmbedding has ${embedding.length} values but this model's talker is ${width} wide; make the embedding with this model's speaker encoder`, []);
+  }
+  if (embedding.some((v) => !Number.isFinite(v))) invalid('speakerEmbedding', 'speakerEmbedding holds a non-finite value; make it again from the reference clip', []);
+  return embedding;
+}
+
 /** Builds the prefill rows and the decode-time text track for one request. */
 export function buildPrompt(facts: PromptFacts, tokenizer: TextTokenizer, input: PromptInput): Prompt {
   const text = input.text.trim();
   if (text.length === 0) invalid('input', 'input text is empty or only whitespace; give some text to speak', []);
   const warnings: string[] = [];
   const voice = resolveVoice(facts, input.voice, warnings);
+  const speakerEmbedding = checkSpeakerEmbedding(facts, input.speakerEmbedding);
   const languageId = resolveLanguageId(facts, voice, input.language);
   const { roleIds, spokenIds } = encodeSpokenText(tokenizer, text);
   const t = facts.textTokens;
@@ -120,6 +149,8 @@ export function buildPrompt(facts: PromptFacts, tokenizer: TextTokenizer, input:
     ...roleIds.map((textId) => ({ textId, codecId: null })),
     // think block + speaker over tts_pad, then tts_bos over codec_pad (codec[n-2])
     ...codec.slice(0, -2).map((codecId) => ({ textId: t.ttsPad, codecId })),
+    // Base: the x-vector takes the speaker's place, after the think block (generate: speaker_embed)
+    ...(speakerEmbedding ? [{ textId: t.ttsPad, codecId: null, codecVector: speakerEmbedding }] : []),
     { textId: t.ttsBos, codecId: c.pad },
   ];
   let trailingTextIds: number[];

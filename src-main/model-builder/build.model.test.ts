@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/errors';
 import { createSession, disposeSession, runSession, tensor, type OrtTensor } from '../engine/runtime/ort';
 import { buildModel, inspectModel } from './build';
-import { openCheckpoint } from './checkpoint';
+import { bundledTokenizerDir, loadTextTokenizer } from '../engine/tokenizer';
+import { checkpointFingerprint, openCheckpoint } from './checkpoint';
+import { defaultGenerationDefaults } from './checkpoint-config';
 import { float32ToFloat16Bits } from './float-bits';
 import { MODEL_MANIFEST_FILE, type ModelManifest } from './manifest';
 import { ModelProtoType } from './onnx/onnx-schema';
@@ -241,6 +243,49 @@ describe('checkpoint reader errors', () => {
     const err = catchStudioError(() => openCheckpoint(dir));
     expect(err.code).toBe('model-missing');
     expect(err.message).toMatch(/has no merges\.txt/);
+  });
+
+  it('says a tokenizer.json would do when vocab.json + merges.txt are missing', () => {
+    const dir = copyCheckpoint('no-tokenizer');
+    fs.rmSync(path.join(dir, 'vocab.json'));
+    fs.rmSync(path.join(dir, 'merges.txt'));
+    const err = catchStudioError(() => openCheckpoint(dir));
+    expect(err.code).toBe('model-missing');
+    expect(err.message).toMatch(/has no vocab\.json, merges\.txt \(vocab\.json \+ merges\.txt, or a tokenizer\.json\)/);
+  });
+
+  it('names a folder that does not exist', () => {
+    const err = catchStudioError(() => openCheckpoint(path.join(tmp, 'nowhere')));
+    expect(err.code).toBe('model-missing');
+    expect(err.message).toMatch(/does not exist/);
+  });
+
+  it('builds a folder without the optional tokenizer_config.json and generation_config.json, as the runtime reads it', async () => {
+    const dir = copyCheckpoint('optional-files');
+    fs.rmSync(path.join(dir, 'tokenizer_config.json'));
+    fs.rmSync(path.join(dir, 'generation_config.json'));
+    expect(checkpointFingerprint(dir)).not.toBe(checkpointFingerprint(checkpointDir));
+    const { builtDir: lean, manifest } = await buildModel({ checkpointDir: dir, outDir: path.join(tmp, 'optional-built'), dtype: 'fp32' });
+    expect(manifest.files).toEqual({ vocab: 'vocab.json', merges: 'merges.txt' });
+    expect(fs.existsSync(path.join(lean, 'tokenizer_config.json'))).toBe(false);
+    // the official wrapper's hard defaults stand in for generation_config.json (max_new_tokens 2048, not the file's 8192)
+    expect(manifest.generation).toEqual(defaultGenerationDefaults());
+    const text = 'Hello world, this is the studio.';
+    expect(loadTextTokenizer(lean).encode(text)).toEqual(loadTextTokenizer(builtDir).encode(text));
+  });
+
+  it('takes a tokenizer.json in place of vocab.json + merges.txt and copies it into the build', () => {
+    const dir = copyCheckpoint('tokenizer-json');
+    fs.rmSync(path.join(dir, 'vocab.json'));
+    fs.rmSync(path.join(dir, 'merges.txt'));
+    fs.copyFileSync(path.join(bundledTokenizerDir(), 'tokenizer.json'), path.join(dir, 'tokenizer.json'));
+    const checkpoint = openCheckpoint(dir);
+    try {
+      expect(checkpoint.tokenizerFiles).toEqual(['tokenizer.json', 'tokenizer_config.json']);
+      expect(checkpoint.present.vocab).toBe(false);
+    } finally {
+      checkpoint.close();
+    }
   });
 
   it('reports a truncated model.safetensors', () => {

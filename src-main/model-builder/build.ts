@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
-import { checkpointFingerprint, openCheckpoint } from './checkpoint';
+import { checkpointFingerprint, openCheckpoint, TOKENIZER_FILE_KEYS } from './checkpoint';
 import { expectedCheckpointTensors } from './checkpoint-tensors';
 import { buildCodePredictorLoopGraph } from './code-predictor-loop-graph';
 import { buildCodePredictorStepGraph } from './code-predictor-graph';
@@ -18,6 +18,8 @@ import type { OnProgress } from './progress';
 import { GRAPH_OPS, type GraphOps } from './onnx/graph-builder';
 import { publishDir, tempSiblingOf } from './publish-dir';
 import { buildTalkerGraph } from './talker-graph';
+import { expectedSpeakerEncoderTensors } from './speaker-encoder/speaker-encoder-config';
+import { buildSpeakerEncoderGraph, SPEAKER_ENCODER_FILE } from './speaker-encoder/speaker-encoder-graph';
 
 /** Bump when graphs, tables or the manifest change shape or meaning: old cache dirs are then ignored. */
 export const BUILDER_VERSION = '9';
@@ -106,7 +108,8 @@ async function writeBuild(
   const codec = buildCodecGraph(checkpoint.dir, builtDir, dtype, ops);
   report({ phase: 'graphs', done: 4, total: numGraphs });
   const embeddings = await writeEmbeddingTables(checkpoint.weights, config, builtDir, act, report);
-  for (const name of ['vocab.json', 'merges.txt', 'tokenizer_config.json']) fs.copyFileSync(path.join(checkpoint.dir, name), path.join(builtDir, name));
+  const speakerEncoder = writeSpeakerEncoder(checkpoint, builtDir);
+  for (const name of checkpoint.tokenizerFiles) fs.copyFileSync(path.join(checkpoint.dir, name), path.join(builtDir, name));
 
   const manifest: ModelManifest = {
     manifestVersion: MODEL_MANIFEST_VERSION,
@@ -129,11 +132,21 @@ async function writeBuild(
     codec: codec.facts,
     defaultCodePredictor: DEFAULT_CODE_PREDICTOR,
     embeddings,
-    files: { vocab: 'vocab.json', merges: 'merges.txt', tokenizerConfig: 'tokenizer_config.json' },
+    files: Object.fromEntries(checkpoint.tokenizerFiles.map((name) => [TOKENIZER_FILE_KEYS[name], name])) as ModelManifest['files'],
     checkpointDir: checkpoint.dir,
+    ...(speakerEncoder ? { speakerEncoder } : {}),
   };
   fs.writeFileSync(path.join(builtDir, MODEL_MANIFEST_FILE), JSON.stringify(manifest, null, 2));
   return manifest;
+}
+
+/** Base checkpoints: compiles the speaker encoder into the build (fp32 whatever the build dtype; ~48 MB at full size). */
+function writeSpeakerEncoder(checkpoint: ReturnType<typeof openCheckpoint>, builtDir: string): ModelManifest['speakerEncoder'] | null {
+  const config = checkpoint.speakerEncoder;
+  if (!config) return null;
+  const weights = new Map(expectedSpeakerEncoderTensors(config).map((t) => [t.name, { shape: t.shape, data: checkpoint.weights.readFloat32(t.name) }]));
+  fs.writeFileSync(path.join(builtDir, SPEAKER_ENCODER_FILE), buildSpeakerEncoderGraph(config, weights));
+  return { file: SPEAKER_ENCODER_FILE, melDim: config.melDim, encDim: config.encDim, sampleRateHz: config.sampleRateHz };
 }
 
 function readManifestIfValid(builtDir: string): ModelManifest | null {
@@ -151,7 +164,7 @@ function readManifestIfValid(builtDir: string): ModelManifest | null {
 /** Every file a manifest names, relative to the built dir. */
 export function manifestFiles(manifest: ModelManifest): string[] {
   const graphs = Object.values(manifest.graphs).flatMap((g) => (g.externalDataFile ? [g.file, g.externalDataFile] : [g.file]));
-  return [...graphs, ...Object.values(manifest.embeddings).map((t) => t.file), ...Object.values(manifest.files)];
+  return [...graphs, ...Object.values(manifest.embeddings).map((t) => t.file), ...Object.values(manifest.files), ...(manifest.speakerEncoder ? [manifest.speakerEncoder.file] : [])];
 }
 
 function missingFiles(builtDir: string, manifest: ModelManifest): string[] {

@@ -150,12 +150,21 @@ export interface ModelManifest {
     /** Code-predictor codec_embedding[0..numCodeGroups-2] stacked: [numCodeGroups-1, codePredictor.vocabSize, talker.hiddenSize]. */
     codePredictorCodec: TableSpec;
   };
-  /** Tokenizer files copied into the built dir (names relative to it). */
+  /**
+   * Tokenizer files copied into the built dir (names relative to it): vocab + merges and/or tokenizerJson
+   * (the runtime reads tokenizer.json first), tokenizerConfig when the checkpoint had one (optional).
+   */
   files: {
-    vocab: string;
-    merges: string;
-    tokenizerConfig: string;
+    vocab?: string;
+    merges?: string;
+    tokenizerJson?: string;
+    tokenizerConfig?: string;
   };
   /** Absolute path of the checkpoint this was built from; speech_tokenizer/ is read from there. */
   checkpointDir: string;
+  /**
+   * Base checkpoints only: the compiled speaker encoder (fp32, log-mel rows [B, T, melDim] → x-vector
+   * [B, encDim], encDim = talker.hiddenSize). Absent for CustomVoice and VoiceDesign.
+   */
+  speakerEncoder?: { file: string; melDim: number; encDim: number; sampleRateHz: number };
 }

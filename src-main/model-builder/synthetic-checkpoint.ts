@@ -13,13 +13,16 @@ import { expectedCheckpointTensors, type ExpectedTensor } from './checkpoint-ten
 import type { OnProgress } from './progress';
 import { SafetensorsWriter, writeSafetensors, type FloatStorage } from './safetensors';
 import { fillUniform, streamKey } from './seeded-random';
-import { syntheticCheckpointConfig, syntheticGenerationConfig, type SyntheticSize } from './synthetic-config';
+import { syntheticSpeakerEncoderTensors } from './speaker-encoder/synthetic-speaker-encoder';
+import { syntheticCheckpointConfig, syntheticGenerationConfig, type SyntheticModelType, type SyntheticSize } from './synthetic-config';
 import { writeTokenizerFiles } from './tokenizer-files';
 
 export type { OnProgress, ProgressEvent } from './progress';
 
 export interface SyntheticCheckpointOptions {
   size: SyntheticSize;
+  /** config.json tts_model_type; default custom_voice. */
+  modelType?: SyntheticModelType;
   seed: number;
   outDir: string;
   /** Storage of model.safetensors; default BF16 (as the official files). */
@@ -53,7 +56,9 @@ export async function writeSyntheticCheckpoint(options: SyntheticCheckpointOptio
   }
   const report = options.onProgress ?? (() => {});
   fs.mkdirSync(path.join(outDir, 'speech_tokenizer'), { recursive: true });
-  const rawConfig = syntheticCheckpointConfig(size);
+  const modelType = options.modelType ?? 'custom_voice';
+  const rawConfig = syntheticCheckpointConfig(size, modelType);
+  const codecSize = size === 'tiny-1.7b' ? 'tiny' : size;
   const generationConfig = syntheticGenerationConfig();
   fs.writeFileSync(path.join(outDir, 'config.json'), JSON.stringify(rawConfig, null, 2));
   fs.writeFileSync(path.join(outDir, 'generation_config.json'), JSON.stringify(generationConfig, null, 2));
@@ -65,9 +70,12 @@ export async function writeSyntheticCheckpoint(options: SyntheticCheckpointOptio
   const totalElements = tensors.reduce((sum, t) => sum + t.shape.reduce((a, b) => a * b, 1), 0);
   const weightsPath = path.join(outDir, 'model.safetensors');
   const partialPath = `${weightsPath}.partial`;
-  const writer = SafetensorsWriter.create(partialPath, tensors.map((t) => ({ name: t.name, shape: t.shape, dtype })), {
+  // Base: the speaker encoder's tensors follow the talker's (small: 48 MB at full size, generated whole)
+  const speakerTensors = modelType === 'base' ? [...syntheticSpeakerEncoderTensors(rawConfig.speaker_encoder_config as Record<string, unknown>, seed)] : [];
+  const header = [...tensors, ...speakerTensors].map((t) => ({ name: t.name, shape: t.shape, dtype }));
+  const writer = SafetensorsWriter.create(partialPath, header, {
     format: 'pt',
-    synthetic: `qwen3-tts-studio size=${size} seed=${seed}`,
+    synthetic: `qwen3-tts-studio size=${size}${modelType === 'custom_voice' ? '' : ` type=${modelType}`} seed=${seed}`,
   });
   let doneElements = 0;
   const chunk = new Float32Array(CHUNK_ELEMENTS);
@@ -84,12 +92,13 @@ export async function writeSyntheticCheckpoint(options: SyntheticCheckpointOptio
       if (numElements > CHUNK_ELEMENTS) await yieldToEventLoop();
     }
   }
+  for (const t of speakerTensors) writer.write(t.data);
   writer.close();
   fs.renameSync(partialPath, weightsPath);
 
   report({ phase: 'speech-tokenizer', done: 0, total: 1 });
-  fs.writeFileSync(path.join(outDir, 'speech_tokenizer', 'config.json'), JSON.stringify(syntheticCodecConfig(size), null, 2));
-  writeSafetensors(path.join(outDir, 'speech_tokenizer', 'model.safetensors'), syntheticCodecTensors(size, seed), 'F32', { format: 'pt' });
+  fs.writeFileSync(path.join(outDir, 'speech_tokenizer', 'config.json'), JSON.stringify(syntheticCodecConfig(codecSize), null, 2));
+  writeSafetensors(path.join(outDir, 'speech_tokenizer', 'model.safetensors'), syntheticCodecTensors(codecSize, seed), 'F32', { format: 'pt' });
   report({ phase: 'speech-tokenizer', done: 1, total: 1 });
   return { checkpointDir: outDir };
 }

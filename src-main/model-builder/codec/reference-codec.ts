@@ -3,12 +3,10 @@
  * one batch row at a time with plain loops (reference-codec-ops.ts). It is the golden path the ONNX
  * graph and the chunked decoder are tested against; never used at run time.
  *
- * Deviation from the official module, on purpose: the official CausalTransConvNet trims K − s
- * samples on BOTH sides, giving (L − 1)·s samples with one input of look-ahead per block
- * (1920·T − 555 samples in all). Here every transposed conv keeps the first L·s samples (right trim
- * only), so the decoder is strictly causal and yields exactly T·1920 samples; with real weights the
- * result equals the official waveform delayed by 555 samples (8·60 + 5·12 + 4·3 + 3), apart from the
- * first few milliseconds where the official version has no left context either.
+ * Transposed convs keep the first L·s samples (trim K − s on the right only), as the official
+ * CausalTransConvNet does since QwenLM/Qwen3-TTS 5f8581d (2026-02-05, "fix: padding bugs in 12Hz
+ * tokenizer decode"; before it trimmed both sides). So the decoder is strictly causal, yields exactly
+ * T·1920 samples, and the studio's audio is aligned with the official waveform (no 555-sample delay).
  */
 import { CODEBOOK_EPSILON, CONVNEXT_LAYER_NORM_EPS, RESIDUAL_DILATIONS, type CodecConfig, type CodecDecoderConfig } from './codec-config';
 import { checkCodecCodes, type CodecCodes } from './codec-codes';
