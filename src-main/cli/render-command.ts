@@ -42,6 +42,7 @@ interface RenderOptions extends SamplingFlags, EngineFlags {
 
 interface WorkerOptions extends EngineFlags {
   queue: string;
+  name?: string;
   concurrency?: string;
   lockMs: string;
   stalledMs: string;
@@ -121,6 +122,7 @@ async function runWorker(opts: WorkerOptions): Promise<void> {
     host: runtime.host,
     model: opts.model ?? process.env.STUDIO_MODEL ?? EMBEDDED_TINY,
     concurrency,
+    name: opts.name,
     config: { lockDurationMs, stalledIntervalMs },
     onPart: (o) => console.log(`part ${o.index + 1} ${o.skipped ? 'already there' : 'rendered'} (${o.partId})`),
     onFailure: (index, reason) => console.log(`part ${index + 1} failed: ${reason}`),
@@ -164,6 +166,7 @@ export function registerRender(program: Command): void {
     .command('worker')
     .description('take render jobs from a Redis queue and render them on this machine\'s engines, until Ctrl+C')
     .requiredOption('--queue <url>', 'Redis URL of the render queue (redis://host:6379)')
+    .option('--name <name>', "this worker's name in the queue (default host:pid)")
     .option('--concurrency <n>', 'jobs at once (default 8 per engine)')
     .option('--lock-ms <ms>', 'job lock: a worker silent this long is taken for dead and its job runs elsewhere', '30000')
     .option('--stalled-ms <ms>', 'how often to look for jobs of dead workers', '15000');

@@ -10,6 +10,7 @@ import type { EngineHostApi } from '../services/studio-services';
 import type { RenderPart, RenderPlan, RenderSettings } from './render-plan';
 import { isPermanentFailure, partFile, renderPart, type PartOutcome } from './render-parts';
 import fs from 'node:fs';
+import os from 'node:os';
 import { progressOf, type PartFailure, type RenderProgress } from './render-progress';
 
 export const RENDER_QUEUE_NAME = 'studio-render';
@@ -122,6 +123,8 @@ export interface RenderWorkerOptions {
   model: string;
   /** Jobs taken at once (spread over the engines by the pool). */
   concurrency: number;
+  /** The worker's name in BullMQ (a job's processedBy); default host name and pid. */
+  name?: string;
   config?: Partial<RenderQueueConfig>;
   onPart?: (outcome: PartOutcome & { index: number }) => void;
   onFailure?: (partIndex: number, reason: string) => void;
@@ -151,6 +154,7 @@ export function startRenderWorker(options: RenderWorkerOptions): Worker<RenderJo
     {
       connection: connectionFor(options.url),
       concurrency: options.concurrency,
+      name: options.name ?? `${os.hostname()}:${process.pid}`,
       lockDuration: config.lockDurationMs,
       stalledInterval: config.stalledIntervalMs,
       maxStalledCount: config.maxStalledCount,
