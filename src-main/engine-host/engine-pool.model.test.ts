@@ -1,7 +1,7 @@
 /**
  * Two real CPU engine hosts (tiny model, one intra-op thread each) behind the pool serve a closed
  * loop: every response is valid audio, both engines take work, and each seed's bytes equal those of
- * the same request on one engine host. /status-style entries list both engines.
+ * the same request on one engine host. /status keeps its summed fields and lists both engines.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import os from 'node:os';
@@ -12,6 +12,7 @@ import type { SynthesisRequest, SynthesisResult } from '../../src-shared/synthes
 import { createStudioRuntime, type StudioRuntime } from '../runtime/studio-runtime';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { engineDevicesFor } from './engine-devices';
+import { startHeadlessServer } from '../headless/headless-server';
 
 const MAX_HOST_START_MS = 120_000;
 const ENGINE = { minFramesCap: 6, framesPerTextToken: 1, intraOpNumThreads: 1, provider: 'cpu' };
@@ -87,4 +88,17 @@ describe('engine pool of two CPU engine hosts', () => {
     expect(status.engines).toHaveLength(2);
     expect(status.numCompleted).toBeGreaterThanOrEqual(NUM_CLIENTS * NUM_PER_CLIENT);
   }, 120_000);
+
+  it('serves /status with the summed fields, the totals and one entry per engine', async () => {
+    const server = await startHeadlessServer({ runtime: two, port: 0, hostname: '127.0.0.1', rendererDir: null, log: () => {} });
+    try {
+      const body = (await (await fetch(`${server.url}/status`)).json()) as { ready: boolean; hostState: string; numCompleted: number; totals: { numCompleted: number }; engines: { label: string; ready: boolean; totals: { numCompleted: number } }[] };
+      expect(body.ready).toBe(true);
+      expect(body.hostState).toBe('ready');
+      expect(body.engines.map((e) => [e.label, e.ready])).toEqual([['cpu#0', true], ['cpu#1', true]]);
+      expect(body.engines.reduce((n, e) => n + e.totals.numCompleted, 0)).toBe(body.totals.numCompleted);
+    } finally {
+      await server.close();
+    }
+  });
 });

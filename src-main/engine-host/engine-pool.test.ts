@@ -120,6 +120,37 @@ describe('EnginePool', () => {
     expect(pool.currentState).toBe('disposed');
   });
 
+  it('switches every engine to another model, cancelling what was in flight', async () => {
+    const { pool, spawned, waiting } = fakePool(2);
+    await pool.start();
+    const failures = [synth(pool, 'a'), synth(pool, 'b')].map((r) => r.then(() => null, (e: StudioError) => e));
+    await until(() => waiting.size === 2);
+    const next: FakeHostProcess[] = [];
+    await pool.replace((i) => {
+      const p = new FakeHostProcess(900 + i, { status: () => status(0) });
+      next.push(p);
+      return p;
+    });
+    for (const f of await Promise.all(failures)) expect(f?.code).toBe('cancelled');
+    expect(next.map((p) => p.pid)).toEqual([900, 901]);
+    expect(pool.engineEntries().map((e) => e.pid)).toEqual([900, 901]);
+    expect(spawned.flat().every((p) => p.kills.length === 1)).toBe(true);
+    await pool.dispose();
+  });
+
+  it('announces one engine\'s status change as the combined status with every engine listed', async () => {
+    const { pool, spawned } = fakePool(2);
+    const events: EngineStatus[] = [];
+    pool.onEvent((event, payload) => (event === 'studio:engine.onDidChangeStatus' ? events.push(payload as EngineStatus) : undefined));
+    await pool.start();
+    events.length = 0;
+    spawned[1][0].emit({ kind: 'event', event: 'studio:engine.onDidChangeStatus', payload: status(5) });
+    expect(events).toHaveLength(1);
+    expect(events[0].numRunning).toBe(5); // engine 0's ready handshake carries no counts
+    expect(events[0].engines?.map((e) => e.numRunning)).toEqual([0, 5]);
+    await pool.dispose();
+  });
+
   it('with one engine passes calls, states and health straight through', async () => {
     const { pool } = fakePool(1);
     const states: string[] = [];
