@@ -151,6 +151,23 @@ describe('EnginePool', () => {
     await pool.dispose();
   });
 
+  it('starts when at least one engine starts, and fails only when none does', async () => {
+    const fatal = () => {
+      const p = new FakeHostProcess(7, {}, 1_000_000);
+      setTimeout(() => p.emit({ kind: 'fatal', error: { code: 'model-invalid', message: 'no graphs here', details: {} } }), 1);
+      return p;
+    };
+    const logs: string[] = [];
+    const half = new EnginePool({ spawns: [fatal, () => new FakeHostProcess(8)], labels: ['gpu:0', 'gpu:1'], log: (m) => logs.push(m) });
+    await half.start();
+    expect(half.health().ready).toBe(true);
+    expect(logs.join('\n')).toMatch(/gpu:0: no graphs here/);
+    await half.dispose();
+    const none = new EnginePool({ spawns: [fatal, fatal], log: () => {} });
+    await expect(none.start()).rejects.toMatchObject({ code: 'model-invalid' });
+    await none.dispose();
+  });
+
   it('with one engine passes calls, states and health straight through', async () => {
     const { pool } = fakePool(1);
     const states: string[] = [];

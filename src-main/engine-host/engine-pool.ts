@@ -37,10 +37,12 @@ export class EnginePool {
   private readonly eventListeners = new Set<(event: string, payload: unknown) => void>();
   private readonly stateListeners = new Set<(state: HostClientState, detail: string) => void>();
   private lastState: HostClientState = 'starting';
+  private readonly log: ((m: string) => void) | undefined;
 
   constructor(options: EnginePoolOptions) {
     if (options.spawns.length === 0) throw new StudioError('invalid-argument', 'an engine pool needs at least one engine', { field: 'devices' });
     const { spawns, labels, log, ...hostOptions } = options;
+    this.log = log;
     this.labels = spawns.map((_, i) => labels?.[i] ?? `engine ${i}`);
     this.numInFlight = spawns.map(() => 0);
     this.engines = spawns.map((spawn, i) => {
@@ -136,9 +138,16 @@ export class EnginePool {
     return () => this.stateListeners.delete(listener);
   }
 
-  /** Starts every engine; resolves once all are ready (rejects with the first failure). */
+  /**
+   * Starts every engine and resolves once each is ready or has failed, if at least one is ready
+   * (the others are logged and keep restarting or stay failed); rejects when none starts.
+   */
   async start(): Promise<void> {
-    await Promise.all(this.engines.map((e) => e.start()));
+    if (this.engines.length === 1) return this.engines[0].start();
+    const outcomes = await Promise.allSettled(this.engines.map((e) => e.start()));
+    const failures = outcomes.map((o, i) => (o.status === 'rejected' ? `${this.labels[i]}: ${toStudioError(o.reason).message}` : '')).filter(Boolean);
+    if (failures.length === outcomes.length) throw toStudioError((outcomes[0] as PromiseRejectedResult).reason);
+    for (const f of failures) this.log?.(`engine did not start: ${f}`);
   }
 
   /** Resolves once any engine is ready; rejects only when none can become ready. */

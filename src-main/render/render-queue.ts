@@ -4,7 +4,7 @@
  * render them on their local engine pool. Retries with backoff, stalled-job detection (a worker
  * that died: its lock expires and another takes the job) and persistence are BullMQ's and Redis's.
  */
-import { Queue, UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { Queue, UnrecoverableError, Worker, type ConnectionOptions, type Job, type JobsOptions } from 'bullmq';
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import type { EngineHostApi } from '../services/studio-services';
 import type { RenderPart, RenderPlan, RenderSettings } from './render-plan';
@@ -53,6 +53,27 @@ export function connectionFor(url: string): ConnectionOptions {
  * Queues every part whose file is missing (a finished or failed job of the same id whose file is
  * gone is removed first, so it runs again) and waits until each part is rendered or failed.
  */
+/** Retries with exponential backoff; finished jobs are kept a while (bounded) so re-runs and tools can read them. */
+function jobOptions(jobId: string, config: RenderQueueConfig): JobsOptions {
+  return { jobId, attempts: config.attempts, backoff: { type: 'exponential', delay: config.backoffMs }, removeOnComplete: { count: 10_000 }, removeOnFail: { count: 1_000 } };
+}
+
+/** Every this many polls the submitter looks for jobs Redis lost or that another render finished elsewhere. */
+const LOST_CHECK_ROUNDS = 20;
+
+/**
+ * Queues again a part whose job is gone (Redis lost it) or finished into another render's folder
+ * (the same part in another render: same id, other output folder).
+ */
+async function requeueLost(queue: Queue<RenderJobData>, todo: ReadonlyMap<string, RenderPart>, outputDir: string, dataOf: (part: RenderPart) => RenderJobData, config: RenderQueueConfig): Promise<void> {
+  for (const [id, part] of todo) {
+    const job = await queue.getJob(id);
+    if (job && !((await job.getState()) === 'completed' && job.data.outputDir !== outputDir)) continue;
+    if (job) await job.remove();
+    await queue.add('part', dataOf(part), jobOptions(id, config));
+  }
+}
+
 export async function submitRender(
   url: string,
   plan: RenderPlan,
@@ -70,42 +91,38 @@ export async function submitRender(
       if (fs.existsSync(partFile(outputDir, part.id))) done.add(part.id);
       else todo.set(part.id, part);
     }
+    const jobData = (part: RenderPart): RenderJobData => ({ part: { id: part.id, index: part.index, chapter: part.chapter, input: part.input, inputFormat: part.inputFormat }, settings: plan.settings, outputDir });
     for (const part of todo.values()) {
       const existing = await queue.getJob(part.id);
       if (existing) {
         const state = await existing.getState();
         if (state === 'completed' || state === 'failed') await existing.remove();
       }
-      await queue.add(
-        'part',
-        { part: { id: part.id, index: part.index, chapter: part.chapter, input: part.input, inputFormat: part.inputFormat }, settings: plan.settings, outputDir },
-        { jobId: part.id, attempts: config.attempts, backoff: { type: 'exponential', delay: config.backoffMs }, removeOnComplete: false, removeOnFail: false },
-      );
+      await queue.add('part', jobData(part), jobOptions(part.id, config));
     }
     const numQueued = todo.size;
     onProgress(progressOf(plan, done, failed));
-    while (todo.size > 0) {
+    for (let round = 1; todo.size > 0; round++) {
       await new Promise((r) => setTimeout(r, config.pollIntervalMs));
       let changed = false;
-      try {
-        for (const [id, part] of [...todo]) {
-          const job = await queue.getJob(id);
-          const state = job ? await job.getState() : 'unknown';
-          if (state === 'completed' && fs.existsSync(partFile(outputDir, id))) {
-            done.add(id);
-            todo.delete(id);
-            changed = true;
-          } else if (state === 'failed') {
-            failed.set(id, job?.failedReason || 'failed');
-            todo.delete(id);
-            changed = true;
-          } else if (state === 'unknown') {
-            // lost (Redis restarted without this job): queue it again; its id keeps it single
-            await queue.add('part', { part: { id, index: part.index, chapter: part.chapter, input: part.input, inputFormat: part.inputFormat }, settings: plan.settings, outputDir }, { jobId: id, attempts: config.attempts, backoff: { type: 'exponential', delay: config.backoffMs } });
-          }
+      // A part's file appears complete (temp + rename): its presence means done.
+      for (const id of [...todo.keys()]) {
+        if (fs.existsSync(partFile(outputDir, id))) {
+          done.add(id);
+          todo.delete(id);
+          changed = true;
         }
+      }
+      try {
+        for (const job of await queue.getFailed(0, -1)) {
+          if (job.id === undefined || !todo.has(job.id)) continue;
+          failed.set(job.id, job.failedReason || 'failed');
+          todo.delete(job.id);
+          changed = true;
+        }
+        if (round % LOST_CHECK_ROUNDS === 0) await requeueLost(queue, todo, outputDir, (part) => jobData(part), config);
       } catch {
-        continue; // Redis away: try again next round
+        // Redis away: ioredis reconnects; try again next round
       }
       if (changed) onProgress(progressOf(plan, done, failed));
     }
