@@ -1,7 +1,8 @@
 // ESLint flat config: TypeScript rules plus the import boundaries of house-style.md, enforced per
 // folder the VS Code way (no-restricted-imports): only the ORT adapter imports onnxruntime-node;
 // scheduler/ssml/audio/src-shared stay free of electron, react and onnxruntime-node; only
-// src-renderer/ipc touches window.studio; Electron is imported only where the app is wired.
+// src-renderer/ipc touches window.studio; Electron is imported only where the app is wired; no
+// spread arguments on the request path (engine, engine host, scheduler, audio).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -9,6 +10,13 @@ import globals from 'globals';
 const ORT = { name: 'onnxruntime-node', message: 'only src-main/engine/runtime/ort.ts may import onnxruntime-node' };
 const ELECTRON = { name: 'electron', message: 'electron is imported only by main.ts, ipc/, engine-host/utility-host.ts and the preload' };
 const REACT = { name: 'react', message: 'pure modules must not import react' };
+const WINDOW_STUDIO = { selector: "MemberExpression[object.name='window'][property.name='studio']", message: 'only src-renderer/ipc/ touches window.studio' };
+// f(...xs) passes every element as an argument: an input-sized xs overflows the stack ("Maximum
+// call stack size exceeded" on 1 MB of text). The request path uses loops or reduce instead.
+const CALL_SPREAD = {
+  selector: 'CallExpression > SpreadElement, NewExpression > SpreadElement',
+  message: 'no spread arguments on the request path (push(...xs), Math.min(...xs)): a long input overflows the stack; use a loop or reduce',
+};
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.cache/**', '.device/**'] },
@@ -20,10 +28,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-empty-object-type': 'off',
       'no-restricted-imports': ['error', { paths: [ORT, ELECTRON] }],
-      'no-restricted-syntax': [
-        'error',
-        { selector: "MemberExpression[object.name='window'][property.name='studio']", message: 'only src-renderer/ipc/ touches window.studio' },
-      ],
+      'no-restricted-syntax': ['error', WINDOW_STUDIO],
     },
   },
   {
@@ -61,6 +66,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['src-main/engine/**', 'src-main/engine-host/**', 'src-main/scheduler/**', 'src-main/audio/**'],
+    ignores: ['**/*.test.ts', 'src-main/engine/lab/**', '**/testing/**'],
+    rules: { 'no-restricted-syntax': ['error', WINDOW_STUDIO, CALL_SPREAD] },
   },
   {
     files: ['src-renderer/ipc/**'],

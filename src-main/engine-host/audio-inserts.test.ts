@@ -151,6 +151,13 @@ describe('loadAudioInserts', () => {
     expect(loaded.warnings).toEqual([refusalWarning('notes.wav', policy)]);
   });
 
+  it('quotes at most 200 characters of a long src back', async () => {
+    const src = `/${'a'.repeat(5000)}.wav`;
+    const loaded = await loadAudioInserts(audio(src), policy);
+    expect(loaded.warnings[0]).toContain(`${src.slice(0, 200)}…"`);
+    expect(loaded.warnings[0].length).toBeLessThan(400);
+  });
+
   it('refuses everything when no root is allowed', async () => {
     const none = { roots: [], maxBytes: AUDIO_INSERT_MAX_BYTES };
     const loaded = await loadAudioInserts(audio(path.join(clips, 'ding.wav')), none);

@@ -40,10 +40,14 @@ export class AudioInsertRefused extends Error {
   }
 }
 
+/** Longest src quoted back in a warning (an attribute may be up to the SSML size limit). */
+const MAX_SRC_SHOWN = 200;
+
 /** The one warning a client sees for any refused src; the same text whatever the cause. */
 export function refusalWarning(src: string, policy: Pick<AudioInsertPolicy, 'maxBytes'>): string {
   const mib = Math.floor(policy.maxBytes / (1024 * 1024));
-  return `<audio src="${src}"> was not inserted: only WAV files of at most ${mib} MiB inside the studio's clips or imports folders can be inserted, so it was left out`;
+  const shown = src.length > MAX_SRC_SHOWN ? `${src.slice(0, MAX_SRC_SHOWN)}…` : src;
+  return `<audio src="${shown}"> was not inserted: only WAV files of at most ${mib} MiB inside the studio's clips or imports folders can be inserted, so it was left out`;
 }
 
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;

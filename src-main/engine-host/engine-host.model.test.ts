@@ -7,15 +7,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { EVENTS } from '../../src-shared/ipc-contract';
 import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import { createStudioRuntime, type StudioRuntime } from '../runtime/studio-runtime';
 import { ensureTinyModel } from '../model-builder/tiny-model';
+import { encodeWav } from '../audio/wav';
+import { refusalWarning, AUDIO_INSERT_MAX_BYTES } from './audio-inserts';
 
 const MAX_HOST_START_MS = 90_000;
 let runtime: StudioRuntime;
+let dataDir: string;
 const statusEvents: EngineStatus[] = [];
 const audioEvents: string[] = [];
 
@@ -31,7 +34,11 @@ async function synth(req: SynthesisRequest): Promise<SynthesisResult> {
 
 beforeAll(async () => {
   const { builtDir } = await ensureTinyModel();
-  runtime = createStudioRuntime({ hostKind: 'headless', version: 'test', model: builtDir, userDataDir: mkdtempSync(path.join(os.tmpdir(), 'studio-host-')), log: () => {} });
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'studio-host-'));
+  // <data>/imports is one of the default <audio> roots (paths.ts defaultAudioInsertRoots)
+  mkdirSync(path.join(dataDir, 'imports'));
+  writeFileSync(path.join(dataDir, 'imports', 'ding.wav'), encodeWav(new Float32Array(4800).fill(0.1), 24000, 'pcm16'));
+  runtime = createStudioRuntime({ hostKind: 'headless', version: 'test', model: builtDir, userDataDir: dataDir, log: () => {} });
   runtime.services.attach({ callerId: 'watcher', role: 'client', emit: (event, payload) => (event === EVENTS.onDidChangeEngineStatus ? statusEvents.push(payload as EngineStatus) : undefined) });
   await runtime.host.start();
 }, MAX_HOST_START_MS);
@@ -65,6 +72,16 @@ describe('engine host process', () => {
     expect(result.trace?.loudnessFinalLufs).toBeCloseTo(-16, 0);
   });
 
+  it('inserts <audio> from the imports folder and refuses /dev/zero and paths outside it with one warning', async () => {
+    const ssml = `<speak>One.<audio src="ding.wav"/><audio src="/dev/zero"/><audio src="${path.join(dataDir, 'cache')}"/>Two.</speak>`;
+    const result = await synth({ ...request('inserts', ssml), inputFormat: 'ssml' });
+    const [a, b] = result.turnSpans;
+    // 4,800 samples of ding (200 ms at 24 kHz) between the turns, less the crossfades
+    expect(b.startSample - a.endSample).toBeGreaterThan(4000);
+    const policy = { maxBytes: AUDIO_INSERT_MAX_BYTES };
+    expect(result.warnings.filter((w) => w.startsWith('<audio'))).toEqual([refusalWarning('/dev/zero', policy), refusalWarning(path.join(dataDir, 'cache'), policy)]);
+  });
+
   it('reports an SSML error with its position and the valid values, without touching the engine', async () => {
     const err = (await synth({ ...request('bad-ssml', '<speak>\n  <prosody rate="fast-ish">x</prosody></speak>'), inputFormat: 'ssml' }).catch((e: unknown) => e)) as { code: string; message: string };
     expect(err.code).toBe('ssml-invalid');
@@ -86,6 +103,9 @@ describe('engine host process', () => {
     expect(runtime.host.pid).not.toBe(pid);
     const status = await runtime.host.call('status', {});
     expect(status.numRestarts).toBe(1);
+    // the supervisor's counters span both processes: the doomed request counts as crashed
+    expect(runtime.host.requestCounters()).toMatchObject({ numCrashed: 1, numRestarts: 1, numInFlight: 0 });
+    expect(runtime.host.health()).toMatchObject({ ready: true });
     const after = await synth(request('golden-2', 'The same sentence every time.'));
     expect(sha(after.pcm)).toBe(sha(before.pcm));
   }, 120_000);

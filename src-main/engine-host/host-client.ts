@@ -7,6 +7,7 @@
  * Request counters live here, so they survive restarts.
  */
 import { StudioError, toStudioError } from '../../src-shared/errors';
+import { formatCount } from '../../src-shared/format-count';
 import type { EngineStatus } from '../../src-shared/synthesis';
 import type { HostProcess } from './host-process';
 import type { HostHeartbeat, HostMethod, HostMethods, HostToMain } from './protocol';
@@ -285,11 +286,11 @@ export class HostClient {
     const stallMs = this.watchdog.stallTimeoutMs;
     if (this.ping) {
       const waitedMs = nowMs - this.ping.sentMs;
-      if (stallMs > 0 && waitedMs >= stallMs) return this.stall(proc, `the engine host stopped responding (no heartbeat reply for ${Math.round(waitedMs).toLocaleString('en-US')} ms)`, 'unresponsive');
+      if (stallMs > 0 && waitedMs >= stallMs) return this.stall(proc, `the engine host stopped responding (no heartbeat reply for ${formatCount(Math.round(waitedMs))} ms)`, 'unresponsive');
       return;
     }
     if (stallMs > 0 && this.lastStepAgeMs >= stallMs) {
-      return this.stall(proc, `the engine host is stuck (one engine step has run for ${Math.round(this.lastStepAgeMs).toLocaleString('en-US')} ms)`, 'stuck-step');
+      return this.stall(proc, `the engine host is stuck (one engine step has run for ${formatCount(Math.round(this.lastStepAgeMs))} ms)`, 'stuck-step');
     }
     const id = this.nextId++;
     this.ping = { id, sentMs: nowMs };

@@ -14,7 +14,7 @@ import type { SynthesisRequest, SynthesisResult } from '../../src-shared/synthes
 import { encodeWav } from '../audio/wav';
 import { Engine } from '../engine/engine';
 import { resolveEngineConfig } from '../engine/engine-config';
-import { MAX_CHARS_PER_TEXT_TOKEN } from '../engine/create-sequence';
+import { MAX_BYTES_PER_TEXT_TOKEN } from '../engine/create-sequence';
 import { fakeManifest, fakeStages, fakeTokenizer } from '../engine/testing/fake-stages';
 import { resolveSchedulerConfig } from '../scheduler/batch-policy';
 import { AUDIO_INSERT_MAX_BYTES, refusalWarning } from './audio-inserts';
@@ -28,8 +28,22 @@ let dataDir: string;
 let clips: string;
 const services: HostedSynthesis[] = [];
 
-function makeService(options: { engine?: Record<string, unknown>; scheduler?: Record<string, unknown>; stepDelayMs?: number } = {}) {
+/** Busy-waits, as a real tokenizer keeps the event loop busy. */
+function spin(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+function makeService(options: { engine?: Record<string, unknown>; scheduler?: Record<string, unknown>; stepDelayMs?: number; encodeMs?: number } = {}) {
   const stages = fakeStages();
+  const tokenizer = fakeTokenizer();
+  const counts = { numEncodes: 0 };
+  const encode = tokenizer.encode;
+  tokenizer.encode = (text) => {
+    counts.numEncodes++;
+    if (options.encodeMs) spin(options.encodeMs);
+    return encode(text);
+  };
   if (options.stepDelayMs) {
     const decode = stages.talker.decode.bind(stages.talker);
     stages.talker.decode = async (inputs) => {
@@ -40,7 +54,7 @@ function makeService(options: { engine?: Record<string, unknown>; scheduler?: Re
   const manifest = fakeManifest();
   const engine = new Engine({
     manifest,
-    tokenizer: fakeTokenizer(),
+    tokenizer,
     stages,
     config: resolveEngineConfig({ provider: 'cpu', ...options.engine }),
     provider: { name: 'cpu', reason: 'test' },
@@ -51,7 +65,7 @@ function makeService(options: { engine?: Record<string, unknown>; scheduler?: Re
     log: () => {},
   });
   services.push(service);
-  return { service, engine };
+  return { service, engine, counts };
 }
 
 let nextId = 0;
@@ -80,17 +94,26 @@ describe('cheap limits before expensive work', () => {
     const err = await failure(synthesize(service, request('word '.repeat(200_000))));
     const elapsedMs = performance.now() - started;
     expect(err.code).toBe('input-too-long');
-    // 4,096 tokens × 8 characters per token = 32,768 characters at most
-    expect(err.message).toContain(`at most ${(4096 * MAX_CHARS_PER_TEXT_TOKEN).toLocaleString('en-US')} characters`);
-    expect(err.message).toMatch(/split the text/);
-    expect(err.details).toMatchObject({ field: 'input', numChars: 1_000_000, maxChars: 4096 * MAX_CHARS_PER_TEXT_TOKEN });
+    // 4,096 tokens × 8 bytes per token = 32,768 bytes at most
+    expect(err.message).toContain(`at most ${(4096 * MAX_BYTES_PER_TEXT_TOKEN).toLocaleString('en-US')} bytes fit the token budget`);
+    expect(err.message).toMatch(/engine\.maxSequenceTokens 4,096 × 8 bytes per token\); split the text/);
+    expect(err.details).toMatchObject({ field: 'input', numBytesAtLeast: 1_000_000, maxBytes: 4096 * MAX_BYTES_PER_TEXT_TOKEN });
     expect(elapsedMs).toBeLessThan(MAX_REJECT_MS);
     expect(engine.status().numRejected).toBe(1);
   });
 
+  it('counts UTF-8 bytes, so CJK text is refused at a third of the characters', async () => {
+    const { service } = makeService();
+    const cjk = '语'.repeat(11_000); // 33,000 bytes > 32,768, though only 11,000 characters
+    const err = await failure(synthesize(service, request(cjk)));
+    expect(err.code).toBe('input-too-long');
+    expect(err.details).toMatchObject({ numBytesAtLeast: 33_000 });
+    expect(err.message).toMatch(/text is 33,000 bytes/);
+  });
+
   it('refuses an over-long instruct the same way', async () => {
     const { service } = makeService();
-    const err = await failure(synthesize(service, request('hello', { instruct: 'x'.repeat(4096 * MAX_CHARS_PER_TEXT_TOKEN + 1) })));
+    const err = await failure(synthesize(service, request('hello', { instruct: 'x'.repeat(4096 * MAX_BYTES_PER_TEXT_TOKEN + 1) })));
     expect(err.code).toBe('input-too-long');
     expect(err.details).toMatchObject({ field: 'instruct' });
   });
@@ -105,20 +128,22 @@ describe('cheap limits before expensive work', () => {
   });
 
   it('fails an SSML document with more turns than the queue can ever hold for good, not as busy', async () => {
-    const { service } = makeService();
+    const { service, counts } = makeService();
     const turns = Array.from({ length: 4000 }, (_, i) => `t${i}<break time="1ms"/>`).join('');
     const started = performance.now();
     const err = await failure(synthesize(service, request(`<speak>${turns}</speak>`, { inputFormat: 'ssml' })));
     expect(err.code).toBe('input-too-long'); // permanent: HTTP 413/422, never 429 + Retry-After
     expect(err.message).toMatch(/4,00\d turns but at most 256 can be queued/);
     expect(err.details).toMatchObject({ maxQueueDepth: 256 });
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(5_000); // parsing 4,000 turns, and not one tokenized
+    expect(counts.numEncodes).toBe(0);
   });
 
   it('still answers busy when a document fits the queue but the queue is full now', async () => {
-    const { service } = makeService({ scheduler: { maxQueueDepth: 3, maxRunningSequences: 1 } });
+    const { service, engine } = makeService({ scheduler: { maxQueueDepth: 3, maxRunningSequences: 1 } });
     // the first document's 3 turns: 1 admitted at once, 2 waiting; 2 + 2 more > 3
     const first = synthesize(service, request('<speak>a<break time="1ms"/>b<break time="1ms"/>c</speak>', { inputFormat: 'ssml' }));
+    while (engine.status().numInFlight < 3) await new Promise((r) => setTimeout(r, 1));
     const err = await failure(synthesize(service, request('<speak>d<break time="1ms"/>e</speak>', { inputFormat: 'ssml' })));
     expect(err.code).toBe('busy');
     await first;
@@ -157,9 +182,7 @@ describe('deadlines and refused sequences', () => {
     const pool = (service as unknown as { policy: { scheduler: { kvPool: { numOwners: number } } } }).policy.scheduler.kvPool;
     expect(pool.numOwners).toBe(0);
     expect(engine.status()).toMatchObject({ numRunning: 0, numWaiting: 0 });
-    // and the host goes on serving
-    const ok = await synthesize(service, request('next', { deadlineMs: 60_000, params: { maxNewTokens: 4 } }));
-    expect(ok.timings.numFrames).toBeLessThanOrEqual(4);
+    expect(engine.hasWork()).toBe(false);
   });
 
   it('fails only the request the KV pool can never hold; the others finish', async () => {
@@ -170,3 +193,43 @@ describe('deadlines and refused sequences', () => {
     expect((await small).timings.numFrames).toBeGreaterThan(0);
   });
 });
+
+describe('long documents do not hold the event loop', () => {
+  const manyTurns = (n: number) => `<speak>${Array.from({ length: n }, (_, i) => `turn ${i}<break time="1ms"/>`).join('')}</speak>`;
+
+  it('yields between turns while tokenizing a long document, so timers and calls get through', async () => {
+    const { service, counts } = makeService({ encodeMs: 3 });
+    // 40 turns × 2 encodes × 3 ms = 240 ms of tokenizing; a timer set now must fire long before it ends
+    const pending = synthesize(service, request(manyTurns(40), { inputFormat: 'ssml', params: { maxNewTokens: 2 } }));
+    const seenAt = await new Promise<number>((resolve) => setTimeout(() => resolve(counts.numEncodes), 0));
+    expect(seenAt).toBeGreaterThan(0);
+    expect(seenAt).toBeLessThan(80);
+    expect((service.heartbeat()).numJobs).toBe(1);
+    const result = await pending;
+    expect(result.turnSpans).toHaveLength(40);
+  });
+
+  it('cancels a document while its turns are being tokenized, before anything is queued', async () => {
+    const { service, engine, counts } = makeService({ encodeMs: 3 });
+    const req = request(manyTurns(40), { inputFormat: 'ssml' });
+    const pending = failure(synthesize(service, req));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(await service.call('cancel', { requestId: req.requestId })).toEqual({ cancelled: true });
+    expect((await pending).code).toBe('cancelled');
+    expect(counts.numEncodes).toBeLessThan(80);
+    expect(engine.status()).toMatchObject({ numWaiting: 0, numRunning: 0 });
+  });
+
+  it('drains a document that was still being tokenized: it is queued and answered before drain returns', async () => {
+    const { service } = makeService({ encodeMs: 2 });
+    let answered = false;
+    const pending = synthesize(service, request(manyTurns(20), { inputFormat: 'ssml', params: { maxNewTokens: 2 } })).then((r) => ((answered = true), r));
+    await new Promise((r) => setTimeout(r, 0));
+    await service.call('drain', { graceMs: 60_000 });
+    expect(answered).toBe(true);
+    expect((await pending).turnSpans).toHaveLength(20);
+    const late = await failure(synthesize(service, request('too late')));
+    expect(late.code).toBe('unavailable');
+  });
+});
+

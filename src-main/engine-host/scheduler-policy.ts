@@ -7,6 +7,7 @@
  */
 import os from 'node:os';
 import { StudioError, toStudioError } from '../../src-shared/errors';
+import { formatCount } from '../../src-shared/format-count';
 import type { AdmissionPolicy } from '../engine/admission-policy';
 import type { Sequence } from '../engine/sequence';
 import type { ModelManifest } from '../model-builder/manifest';
@@ -62,7 +63,7 @@ export class SchedulerAdmissionPolicy implements AdmissionPolicy {
       this.scheduler.noteRejected();
       throw new StudioError(
         'input-too-long',
-        `the request has ${numNewSequences.toLocaleString('en-US')} turns but at most ${this.config.maxQueueDepth.toLocaleString('en-US')} can be queued at once (scheduler.maxQueueDepth); split the document into several requests or raise maxQueueDepth`,
+        `the request has ${formatCount(numNewSequences)} turns but at most ${formatCount(this.config.maxQueueDepth)} can be queued at once (scheduler.maxQueueDepth); split the document into several requests or raise maxQueueDepth`,
         { field: 'input', numTurns: numNewSequences, maxQueueDepth: this.config.maxQueueDepth },
       );
     }
@@ -117,7 +118,7 @@ function removalError(r: Removal): StudioError {
   const limitMs = r.sequence.deadlineAtMs === undefined ? 0 : Math.round(r.sequence.deadlineAtMs - r.sequence.arrivalMs);
   return new StudioError(
     'timeout',
-    `the request did not finish within its deadline of ${limitMs.toLocaleString('en-US')} ms (${r.wasRunning ? 'while running' : 'while waiting in the queue'}); send less text, or raise scheduler.requestTimeoutMs or the request's deadlineMs`,
+    `the request did not finish within its deadline of ${formatCount(limitMs)} ms (${r.wasRunning ? 'while running' : 'while waiting in the queue'}); send less text, or raise scheduler.requestTimeoutMs or the request's deadlineMs`,
     { deadlineMs: limitMs, wasRunning: r.wasRunning },
   );
 }

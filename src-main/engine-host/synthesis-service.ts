@@ -11,6 +11,7 @@ import type { ModelManifest } from '../model-builder/manifest';
 import type { AudioChunk, EngineStatus, ModelInfo, SamplingParams, SynthesisOutcome, SynthesisProgress, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import { createEngine } from '../engine/create-engine';
 import type { Engine } from '../engine/engine';
+import type { Sequence } from '../engine/sequence';
 import { listVoices } from '../engine/list-voices';
 import { listLanguages, supportsInstruct } from '../engine/prompt';
 import { resolveModel } from './embedded-model';
@@ -77,6 +78,9 @@ export interface HostedSynthesisOptions {
 
 const NO_INSERTS: LoadedInserts = { audio: new Map(), warnings: [] };
 
+/** Longest stretch of tokenizing turns before the host yields to its event loop (heartbeats, cancels, other calls). */
+const PREPARE_SLICE_MS = 8;
+
 /** The per-request sampling params of the checkpoint's defaults (min_new_tokens is a model rule, not a param). */
 function samplingParamsOf(g: ModelManifest['generation']): SamplingParams {
   const { minNewTokens: _rule, ...params } = g;
@@ -94,6 +98,9 @@ export class HostedSynthesis implements SynthesisService {
   private readonly endReasons = new Map<string, StudioError>();
   /** Requests whose <audio> files are loading; drain waits for them. */
   private readonly finishing = new Set<Promise<void>>();
+  /** Requests whose turns are being tokenized (not yet queued in the engine); cancel reaches them here. */
+  private readonly preparing = new Map<string, { cancelled: boolean; yielded: boolean }>();
+  private readonly preparedWaiters: (() => void)[] = [];
 
   constructor(
     private readonly engine: Engine,
@@ -149,7 +156,7 @@ export class HostedSynthesis implements SynthesisService {
 
   /** The answer to the supervisor's heartbeat: proof that this event loop runs, and how long the current step has. */
   heartbeat(): HostHeartbeat {
-    return { stepAgeMs: this.loop.currentStepAgeMs(), numJobs: this.jobs.size };
+    return { stepAgeMs: this.loop.currentStepAgeMs(), numJobs: this.jobs.size + this.preparing.size };
   }
 
   status(): EngineStatus {
@@ -163,31 +170,83 @@ export class HostedSynthesis implements SynthesisService {
     await this.engine.dispose();
   }
 
-  private synthesize(request: SynthesisRequest): Promise<SynthesisResult> {
-    if (this.draining) return Promise.reject(new StudioError('unavailable', 'the engine is shutting down and accepts no new requests; retry on the restarted studio', { retryAfterS: 5 }));
-    if (this.jobs.has(request.requestId)) {
-      return Promise.reject(new StudioError('invalid-argument', `requestId '${request.requestId}' is already in flight; use a unique id per request`, { field: 'requestId' }));
+  private async synthesize(request: SynthesisRequest): Promise<SynthesisResult> {
+    if (this.draining) throw new StudioError('unavailable', 'the engine is shutting down and accepts no new requests; retry on the restarted studio', { retryAfterS: 5 });
+    if (this.jobs.has(request.requestId) || this.preparing.has(request.requestId)) {
+      throw new StudioError('invalid-argument', `requestId '${request.requestId}' is already in flight; use a unique id per request`, { field: 'requestId' });
     }
     let plan: TurnPlan;
     try {
       plan = planTurns(request, { voices: this.info.voices.map((v) => v.name), languages: this.info.languages });
     } catch (err) {
-      return Promise.reject(toStudioError(err));
+      throw toStudioError(err);
     }
+    this.checkCapacity(plan.turns.length);
+    const preparation = { cancelled: false, yielded: false };
+    this.preparing.set(request.requestId, preparation);
+    let sequences: Sequence[];
     try {
-      this.policy.checkCapacity(this.engine.status().numWaiting, plan.turns.length);
+      sequences = await this.prepareTurns(request, plan, preparation);
+      if (preparation.yielded) this.checkCapacity(plan.turns.length); // others may have filled the queue meanwhile
+    } catch (err) {
+      this.donePreparing(request.requestId);
+      throw toStudioError(err);
+    }
+    // from here on synchronous: the job is queued and the loop kicked before drain() can look
+    const result = this.enqueueJob(request, plan, sequences);
+    this.donePreparing(request.requestId);
+    return result;
+  }
+
+  /** Admission control; a refusal is announced with the status. */
+  private checkCapacity(numTurns: number): void {
+    try {
+      this.policy.checkCapacity(this.engine.status().numWaiting, numTurns);
     } catch (err) {
       this.emitStatus();
-      return Promise.reject(err);
+      throw err;
     }
+  }
+
+  /**
+   * Validates and tokenizes every turn. Tokenizing blocks this process's event loop, so after each
+   * PREPARE_SLICE_MS of it the host yields: heartbeats, cancels and other requests get through
+   * between the turns of a long document. A cancel that arrives meanwhile ends the request here.
+   */
+  private async prepareTurns(request: SynthesisRequest, plan: TurnPlan, preparation: { cancelled: boolean; yielded: boolean }): Promise<Sequence[]> {
+    const sequences: Sequence[] = [];
+    let sliceStartMs = performance.now();
+    for (const turn of plan.turns) {
+      if (performance.now() - sliceStartMs >= PREPARE_SLICE_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        preparation.yielded = true;
+        sliceStartMs = performance.now();
+      }
+      if (preparation.cancelled) throw new StudioError('cancelled', `request '${request.requestId}' was cancelled`, { requestId: request.requestId });
+      const id = turnSequenceId(request.requestId, turn.index);
+      sequences.push(this.engine.prepare({ ...request, requestId: id, input: turn.text, inputFormat: 'text', voice: turn.voice, language: turn.language, instruct: turn.instruct }));
+    }
+    return sequences;
+  }
+
+  private donePreparing(requestId: string): void {
+    this.preparing.delete(requestId);
+    if (this.preparing.size === 0) for (const w of this.preparedWaiters.splice(0)) w();
+  }
+
+  private whenNothingPreparing(): Promise<void> {
+    if (this.preparing.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.preparedWaiters.push(resolve));
+  }
+
+  private enqueueJob(request: SynthesisRequest, plan: TurnPlan, sequences: readonly Sequence[]): Promise<SynthesisResult> {
     return new Promise<SynthesisResult>((resolve, reject) => {
       const job: Job = { request, plan, outcomes: plan.turns.map(() => null), startedMs: performance.now(), firstAudioMs: null, finishing: false, resolve, reject };
       const added: string[] = [];
       try {
-        for (const turn of plan.turns) {
-          const id = turnSequenceId(request.requestId, turn.index);
-          this.engine.addRequest({ ...request, requestId: id, input: turn.text, inputFormat: 'text', voice: turn.voice, language: turn.language, instruct: turn.instruct });
-          added.push(id);
+        for (const sequence of sequences) {
+          this.engine.enqueue(sequence);
+          added.push(sequence.request.requestId);
         }
       } catch (err) {
         for (const id of added) this.engine.cancel(id);
@@ -201,6 +260,11 @@ export class HostedSynthesis implements SynthesisService {
   }
 
   private cancel(requestId: string): { cancelled: boolean } {
+    const preparation = this.preparing.get(requestId);
+    if (preparation) {
+      preparation.cancelled = true;
+      return { cancelled: true };
+    }
     const job = this.jobs.get(requestId);
     if (!job || job.finishing) return { cancelled: false };
     for (const turn of job.plan.turns) this.engine.cancel(turnSequenceId(requestId, turn.index));
@@ -212,8 +276,9 @@ export class HostedSynthesis implements SynthesisService {
     this.emitStatus();
     const before = this.engine.status();
     const timer = setTimeout(() => {
-      for (const id of [...this.jobs.keys()]) this.cancel(id);
+      for (const id of [...this.preparing.keys(), ...this.jobs.keys()]) this.cancel(id);
     }, graceMs);
+    await this.whenNothingPreparing();
     await this.loop.whenIdle();
     while (this.finishing.size > 0) await Promise.all([...this.finishing]);
     clearTimeout(timer);

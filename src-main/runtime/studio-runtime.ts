@@ -10,7 +10,10 @@ import { EnginePool } from '../engine-host/engine-pool';
 import type { EngineDevice } from '../engine-host/engine-devices';
 import { spawnNodeHost, type HostProcess } from '../engine-host/host-process';
 import type { HostStartOptions } from '../engine-host/protocol';
-import { StudioServices } from '../services/studio-services';
+import { StudioServices, type InputLimits } from '../services/studio-services';
+import { resolveEngineConfig } from '../engine/engine-config';
+import { MAX_BYTES_PER_TEXT_TOKEN } from '../engine/create-sequence';
+import { resolveSsmlOptions } from '../ssml/ssml-options';
 import { FileGrants } from '../access/file-grants';
 import { defaultAudioInsertRoots, defaultUserDataDir, resolveHostEntry } from './paths';
 import { createModelManagerPort } from './model-manager-port';
@@ -47,6 +50,17 @@ export interface StudioRuntime {
   dispose(): Promise<void>;
 }
 
+/** The input limits main can check before the engine host sees a request; none when the config is invalid (the host reports that). */
+function inputLimitsFor(engineConfig: Record<string, unknown>): InputLimits | undefined {
+  try {
+    const { maxSequenceTokens } = resolveEngineConfig(engineConfig);
+    // the engine's cap is in UTF-8 bytes; a UTF-16 length never exceeds it, so a length check against it never refuses fitting text
+    return { maxTextChars: maxSequenceTokens * MAX_BYTES_PER_TEXT_TOKEN, maxSsmlBytes: resolveSsmlOptions().maxBytes };
+  } catch {
+    return undefined;
+  }
+}
+
 export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntime {
   const userDataDir = options.userDataDir ?? defaultUserDataDir();
   const devices = options.devices && options.devices.length > 0 ? options.devices : [{ label: 'default', env: {}, engineConfig: {} }];
@@ -79,10 +93,12 @@ export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntim
     await host.replace((i) => spawnOn(devices[i], model, modelId));
     return host.call('modelInfo', {});
   };
+  const inputLimits = inputLimitsFor(options.engineConfig ?? {});
   const grants = new FileGrants([{ path: path.join(userDataDir, 'projects'), scope: 'folder', access: 'write' }]);
   const services = new StudioServices({
     host,
     grants,
+    inputLimits,
     modelManager,
     loadModel,
     appInfo: () => ({

@@ -48,6 +48,27 @@ export interface StudioServicesOptions {
   loadModel?: (modelId: string) => Promise<ModelInfo | null>;
   /** Paths callers may name (projects); default: the data folder's projects folder only. */
   grants?: FileGrants;
+  /** Input size limits checked here, before a byte crosses to the engine host (the host checks again). */
+  inputLimits?: InputLimits;
+}
+
+export interface InputLimits {
+  /** Plain text: the engine's token budget in characters (maxSequenceTokens × characters per token). */
+  maxTextChars: number;
+  /** SSML documents: the parser's byte limit (several turns, each within the token budget). */
+  maxSsmlBytes: number;
+}
+
+/** Refuses input that cannot fit by its length alone; UTF-16 length ≤ UTF-8 bytes, so this never refuses a fitting document. */
+export function checkInputLimits(input: string, inputFormat: 'text' | 'ssml', limits: InputLimits): void {
+  const limit = inputFormat === 'ssml' ? limits.maxSsmlBytes : limits.maxTextChars;
+  if (input.length <= limit) return;
+  const unit = inputFormat === 'ssml' ? 'bytes' : 'characters';
+  throw new StudioError(
+    'input-too-long',
+    `the ${inputFormat === 'ssml' ? 'SSML document' : 'text'} is at least ${input.length.toLocaleString('en-US')} ${unit} but at most ${limit.toLocaleString('en-US')} fit; split the text into shorter requests (sentences or paragraphs)`,
+    { field: 'input', numChars: input.length, maxChars: limit },
+  );
 }
 
 const MAX_RECENT_RESULTS = 16;
@@ -82,6 +103,7 @@ export class StudioServices {
         if (this.owners.has(req.requestId)) {
           throw new StudioError('invalid-argument', `requestId '${req.requestId}' is already in flight; use a unique id per request`, { field: 'requestId' });
         }
+        if (options.inputLimits) checkInputLimits(req.input, req.inputFormat, options.inputLimits);
         this.owners.set(req.requestId, ctx);
         try {
           const result = await options.host.call('synthesize', req);
