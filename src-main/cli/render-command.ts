@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { STUDIO_VERSION } from '../../src-shared/version';
-import { StudioError } from '../../src-shared/errors';
+import { StudioError, isErrorCode } from '../../src-shared/errors';
 import { EMBEDDED_TINY } from '../engine-host/embedded-model';
 import { engineDevicesFor } from '../engine-host/engine-devices';
 import { createStudioRuntime, type StudioRuntime } from '../runtime/studio-runtime';
@@ -103,7 +103,9 @@ async function runRender(document: string, opts: RenderOptions): Promise<void> {
   }
   if (failures.length > 0) {
     for (const f of failures) process.stderr.write(`part ${f.part.index + 1} (chapter ${f.part.chapter + 1}) failed: ${f.reason}\n`);
-    throw new StudioError('invalid-argument', `${failures.length} of ${plan.parts.length} parts failed (reasons above); fix them and run the same command again — finished parts are kept`, { numFailed: failures.length });
+    // A runtime failure (exit 1), under the first part's own code where it names one.
+    const code = /^([a-z-]+): /.exec(failures[0].reason)?.[1];
+    throw new StudioError(isErrorCode(code) && code !== 'invalid-argument' ? code : 'internal', `${failures.length} of ${plan.parts.length} parts failed (reasons above); fix them and run the same command again — finished parts are kept`, { numFailed: failures.length });
   }
   const work = assembleWork(plan, outputDir);
   fs.writeFileSync(output, work.wav);
