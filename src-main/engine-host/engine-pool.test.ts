@@ -86,11 +86,16 @@ describe('EnginePool', () => {
 
   it("fails only the crashed engine's calls, restarts only it, and routes around it meanwhile", async () => {
     const { pool, spawned, waiting, release } = fakePool(2);
+    const announced: EngineStatus[] = [];
+    pool.onEvent((event, payload) => (event === 'studio:engine.onDidChangeStatus' ? announced.push(payload as EngineStatus) : undefined));
     await pool.start();
     const a = synth(pool, 'a');
     const b = synth(pool, 'b');
     await until(() => waiting.size === 2);
     spawned[1][0].crash(null, 'SIGKILL');
+    // the dashboard hears of the one engine's restart while the pool stays ready
+    expect(announced.at(-1)?.engines?.map((e) => e.hostState)).toEqual(['ready', 'restarting']);
+    expect(announced.at(-1)?.state).toBe('ready');
     const failure = await b.then(() => null, (e: StudioError) => e);
     expect(failure?.code).toBe('engine-crashed');
     expect(pool.health().ready).toBe(true); // engine 0 still serves

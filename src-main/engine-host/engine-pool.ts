@@ -260,6 +260,9 @@ export class EnginePool {
       for (const l of this.stateListeners) l(engineState, engineDetail);
       return;
     }
+    // Every engine's change reaches the dashboard as the combined status (its engines table).
+    const combined = this.lastKnownStatus;
+    if (combined) for (const l of this.eventListeners) l(STATUS_EVENT, combined);
     const state = this.currentState;
     if (state === this.lastState) return;
     this.lastState = state;
