@@ -184,4 +184,23 @@ export interface EngineStatus {
   numRejected: number;
   numRestarts: number;
   model: ModelInfo | null;
+  /** One entry per engine host when the studio runs several (engine-pool.ts); absent with one. */
+  engines?: EngineSummary[];
+}
+
+/** One engine host of several (one per device): what the dashboard and /status show of it. */
+export interface EngineSummary {
+  index: number;
+  /** What it runs on, e.g. 'cuda:1' or 'cpu#0'. */
+  label: string;
+  pid: number | null;
+  hostState: 'starting' | 'ready' | 'restarting' | 'failed' | 'disposed';
+  ready: boolean;
+  provider: string;
+  /** Requests the router has sent it that have not answered yet. */
+  numInFlight: number;
+  numRunning: number;
+  numWaiting: number;
+  numCompleted: number;
+  numRestarts: number;
 }

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createProgram, runCli } from './cli';
 import { STUDIO_VERSION } from '../../src-shared/version';
@@ -24,14 +25,14 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('studio CLI', () => {
   it('prints help for the program and for every subcommand with exit code 0', async () => {
-    const names = ['start', 'serve', 'synth', 'bench', 'model', 'model synth', 'model build', 'model inspect', 'model pull', 'model list', 'model remove', 'model verify'];
+    const names = ['start', 'serve', 'synth', 'bench', 'model', 'model synth', 'model build', 'model inspect', 'model pull', 'model list', 'model remove', 'model verify', 'render', 'worker'];
     for (const name of names) {
       const { out } = capture();
       expect(await runCli([...name.split(' '), '--help'])).toBe(0);
       expect(out.join('')).toContain('Usage: studio');
       vi.restoreAllMocks();
     }
-    expect(createProgram().commands.map((c) => c.name())).toEqual(['start', 'serve', 'synth', 'bench', 'model']);
+    expect(createProgram().commands.map((c) => c.name())).toEqual(['start', 'serve', 'synth', 'bench', 'model', 'render', 'worker']);
   });
 
   it('exits 2 on an unknown command or a bad flag value, naming the fix', async () => {
@@ -86,6 +87,27 @@ describe('studio CLI', () => {
     const { err } = capture();
     expect(await runCli(['serve', '--port', '0', '--engine-config', '[1]'])).toBe(2);
     expect(err.join('')).toMatch(/error: --engine-config must be a JSON object, got \[1\]\nfix: /);
+  });
+
+  it('refuses bad render, worker and --devices input before any engine host or queue connection starts', async () => {
+    const a = capture();
+    expect(await runCli(['render', '/nonexistent/book.txt'])).toBe(1);
+    expect(a.err.join('')).toMatch(/error: \/nonexistent\/book\.txt does not exist/);
+    vi.restoreAllMocks();
+    const b = capture();
+    expect(await runCli(['worker'])).toBe(2);
+    expect(b.err.join('')).toContain("required option '--queue <url>'");
+    vi.restoreAllMocks();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-cli-render-'));
+    fs.writeFileSync(path.join(dir, 'book.txt'), 'One line.\n');
+    const c = capture();
+    expect(await runCli(['render', path.join(dir, 'book.txt'), '--out-dir', dir, '--queue', 'http://127.0.0.1:6379'])).toBe(2);
+    expect(c.err.join('')).toMatch(/error: --queue must be a redis:\/\/ or rediss:\/\/ URL/);
+    vi.restoreAllMocks();
+    const d = capture();
+    expect(await runCli(['serve', '--port', '0', '--provider', 'cpu', '--devices', '0,0'])).toBe(2);
+    expect(d.err.join('')).toMatch(/error: --devices must be 'auto' or distinct device numbers/);
+    fs.rmSync(dir, { recursive: true });
   });
 
   it('reports the same version as package.json', () => {

@@ -1,5 +1,5 @@
 /**
- * `studio` command line: serve, synth, bench and model subcommands over the same services as the
+ * `studio` command line: serve, synth, bench, model, render and worker subcommands over the same services as the
  * app. Parses arguments (commander), runs one command, and maps every failure to the one error
  * style and exit code (0 ok, 1 runtime error, 2 usage error). Never prints a stack without --verbose.
  */
@@ -10,6 +10,7 @@ import { registerStart } from './start-command';
 import { registerSynth } from './synth-command';
 import { registerModel } from './model-command';
 import { registerBench } from './bench-command';
+import { registerRender } from './render-command';
 import { STUDIO_VERSION } from '../../src-shared/version';
 
 export function createProgram(): Command {
@@ -25,6 +26,7 @@ export function createProgram(): Command {
   registerSynth(program);
   registerBench(program);
   registerModel(program);
+  registerRender(program);
   for (const c of program.commands) c.exitOverride();
   return program;
 }

@@ -11,6 +11,7 @@ import { rendererDir } from '../runtime/paths';
 import { startHeadlessServer } from '../headless/headless-server';
 import { parseIntFlag } from './cli-errors';
 import { engineOverridesFromFlags } from './engine-options';
+import { engineDevicesFor } from '../engine-host/engine-devices';
 import { STUDIO_VERSION } from '../../src-shared/version';
 import { StudioError } from '../../src-shared/errors';
 import { defaultOpenAiVoiceMap, parseVoiceMap } from '../headless/speech-routes';
@@ -22,6 +23,7 @@ export interface ServeOptions {
   model?: string;
   provider?: string;
   engineConfig?: string;
+  devices?: string;
   drainMs: string;
   allowHost?: string[];
   openaiVoiceMap?: string;
@@ -44,7 +46,8 @@ export async function runServe(opts: ServeOptions): Promise<void> {
   const drainMs = parseIntFlag('drain-ms', opts.drainMs, 0, 600_000);
   const engineConfig = engineOverridesFromFlags(opts);
   const voiceMap = voiceMapFrom(opts.openaiVoiceMap);
-  const runtime = createStudioRuntime({ hostKind: 'headless', version: STUDIO_VERSION, model: opts.model, engineConfig });
+  const devices = engineDevicesFor(opts.devices, String(engineConfig.provider ?? 'auto'), engineConfig);
+  const runtime = createStudioRuntime({ hostKind: 'headless', version: STUDIO_VERSION, model: opts.model, engineConfig, devices });
   const uiDir = rendererDir();
   const server = await startHeadlessServer({
     runtime,
@@ -58,7 +61,7 @@ export async function runServe(opts: ServeOptions): Promise<void> {
   console.log(`Qwen3-TTS Studio (headless) listening on ${server.url}${uiDir ? '' : ' (UI not built: run npm run build)'}`);
   console.log(`Open the studio at ${server.uiUrl}`);
   runtime.host.start().then(
-    () => console.log(`engine ready: ${runtime.host.lastKnownStatus?.model?.displayName ?? 'model loaded'} on ${runtime.host.lastKnownStatus?.provider ?? '?'}`),
+    () => console.log(`engine ready: ${runtime.host.lastKnownStatus?.model?.displayName ?? 'model loaded'} on ${runtime.host.lastKnownStatus?.provider ?? '?'}${runtime.host.size > 1 ? ` (${runtime.host.size} engines: ${runtime.host.labels.join(', ')})` : ''}`),
     (err: Error) => console.error(`engine failed to start: ${err.message}`),
   );
   let stopping = false;
@@ -90,6 +93,7 @@ export function registerServe(program: Command): void {
     .option('--model <dir>', "model folder, or 'embedded:tiny' (the synthetic default)")
     .option('--provider <name>', 'execution provider (auto, cpu, webgpu, cuda, dml)')
     .option('--engine-config <json>', 'engine settings, e.g. {"maxRunningSequences":1}')
+    .option('--devices <list>', "one engine host per device: 0,1,… or 'auto' (every GPU; CPU: that many processes sharing the cores)")
     .option('--drain-ms <ms>', 'on shutdown, how long in-flight requests may finish', '10000')
     .option('--allow-host <name...>', 'more Host names to accept (a DNS name of this machine); loopback names and the bound address always are')
     .option('--openai-voice-map <file>', 'JSON file mapping OpenAI voice names to speakers, e.g. {"alloy": "ryan"}')

@@ -175,7 +175,7 @@ export function createHttpApi(options: HttpApiOptions) {
     const health = runtime.host.health();
     const s = health.ready ? await runtime.host.call('status', {}) : runtime.host.lastKnownStatus;
     const engine = s ? { ...s, state: lifecycle.draining ? 'draining' : s.state, model: s.model ? { ...s.model, path: '' } : null } : null;
-    return { ...engine, hostState: health.state, ready: health.ready && !lifecycle.draining, readyDetail: health.detail, totals: runtime.host.requestCounters() };
+    return { ...engine, hostState: health.state, ready: health.ready && !lifecycle.draining, readyDetail: health.detail, totals: runtime.host.requestCounters(), engines: runtime.host.engineEntries() };
   }
 
   const routes: Route[] = [

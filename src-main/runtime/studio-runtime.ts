@@ -6,7 +6,8 @@
 import path from 'node:path';
 import type { AppInfo } from '../../src-shared/contract/app';
 import { Dispatcher } from '../api/dispatcher';
-import { HostClient } from '../engine-host/host-client';
+import { EnginePool } from '../engine-host/engine-pool';
+import type { EngineDevice } from '../engine-host/engine-devices';
 import { spawnNodeHost, type HostProcess } from '../engine-host/host-process';
 import type { HostStartOptions } from '../engine-host/protocol';
 import { StudioServices, type DesktopPort, type InputLimits } from '../services/studio-services';
@@ -31,8 +32,10 @@ export interface StudioRuntimeOptions {
    * is read at every host start, so folders granted later apply from the next (re)start.
    */
   audioRoots?: readonly string[] | (() => readonly string[]);
-  /** How to start the engine host; defaults to a Node child process. */
-  spawnHost?: (args: string[]) => HostProcess;
+  /** How to start the engine host (env: the device's variables); defaults to a Node child process. */
+  spawnHost?: (args: string[], env?: Record<string, string>) => HostProcess;
+  /** One engine host per entry (engine-devices.ts, `--devices`); default: one engine as configured. */
+  devices?: readonly EngineDevice[];
   log?: (m: string) => void;
   /** The desktop app's dialogs and imports (Electron only). */
   desktop?: DesktopPort;
@@ -41,7 +44,8 @@ export interface StudioRuntimeOptions {
 }
 
 export interface StudioRuntime {
-  host: HostClient;
+  /** The engine hosts (one unless `devices` names several), behind one HostClient-like surface. */
+  host: EnginePool;
   /** Paths clients may name (projects); the desktop app's dialogs add to it. */
   grants: FileGrants;
   services: StudioServices;
@@ -63,28 +67,34 @@ function inputLimitsFor(engineConfig: Record<string, unknown>): InputLimits | un
 
 export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntime {
   const userDataDir = options.userDataDir ?? defaultUserDataDir();
-  const startOptions = (model: string, modelId?: string): HostStartOptions => ({
+  const devices = options.devices && options.devices.length > 0 ? options.devices : [{ label: 'default', env: {}, engineConfig: {} }];
+  const startOptions = (model: string, device: EngineDevice, modelId?: string): HostStartOptions => ({
     model,
     modelId,
     cacheDir: path.join(userDataDir, 'cache'),
-    engineConfig: options.engineConfig ?? {},
+    engineConfig: { ...options.engineConfig, ...device.engineConfig },
     schedulerConfig: options.schedulerConfig ?? {},
     audioRoots: [...(typeof options.audioRoots === 'function' ? options.audioRoots() : (options.audioRoots ?? defaultAudioInsertRoots(userDataDir)))],
   });
-  const argsFor = (model: string, modelId?: string) => [JSON.stringify(startOptions(model, modelId))];
+  const argsFor = (model: string, device: EngineDevice, modelId?: string) => [JSON.stringify(startOptions(model, device, modelId))];
   const spawn =
     options.spawnHost ??
-    ((a: string[]) => {
+    ((a: string[], env?: Record<string, string>) => {
       const entry = resolveHostEntry();
-      return spawnNodeHost({ entry: entry.entry, execArgv: entry.execArgv, args: a });
+      return spawnNodeHost({ entry: entry.entry, execArgv: entry.execArgv, args: a, env: env && Object.keys(env).length > 0 ? { ...process.env, ...env } : undefined });
     });
+  const spawnOn = (device: EngineDevice, model: string, modelId?: string) => (Object.keys(device.env).length > 0 ? spawn(argsFor(model, device, modelId), device.env) : spawn(argsFor(model, device, modelId)));
   const log = options.log ?? ((m: string) => console.warn(m));
-  const host = new HostClient({ spawn: () => spawn(argsFor(options.model ?? EMBEDDED_TINY)), log: (m) => log(`[engine-host] ${m}`) });
+  const host = new EnginePool({
+    spawns: devices.map((device) => () => spawnOn(device, options.model ?? EMBEDDED_TINY)),
+    labels: devices.map((d) => d.label),
+    log: (m) => log(`[engine-host] ${m}`),
+  });
   const modelManager = createModelManagerPort(userDataDir);
   /** Restarts the host on another model: the embedded one, an installed model id, or a folder. */
   const loadModel = async (modelId: string) => {
     const model = modelId === EMBEDDED_TINY ? EMBEDDED_TINY : await modelManager.resolve(modelId);
-    await host.replace(() => spawn(argsFor(model, modelId)));
+    await host.replace((i) => spawnOn(devices[i], model, modelId));
     return host.call('modelInfo', {});
   };
   const inputLimits = inputLimitsFor(options.engineConfig ?? {});

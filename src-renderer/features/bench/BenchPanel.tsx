@@ -9,6 +9,7 @@ import { LiveChart } from '../../components/LiveChart';
 import type { BenchRunInput, BenchWorkload } from '../../../src-shared/contract/bench';
 import { exportBench, loadBenchRuns, startBench, stopBench } from './bench-actions';
 import { BenchCompare, BenchTables } from './BenchTables';
+import { EngineList } from './EngineList';
 
 function parseCounts(text: string): number[] {
   return text.split(/[\s,]+/).map(Number).filter((n) => Number.isInteger(n) && n > 0);
@@ -101,6 +102,7 @@ export function BenchPanel() {
   return (
     <section className="panel bench-panel" aria-labelledby="bench-heading">
       <h2 id="bench-heading">Benchmark</h2>
+      <EngineList />
       <BenchForm form={form} onChange={setForm} disabled={running} />
       <div className="toolbar">
         <button className="primary" data-testid="bench-start" disabled={running} onClick={() => void startBench()}>Start</button>

@@ -1,0 +1,176 @@
+/**
+ * `studio render <document>`: a long text, SSML file or folder of texts, split into parts
+ * (render/render-plan.ts), rendered on this machine's engines or, with --queue redis://…, by
+ * `studio worker` processes anywhere, then assembled in order with one loudness normalisation.
+ * `studio worker --queue redis://…`: a headless engine pool taking render jobs until Ctrl+C.
+ * Parts already rendered (their files in the output folder) are skipped on every run.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { STUDIO_VERSION } from '../../src-shared/version';
+import { StudioError, isErrorCode } from '../../src-shared/errors';
+import { EMBEDDED_TINY } from '../engine-host/embedded-model';
+import { engineDevicesFor } from '../engine-host/engine-devices';
+import { createStudioRuntime, type StudioRuntime } from '../runtime/studio-runtime';
+import { planRender, type RenderSettings } from '../render/render-plan';
+import { assembleWork } from '../render/render-parts';
+import { renderLocally } from '../render/render-local';
+import type { RenderProgress } from '../render/render-progress';
+import { parseIntFlag } from './cli-errors';
+import { engineOverridesFromFlags } from './engine-options';
+import { addSamplingFlags, samplingParamsFromFlags, type SamplingFlags } from './sampling-flags';
+
+interface EngineFlags {
+  model?: string;
+  provider?: string;
+  engineConfig?: string;
+  devices?: string;
+}
+
+interface RenderOptions extends SamplingFlags, EngineFlags {
+  queue?: string;
+  outDir?: string;
+  output?: string;
+  voice: string;
+  language: string;
+  seed: string;
+  concurrency: string;
+  attempts: string;
+  backoffMs: string;
+}
+
+interface WorkerOptions extends EngineFlags {
+  queue: string;
+  name?: string;
+  concurrency?: string;
+  lockMs: string;
+  stalledMs: string;
+}
+
+/** The local engine pool for --model/--provider/--engine-config/--devices, started. */
+async function startEngines(opts: EngineFlags): Promise<StudioRuntime> {
+  const engineConfig = engineOverridesFromFlags(opts);
+  const devices = engineDevicesFor(opts.devices, String(engineConfig.provider ?? 'auto'), engineConfig);
+  const runtime = createStudioRuntime({ hostKind: 'headless', version: STUDIO_VERSION, model: opts.model ?? process.env.STUDIO_MODEL ?? EMBEDDED_TINY, engineConfig, devices });
+  await runtime.host.start();
+  return runtime;
+}
+
+/** One line per change of a chapter's count (a TTY shows a running line). */
+function progressPrinter(): (p: RenderProgress) => void {
+  const last = new Map<number, number>();
+  return (p) => {
+    p.chapters.forEach((c, i) => {
+      if (last.get(i) === c.numDone) return;
+      last.set(i, c.numDone);
+      process.stderr.write(`chapter ${i + 1}/${p.chapters.length} ${c.title}: ${c.numDone}/${c.numParts} parts\n`);
+    });
+    if (p.numFailed > 0) process.stderr.write(`${p.numFailed} part(s) failed so far\n`);
+  };
+}
+
+async function runRender(document: string, opts: RenderOptions): Promise<void> {
+  const settings: RenderSettings = {
+    voice: opts.voice.toLowerCase(),
+    language: opts.language.toLowerCase(),
+    seed: parseIntFlag('seed', opts.seed, 0, 2 ** 32 - 1),
+    params: samplingParamsFromFlags(opts),
+    model: opts.model ?? process.env.STUDIO_MODEL ?? EMBEDDED_TINY,
+  };
+  const concurrency = parseIntFlag('concurrency', opts.concurrency, 1, 1024);
+  const attempts = parseIntFlag('attempts', opts.attempts, 1, 100);
+  const backoffMs = parseIntFlag('backoff-ms', opts.backoffMs, 0, 600_000);
+  const plan = planRender(document, settings);
+  const name = path.basename(document).replace(/\.[^.]+$/, '') || 'render';
+  const outputDir = path.resolve(opts.outDir ?? `${name}-render`);
+  const output = path.resolve(opts.output ?? path.join(outputDir, `${name}.wav`));
+  fs.mkdirSync(outputDir, { recursive: true });
+  process.stderr.write(`${plan.parts.length} parts in ${plan.chapters.length} chapter(s); parts go to ${path.join(outputDir, 'parts')}\n`);
+  const onProgress = progressPrinter();
+  let failures;
+  if (opts.queue) {
+    const { submitRender, defaultQueueConfig } = await import('../render/render-queue');
+    const result = await submitRender(opts.queue, plan, outputDir, onProgress, { ...defaultQueueConfig(), attempts, backoffMs });
+    failures = result.failures;
+  } else {
+    const runtime = await startEngines(opts);
+    try {
+      failures = (await renderLocally(runtime.host, plan, outputDir, onProgress, { concurrency, attempts })).failures;
+    } finally {
+      await runtime.dispose();
+    }
+  }
+  if (failures.length > 0) {
+    for (const f of failures) process.stderr.write(`part ${f.part.index + 1} (chapter ${f.part.chapter + 1}) failed: ${f.reason}\n`);
+    // A runtime failure (exit 1), under the first part's own code where it names one.
+    const code = /^([a-z-]+): /.exec(failures[0].reason)?.[1];
+    throw new StudioError(isErrorCode(code) && code !== 'invalid-argument' ? code : 'internal', `${failures.length} of ${plan.parts.length} parts failed (reasons above); fix them and run the same command again — finished parts are kept`, { numFailed: failures.length });
+  }
+  const work = assembleWork(plan, outputDir);
+  fs.writeFileSync(output, work.wav);
+  const lufs = work.finalLufs === null ? 'silence' : `${work.finalLufs.toFixed(1)} LUFS`;
+  process.stderr.write(`wrote ${output}: ${(work.numSamples / work.sampleRateHz).toFixed(1)} s, ${plan.parts.length} parts, ${lufs}\n`);
+}
+
+async function runWorker(opts: WorkerOptions): Promise<void> {
+  const lockDurationMs = parseIntFlag('lock-ms', opts.lockMs, 1_000, 3_600_000);
+  const stalledIntervalMs = parseIntFlag('stalled-ms', opts.stalledMs, 500, 3_600_000);
+  const { startRenderWorker } = await import('../render/render-queue');
+  const runtime = await startEngines(opts);
+  const concurrency = opts.concurrency ? parseIntFlag('concurrency', opts.concurrency, 1, 1024) : 8 * runtime.host.size;
+  const worker = startRenderWorker({
+    url: opts.queue,
+    host: runtime.host,
+    model: opts.model ?? process.env.STUDIO_MODEL ?? EMBEDDED_TINY,
+    concurrency,
+    name: opts.name,
+    config: { lockDurationMs, stalledIntervalMs },
+    onPart: (o) => console.log(`part ${o.index + 1} ${o.skipped ? 'already there' : 'rendered'} (${o.partId})`),
+    onFailure: (index, reason) => console.log(`part ${index + 1} failed: ${reason}`),
+  });
+  await worker.waitUntilReady();
+  console.log(`worker ready: ${runtime.host.size} engine(s) (${runtime.host.labels.join(', ')}), ${concurrency} jobs at a time, queue ${opts.queue.replace(/\/\/[^@/]*@/, '//…@')}`);
+  const stop = async (signal: string) => {
+    console.log(`${signal}: finishing running jobs`);
+    await worker.close();
+    await runtime.dispose();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  await new Promise<never>(() => {});
+}
+
+function addEngineFlags(command: Command): Command {
+  return command
+    .option('--model <dir>', "model folder, or 'embedded:tiny' (the synthetic default)")
+    .option('--provider <name>', 'execution provider (auto, cpu, webgpu, cuda, dml)')
+    .option('--engine-config <json>', 'engine settings, e.g. {"maxRunningSequences":16}')
+    .option('--devices <list>', "one engine host per device: 0,1,… or 'auto' (every GPU; CPU: that many processes sharing the cores)");
+}
+
+export function registerRender(program: Command): void {
+  const render = program
+    .command('render <document>')
+    .description('render a long document (text, SSML or a folder of texts) in parts, then assemble it; --queue spreads the parts over workers')
+    .option('--queue <url>', 'Redis URL of the render queue (redis://host:6379); without it the parts render on this machine')
+    .option('--out-dir <folder>', 'folder for the parts (shared by all workers) and the result; default <document name>-render')
+    .option('-o, --output <file>', 'the assembled WAV; default <out-dir>/<document name>.wav')
+    .option('--voice <name>', 'speaker', 'ryan')
+    .option('--language <lang>', "language, or 'auto'", 'auto')
+    .option('--seed <n>', 'sampling seed of every part', '42')
+    .option('--concurrency <n>', 'parts in flight at once without --queue', '8')
+    .option('--attempts <n>', 'tries per part', '5')
+    .option('--backoff-ms <ms>', 'first retry delay (doubles each try)', '1000');
+  addSamplingFlags(addEngineFlags(render)).action(runRender);
+  const worker = program
+    .command('worker')
+    .description('take render jobs from a Redis queue and render them on this machine\'s engines, until Ctrl+C')
+    .requiredOption('--queue <url>', 'Redis URL of the render queue (redis://host:6379)')
+    .option('--name <name>', "this worker's name in the queue (default host:pid)")
+    .option('--concurrency <n>', 'jobs at once (default 8 per engine)')
+    .option('--lock-ms <ms>', 'job lock: a worker silent this long is taken for dead and its job runs elsewhere', '30000')
+    .option('--stalled-ms <ms>', 'how often to look for jobs of dead workers', '15000');
+  addEngineFlags(worker).action(runWorker);
+}

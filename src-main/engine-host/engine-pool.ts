@@ -1,0 +1,272 @@
+/**
+ * Several engine hosts on one machine: one supervised HostClient per device, each with its own
+ * scheduler, behind the same surface as one HostClient (what StudioRuntime.host offers). A request
+ * goes whole to the engine with the most free capacity (SSML turns are split inside the engine host,
+ * so a request's turns stay on one engine); cancel follows it there. Status, drain, model switches
+ * and crash-restarts work per engine. With one engine every call passes straight through.
+ */
+import { StudioError, toStudioError } from '../../src-shared/errors';
+import type { EngineStatus, EngineSummary } from '../../src-shared/synthesis';
+import { HostClient, type HostClientOptions, type HostClientState, type HostHealth } from './host-client';
+import type { HostProcess } from './host-process';
+import type { HostMethod, HostMethods } from './protocol';
+import type { HostRequestCounters } from './request-counters';
+
+export interface EnginePoolOptions extends Omit<HostClientOptions, 'spawn'> {
+  /** One spawner per engine; its index is the engine's index. */
+  spawns: readonly (() => HostProcess)[];
+  /** What each engine runs on ('cuda:0', 'cpu#1'), for /status and the dashboard. */
+  labels?: readonly string[];
+}
+
+/** One engine of the pool as /status shows it. */
+export interface PoolEngineEntry extends EngineSummary {
+  health: HostHealth;
+  totals: HostRequestCounters;
+}
+
+const STATUS_EVENT = 'studio:engine.onDidChangeStatus';
+
+export class EnginePool {
+  readonly engines: readonly HostClient[];
+  readonly labels: readonly string[];
+  /** synthesize calls each engine holds now (the router's measure of load). */
+  private readonly numInFlight: number[];
+  /** requestId → engine index while the request runs, so cancel reaches its engine. */
+  private readonly owners = new Map<string, number>();
+  private readonly eventListeners = new Set<(event: string, payload: unknown) => void>();
+  private readonly stateListeners = new Set<(state: HostClientState, detail: string) => void>();
+  private lastState: HostClientState = 'starting';
+  private readonly log: ((m: string) => void) | undefined;
+
+  constructor(options: EnginePoolOptions) {
+    if (options.spawns.length === 0) throw new StudioError('invalid-argument', 'an engine pool needs at least one engine', { field: 'devices' });
+    const { spawns, labels, log, ...hostOptions } = options;
+    this.log = log;
+    this.labels = spawns.map((_, i) => labels?.[i] ?? `engine ${i}`);
+    this.numInFlight = spawns.map(() => 0);
+    this.engines = spawns.map((spawn, i) => {
+      const prefix = spawns.length > 1 ? `[${this.labels[i]}] ` : '';
+      return new HostClient({ ...hostOptions, spawn, log: log ? (m) => log(prefix + m) : undefined });
+    });
+    this.engines.forEach((engine) => {
+      engine.onEvent((event, payload) => this.forwardEvent(event, payload));
+      engine.onDidChangeState((state, detail) => this.noteStateChange(state, detail));
+    });
+  }
+
+  get size(): number {
+    return this.engines.length;
+  }
+
+  /** 'ready' while any engine is ready; otherwise the most hopeful state of the rest. */
+  get currentState(): HostClientState {
+    const states = this.engines.map((e) => e.currentState);
+    for (const s of ['ready', 'restarting', 'starting', 'failed'] as const) if (states.includes(s)) return s;
+    return 'disposed';
+  }
+
+  get restartCount(): number {
+    return this.engines.reduce((n, e) => n + e.restartCount, 0);
+  }
+
+  /** The first engine's process id (one engine: the host's pid, as HostClient.pid). */
+  get pid(): number | undefined {
+    return this.engines[0].pid;
+  }
+
+  /** Ready while any engine is ready; the detail names the engines that are not. */
+  health(nowMs = performance.now()): HostHealth {
+    const all = this.engines.map((e) => e.health(nowMs));
+    if (all.length === 1) return all[0];
+    const ready = all.filter((h) => h.ready);
+    const pick = ready[0] ?? all[0];
+    const notReady = all.map((h, i) => (h.ready ? '' : `${this.labels[i]}: ${h.detail}`)).filter(Boolean);
+    const detail = ready.length === all.length ? 'ready' : `${ready.length}/${all.length} engines ready; ${notReady.join('; ')}`;
+    return { ...pick, ready: ready.length > 0, state: this.currentState, detail };
+  }
+
+  /** The engines' cumulative counters added up (numFailedByCode per code). */
+  requestCounters(): HostRequestCounters {
+    const all = this.engines.map((e) => e.requestCounters());
+    if (all.length === 1) return all[0];
+    const sum: HostRequestCounters = { numStarted: 0, numCompleted: 0, numFailed: 0, numCancelled: 0, numCrashed: 0, numInFlight: 0, numRestarts: 0, numStalls: 0, numFailedByCode: {} };
+    for (const c of all) {
+      for (const k of ['numStarted', 'numCompleted', 'numFailed', 'numCancelled', 'numCrashed', 'numInFlight', 'numRestarts', 'numStalls'] as const) sum[k] += c[k];
+      for (const [code, n] of Object.entries(c.numFailedByCode)) sum.numFailedByCode[code as keyof HostRequestCounters['numFailedByCode']] = (sum.numFailedByCode[code as keyof HostRequestCounters['numFailedByCode']] ?? 0) + (n ?? 0);
+    }
+    return sum;
+  }
+
+  /** The engines' last statuses combined (one engine: its status as is). */
+  get lastKnownStatus(): EngineStatus | null {
+    if (this.engines.length === 1) return this.engines[0].lastKnownStatus;
+    return this.combine(this.engines.map((e) => e.lastKnownStatus));
+  }
+
+  /** Each engine: label, state, pid, load and counters (what /status lists under `engines`). */
+  engineEntries(nowMs = performance.now()): PoolEngineEntry[] {
+    return this.engines.map((e, i) => {
+      const health = e.health(nowMs);
+      const s = e.lastKnownStatus;
+      return {
+        index: i,
+        label: this.labels[i],
+        pid: e.pid ?? null,
+        hostState: health.state,
+        ready: health.ready,
+        provider: s?.provider ?? '',
+        numInFlight: this.numInFlight[i],
+        numRunning: s?.numRunning ?? 0,
+        numWaiting: s?.numWaiting ?? 0,
+        numCompleted: e.requestCounters().numCompleted,
+        numRestarts: e.restartCount,
+        health,
+        totals: e.requestCounters(),
+      };
+    });
+  }
+
+  onEvent(listener: (event: string, payload: unknown) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  /** The pool's combined state (currentState) each time it changes; one engine: every change of it. */
+  onDidChangeState(listener: (state: HostClientState, detail: string) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  /**
+   * Starts every engine and resolves once each is ready or has failed, if at least one is ready
+   * (the others are logged and keep restarting or stay failed); rejects when none starts.
+   */
+  async start(): Promise<void> {
+    if (this.engines.length === 1) return this.engines[0].start();
+    const outcomes = await Promise.allSettled(this.engines.map((e) => e.start()));
+    const failures = outcomes.map((o, i) => (o.status === 'rejected' ? `${this.labels[i]}: ${toStudioError(o.reason).message}` : '')).filter(Boolean);
+    if (failures.length === outcomes.length) throw toStudioError((outcomes[0] as PromiseRejectedResult).reason);
+    for (const f of failures) this.log?.(`engine did not start: ${f}`);
+  }
+
+  /** Resolves once any engine is ready; rejects only when none can become ready. */
+  whenReady(): Promise<void> {
+    if (this.engines.length === 1) return this.engines[0].whenReady();
+    return Promise.any(this.engines.map((e) => e.whenReady())).catch((err: AggregateError) => {
+      throw toStudioError(err.errors[0]);
+    });
+  }
+
+  async call<M extends HostMethod>(method: M, args: HostMethods[M]['args']): Promise<HostMethods[M]['result']> {
+    if (this.engines.length === 1) return this.engines[0].call(method, args);
+    switch (method) {
+      case 'synthesize':
+        return this.synthesize(args as HostMethods['synthesize']['args']) as Promise<HostMethods[M]['result']>;
+      case 'cancel':
+        return this.cancel(args as HostMethods['cancel']['args']) as Promise<HostMethods[M]['result']>;
+      case 'status':
+        return this.status() as Promise<HostMethods[M]['result']>;
+      case 'drain': {
+        const all = await Promise.all(this.engines.map((e) => e.call('drain', args as HostMethods['drain']['args']).catch(() => ({ numFinished: 0, numCancelled: 0 }))));
+        return { numFinished: all.reduce((n, r) => n + r.numFinished, 0), numCancelled: all.reduce((n, r) => n + r.numCancelled, 0) } as HostMethods[M]['result'];
+      }
+      default:
+        return this.engines[this.pickEngine()].call(method, args);
+    }
+  }
+
+  /**
+   * Restarts every engine on another model (spawnFor(i) starts engine i); in-flight calls end with
+   * 'cancelled'. Resolves once all are ready.
+   */
+  async replace(spawnFor: (index: number) => HostProcess): Promise<void> {
+    await Promise.all(this.engines.map((e, i) => e.replace(() => spawnFor(i))));
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all(this.engines.map((e) => e.dispose()));
+  }
+
+  /**
+   * The engine with the most free capacity: among ready engines (else all that are not failed or
+   * disposed), the fewest synthesize calls in flight; ties go to the lower index.
+   */
+  pickEngine(): number {
+    const usable = (i: number) => !['failed', 'disposed'].includes(this.engines[i].currentState);
+    const ready = this.engines.map((_, i) => i).filter((i) => this.engines[i].health().ready);
+    const candidates = ready.length > 0 ? ready : this.engines.map((_, i) => i).filter(usable);
+    if (candidates.length === 0) return 0; // every engine failed: its call reports why
+    return candidates.reduce((best, i) => (this.numInFlight[i] < this.numInFlight[best] ? i : best));
+  }
+
+  private async synthesize(request: HostMethods['synthesize']['args']): Promise<HostMethods['synthesize']['result']> {
+    const index = this.pickEngine();
+    this.numInFlight[index]++;
+    this.owners.set(request.requestId, index);
+    try {
+      return await this.engines[index].call('synthesize', request);
+    } finally {
+      this.numInFlight[index]--;
+      if (this.owners.get(request.requestId) === index) this.owners.delete(request.requestId);
+    }
+  }
+
+  private async cancel(args: HostMethods['cancel']['args']): Promise<HostMethods['cancel']['result']> {
+    const index = this.owners.get(args.requestId);
+    if (index !== undefined) return this.engines[index].call('cancel', args);
+    return { cancelled: false };
+  }
+
+  /** Live status of the ready engines (last known for the rest), combined, with one entry per engine. */
+  private async status(): Promise<EngineStatus> {
+    const all = await Promise.all(this.engines.map((e) => (e.health().ready ? e.call('status', {}).catch(() => e.lastKnownStatus) : Promise.resolve(e.lastKnownStatus))));
+    return this.combine(all) as EngineStatus;
+  }
+
+  /** Adds the engines' loads and counts up; provider, model and version from the first that has them. */
+  private combine(all: (EngineStatus | null)[]): EngineStatus | null {
+    const known = all.filter((s): s is EngineStatus => s !== null);
+    if (known.length === 0) return null;
+    const first = known[0];
+    const add = (k: 'queueDepth' | 'numWaiting' | 'numRunning' | 'numInFlight' | 'numCompleted' | 'numFailed' | 'numCancelled' | 'numRejected') => known.reduce((n, s) => n + (s[k] ?? 0), 0);
+    const state = this.currentState;
+    return {
+      ...first,
+      state: state === 'ready' ? (known.some((s) => s.state === 'ready') ? 'ready' : first.state) : state === 'failed' ? 'failed' : state === 'restarting' ? 'restarting' : first.state,
+      queueDepth: add('queueDepth'),
+      numWaiting: add('numWaiting'),
+      numRunning: add('numRunning'),
+      numInFlight: add('numInFlight'),
+      gpuLeased: known.some((s) => s.gpuLeased),
+      numCompleted: add('numCompleted'),
+      numFailed: add('numFailed'),
+      numCancelled: add('numCancelled'),
+      numRejected: add('numRejected'),
+      numRestarts: this.restartCount,
+      engines: this.engineEntries().map(({ health: _h, totals: _t, ...summary }) => summary),
+    };
+  }
+
+  private forwardEvent(event: string, payload: unknown): void {
+    // With several engines, one engine's status change is announced as the pool's combined status.
+    const out = this.engines.length > 1 && event === STATUS_EVENT ? (this.lastKnownStatus ?? payload) : payload;
+    for (const l of this.eventListeners) l(event, out);
+  }
+
+  /** One engine: its every change as is. Several: the combined state, when it changes. */
+  private noteStateChange(engineState: HostClientState, engineDetail: string): void {
+    if (this.engines.length === 1) {
+      for (const l of this.stateListeners) l(engineState, engineDetail);
+      return;
+    }
+    // Every engine's change reaches the dashboard as the combined status (its engines table).
+    const combined = this.lastKnownStatus;
+    if (combined) for (const l of this.eventListeners) l(STATUS_EVENT, combined);
+    const state = this.currentState;
+    if (state === this.lastState) return;
+    this.lastState = state;
+    const detail = this.health().detail;
+    for (const l of this.stateListeners) l(state, detail);
+  }
+}
