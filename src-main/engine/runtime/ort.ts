@@ -38,10 +38,18 @@ export function isProviderLibraryInstalled(provider: ProviderName): boolean {
   return library ? fs.existsSync(path.join(ortBinDir(), library)) : true;
 }
 
-/** The adapter by name (the C-API adapter arrives in the next commit). */
+let capiRuntime: Promise<OrtRuntime> | undefined;
+
+/** The adapter by name; the C-API adapter is loaded on first use (koffi, the core library). */
 export async function getRuntime(name: RuntimeName): Promise<OrtRuntime> {
   if (name === 'node') return nodeRuntime;
-  throw new StudioError('unsupported', `ONNX Runtime adapter '${name}' is not built yet; use 'node'`);
+  capiRuntime ??= import('./capi/capi-runtime').then((m) => m.openCapiRuntime());
+  try {
+    return await capiRuntime;
+  } catch (err) {
+    capiRuntime = undefined;
+    throw err;
+  }
 }
 
 export async function createSession(model: string | Uint8Array, options: SessionOptions): Promise<OrtSession> {
