@@ -90,6 +90,6 @@ describe('provider package', () => {
   });
 
   it('installs into an ignored folder named by package and version', () => {
-    expect(cudaInstallDir('/repo', 'linux')).toBe('/repo/.studio/ort-cuda/com.github.asus4.onnxruntime.linux-x64-gpu-0.4.9');
+    expect(cudaInstallDir('/repo', 'linux')).toBe('/repo/.cache/ort-cuda/com.github.asus4.onnxruntime.linux-x64-gpu-0.4.9');
   });
 });

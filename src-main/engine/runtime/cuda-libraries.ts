@@ -14,6 +14,8 @@ export interface CudaProviderPackage {
   version: string;
   ortVersion: string;
   cudaMajor: number;
+  /** The registry's sha512 integrity of the tarball (npm view <name>@<version> dist.integrity). */
+  integrity: string;
   /** Folder inside the package (after `package/`) that holds the provider libraries. */
   libDir: string;
   /** Provider libraries copied beside the core (ORT loads providers from the core's own folder). */
@@ -26,6 +28,7 @@ export const CUDA_PROVIDER_PACKAGES: Readonly<Record<GpuPlatform, CudaProviderPa
     version: '0.4.9',
     ortVersion: '1.29.0',
     cudaMajor: 13,
+    integrity: 'sha512-FopIhNE/Ng+v2X65wVc9clPCBCvhvA53Hxo2U0Kf5fGdVsC7iCA+mZ0KLWggcQAj7TIZ6pNidR4AC10g74Xo6w==',
     libDir: 'Plugins/Linux/x64',
     providerFiles: ['libonnxruntime_providers_cuda.so', 'libonnxruntime_providers_shared.so'],
   },
@@ -34,7 +37,8 @@ export const CUDA_PROVIDER_PACKAGES: Readonly<Record<GpuPlatform, CudaProviderPa
     version: '0.4.9',
     ortVersion: '1.29.0',
     cudaMajor: 13,
-    libDir: 'Plugins/Windows/x64',
+    integrity: 'sha512-7NmfN9HPYqgjhUSxXBzcAuAI86oPldtmDDF1Ks2646YHU5E+X62fY6xKP/wfVLSUPCBib+4uo4OYnIKx8BxLNA==',
+    libDir: 'Plugins/Windows/x64', // by analogy with the Linux package; the Windows tarball was not unpacked here
     providerFiles: ['onnxruntime_providers_cuda.dll', 'onnxruntime_providers_shared.dll'],
   },
 };
@@ -170,10 +174,10 @@ export function describeMissingCuda(platform: GpuPlatform, search: CudaLibrarySe
   return `CUDA 13 libraries not found: ${search.missing.map((m) => m.file).join(', ')} (searched ${where}); ${fixes.join(', ')}`;
 }
 
-/** The studio's folder for the installed provider package (ignored by git, kept across `npm ci`). */
+/** Where setup:cuda keeps the provider package (.cache/ is ignored by git and kept across `npm ci`). */
 export function cudaInstallDir(repoRoot: string, platform: GpuPlatform): string {
   const pkg = CUDA_PROVIDER_PACKAGES[platform];
-  return path.join(repoRoot, '.studio', 'ort-cuda', `${pkg.name}-${pkg.version}`);
+  return path.join(repoRoot, '.cache', 'ort-cuda', `${pkg.name}-${pkg.version}`);
 }
 
 /** Whether a provider package built for ORT `ortVersion` pairs with this core version (same major.minor.patch). */

@@ -1,6 +1,7 @@
 // The C-API adapter on the CPU provider against the onnxruntime-node adapter: the same bytes for a
 // small MatMul/Softmax graph (fp32, fp16 weights, int64 and bool outputs), IoBinding buffers reused
 // across 10,000 runs with a bound on RSS growth, run options, errors as StudioErrors, and no leaks.
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StudioError } from '../../../../src-shared/errors';
 import { GraphBuilder } from '../../../model-builder/onnx/graph-builder';
@@ -152,10 +153,11 @@ describe('C-API adapter errors', () => {
     expect((err as StudioError).code).toBe('model-invalid');
   });
 
-  it('turns a CUDA provider that cannot load into a StudioError naming setup:cuda', async () => {
+  it.skipIf(fs.existsSync('/dev/nvidiactl'))('turns a CUDA provider that cannot load (no GPU, or no provider installed) into a StudioError naming setup:cuda', async () => {
     const err = await capi.createSession(buildCopyGraph(1, 'float32', 1), { provider: 'cuda', providerOptions: { enable_cuda_graph: '1' } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StudioError);
     expect((err as StudioError).message).toMatch(/npm run setup:cuda/);
+    expect((err as StudioError).code).toBe('unsupported');
   });
 
   it('refuses a bad run config value', async () => {

@@ -9,6 +9,8 @@ describe('OrtStatus → StudioError', () => {
     expect(studioCodeForOrtError(11, 'provider bridge')).toBe('unsupported');
     expect(studioCodeForOrtError(6, 'Failed to allocate memory for requested buffer')).toBe('out-of-memory');
     expect(studioCodeForOrtError(1, 'other')).toBe('internal');
+    expect(studioCodeForOrtError(1, 'Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.13: cannot open shared object file')).toBe('unsupported');
+    expect(studioCodeForOrtError(1, 'Failed to get a WebGPU adapter: No supported adapters')).toBe('unsupported');
   });
 
   it('names the action, the ORT code and the fix', () => {

@@ -16,6 +16,8 @@ export interface StatusContext {
 
 export function studioCodeForOrtError(ortCode: number, message: string): ErrorCode {
   if (/failed to allocate|out of memory|cudaErrorMemoryAllocation/i.test(message)) return 'out-of-memory';
+  // a provider whose libraries or device are missing: the run cannot happen here, whatever ORT's code
+  if (/failed to load library|cannot open shared object|no supported adapters|failed to get a webgpu adapter/i.test(message)) return 'unsupported';
   switch (ORT_ERROR_NAMES[ortCode]) {
     case 'INVALID_ARGUMENT':
       return 'invalid-argument';
