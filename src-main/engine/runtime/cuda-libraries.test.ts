@@ -56,7 +56,7 @@ describe('CUDA library search (Linux)', () => {
     expect(msg).toMatch(/^CUDA 13 libraries not found: libcuda\.so\.1, libcublasLt\.so\.13/);
     expect(msg).toContain('searched /usr/local/cuda/lib64');
     expect(msg).toContain('install the NVIDIA driver (it provides libcuda.so.1)');
-    expect(msg).toContain("pip install nvidia-cublas-cu13 nvidia-curand-cu13 nvidia-cudnn-cu13'");
+    expect(msg).toContain("pip install nvidia-cublas nvidia-curand nvidia-cudnn-cu13'");
     expect(msg).toContain('STUDIO_CUDA_LIB_PATH');
   });
 });

@@ -46,7 +46,7 @@ export const CUDA_PROVIDER_PACKAGES: Readonly<Record<GpuPlatform, CudaProviderPa
 /** One CUDA library the provider needs, by the file name the loader looks for, and what ships it. */
 export interface CudaLibrary {
   file: string;
-  /** The pip wheel (CUDA 13 builds) that carries it, or null for the driver's own library. */
+  /** The pip wheel of its CUDA 13 build (CUDA 13 wheels dropped the -cu13 suffix, cuDNN kept it), or null for the driver's own library. */
   wheel: string | null;
 }
 
@@ -163,7 +163,7 @@ export function findCudaLibraries(platform: GpuPlatform, env: NodeJS.ProcessEnv,
 
 /** Says exactly what is missing and how to get it. */
 export function describeMissingCuda(platform: GpuPlatform, search: CudaLibrarySearch): string {
-  const wheels = [...new Set(search.missing.flatMap((m) => (m.wheel ? [m.wheel.endsWith('-cu13') ? m.wheel : `${m.wheel}-cu13`] : [])))];
+  const wheels = [...new Set(search.missing.flatMap((m) => (m.wheel ? [m.wheel] : [])))];
   const driverMissing = search.missing.some((m) => m.wheel === null);
   const where = search.searched.length ? search.searched.join(platform === 'win32' ? '; ' : ':') : 'no candidate folder exists';
   const fixes = [
