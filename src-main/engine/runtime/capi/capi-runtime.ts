@@ -10,6 +10,7 @@ import { StudioError } from '../../../../src-shared/errors';
 import { ortBinDir } from '../ort';
 import { CAPI_CAPABILITIES, type OrtRuntime, type OrtTensor, type ProviderName, type SessionOptions, type StageSession, type TensorDtype } from '../runtime';
 import { loadOrtApi, nativeView, readPointers, readString, type LoadedOrtApi, type OrtApiTable, type Ptr } from './ort-api';
+import { preloadFoundCudaLibraries } from './cuda-preload';
 import { studioErrorFromStatus, type StatusContext } from './ort-status';
 
 type Kind = 'env' | 'session' | 'value' | 'ioBinding' | 'runOptions' | 'memoryInfo' | 'allocator';
@@ -162,6 +163,8 @@ function appendProvider(core: CapiCore, so: Ptr, options: SessionOptions): void 
   const ctx = { action: `adding the ${options.provider} execution provider`, fix };
   if (options.provider === 'cpu') return;
   if (options.provider === 'cuda') {
+    const preloadProblem = preloadFoundCudaLibraries();
+    if (preloadProblem) throw new StudioError('unsupported', `${ctx.action} failed: ${preloadProblem}; ${fix}`);
     const cuda = core.out((o) => api.CreateCUDAProviderOptions(o), ctx);
     try {
       const all = [['device_id', '0'], ...entries.filter(([k]) => k !== 'device_id')];
