@@ -5,6 +5,8 @@ import { defineConfig } from '@playwright/test';
 import { findElectronBinary } from './src-main/cli/electron-binary';
 
 export const E2E_PORT = Number(process.env.STUDIO_E2E_PORT ?? 7871);
+/** The test host's token (loopback only): the fixture opens the UI through its one-time URL, as a user would. */
+export const E2E_TOKEN = process.env.STUDIO_E2E_TOKEN ?? `e2e-${E2E_PORT}-local-test-token`;
 const electron = findElectronBinary(process.cwd());
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -28,7 +30,7 @@ export default defineConfig({
   webServer: electron.found
     ? undefined
     : {
-        command: `node e2e/fixtures/start-host.mjs ${E2E_PORT}`,
+        command: `node e2e/fixtures/start-host.mjs ${E2E_PORT} ${E2E_TOKEN}`,
         url: `http://127.0.0.1:${E2E_PORT}/readyz`,
         timeout: 300_000,
         reuseExistingServer: false,

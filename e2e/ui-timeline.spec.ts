@@ -1,8 +1,10 @@
 /**
  * The main loop end to end against the headless host: a two-turn SSML document, generate, two
- * regions, play, regenerate one turn and pick the new take, export a 16-bit WAV and check its header.
+ * regions, play, regenerate one turn and pick the new take, export a 16-bit WAV and check its header,
+ * then export the same clip as MP3 through main's encoders and decode it.
  */
 import { readFileSync } from 'node:fs';
+import { MPEGDecoder } from 'mpg123-decoder';
 import { test, expect } from './fixtures/app';
 import { TWO_TURN_SSML, generateAndWaitForRegions, setDocument, waitForEngine } from './ui-helpers';
 
@@ -37,7 +39,9 @@ test('generates a two-turn document, plays it, keeps a new take and exports a WA
   await expect(page.getByTestId('waveform')).toHaveAttribute('data-num-regions', '2');
   await ui.screenshot('ui-timeline');
 
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-wav16').click()]);
+  await expect(page.getByTestId('export-format')).toHaveValue('wav'); // the default
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-audio').click()]);
+  expect(download.suggestedFilename()).toMatch(/\.wav$/);
   const bytes = readFileSync((await download.path())!);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   expect(bytes.toString('ascii', 0, 4)).toBe('RIFF');
@@ -50,4 +54,19 @@ test('generates a two-turn document, plays it, keeps a new take and exports a WA
   // data chunk = file − 44-byte header, 2 bytes per sample
   expect(view.getUint32(40, true)).toBe(bytes.length - 44);
   expect(view.getUint32(40, true)).toBeGreaterThan(0);
+
+  // The same clip through the export contract's encoders, MP3 picked in the format select.
+  await page.getByTestId('export-format').selectOption('mp3');
+  const [mp3Download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-audio').click()]);
+  expect(mp3Download.suggestedFilename()).toMatch(/\.mp3$/);
+  const decoder = new MPEGDecoder();
+  await decoder.ready;
+  const decoded = decoder.decode(readFileSync((await mp3Download.path())!));
+  decoder.free();
+  expect(decoded.sampleRate).toBe(24_000);
+  // As long as the WAV, plus at most LAME's 1,105-sample delay and one 576-sample granule of padding.
+  const numWavSamples = view.getUint32(40, true) / 2;
+  expect(decoded.samplesDecoded).toBeGreaterThanOrEqual(numWavSamples);
+  expect(decoded.samplesDecoded).toBeLessThan(numWavSamples + 1105 + 576);
+  await expect(page.getByTestId('export-status')).toContainText('.mp3');
 });

@@ -9,6 +9,9 @@ import { createSynthesisService, type SynthesisService } from './engine-host/syn
 import type { HostMethod, HostStartOptions, MainToHost } from './engine-host/protocol';
 
 async function main(): Promise<void> {
+  // A terminal's Ctrl+C reaches the whole process group; the parent drains and then ends this
+  // process, so SIGINT here would only drop in-flight work and trigger a needless restart.
+  process.on('SIGINT', () => {});
   const transport = createHostTransport();
   const options = JSON.parse(process.argv[2] ?? '{}') as HostStartOptions;
   const emit = (event: string, payload: unknown): void => transport.post({ kind: 'event', event, payload });

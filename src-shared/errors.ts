@@ -20,6 +20,11 @@ export const ERROR_CODES = [
   'out-of-memory',
   'not-found',
   'unauthorized',
+  'forbidden', // the caller may not use this resource (a path outside its grants, an admin channel); HTTP 403
+  'unavailable', // the engine is restarting, switching models or shutting down; retry later (HTTP 503)
+  'payload-too-large', // a body or upload over its byte limit (HTTP 413)
+  'unsupported-media-type', // a body that is not in the format the route takes, e.g. JSON (HTTP 415)
+  'method-not-allowed', // an HTTP route called with a method it does not have (HTTP 405 + Allow)
   'network',
   'checksum-mismatch',
   'disk-full',
@@ -82,6 +87,16 @@ export function httpStatusForError(code: ErrorCode): number {
       return 400;
     case 'unauthorized':
       return 401;
+    case 'forbidden':
+      return 403;
+    case 'payload-too-large':
+      return 413;
+    case 'unsupported-media-type':
+      return 415;
+    case 'method-not-allowed':
+      return 405;
+    case 'unavailable':
+      return 503;
     case 'not-found':
     case 'model-missing':
       return 404;

@@ -10,6 +10,7 @@ import { LIBRARY_CHANNELS, type LibraryApi, type LibraryEvents } from './contrac
 import { PROJECT_CHANNELS, type ProjectsApi, type ProjectsEvents } from './contract/projects';
 import { BENCH_CHANNELS, BENCH_EVENTS, type BenchApi, type BenchEvents } from './contract/bench';
 import { MODEL_CHANNELS, MODEL_EVENTS, type ModelsApi, type ModelsEvents } from './contract/models';
+import { EXPORT_CHANNELS, type ExportApi, type ExportEvents } from './contract/export';
 
 export const CHANNELS = Object.freeze({
   ...APP_CHANNELS,
@@ -18,16 +19,31 @@ export const CHANNELS = Object.freeze({
   ...PROJECT_CHANNELS,
   ...BENCH_CHANNELS,
   ...MODEL_CHANNELS,
+  ...EXPORT_CHANNELS,
 });
 export const EVENTS = Object.freeze({ ...TTS_EVENTS, ...BENCH_EVENTS, ...MODEL_EVENTS });
 
-export type StudioApi = AppApi & TtsApi & LibraryApi & ProjectsApi & BenchApi & ModelsApi;
-export type StudioEvents = AppEvents & TtsEvents & LibraryEvents & ProjectsEvents & BenchEvents & ModelsEvents;
+export type StudioApi = AppApi & TtsApi & LibraryApi & ProjectsApi & BenchApi & ModelsApi & ExportApi;
+export type StudioEvents = AppEvents & TtsEvents & LibraryEvents & ProjectsEvents & BenchEvents & ModelsEvents & ExportEvents;
 
 export type Channel = keyof StudioApi & string;
 export type EventName = keyof StudioEvents & string;
 export type RequestOf<C extends Channel> = StudioApi[C]['request'];
 export type ResponseOf<C extends Channel> = StudioApi[C]['response'];
+
+/**
+ * Channels that change what every client gets (switch the model, download or delete models, run
+ * benchmarks): only the local privileged session may call them (the Electron window, or the
+ * headless UI opened from its token URL on this machine).
+ */
+export const ADMIN_CHANNELS: readonly Channel[] = Object.freeze([
+  CHANNELS.loadModel,
+  CHANNELS.pullModel,
+  CHANNELS.removeModel,
+  CHANNELS.verifyModel,
+  CHANNELS.startRun,
+  CHANNELS.stopRun,
+]);
 
 export const CHANNEL_NAMES: readonly string[] = Object.freeze(Object.values(CHANNELS));
 export const EVENT_NAMES: readonly string[] = Object.freeze(Object.values(EVENTS));

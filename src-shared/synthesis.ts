@@ -21,6 +21,20 @@ export interface SamplingParams {
 
 export type RequestPriority = 'interactive' | 'bulk';
 
+/**
+ * Which vendor's reading of SSML applies: the W3C's SSML 1.1, Azure, Google Cloud TTS or Amazon
+ * Polly; 'auto' detects it from namespaces and vendor elements and says what it chose.
+ */
+export type SsmlDialect = 'ssml11' | 'azure' | 'google' | 'polly' | 'auto';
+export const SSML_DIALECTS: readonly SsmlDialect[] = ['auto', 'ssml11', 'azure', 'google', 'polly'];
+
+/** How an SSML request is read. Defaults: dialect 'auto', lenient false (strict: problems are errors). */
+export interface SsmlRequestOptions {
+  dialect?: SsmlDialect;
+  /** true: unknown markup and out-of-range values are dropped or clamped with warnings instead of failing. */
+  lenient?: boolean;
+}
+
 /** One request: plain text or an SSML document. */
 export interface SynthesisRequest {
   /** Client-chosen id (unique among in-flight requests); used for cancel and events. */
@@ -41,6 +55,8 @@ export interface SynthesisRequest {
   deadlineMs?: number;
   /** Stream audio chunks as they are decoded. */
   stream?: boolean;
+  /** How SSML input is read (ignored for plain text). */
+  ssmlOptions?: SsmlRequestOptions;
 }
 
 export interface SynthesisTimings {

@@ -43,7 +43,7 @@ function createFakeHost() {
   return { host, emitStatus: (p: unknown) => emit(EVENTS.onDidChangeEngineStatus, p) };
 }
 
-function setup(): { bridge: StudioBridge; warnings: string[]; fake: ReturnType<typeof createFakeHost> } {
+function setup(): { bridge: StudioBridge; warnings: string[]; fake: ReturnType<typeof createFakeHost>; other: StudioBridge; remote: StudioBridge } {
   const fake = createFakeHost();
   const services = new StudioServices({
     host: fake.host,
@@ -51,7 +51,13 @@ function setup(): { bridge: StudioBridge; warnings: string[]; fake: ReturnType<t
   });
   const warnings: string[] = [];
   const dispatcher = new Dispatcher(services.handlers, { warn: (m) => warnings.push(m) });
-  return { bridge: createInMemoryBridge(dispatcher, services), warnings, fake };
+  return {
+    bridge: createInMemoryBridge(dispatcher, services),
+    warnings,
+    fake,
+    other: createInMemoryBridge(dispatcher, services, 'other-window'),
+    remote: createInMemoryBridge(dispatcher, services, 'remote-socket', 'client'),
+  };
 }
 
 const request = (over: Partial<SynthesisRequest> = {}): SynthesisRequest => ({
@@ -138,5 +144,30 @@ describe('studio contract in memory', () => {
     fake.emitStatus({ state: 'draining' });
     await new Promise((r) => setTimeout(r, 0));
     expect(states).toEqual(['ready', 'draining']);
+  });
+
+  it("ignores a cancel of another caller's request id", async () => {
+    const { bridge, other } = setup();
+    const pending = bridge.invoke(CHANNELS.synthesize, request({ requestId: 'mine' }));
+    await new Promise((r) => setTimeout(r, 2));
+    expect(await other.invoke(CHANNELS.cancel, { requestId: 'mine' })).toEqual({ ok: true, value: { cancelled: false } });
+    expect((await pending).ok).toBe(true);
+  });
+
+  it('refuses admin channels to a client session, before validating or running them', async () => {
+    const { remote, warnings } = setup();
+    for (const [channel, payload] of [
+      [CHANNELS.loadModel, { modelId: 'embedded:tiny' }],
+      [CHANNELS.pullModel, { modelId: 'Qwen/x' }],
+      [CHANNELS.removeModel, { modelId: 'x' }],
+      [CHANNELS.startRun, {}],
+      [CHANNELS.stopRun, { runId: 'r' }],
+    ] as const) {
+      const reply = await remote.invoke(channel, payload as never);
+      expect(reply).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    }
+    expect(warnings.filter((w) => w.includes('refused admin call'))).toHaveLength(5);
+    // The public contract still works for the same caller.
+    expect((await remote.invoke(CHANNELS.ping, { message: 'x' })).ok).toBe(true);
   });
 });

@@ -3,13 +3,15 @@
  * with its schema, runs the service handler and always answers with a CallReply — never a throw.
  * Electron IPC (ipc/), the headless WebSocket bridge and in-memory tests all call dispatch().
  */
-import { CHANNELS, isChannel, type CallReply, type Channel, type RequestOf, type ResponseOf } from '../../src-shared/ipc-contract';
+import { ADMIN_CHANNELS, CHANNELS, isChannel, type CallReply, type Channel, type RequestOf, type ResponseOf } from '../../src-shared/ipc-contract';
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import { REQUEST_SCHEMAS, describeIssues } from './schemas';
 
 /** Who is calling; events for this caller go through `emit`. */
 export interface CallContext {
   callerId: string;
+  /** 'admin': the local privileged session (every channel); 'client': the public contract only. */
+  role: 'admin' | 'client';
   emit(event: string, payload: unknown): void;
 }
 
@@ -33,6 +35,11 @@ export class Dispatcher {
         { channel: String(channel).slice(0, 80) },
       );
       this.log.warn(`[dispatch] rejected call from ${ctx.callerId}: ${error.message}`);
+      return { ok: false, error: error.toJSON() };
+    }
+    if (ctx.role !== 'admin' && ADMIN_CHANNELS.includes(channel)) {
+      const error = new StudioError('forbidden', `${channel} changes the studio for every client; only the studio window on this machine may call it`, { channel });
+      this.log.warn(`[dispatch] refused admin call from ${ctx.callerId}: ${channel}`);
       return { ok: false, error: error.toJSON() };
     }
     const parsed = REQUEST_SCHEMAS[channel].safeParse(payload ?? {});

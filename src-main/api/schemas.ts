@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { CHANNELS, type Channel } from '../../src-shared/ipc-contract';
+import { AUDIO_FORMATS } from '../../src-shared/audio-format';
+import { EXPORT_CHUNK_MAX_SAMPLES } from '../../src-shared/contract/export';
 
 const empty = z.strictObject({});
 
@@ -22,6 +24,12 @@ export const samplingParamsSchema = z
   })
   .partial();
 
+/** How SSML input is read: dialect (default 'auto') and lenient (default false: strict). */
+export const ssmlRequestOptionsSchema = z.strictObject({
+  dialect: z.enum(['auto', 'ssml11', 'azure', 'google', 'polly']).optional(),
+  lenient: z.boolean().optional(),
+});
+
 export const synthesisRequestSchema = z.strictObject({
   requestId: z.string().min(1).max(128),
   input: z.string().max(1_048_576),
@@ -34,6 +42,7 @@ export const synthesisRequestSchema = z.strictObject({
   priority: z.enum(['interactive', 'bulk']).optional(),
   deadlineMs: z.number().positive().optional(),
   stream: z.boolean().optional(),
+  ssmlOptions: ssmlRequestOptionsSchema.optional(),
 });
 
 const fullSamplingParamsSchema = samplingParamsSchema.required();
@@ -76,7 +85,7 @@ export const projectDocumentSchema = z.strictObject({
   schemaVersion: z.literal(1),
   id: idSchema,
   name: z.string().min(1).max(200),
-  editor: z.strictObject({ text: z.string().max(1_048_576), inputFormat: z.enum(['text', 'ssml']) }),
+  editor: z.strictObject({ text: z.string().max(1_048_576), inputFormat: z.enum(['text', 'ssml']), ssmlOptions: ssmlRequestOptionsSchema.optional() }),
   voice: z.strictObject({
     modelId: z.string().max(200).nullable(),
     voice: z.string().max(64),
@@ -128,7 +137,7 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
   [CHANNELS.autosave]: z.strictObject({ project: projectDocumentSchema, path: z.string().min(1).max(4096).nullable() }),
   [CHANNELS.readRecovery]: empty,
   [CHANNELS.discardRecovery]: empty,
-  [CHANNELS.validateSsml]: z.strictObject({ text: z.string().max(1_048_576) }),
+  [CHANNELS.validateSsml]: z.strictObject({ text: z.string().max(1_048_576), ssmlOptions: ssmlRequestOptionsSchema.optional(), language: z.string().min(1).max(64).optional() }),
   [CHANNELS.startRun]: benchRunInputSchema,
   [CHANNELS.stopRun]: z.strictObject({ runId: idSchema }),
   [CHANNELS.listRuns]: empty,
@@ -138,6 +147,16 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
   [CHANNELS.pullModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
   [CHANNELS.removeModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
   [CHANNELS.verifyModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
+  [CHANNELS.appendExportAudio]: z.strictObject({
+    exportId: idSchema,
+    pcm: z.instanceof(Float32Array).refine((pcm) => pcm.length <= EXPORT_CHUNK_MAX_SAMPLES, `at most ${EXPORT_CHUNK_MAX_SAMPLES} samples per chunk; split the audio`),
+  }),
+  [CHANNELS.encodeExportAudio]: z.strictObject({
+    exportId: idSchema,
+    sampleRateHz: z.number().int().min(8000).max(192_000),
+    format: z.enum(AUDIO_FORMATS),
+    bitrateKbps: z.number().positive().max(510).optional(),
+  }),
 };
 
 /** Turns zod issues into one readable sentence naming each field path. */

@@ -105,3 +105,13 @@ describe('applyGainDb', () => {
     expect(applyGainDb(x, 0)).toEqual(x);
   });
 });
+
+describe('normalizeLoudness with broken samples', () => {
+  it('fails with the sample index and time when one sample is NaN, instead of passing it through', () => {
+    const pcm = sine(440, RATE_HZ, 1, 0.25);
+    pcm[12_000] = Number.NaN;
+    expect(() => normalizeLoudness(pcm, RATE_HZ, { targetLufs: -16, truePeakCeilingDbtp: -1 })).toThrowError(/sample 12000 \(at 500 ms\) is NaN before loudness normalisation/);
+    pcm[12_000] = Number.POSITIVE_INFINITY;
+    expect(() => normalizeLoudness(pcm, RATE_HZ, { targetLufs: -16, truePeakCeilingDbtp: -1 })).toThrowError(/is Infinity/);
+  });
+});

@@ -33,6 +33,7 @@ const CEILING_MARGIN_DB = 0.01;
 export function normalizeLoudness(pcm: Float32Array, sampleRateHz: number, target: LoudnessTarget): LoudnessResult {
   checkSampleRate(sampleRateHz);
   checkTarget(target);
+  checkFiniteSamples(pcm, sampleRateHz);
   const measured = measureIntegratedLoudness(pcm, sampleRateHz);
   const peak = measureTruePeak(pcm);
   const measuredPeakDb = peak > 0 ? 20 * Math.log10(peak) : null;
@@ -58,6 +59,18 @@ export function normalizeLoudness(pcm: Float32Array, sampleRateHz: number, targe
     appliedGainDb: gainDb,
     limitedByTruePeak,
   };
+}
+
+/**
+ * One NaN or infinity makes the measured loudness NaN, and the gain with it, which used to pass
+ * the recording through silently. It means an earlier stage produced a broken sample: say where.
+ */
+function checkFiniteSamples(pcm: Float32Array, sampleRateHz: number): void {
+  for (let i = 0; i < pcm.length; i++) {
+    if (Number.isFinite(pcm[i])) continue;
+    const timeMs = Math.round((i / sampleRateHz) * 1000);
+    throw new StudioError('internal', `sample ${i} (at ${timeMs} ms) is ${pcm[i]} before loudness normalisation, so the loudness cannot be measured; an earlier stage (model output, prosody DSP or an inserted clip) produced it — please report this with the request`, { sampleIndex: i, timeMs, value: String(pcm[i]) });
+  }
 }
 
 function checkTarget(target: LoudnessTarget): void {

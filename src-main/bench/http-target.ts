@@ -1,6 +1,6 @@
 /**
  * The http BenchTarget: speaks the studio's HTTP API (or any server with the same shapes).
- *   api 'studio' (default): POST {url}/api/v1/tts {text?, ssml?, voice, seed, language?, stream?}
+ *   api 'studio' (default): POST {url}/api/v1/tts {text?, ssml?, ssml_dialect?, lenient?, voice, seed, language?, stream?}
  *   api 'openai': POST {url}/v1/audio/speech {model, input, voice, response_format:'wav', stream, seed, language?};
  *                 the OpenAI shape has no SSML, so SSML requests fail with 'unsupported' (use api 'studio').
  *   status:       GET  {url}/status → EngineStatus JSON (queueDepth, numWaiting, numRunning, …)
@@ -37,7 +37,8 @@ function requestBody(api: HttpTargetApi, model: string, req: BenchSynthesisReque
   }
   const text = req.text === undefined ? {} : { text: req.text };
   const ssml = req.ssml === undefined ? {} : { ssml: req.ssml };
-  return { ...text, ...ssml, voice: req.voice, seed: req.seed, stream: req.stream, ...language };
+  const reading = req.ssml === undefined || !req.ssmlOptions ? {} : { ...(req.ssmlOptions.dialect ? { ssml_dialect: req.ssmlOptions.dialect } : {}), ...(req.ssmlOptions.lenient !== undefined ? { lenient: req.ssmlOptions.lenient } : {}) };
+  return { ...text, ...ssml, ...reading, voice: req.voice, seed: req.seed, stream: req.stream, ...language };
 }
 
 async function readBody(response: Response, sentMs: number): Promise<{ bytes: Uint8Array; firstByteMs: number | null }> {

@@ -24,6 +24,7 @@ export function toSynthesisRequest(req: BenchSynthesisRequest, requestId: string
     language: req.language ?? 'auto',
     seed: req.seed,
     stream: req.stream,
+    ...(isSsml && req.ssmlOptions ? { ssmlOptions: { ...req.ssmlOptions } } : {}),
   };
 }
 

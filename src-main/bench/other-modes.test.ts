@@ -64,9 +64,10 @@ describe('modes against a serial 100 ms server', () => {
     expect(o.numArrivals).toBe(expected.length);
     const sent = record.samples.requests.filter((r) => r.measurementId === o.id);
     expect(sent).toHaveLength(expected.length);
-    // every send happened at its scheduled time (within timer lag), not after the previous completion
-    for (const r of sent) expect(r.sendMs - r.scheduledMs).toBeLessThan(60);
-    expect(o.maxSendLagMs).toBeLessThan(60);
+    // every send happened at its scheduled time (within timer lag on a loaded CPU), not after the
+    // previous completion: waiting on a 10 req/s server would put the 20th send ~1,000 ms late
+    for (const r of sent) expect(r.sendMs - r.scheduledMs).toBeLessThan(150);
+    expect(o.maxSendLagMs).toBeLessThan(150);
     // a serial server completes in order every 100 ms, so the last request's latency ≈ n × 100 − its arrival
     const last = sent[sent.length - 1];
     expect(last.endMs - last.scheduledMs).toBeGreaterThan(expected.length * 100 - 1000 - 50);

@@ -4,9 +4,13 @@
  * The harness never looks inside a target; it compares bytes, counts statuses and samples status().
  */
 
+import type { SsmlRequestOptions } from '../../src-shared/synthesis';
+
 export interface BenchSynthesisRequest {
   text?: string;
   ssml?: string;
+  /** How the SSML is read (dialect, lenient); sent as ssml_dialect / lenient over HTTP. */
+  ssmlOptions?: SsmlRequestOptions;
   voice: string;
   seed: number;
   language?: string;

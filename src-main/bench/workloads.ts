@@ -2,7 +2,8 @@
  * The two built-in workloads of benchmark-protocol.md, as request templates without a seed:
  *   plain     — one fixed English paragraph (about 15 s of speech), one voice;
  *   processed — SSML with two turns, each with its own prosody rate/pitch/volume, a 120 ms break
- *               between them; the studio applies whole-recording loudness normalisation to SSML output.
+ *               between them, read as W3C SSML 1.1 in strict mode (PROCESSED_SSML_OPTIONS, sent with
+ *               every request); the studio applies whole-recording loudness normalisation to SSML output.
  * Pure data; the harness adds the seed (9001 warm-up, 42 golden and load).
  */
 import { StudioError } from '../../src-shared/errors';
@@ -24,6 +25,9 @@ export const PLAIN_PARAGRAPH =
   'Ships he would never meet passed safely in the dark, ' +
   'and that quiet certainty was reward enough for him.';
 
+/** The processed workload's reading, explicit so a run does not depend on auto-detection. */
+export const PROCESSED_SSML_OPTIONS = Object.freeze({ dialect: 'ssml11', lenient: false } as const);
+
 export function processedSsml(voice: string): string {
   return [
     '<speak version="1.1" xml:lang="en-US">',
@@ -43,7 +47,7 @@ export function builtInWorkload(name: string, voice: string, language: string): 
     case 'plain':
       return { name, request: { text: PLAIN_PARAGRAPH, voice, language } };
     case 'processed':
-      return { name, request: { ssml: processedSsml(voice), voice, language } };
+      return { name, request: { ssml: processedSsml(voice), ssmlOptions: { ...PROCESSED_SSML_OPTIONS }, voice, language } };
     default:
       throw new StudioError('invalid-argument', `workload "${name}" is unknown; built-in workloads are ${BUILT_IN_WORKLOAD_NAMES.join(', ')}`, {
         field: 'workloads',

@@ -44,6 +44,16 @@ describe('studio CLI', () => {
     expect(b.err.join('')).toMatch(/error: --size must be one of tiny, 0\.6b, 1\.7b.*\nfix: /s);
   });
 
+  it('takes --ssml-dialect and --lenient on synth, and names the dialects when one is wrong', async () => {
+    const help = createProgram().commands.find((c) => c.name() === 'synth')!.helpInformation();
+    expect(help).toContain('--ssml-dialect');
+    expect(help).toContain('--lenient');
+    const a = capture();
+    expect(await runCli(['synth', '--ssml', '/tmp/none.xml', '--ssml-dialect', 'watson', '-o', '/tmp/x.wav'])).toBe(2);
+    expect(a.err.join('')).toMatch(/--ssml-dialect 'watson' is unknown.*auto, ssml11, azure, google, polly/s);
+    vi.restoreAllMocks();
+  });
+
   it('exits 1 on a runtime error with what and fix, and no stack trace unless --verbose', async () => {
     const a = capture();
     expect(await runCli(['model', 'inspect', '/nonexistent/model'])).toBe(1);

@@ -1,8 +1,10 @@
 /**
  * `studio serve`: the headless host — the same services as the app, the built UI over HTTP,
  * the contract over a WebSocket and the HTTP API, on loopback unless --host says otherwise.
- * Ctrl+C drains: stop accepting, finish or cancel in flight, then exit.
+ * Ctrl+C drains (readyz 503, no new work, in-flight responses finish), then exits; a second
+ * Ctrl+C exits at once.
  */
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { createStudioRuntime } from '../runtime/studio-runtime';
 import { rendererDir } from '../runtime/paths';
@@ -10,6 +12,8 @@ import { startHeadlessServer } from '../headless/headless-server';
 import { parseIntFlag } from './cli-errors';
 import { engineOverridesFromFlags } from './engine-options';
 import { STUDIO_VERSION } from '../../src-shared/version';
+import { StudioError } from '../../src-shared/errors';
+import { defaultOpenAiVoiceMap, parseVoiceMap } from '../headless/speech-routes';
 
 export interface ServeOptions {
   port: string;
@@ -19,12 +23,27 @@ export interface ServeOptions {
   provider?: string;
   engineConfig?: string;
   drainMs: string;
+  allowHost?: string[];
+  openaiVoiceMap?: string;
+}
+
+/** The default OpenAI voice map, with the user's file (--openai-voice-map) laid over it. */
+function voiceMapFrom(file: string | undefined): Record<string, string[]> {
+  if (!file) return defaultOpenAiVoiceMap();
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new StudioError('invalid-argument', `--openai-voice-map ${file} cannot be read as JSON (${(err as Error).message}); give a file like {"alloy": "ryan"}`, { field: 'openai-voice-map' });
+  }
+  return { ...defaultOpenAiVoiceMap(), ...parseVoiceMap(json) };
 }
 
 export async function runServe(opts: ServeOptions): Promise<void> {
   const port = parseIntFlag('port', opts.port, 0, 65535);
   const drainMs = parseIntFlag('drain-ms', opts.drainMs, 0, 600_000);
   const engineConfig = engineOverridesFromFlags(opts);
+  const voiceMap = voiceMapFrom(opts.openaiVoiceMap);
   const runtime = createStudioRuntime({ hostKind: 'headless', version: STUDIO_VERSION, model: opts.model, engineConfig });
   const uiDir = rendererDir();
   const server = await startHeadlessServer({
@@ -33,18 +52,25 @@ export async function runServe(opts: ServeOptions): Promise<void> {
     hostname: opts.host,
     rendererDir: uiDir,
     bearerToken: opts.token ?? process.env.STUDIO_TOKEN,
+    allowHosts: opts.allowHost,
+    voiceMap,
   });
   console.log(`Qwen3-TTS Studio (headless) listening on ${server.url}${uiDir ? '' : ' (UI not built: run npm run build)'}`);
+  console.log(`Open the studio at ${server.uiUrl}`);
   runtime.host.start().then(
     () => console.log(`engine ready: ${runtime.host.lastKnownStatus?.model?.displayName ?? 'model loaded'} on ${runtime.host.lastKnownStatus?.provider ?? '?'}`),
     (err: Error) => console.error(`engine failed to start: ${err.message}`),
   );
   let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      console.log(`${signal} again: exiting now`);
+      process.exit(130);
+    }
     stopping = true;
-    console.log(`${signal}: draining (up to ${drainMs} ms)…`);
-    await runtime.host.call('drain', { graceMs: drainMs }).catch(() => null);
+    console.log(`${signal}: draining ${server.numInFlight} request(s) (up to ${drainMs} ms); press Ctrl+C again to exit at once`);
+    const { numUnfinished } = await server.drain(drainMs);
+    if (numUnfinished > 0) console.log(`${numUnfinished} response(s) did not finish within ${drainMs} ms`);
     await server.close();
     await runtime.dispose();
     process.exit(0);
@@ -65,5 +91,7 @@ export function registerServe(program: Command): void {
     .option('--provider <name>', 'execution provider (auto, cpu, webgpu, cuda, dml)')
     .option('--engine-config <json>', 'engine settings, e.g. {"maxRunningSequences":1}')
     .option('--drain-ms <ms>', 'on shutdown, how long in-flight requests may finish', '10000')
+    .option('--allow-host <name...>', 'more Host names to accept (a DNS name of this machine); loopback names and the bound address always are')
+    .option('--openai-voice-map <file>', 'JSON file mapping OpenAI voice names to speakers, e.g. {"alloy": "ryan"}')
     .action(runServe);
 }

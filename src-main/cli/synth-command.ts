@@ -7,14 +7,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { EVENTS } from '../../src-shared/ipc-contract';
-import type { AudioChunk, SynthesisProgress, SynthesisRequest, SynthesisResult, VoiceInfo } from '../../src-shared/synthesis';
+import { SSML_DIALECTS, type AudioChunk, type SsmlDialect, type SynthesisProgress, type SynthesisRequest, type SynthesisResult, type VoiceInfo } from '../../src-shared/synthesis';
 import { createSynthesisService } from '../engine-host/synthesis-service';
 import { EMBEDDED_TINY } from '../engine-host/embedded-model';
 import { encodeWavBytes, floatToPcm16 } from '../engine/wav-bytes';
 import { defaultUserDataDir } from '../runtime/paths';
 import { UsageError, parseIntFlag } from './cli-errors';
+import { addSamplingFlags, samplingParamsFromFlags, type SamplingFlags } from './sampling-flags';
 
-interface SynthOptions {
+interface SynthOptions extends SamplingFlags {
   voice: string;
   language: string;
   seed: string;
@@ -26,9 +27,13 @@ interface SynthOptions {
   float?: boolean;
   instruct?: string;
   listVoices?: boolean;
+  ssmlDialect: string;
+  lenient?: boolean;
 }
 
 async function runSynth(text: string | undefined, opts: SynthOptions): Promise<void> {
+  if (!(SSML_DIALECTS as readonly string[]).includes(opts.ssmlDialect)) throw new UsageError(`--ssml-dialect '${opts.ssmlDialect}' is unknown`, `use one of ${SSML_DIALECTS.join(', ')}`);
+  const params = samplingParamsFromFlags(opts); // bad flags fail before the model loads
   const lines: string[] = [];
   const progress = { framesDone: 0, framesEstimated: 0 };
   const onEvent = (event: string, payload: unknown) => {
@@ -62,7 +67,9 @@ async function runSynth(text: string | undefined, opts: SynthOptions): Promise<v
       language: opts.language.toLowerCase(),
       seed: parseIntFlag('seed', opts.seed, 0, 2 ** 32 - 1),
       instruct: opts.instruct,
+      params,
       stream: opts.stream === true,
+      ...(opts.ssml ? { ssmlOptions: { dialect: opts.ssmlDialect as SsmlDialect, lenient: opts.lenient === true } } : {}),
     };
     const result = (await service.call('synthesize', request)) as SynthesisResult;
     if (process.stderr.isTTY) process.stderr.write('\n');
@@ -79,7 +86,7 @@ async function runSynth(text: string | undefined, opts: SynthOptions): Promise<v
 }
 
 export function registerSynth(program: Command): void {
-  program
+  const command = program
     .command('synth [text]')
     .description('synthesise text (or an SSML file) to a WAV file')
     .option('--voice <name>', 'speaker (see --list-voices)', 'ryan')
@@ -87,11 +94,13 @@ export function registerSynth(program: Command): void {
     .option('--seed <n>', 'sampling seed: the same seed gives the same bytes', '42')
     .option('-o, --output <file>', 'output WAV file')
     .option('--ssml <file>', 'read SSML from a file instead of text')
+    .option('--ssml-dialect <name>', `how to read the SSML: ${SSML_DIALECTS.join(', ')} (auto detects Azure, Google and Polly markup)`, 'auto')
+    .option('--lenient', 'drop unknown SSML markup and clamp out-of-range values with warnings instead of failing')
     .option('--model <dir>', "model folder, or 'embedded:tiny' (the synthetic default)")
     .option('--provider <name>', 'auto, cpu, webgpu, cuda or dml', 'auto')
     .option('--instruct <text>', 'instruction (1.7B CustomVoice / VoiceDesign only)')
     .option('--float', 'write 32-bit float WAV instead of 16-bit PCM')
     .option('--stream', 'write raw 16-bit PCM to stdout as it is decoded')
-    .option('--list-voices', "list the model's voices and exit")
-    .action(runSynth);
+    .option('--list-voices', "list the model's voices and exit");
+  addSamplingFlags(command).action(runSynth);
 }

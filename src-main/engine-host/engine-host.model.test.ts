@@ -7,15 +7,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { EVENTS } from '../../src-shared/ipc-contract';
 import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import { createStudioRuntime, type StudioRuntime } from '../runtime/studio-runtime';
 import { ensureTinyModel } from '../model-builder/tiny-model';
+import { encodeWav } from '../audio/wav';
+import { refusalWarning, AUDIO_INSERT_MAX_BYTES } from './audio-inserts';
 
 const MAX_HOST_START_MS = 90_000;
 let runtime: StudioRuntime;
+let dataDir: string;
 const statusEvents: EngineStatus[] = [];
 const audioEvents: string[] = [];
 
@@ -23,7 +26,7 @@ const request = (requestId: string, input: string): SynthesisRequest => ({ reque
 const sha = (pcm: Float32Array) => createHash('sha256').update(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength)).digest('hex');
 
 async function synth(req: SynthesisRequest): Promise<SynthesisResult> {
-  const ctx = { callerId: 'test', emit: (event: string, payload: unknown) => (event === EVENTS.onDidProduceAudio ? audioEvents.push((payload as { requestId: string }).requestId) : undefined) };
+  const ctx = { callerId: 'test', role: 'client' as const, emit: (event: string, payload: unknown) => (event === EVENTS.onDidProduceAudio ? audioEvents.push((payload as { requestId: string }).requestId) : undefined) };
   const reply = await runtime.dispatcher.dispatch('studio:tts.synthesize', req, ctx);
   if (!reply.ok) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
   return reply.value as SynthesisResult;
@@ -31,8 +34,12 @@ async function synth(req: SynthesisRequest): Promise<SynthesisResult> {
 
 beforeAll(async () => {
   const { builtDir } = await ensureTinyModel();
-  runtime = createStudioRuntime({ hostKind: 'headless', version: 'test', model: builtDir, userDataDir: mkdtempSync(path.join(os.tmpdir(), 'studio-host-')), log: () => {} });
-  runtime.services.attach({ callerId: 'watcher', emit: (event, payload) => (event === EVENTS.onDidChangeEngineStatus ? statusEvents.push(payload as EngineStatus) : undefined) });
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'studio-host-'));
+  // <data>/imports is one of the default <audio> roots (paths.ts defaultAudioInsertRoots)
+  mkdirSync(path.join(dataDir, 'imports'));
+  writeFileSync(path.join(dataDir, 'imports', 'ding.wav'), encodeWav(new Float32Array(4800).fill(0.1), 24000, 'pcm16'));
+  runtime = createStudioRuntime({ hostKind: 'headless', version: 'test', model: builtDir, userDataDir: dataDir, log: () => {} });
+  runtime.services.attach({ callerId: 'watcher', role: 'client', emit: (event, payload) => (event === EVENTS.onDidChangeEngineStatus ? statusEvents.push(payload as EngineStatus) : undefined) });
   await runtime.host.start();
 }, MAX_HOST_START_MS);
 
@@ -65,6 +72,16 @@ describe('engine host process', () => {
     expect(result.trace?.loudnessFinalLufs).toBeCloseTo(-16, 0);
   });
 
+  it('inserts <audio> from the imports folder and refuses /dev/zero and paths outside it with one warning', async () => {
+    const ssml = `<speak>One.<audio src="ding.wav"/><audio src="/dev/zero"/><audio src="${path.join(dataDir, 'cache')}"/>Two.</speak>`;
+    const result = await synth({ ...request('inserts', ssml), inputFormat: 'ssml' });
+    const [a, b] = result.turnSpans;
+    // 4,800 samples of ding (200 ms at 24 kHz) between the turns, less the crossfades
+    expect(b.startSample - a.endSample).toBeGreaterThan(4000);
+    const policy = { maxBytes: AUDIO_INSERT_MAX_BYTES };
+    expect(result.warnings.filter((w) => w.startsWith('<audio'))).toEqual([refusalWarning('/dev/zero', policy), refusalWarning(path.join(dataDir, 'cache'), policy)]);
+  });
+
   it('reports an SSML error with its position and the valid values, without touching the engine', async () => {
     const err = (await synth({ ...request('bad-ssml', '<speak>\n  <prosody rate="fast-ish">x</prosody></speak>'), inputFormat: 'ssml' }).catch((e: unknown) => e)) as { code: string; message: string };
     expect(err.code).toBe('ssml-invalid');
@@ -86,15 +103,18 @@ describe('engine host process', () => {
     expect(runtime.host.pid).not.toBe(pid);
     const status = await runtime.host.call('status', {});
     expect(status.numRestarts).toBe(1);
+    // the supervisor's counters span both processes: the doomed request counts as crashed
+    expect(runtime.host.requestCounters()).toMatchObject({ numCrashed: 1, numRestarts: 1, numInFlight: 0 });
+    expect(runtime.host.health()).toMatchObject({ ready: true });
     const after = await synth(request('golden-2', 'The same sentence every time.'));
     expect(sha(after.pcm)).toBe(sha(before.pcm));
   }, 120_000);
 
   it('switches to another model on request, refuses an unknown one, and keeps serving', async () => {
-    const unknown = await runtime.dispatcher.dispatch('studio:engine.loadModel', { modelId: 'nobody/no-such-model' }, { callerId: 't', emit: () => {} });
+    const unknown = await runtime.dispatcher.dispatch('studio:engine.loadModel', { modelId: 'nobody/no-such-model' }, { callerId: 't', role: 'admin', emit: () => {} });
     expect(unknown.ok).toBe(false);
     const before = await synth(request('pre-switch', 'Still here.'));
-    const reply = await runtime.dispatcher.dispatch('studio:engine.loadModel', { modelId: 'embedded:tiny' }, { callerId: 't', emit: () => {} });
+    const reply = await runtime.dispatcher.dispatch('studio:engine.loadModel', { modelId: 'embedded:tiny' }, { callerId: 't', role: 'admin', emit: () => {} });
     expect(reply).toMatchObject({ ok: true, value: { id: 'embedded:tiny', synthetic: true } });
     // the embedded model is the same synthetic checkpoint (seed 1) as the test fixture: same bytes
     const after = await synth(request('post-switch', 'Still here.'));

@@ -14,6 +14,8 @@ export class EngineLoop {
   private running = false;
   private stopped = false;
   private readonly idleWaiters: (() => void)[] = [];
+  /** When the step now awaited began (performance.now()), or null between steps. */
+  private stepStartedMs: number | null = null;
 
   constructor(
     private readonly engine: Steppable,
@@ -37,15 +39,23 @@ export class EngineLoop {
     this.stopped = true;
   }
 
+  /** How long the step now running has run; 0 between steps (the supervisor's stuck-step check). */
+  currentStepAgeMs(nowMs = performance.now()): number {
+    return this.stepStartedMs === null ? 0 : nowMs - this.stepStartedMs;
+  }
+
   private async pump(): Promise<void> {
     try {
       while (!this.stopped && this.engine.hasWork()) {
         let kind: string;
+        this.stepStartedMs = performance.now();
         try {
           kind = (await this.engine.step()).kind;
         } catch (err) {
           this.onStepError(err);
           break;
+        } finally {
+          this.stepStartedMs = null;
         }
         // Work waiting but nothing admitted (a dynamic-batching hold): wait briefly instead of spinning.
         if (kind === 'idle') await new Promise<void>((resolve) => setTimeout(resolve, IDLE_POLL_MS));

@@ -7,6 +7,7 @@
 import { StudioError } from '../../src-shared/errors';
 import type { SynthesisOutcome, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import type { TurnPlan } from './turn-plan';
+import type { LoadedInserts } from './audio-inserts';
 import { joinTurns } from './join-turns';
 
 export interface RequestClock {
@@ -19,6 +20,7 @@ export function finishRequest(
   plan: TurnPlan,
   outcomes: readonly SynthesisOutcome[],
   clock: RequestClock,
+  inserts: LoadedInserts,
 ): { outcome: SynthesisOutcome; error: StudioError | null } {
   const failed = outcomes.find((o) => o.status === 'failed');
   if (failed && failed.status === 'failed') {
@@ -30,7 +32,7 @@ export function finishRequest(
     return { outcome: { status: 'cancelled', requestId: request.requestId }, error };
   }
   const turns = outcomes.map((o) => (o as Extract<SynthesisOutcome, { status: 'done' }>).result);
-  const joined = joinTurns(request, plan, turns);
+  const joined = joinTurns(request, plan, turns, inserts);
   const first = turns[0];
   const latencyTotalMs = performance.now() - clock.startedMs;
   const audioDurationMs = (joined.pcm.length * 1000) / first.sampleRateHz;
@@ -42,7 +44,7 @@ export function finishRequest(
     timings: {
       numPromptTokens: turns.reduce((n, t) => n + t.timings.numPromptTokens, 0),
       numFrames: turns.reduce((n, t) => n + t.timings.numFrames, 0),
-      queueWaitMs: Math.min(...turns.map((t) => t.timings.queueWaitMs)),
+      queueWaitMs: turns.reduce((min, t) => Math.min(min, t.timings.queueWaitMs), Infinity),
       latencyFirstAudioMs: clock.firstAudioMs ?? latencyTotalMs,
       latencyTotalMs,
       audioDurationMs,

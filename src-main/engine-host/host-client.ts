@@ -1,12 +1,48 @@
 /**
- * Main-side client of the engine host process: typed calls with one reply each, host events,
- * and crash handling — on an unexpected exit every in-flight call fails with 'engine-crashed',
- * listeners hear about it, and the host is restarted with backoff (bounded), so nothing hangs.
+ * Main-side client (the supervisor) of the engine host process: typed calls with one reply each,
+ * host events, and crash handling — on an unexpected exit every in-flight call fails with
+ * 'engine-crashed', listeners hear about it, and the host is restarted with backoff (bounded), so
+ * nothing hangs. A watchdog pings the host; one that stops answering (a blocked event loop) or sits
+ * in one engine step too long is reported not ready, then killed and restarted the same way.
+ * Request counters live here, so they survive restarts.
  */
-import { StudioError } from '../../src-shared/errors';
+import { StudioError, toStudioError } from '../../src-shared/errors';
+import { formatCount } from '../../src-shared/format-count';
 import type { EngineStatus } from '../../src-shared/synthesis';
 import type { HostProcess } from './host-process';
-import type { HostMethod, HostMethods, HostToMain } from './protocol';
+import type { HostHeartbeat, HostMethod, HostMethods, HostToMain } from './protocol';
+import { RequestCounters, type HostRequestCounters } from './request-counters';
+
+/** The watchdog's bounds; defaultHostWatchdogConfig() holds the defaults. */
+export interface HostWatchdogConfig {
+  /** How often a ready host is pinged (one ping outstanding at a time). */
+  heartbeatIntervalMs: number;
+  /** A ping unanswered this long, or one engine step running this long, makes health().ready false. */
+  unreadyAfterMs: number;
+  /** ... this long, and the host is killed and restarted; its calls fail with 'engine-crashed'. 0: never. */
+  stallTimeoutMs: number;
+}
+
+/**
+ * 30 s: far above the longest synchronous stretch a healthy host has (tokenizing the longest
+ * admissible text is well under 1 s; one engine step on CPU takes tens to hundreds of ms).
+ */
+export function defaultHostWatchdogConfig(): HostWatchdogConfig {
+  return { heartbeatIntervalMs: 1_000, unreadyAfterMs: 5_000, stallTimeoutMs: 30_000 };
+}
+
+/** What /readyz and /status read, synchronously (no call to the host, so a stuck host cannot stall them). */
+export interface HostHealth {
+  /** True only when the host is up, answers heartbeats and is not stuck in a step: serve 200 on /readyz. */
+  ready: boolean;
+  state: HostClientState;
+  /** Why it is not ready (or 'ready'). */
+  detail: string;
+  /** How long the outstanding heartbeat has waited for its reply (0 when none is outstanding). */
+  heartbeatWaitMs: number;
+  /** The host's last report of how long its current engine step has run. */
+  stepAgeMs: number;
+}
 
 export interface HostClientOptions {
   spawn: () => HostProcess;
@@ -14,6 +50,8 @@ export interface HostClientOptions {
   maxRestarts?: number;
   restartWindowMs?: number;
   startTimeoutMs?: number;
+  /** Overrides of defaultHostWatchdogConfig(). */
+  watchdog?: Partial<HostWatchdogConfig>;
   log?: (message: string) => void;
 }
 
@@ -31,20 +69,48 @@ export class HostClient {
   private nextId = 1;
   private state: HostClientState = 'starting';
   private restartTimesMs: number[] = [];
-  private numRestarts = 0;
+  private readonly counters = new RequestCounters();
+  /** Errors of calls that failed because their host died or stalled (counted as crashed). */
+  private readonly crashErrors = new WeakSet<StudioError>();
+  private readonly watchdog: HostWatchdogConfig;
+  private heartbeatTimer: ReturnType<typeof setInterval> | null = null;
+  private ping: { id: number; sentMs: number } | null = null;
+  private lastStepAgeMs = 0;
+  private stateDetail = 'starting';
   private readyWaiters: { resolve: () => void; reject: (e: StudioError) => void }[] = [];
   private readonly eventListeners = new Set<(event: string, payload: unknown) => void>();
   private readonly stateListeners = new Set<(state: HostClientState, detail: string) => void>();
   private lastStatus: EngineStatus | null = null;
 
-  constructor(private options: HostClientOptions) {}
+  constructor(private options: HostClientOptions) {
+    this.watchdog = { ...defaultHostWatchdogConfig(), ...options.watchdog };
+  }
 
   get currentState(): HostClientState {
     return this.state;
   }
 
   get restartCount(): number {
-    return this.numRestarts;
+    return this.counters.numRestarts;
+  }
+
+  /** Readiness for /readyz: false while starting, restarting, failed, or while the host does not answer. */
+  health(nowMs = performance.now()): HostHealth {
+    const heartbeatWaitMs = this.ping ? nowMs - this.ping.sentMs : 0;
+    const base = { state: this.state, heartbeatWaitMs, stepAgeMs: this.lastStepAgeMs };
+    if (this.state !== 'ready') return { ...base, ready: false, detail: this.stateDetail };
+    if (heartbeatWaitMs >= this.watchdog.unreadyAfterMs) {
+      return { ...base, ready: false, detail: `the engine host has not answered a heartbeat for ${Math.round(heartbeatWaitMs)} ms` };
+    }
+    if (this.lastStepAgeMs >= this.watchdog.unreadyAfterMs) {
+      return { ...base, ready: false, detail: `the engine host has been in one engine step for ${Math.round(this.lastStepAgeMs)} ms` };
+    }
+    return { ...base, ready: true, detail: 'ready' };
+  }
+
+  /** Cumulative request counters (since this client was created; engine host restarts do not reset them). */
+  requestCounters(): HostRequestCounters {
+    return this.counters.snapshot();
   }
 
   get pid(): number | undefined {
@@ -91,9 +157,23 @@ export class HostClient {
   async call<M extends HostMethod>(method: M, args: HostMethods[M]['args']): Promise<HostMethods[M]['result']> {
     if (method === 'status') {
       const status = (await this.rawCall('status', {})) as EngineStatus;
-      return { ...status, numRestarts: this.numRestarts } as HostMethods[M]['result'];
+      return { ...status, numRestarts: this.counters.numRestarts } as HostMethods[M]['result'];
     }
+    if (method === 'synthesize') return this.countedCall(method, args);
     return this.rawCall(method, args);
+  }
+
+  private async countedCall<M extends HostMethod>(method: M, args: HostMethods[M]['args']): Promise<HostMethods[M]['result']> {
+    this.counters.noteStarted();
+    try {
+      const value = await this.rawCall(method, args);
+      this.counters.noteCompleted();
+      return value;
+    } catch (err) {
+      const error = toStudioError(err);
+      this.counters.noteFailed(error.code, err instanceof StudioError && this.crashErrors.has(err));
+      throw err;
+    }
   }
 
   private async rawCall<M extends HostMethod>(method: M, args: HostMethods[M]['args']): Promise<HostMethods[M]['result']> {
@@ -119,6 +199,7 @@ export class HostClient {
     this.failAll(new StudioError('cancelled', 'the engine is switching to another model; send the request again'));
     const old = this.proc;
     this.proc = null;
+    this.ping = null;
     old?.kill('SIGTERM');
     this.restartTimesMs = [];
     this.setState('restarting', 'switching model');
@@ -129,6 +210,7 @@ export class HostClient {
   /** Stops the host for good; in-flight calls fail with 'cancelled'. */
   async dispose(): Promise<void> {
     this.setState('disposed', 'disposed');
+    this.ping = null;
     this.failAll(new StudioError('cancelled', 'the engine host was shut down'));
     const proc = this.proc;
     this.proc = null;
@@ -136,6 +218,8 @@ export class HostClient {
   }
 
   private launch(): void {
+    this.ping = null;
+    this.lastStepAgeMs = 0;
     const proc = this.options.spawn();
     this.proc = proc;
     proc.onMessage((m) => this.handleMessage(proc, m));
@@ -146,12 +230,18 @@ export class HostClient {
     if (proc !== this.proc) return;
     switch (m.kind) {
       case 'ready':
-        this.lastStatus = { ...m.status, numRestarts: this.numRestarts };
+        this.lastStatus = { ...m.status, numRestarts: this.counters.numRestarts };
         this.setState('ready', 'engine host ready');
         for (const w of this.readyWaiters.splice(0)) w.resolve();
+        this.startWatchdog(proc);
         for (const l of this.eventListeners) l('studio:engine.onDidChangeStatus', this.lastStatus);
         return;
       case 'reply': {
+        if (this.ping && m.id === this.ping.id) {
+          this.ping = null;
+          this.lastStepAgeMs = m.ok ? ((m.value as HostHeartbeat | undefined)?.stepAgeMs ?? 0) : 0;
+          return;
+        }
         const p = this.pending.get(m.id);
         if (!p) return;
         this.pending.delete(m.id);
@@ -161,7 +251,7 @@ export class HostClient {
       }
       case 'event':
         if (m.event === 'studio:engine.onDidChangeStatus') {
-          this.lastStatus = { ...(m.payload as EngineStatus), numRestarts: this.numRestarts };
+          this.lastStatus = { ...(m.payload as EngineStatus), numRestarts: this.counters.numRestarts };
           for (const l of this.eventListeners) l(m.event, this.lastStatus);
           return;
         }
@@ -175,14 +265,59 @@ export class HostClient {
     }
   }
 
-  private handleExit(proc: HostProcess, code: number | null, signal: string | null): void {
+  /** Pings the ready host every heartbeatIntervalMs and kills it when it stalls; stops when it leaves 'ready'. */
+  private startWatchdog(proc: HostProcess): void {
+    this.stopWatchdog();
+    const timer = setInterval(() => {
+      if (proc !== this.proc || this.state !== 'ready') return this.stopWatchdog();
+      this.checkHeartbeat(proc);
+    }, this.watchdog.heartbeatIntervalMs);
+    timer.unref?.();
+    this.heartbeatTimer = timer;
+  }
+
+  private stopWatchdog(): void {
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = null;
+  }
+
+  private checkHeartbeat(proc: HostProcess): void {
+    const nowMs = performance.now();
+    const stallMs = this.watchdog.stallTimeoutMs;
+    if (this.ping) {
+      const waitedMs = nowMs - this.ping.sentMs;
+      if (stallMs > 0 && waitedMs >= stallMs) return this.stall(proc, `the engine host stopped responding (no heartbeat reply for ${formatCount(Math.round(waitedMs))} ms)`, 'unresponsive');
+      return;
+    }
+    if (stallMs > 0 && this.lastStepAgeMs >= stallMs) {
+      return this.stall(proc, `the engine host is stuck (one engine step has run for ${formatCount(Math.round(this.lastStepAgeMs))} ms)`, 'stuck-step');
+    }
+    const id = this.nextId++;
+    this.ping = { id, sentMs: nowMs };
+    proc.send({ kind: 'call', id, method: 'ping', args: {} });
+  }
+
+  /** The watchdog's verdict: fail what is in flight, kill the process, and restart as after a crash. */
+  private stall(proc: HostProcess, detail: string, reason: 'unresponsive' | 'stuck-step'): void {
+    this.stopWatchdog();
+    this.counters.noteStall();
+    this.handleExit(proc, null, 'SIGKILL', { detail: `${detail} with ${this.pending.size} request(s) in flight; it was killed`, reason });
+    proc.kill('SIGKILL');
+  }
+
+  private handleExit(proc: HostProcess, code: number | null, signal: string | null, stalled?: { detail: string; reason: string }): void {
     if (proc !== this.proc) return;
     this.proc = null;
+    this.stopWatchdog();
+    this.ping = null;
     if (this.state === 'disposed') return;
     const numInFlight = this.pending.size;
-    const detail = `the engine process exited (code ${code ?? 'none'}, signal ${signal ?? 'none'}) with ${numInFlight} request(s) in flight`;
+    const detail = stalled?.detail ?? `the engine process exited (code ${code ?? 'none'}, signal ${signal ?? 'none'}) with ${numInFlight} request(s) in flight`;
     this.log(detail);
-    this.failAll(new StudioError('engine-crashed', `${detail}; the engine is restarting — retry the request`, { code: code ?? -1, signal: signal ?? '' }));
+    this.failAll(
+      new StudioError('engine-crashed', `${detail}; the engine is restarting — retry the request`, { code: code ?? -1, signal: signal ?? '', reason: stalled?.reason ?? 'exited' }),
+      true,
+    );
     if (this.state === 'failed') return;
     const nowMs = Date.now();
     const windowMs = this.options.restartWindowMs ?? 60_000;
@@ -194,7 +329,7 @@ export class HostClient {
       return;
     }
     this.restartTimesMs.push(nowMs);
-    this.numRestarts++;
+    this.counters.noteRestart();
     this.setState('restarting', detail);
     const backoffMs = Math.min(5_000, 100 * 2 ** (this.restartTimesMs.length - 1));
     setTimeout(() => {
@@ -202,7 +337,9 @@ export class HostClient {
     }, backoffMs);
   }
 
-  private failAll(error: StudioError): void {
+  /** Rejects every call in flight; `crashed` marks them as lost with their host (counted as crashed). */
+  private failAll(error: StudioError, crashed = false): void {
+    if (crashed) this.crashErrors.add(error);
     const entries = [...this.pending.values()];
     this.pending.clear();
     for (const p of entries) p.reject(error);
@@ -210,7 +347,9 @@ export class HostClient {
 
   private setState(state: HostClientState, detail: string): void {
     if (this.state === 'disposed' && state !== 'disposed') return;
+    if (state !== 'ready') this.stopWatchdog();
     this.state = state;
+    this.stateDetail = detail;
     for (const l of this.stateListeners) l(state, detail);
   }
 

@@ -14,6 +14,15 @@ export interface HostMethods {
   listVoices: { args: Record<string, never>; result: VoiceInfo[] };
   /** Stop accepting, finish or cancel in-flight work within graceMs, then reply. */
   drain: { args: { graceMs: number }; result: { numFinished: number; numCancelled: number } };
+  /** The supervisor's heartbeat (host-client.ts watchdog); answered from the host's event loop. */
+  ping: { args: Record<string, never>; result: HostHeartbeat };
+}
+
+export interface HostHeartbeat {
+  /** How long the engine step now running has run (0 when the loop is between steps or idle). */
+  stepAgeMs: number;
+  /** Requests the host holds (queued, running or finishing). */
+  numJobs: number;
 }
 export type HostMethod = keyof HostMethods;
 
@@ -38,4 +47,10 @@ export interface HostStartOptions {
   engineConfig: Record<string, unknown>;
   /** SchedulerConfig overrides (validated in the host); batch limits default to the engine's. */
   schedulerConfig?: Record<string, unknown>;
+  /**
+   * Absolute folders SSML <audio src> may read regular files from (audio-inserts.ts); none means
+   * every <audio> is refused. The composition root passes defaultAudioInsertRoots(userDataDir) plus
+   * whatever the desktop app's user granted.
+   */
+  audioRoots?: string[];
 }

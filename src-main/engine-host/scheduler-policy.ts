@@ -1,16 +1,18 @@
 /**
  * Plugs the scheduler (src-main/scheduler/) into the engine as its AdmissionPolicy: each step it
  * mirrors the engine's waiting/running sets into the scheduler (new arrivals submitted, finished
- * and vanished sequences released), then admits what schedule() picks. Deadlines that expire are
- * handed back through onExpired so the host can cancel them with a 'timeout' outcome.
+ * and vanished sequences released), then admits what schedule() picks. Sequences the scheduler ends
+ * itself (deadline passed, never admissible) are handed back through onEnded with their error, so
+ * the host cancels them in the engine and reports that error as their outcome.
  */
 import os from 'node:os';
-import { StudioError } from '../../src-shared/errors';
+import { StudioError, toStudioError } from '../../src-shared/errors';
+import { formatCount } from '../../src-shared/format-count';
 import type { AdmissionPolicy } from '../engine/admission-policy';
 import type { Sequence } from '../engine/sequence';
 import type { ModelManifest } from '../model-builder/manifest';
 import { resolveSchedulerConfig, type SchedulerConfig } from '../scheduler/batch-policy';
-import { Scheduler, type Clock } from '../scheduler/scheduler';
+import { Scheduler, type Clock, type Removal } from '../scheduler/scheduler';
 
 /** KV bytes one position of one sequence takes in the talker (keys + values, fp32 or fp16). */
 export function kvBytesPerPosition(manifest: Pick<ModelManifest, 'talker' | 'dtype'>): number {
@@ -38,16 +40,33 @@ export class SchedulerAdmissionPolicy implements AdmissionPolicy {
   readonly scheduler: Scheduler;
   private readonly known = new Map<string, Sequence>();
 
+  /**
+   * `onEnded(requestId, error)` hears of each sequence the scheduler ends on its own: past its
+   * deadline ('timeout') or never admissible ('input-too-long'); the host cancels it in the engine
+   * and reports the error as its outcome.
+   */
   constructor(
     readonly config: Readonly<SchedulerConfig>,
     clock: Clock,
-    private readonly onExpired: (requestId: string) => void,
+    private readonly onEnded: (requestId: string, error: StudioError) => void,
   ) {
     this.scheduler = new Scheduler(config, clock);
   }
 
-  /** Admission control before a request enters the engine: 'busy' when the queue is full. */
+  /**
+   * Admission control before a request enters the engine. A request with more sequences than the
+   * queue can ever hold fails for good ('input-too-long': retrying cannot help); one that only
+   * finds the queue full now is 'busy' (retry after retryAfterS).
+   */
   checkCapacity(numWaiting: number, numNewSequences: number): void {
+    if (numNewSequences > this.config.maxQueueDepth) {
+      this.scheduler.noteRejected();
+      throw new StudioError(
+        'input-too-long',
+        `the request has ${formatCount(numNewSequences)} turns but at most ${formatCount(this.config.maxQueueDepth)} can be queued at once (scheduler.maxQueueDepth); split the document into several requests or raise maxQueueDepth`,
+        { field: 'input', numTurns: numNewSequences, maxQueueDepth: this.config.maxQueueDepth },
+      );
+    }
     if (numWaiting + numNewSequences > this.config.maxQueueDepth) {
       this.scheduler.noteRejected();
       throw new StudioError('busy', `the queue is full (${numWaiting} waiting, limit ${this.config.maxQueueDepth}); retry after ${this.config.retryAfterS} s`, {
@@ -58,7 +77,9 @@ export class SchedulerAdmissionPolicy implements AdmissionPolicy {
   }
 
   admit(waiting: readonly Sequence[], running: readonly Sequence[]): Sequence[] {
-    const live = new Set([...waiting, ...running].map((s) => String(s.id)));
+    const live = new Set<string>();
+    for (const s of waiting) live.add(String(s.id));
+    for (const s of running) live.add(String(s.id));
     for (const [key] of this.known) {
       if (!live.has(key)) {
         this.scheduler.forget(key);
@@ -69,20 +90,35 @@ export class SchedulerAdmissionPolicy implements AdmissionPolicy {
       const key = String(s.id);
       if (this.known.has(key)) continue;
       this.known.set(key, s);
-      this.scheduler.submit({
-        id: key,
-        priority: s.request.priority ?? 'interactive',
-        numPromptTokens: s.prompt.rows.length,
-        maxNewTokens: s.maxFrames,
-        deadlineAtMs: s.request.deadlineMs !== undefined ? s.times.enqueuedMs + s.request.deadlineMs : undefined,
-      });
+      try {
+        this.scheduler.submit({
+          id: key,
+          priority: s.request.priority ?? 'interactive',
+          numPromptTokens: s.prompt.rows.length,
+          maxNewTokens: s.maxFrames,
+          deadlineAtMs: s.request.deadlineMs !== undefined ? s.times.enqueuedMs + s.request.deadlineMs : undefined,
+        });
+      } catch (err) {
+        // one request the scheduler refuses must not fail the step (and with it every other request)
+        this.onEnded(s.request.requestId, toStudioError(err));
+      }
     }
     const { batch, removed } = this.scheduler.schedule();
     for (const r of removed) {
       const s = this.known.get(r.sequence.id);
-      if (s) this.onExpired(s.request.requestId);
+      if (s) this.onEnded(s.request.requestId, removalError(r));
     }
     if (batch.kind === 'idle') return [];
     return batch.admit.map((a) => this.known.get(a.id)!).filter((s) => s !== undefined);
   }
+}
+
+function removalError(r: Removal): StudioError {
+  if (r.reason === 'cancelled') return new StudioError('cancelled', 'the request was cancelled');
+  const limitMs = r.sequence.deadlineAtMs === undefined ? 0 : Math.round(r.sequence.deadlineAtMs - r.sequence.arrivalMs);
+  return new StudioError(
+    'timeout',
+    `the request did not finish within its deadline of ${formatCount(limitMs)} ms (${r.wasRunning ? 'while running' : 'while waiting in the queue'}); send less text, or raise scheduler.requestTimeoutMs or the request's deadlineMs`,
+    { deadlineMs: limitMs, wasRunning: r.wasRunning },
+  );
 }

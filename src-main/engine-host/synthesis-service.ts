@@ -2,7 +2,8 @@
  * The engine host's service: loads the model, runs the engine loop, and answers protocol calls.
  * A request is planned into turns (turn-plan.ts); each turn is its own engine sequence, all run
  * side by side; their audio streams out as it is decoded, and when every turn is done the turns
- * are joined (and post-processed for SSML) into one SynthesisResult.
+ * are joined (and post-processed for SSML) into one SynthesisResult. <audio> files are loaded
+ * asynchronously from the allowed roots only (audio-inserts.ts) once every turn is done.
  */
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import { EVENTS } from '../../src-shared/ipc-contract';
@@ -10,12 +11,14 @@ import type { ModelManifest } from '../model-builder/manifest';
 import type { AudioChunk, EngineStatus, ModelInfo, SamplingParams, SynthesisOutcome, SynthesisProgress, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import { createEngine } from '../engine/create-engine';
 import type { Engine } from '../engine/engine';
+import type { Sequence } from '../engine/sequence';
 import { listVoices } from '../engine/list-voices';
 import { listLanguages, supportsInstruct } from '../engine/prompt';
 import { resolveModel } from './embedded-model';
 import { EngineLoop } from './engine-loop';
+import { AUDIO_INSERT_MAX_BYTES, loadAudioInserts, type AudioInsertPolicy, type LoadedInserts } from './audio-inserts';
 import { finishRequest } from './finish-request';
-import type { HostMethod, HostMethods, HostStartOptions } from './protocol';
+import type { HostHeartbeat, HostMethod, HostMethods, HostStartOptions } from './protocol';
 import { planTurns, type TurnPlan } from './turn-plan';
 import { SchedulerAdmissionPolicy, schedulerConfigFor } from './scheduler-policy';
 import type { SchedulerConfig } from '../scheduler/batch-policy';
@@ -38,6 +41,8 @@ interface Job {
   outcomes: (SynthesisOutcome | null)[];
   startedMs: number;
   firstAudioMs: number | null;
+  /** Every turn is done and its <audio> files are loading: it can no longer be cancelled. */
+  finishing: boolean;
   resolve(result: SynthesisResult): void;
   reject(error: StudioError): void;
 }
@@ -61,8 +66,20 @@ export async function createSynthesisService(options: HostStartOptions, emit: Em
   const engine = await createEngine({ modelDir: model.builtDir, config: engineConfig, log });
   const schedulerConfig = schedulerConfigFor(engine.parts.manifest, engine.parts.config, options.schedulerConfig ?? {});
   log(`scheduler: ${JSON.stringify(schedulerConfig)}`);
-  return new HostedSynthesis(engine, schedulerConfig, { id: options.modelId ?? options.model, synthetic: model.synthetic, displayName: model.displayName }, emit);
+  const audioInserts = { roots: options.audioRoots ?? [], maxBytes: AUDIO_INSERT_MAX_BYTES };
+  log(`<audio> files are inserted from: ${audioInserts.roots.length > 0 ? audioInserts.roots.join(', ') : '(no folder: every <audio src> is refused)'}`);
+  return new HostedSynthesis(engine, schedulerConfig, { id: options.modelId ?? options.model, synthetic: model.synthetic, displayName: model.displayName }, emit, { audioInserts, log });
 }
+
+export interface HostedSynthesisOptions {
+  audioInserts: AudioInsertPolicy;
+  log: (m: string) => void;
+}
+
+const NO_INSERTS: LoadedInserts = { audio: new Map(), warnings: [] };
+
+/** Longest stretch of tokenizing turns before the host yields to its event loop (heartbeats, cancels, other calls). */
+const PREPARE_SLICE_MS = 8;
 
 /** The per-request sampling params of the checkpoint's defaults (min_new_tokens is a model rule, not a param). */
 function samplingParamsOf(g: ModelManifest['generation']): SamplingParams {
@@ -70,24 +87,31 @@ function samplingParamsOf(g: ModelManifest['generation']): SamplingParams {
   return params;
 }
 
-class HostedSynthesis implements SynthesisService {
+/** The host's service over an engine; exported for tests that drive it over fake model stages. */
+export class HostedSynthesis implements SynthesisService {
   private readonly jobs = new Map<string, Job>();
   private readonly loop: EngineLoop;
   private draining = false;
   private readonly info: ModelInfo;
   private readonly policy: SchedulerAdmissionPolicy;
-  /** Turn sequences whose deadline passed: their 'cancelled' outcome is reported as a timeout. */
-  private readonly expired = new Set<string>();
+  /** Turn sequences the scheduler ended (deadline, never admissible): their 'cancelled' outcome is reported as this error. */
+  private readonly endReasons = new Map<string, StudioError>();
+  /** Requests whose <audio> files are loading; drain waits for them. */
+  private readonly finishing = new Set<Promise<void>>();
+  /** Requests whose turns are being tokenized (not yet queued in the engine); cancel reaches them here. */
+  private readonly preparing = new Map<string, { cancelled: boolean; yielded: boolean }>();
+  private readonly preparedWaiters: (() => void)[] = [];
 
   constructor(
     private readonly engine: Engine,
     schedulerConfig: Readonly<SchedulerConfig>,
     loaded: { id: string; synthetic: boolean; displayName: string },
     private readonly emit: Emit,
+    private readonly options: HostedSynthesisOptions,
   ) {
     this.loop = new EngineLoop(engine, (err) => this.failAll(toStudioError(err)));
-    this.policy = new SchedulerAdmissionPolicy(schedulerConfig, { nowMs: () => performance.now() }, (id) => {
-      this.expired.add(id);
+    this.policy = new SchedulerAdmissionPolicy(schedulerConfig, { nowMs: () => performance.now() }, (id, error) => {
+      this.endReasons.set(id, error);
       engine.cancel(id);
     });
     engine.policy = this.policy;
@@ -125,7 +149,14 @@ class HostedSynthesis implements SynthesisService {
         return this.info.voices;
       case 'drain':
         return this.drain((args as HostMethods['drain']['args']).graceMs);
+      case 'ping':
+        return this.heartbeat();
     }
+  }
+
+  /** The answer to the supervisor's heartbeat: proof that this event loop runs, and how long the current step has. */
+  heartbeat(): HostHeartbeat {
+    return { stepAgeMs: this.loop.currentStepAgeMs(), numJobs: this.jobs.size + this.preparing.size };
   }
 
   status(): EngineStatus {
@@ -139,31 +170,83 @@ class HostedSynthesis implements SynthesisService {
     await this.engine.dispose();
   }
 
-  private synthesize(request: SynthesisRequest): Promise<SynthesisResult> {
-    if (this.draining) return Promise.reject(new StudioError('busy', 'the engine is shutting down and accepts no new requests; retry on the restarted studio', { retryAfterS: 5 }));
-    if (this.jobs.has(request.requestId)) {
-      return Promise.reject(new StudioError('invalid-argument', `requestId '${request.requestId}' is already in flight; use a unique id per request`, { field: 'requestId' }));
+  private async synthesize(request: SynthesisRequest): Promise<SynthesisResult> {
+    if (this.draining) throw new StudioError('unavailable', 'the engine is shutting down and accepts no new requests; retry on the restarted studio', { retryAfterS: 5 });
+    if (this.jobs.has(request.requestId) || this.preparing.has(request.requestId)) {
+      throw new StudioError('invalid-argument', `requestId '${request.requestId}' is already in flight; use a unique id per request`, { field: 'requestId' });
     }
     let plan: TurnPlan;
     try {
-      plan = planTurns(request, { voices: this.info.voices.map((v) => v.name), languages: this.info.languages });
+      plan = planTurns(request, { voices: this.info.voices, languages: this.info.languages });
     } catch (err) {
-      return Promise.reject(toStudioError(err));
+      throw toStudioError(err);
     }
+    this.checkCapacity(plan.turns.length);
+    const preparation = { cancelled: false, yielded: false };
+    this.preparing.set(request.requestId, preparation);
+    let sequences: Sequence[];
     try {
-      this.policy.checkCapacity(this.engine.status().numWaiting, plan.turns.length);
+      sequences = await this.prepareTurns(request, plan, preparation);
+      if (preparation.yielded) this.checkCapacity(plan.turns.length); // others may have filled the queue meanwhile
+    } catch (err) {
+      this.donePreparing(request.requestId);
+      throw toStudioError(err);
+    }
+    // from here on synchronous: the job is queued and the loop kicked before drain() can look
+    const result = this.enqueueJob(request, plan, sequences);
+    this.donePreparing(request.requestId);
+    return result;
+  }
+
+  /** Admission control; a refusal is announced with the status. */
+  private checkCapacity(numTurns: number): void {
+    try {
+      this.policy.checkCapacity(this.engine.status().numWaiting, numTurns);
     } catch (err) {
       this.emitStatus();
-      return Promise.reject(err);
+      throw err;
     }
+  }
+
+  /**
+   * Validates and tokenizes every turn. Tokenizing blocks this process's event loop, so after each
+   * PREPARE_SLICE_MS of it the host yields: heartbeats, cancels and other requests get through
+   * between the turns of a long document. A cancel that arrives meanwhile ends the request here.
+   */
+  private async prepareTurns(request: SynthesisRequest, plan: TurnPlan, preparation: { cancelled: boolean; yielded: boolean }): Promise<Sequence[]> {
+    const sequences: Sequence[] = [];
+    let sliceStartMs = performance.now();
+    for (const turn of plan.turns) {
+      if (performance.now() - sliceStartMs >= PREPARE_SLICE_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        preparation.yielded = true;
+        sliceStartMs = performance.now();
+      }
+      if (preparation.cancelled) throw new StudioError('cancelled', `request '${request.requestId}' was cancelled`, { requestId: request.requestId });
+      const id = turnSequenceId(request.requestId, turn.index);
+      sequences.push(this.engine.prepare({ ...request, requestId: id, input: turn.text, inputFormat: 'text', voice: turn.voice, language: turn.language, instruct: turn.instruct }));
+    }
+    return sequences;
+  }
+
+  private donePreparing(requestId: string): void {
+    this.preparing.delete(requestId);
+    if (this.preparing.size === 0) for (const w of this.preparedWaiters.splice(0)) w();
+  }
+
+  private whenNothingPreparing(): Promise<void> {
+    if (this.preparing.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.preparedWaiters.push(resolve));
+  }
+
+  private enqueueJob(request: SynthesisRequest, plan: TurnPlan, sequences: readonly Sequence[]): Promise<SynthesisResult> {
     return new Promise<SynthesisResult>((resolve, reject) => {
-      const job: Job = { request, plan, outcomes: plan.turns.map(() => null), startedMs: performance.now(), firstAudioMs: null, resolve, reject };
+      const job: Job = { request, plan, outcomes: plan.turns.map(() => null), startedMs: performance.now(), firstAudioMs: null, finishing: false, resolve, reject };
       const added: string[] = [];
       try {
-        for (const turn of plan.turns) {
-          const id = turnSequenceId(request.requestId, turn.index);
-          this.engine.addRequest({ ...request, requestId: id, input: turn.text, inputFormat: 'text', voice: turn.voice, language: turn.language, instruct: turn.instruct });
-          added.push(id);
+        for (const sequence of sequences) {
+          this.engine.enqueue(sequence);
+          added.push(sequence.request.requestId);
         }
       } catch (err) {
         for (const id of added) this.engine.cancel(id);
@@ -177,8 +260,13 @@ class HostedSynthesis implements SynthesisService {
   }
 
   private cancel(requestId: string): { cancelled: boolean } {
+    const preparation = this.preparing.get(requestId);
+    if (preparation) {
+      preparation.cancelled = true;
+      return { cancelled: true };
+    }
     const job = this.jobs.get(requestId);
-    if (!job) return { cancelled: false };
+    if (!job || job.finishing) return { cancelled: false };
     for (const turn of job.plan.turns) this.engine.cancel(turnSequenceId(requestId, turn.index));
     return { cancelled: true };
   }
@@ -188,9 +276,11 @@ class HostedSynthesis implements SynthesisService {
     this.emitStatus();
     const before = this.engine.status();
     const timer = setTimeout(() => {
-      for (const id of [...this.jobs.keys()]) this.cancel(id);
+      for (const id of [...this.preparing.keys(), ...this.jobs.keys()]) this.cancel(id);
     }, graceMs);
+    await this.whenNothingPreparing();
     await this.loop.whenIdle();
+    while (this.finishing.size > 0) await Promise.all([...this.finishing]);
     clearTimeout(timer);
     const after = this.engine.status();
     return { numFinished: after.numCompleted - before.numCompleted, numCancelled: after.numCancelled - before.numCancelled };
@@ -211,7 +301,7 @@ class HostedSynthesis implements SynthesisService {
 
   private onFinish(finished: SynthesisOutcome): void {
     const sequenceId = finished.status === 'done' ? finished.result.requestId : finished.requestId;
-    const outcome = this.timeoutIfExpired(sequenceId, finished);
+    const outcome = this.withEndReason(sequenceId, finished);
     const key = parseTurnSequenceId(sequenceId);
     const job = key && this.jobs.get(key.requestId);
     if (!key || !job) return;
@@ -219,18 +309,44 @@ class HostedSynthesis implements SynthesisService {
     const failed = outcome.status !== 'done';
     if (failed) for (const t of job.plan.turns) if (job.outcomes[t.index] === null) this.engine.cancel(turnSequenceId(key.requestId, t.index));
     if (job.outcomes.some((o) => o === null)) return;
-    this.jobs.delete(key.requestId);
-    const done = finishRequest(job.request, job.plan, job.outcomes as SynthesisOutcome[], { startedMs: job.startedMs, firstAudioMs: job.firstAudioMs });
+    job.finishing = true;
+    const needsInserts = job.outcomes.every((o) => o?.status === 'done') && (job.plan.segments ?? []).some((s) => s.kind === 'audio');
+    if (!needsInserts) {
+      this.complete(key.requestId, job, NO_INSERTS);
+      return;
+    }
+    const loading = loadAudioInserts(job.plan.segments, this.options.audioInserts, this.options.log).then(
+      (inserts) => this.complete(key.requestId, job, inserts),
+      (err: unknown) => this.complete(key.requestId, job, { audio: new Map(), warnings: [`<audio> files were not inserted: ${toStudioError(err).message}`] }),
+    );
+    this.finishing.add(loading);
+    void loading.finally(() => this.finishing.delete(loading));
+  }
+
+  /** Joins the turns and answers the call; a job already answered (failAll) is left alone. */
+  private complete(requestId: string, job: Job, inserts: LoadedInserts): void {
+    if (this.jobs.get(requestId) !== job) return;
+    this.jobs.delete(requestId);
+    let done: ReturnType<typeof finishRequest>;
+    try {
+      done = finishRequest(job.request, job.plan, job.outcomes as SynthesisOutcome[], { startedMs: job.startedMs, firstAudioMs: job.firstAudioMs }, inserts);
+    } catch (err) {
+      const error = toStudioError(err);
+      done = { outcome: { status: 'failed', requestId, error: error.toJSON() }, error };
+    }
     this.emit(EVENTS.onDidFinish, done.outcome);
     if (done.outcome.status === 'done') job.resolve(done.outcome.result);
     else job.reject(done.error!);
     this.emitStatus();
   }
 
-  private timeoutIfExpired(sequenceId: string, outcome: SynthesisOutcome): SynthesisOutcome {
-    if (!this.expired.delete(sequenceId) || outcome.status !== 'cancelled') return outcome;
-    const error = new StudioError('timeout', `request passed its deadline before it finished; raise deadlineMs or send less text`, { requestId: sequenceId });
-    return { status: 'failed', requestId: sequenceId, error: error.toJSON() };
+  /** A turn the scheduler ended comes back from the engine as 'cancelled'; report the scheduler's reason. */
+  private withEndReason(sequenceId: string, outcome: SynthesisOutcome): SynthesisOutcome {
+    const error = this.endReasons.get(sequenceId);
+    if (!error) return outcome;
+    this.endReasons.delete(sequenceId);
+    if (outcome.status !== 'cancelled' || error.code === 'cancelled') return outcome;
+    return { status: 'failed', requestId: sequenceId, error: { ...error.toJSON(), details: { ...error.details, requestId: sequenceId } } };
   }
 
   private failAll(error: StudioError): void {

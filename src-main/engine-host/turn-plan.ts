@@ -1,12 +1,15 @@
 /**
  * Turns a SynthesisRequest into the turns the engine runs as separate sequences. Plain text is one
  * turn, passed through untouched and not post-processed (its PCM is the model's). SSML is parsed
- * (src-main/ssml) into turns, breaks, marks and audio; each turn becomes a sequence with its own
- * voice, language and instruct, and the segments drive the audio pipeline afterwards.
+ * (src-main/ssml) in the request's dialect and strict/lenient mode into turns, breaks, marks and
+ * audio; each turn becomes a sequence with its own voice, language and instruct, and the segments
+ * drive the audio pipeline afterwards.
  */
-import type { SynthesisRequest } from '../../src-shared/synthesis';
+import type { SynthesisRequest, VoiceInfo } from '../../src-shared/synthesis';
+import { DIALECT_LABELS } from '../ssml/dialects';
 import { parseSsml } from '../ssml/parse-ssml';
 import type { SsmlSegment } from '../ssml/segments';
+import { ssmlOptionsForRequest } from '../ssml/ssml-options';
 
 export interface PlannedTurn {
   index: number;
@@ -24,7 +27,8 @@ export interface TurnPlan {
 }
 
 export interface TurnPlanFacts {
-  voices: readonly string[];
+  /** The model's speakers: names only, or VoiceInfo (whose descriptions let <voice gender> pick one). */
+  voices: readonly string[] | readonly VoiceInfo[];
   languages: readonly string[];
 }
 
@@ -32,11 +36,14 @@ export function planTurns(request: SynthesisRequest, facts: TurnPlanFacts): Turn
   if (request.inputFormat !== 'ssml') {
     return { turns: [{ index: 0, text: request.input, voice: request.voice, language: request.language, instruct: request.instruct }], segments: null, warnings: [] };
   }
-  const { segments, warnings } = parseSsml(request.input, { knownVoices: [...facts.voices], knownLanguages: facts.languages.filter((l) => l !== 'auto') });
+  const voices = facts.voices.map((v) => (typeof v === 'string' ? { name: v } : v));
+  const parsed = parseSsml(request.input, ssmlOptionsForRequest(request.ssmlOptions, { voices, languages: facts.languages, requestLanguage: request.language }));
   const turns: PlannedTurn[] = [];
-  for (const s of segments) {
+  for (const s of parsed.segments) {
     if (s.kind !== 'turn') continue;
     turns.push({ index: s.index, text: s.text, voice: s.voice ?? request.voice, language: s.language ?? request.language, instruct: s.voiceDescription ?? request.instruct });
   }
-  return { turns, segments, warnings: warnings.map((w) => `SSML ${w.line}:${w.column}: ${w.message}`) };
+  const warnings = parsed.warnings.map((w) => `SSML ${w.line}:${w.column}: ${w.message}`);
+  if (parsed.dialectDetectedFrom !== null && parsed.dialect !== 'ssml11') warnings.unshift(`SSML dialect: ${DIALECT_LABELS[parsed.dialect]} (detected from ${parsed.dialectDetectedFrom})`);
+  return { turns, segments: parsed.segments, warnings };
 }

@@ -1,7 +1,8 @@
 /**
  * Engine: turns queued requests into audio, one frame-synchronous batched step at a time.
- * addRequest queues, step() runs one tick, cancel/dispose end things; the admission decision is
- * the replaceable AdmissionPolicy. Knows the model stages through models/stages.ts, nothing of IPC.
+ * addRequest queues (prepare + enqueue are its two halves), step() runs one tick, cancel/dispose end
+ * things; the admission decision is the replaceable AdmissionPolicy. Knows the model stages through
+ * models/stages.ts, nothing of IPC.
  *
  * Each step: (1) admit waiting sequences and prefill them as one batch; (2) sample codebook 0 per
  * row (EOS finishes a row); (3) code predictor for all rows, batched; (4) one batched talker decode
@@ -73,14 +74,35 @@ export class Engine {
   /** Validates and queues a request; throws StudioError for bad input. */
   addRequest(request: SynthesisRequest): void {
     this.assertUsable();
-    if ([...this.waiting, ...this.running].some((s) => s.request.requestId === request.requestId)) {
-      throw new StudioError('invalid-argument', `requestId '${request.requestId}' is already in flight; use a unique id per request`, { field: 'requestId' });
-    }
+    this.assertNewId(request.requestId);
+    this.enqueue(this.prepare(request));
+  }
+
+  /**
+   * Validates and tokenizes a request into a waiting sequence without queueing it (the expensive,
+   * synchronous part of addRequest), so a caller with many requests can yield between them; throws
+   * StudioError for bad input. Queue the result with enqueue().
+   */
+  prepare(request: SynthesisRequest): Sequence {
+    this.assertUsable();
     try {
-      this.waiting.push(createSequence(this.nextId++, request, this.parts.manifest, this.parts.tokenizer, this.parts.config, this.nowMs()));
+      return createSequence(this.nextId++, request, this.parts.manifest, this.parts.tokenizer, this.parts.config, this.nowMs());
     } catch (err) {
       this.counts.numRejected++;
       throw err;
+    }
+  }
+
+  /** Queues a sequence from prepare(); it takes part from the next step on. */
+  enqueue(sequence: Sequence): void {
+    this.assertUsable();
+    this.assertNewId(sequence.request.requestId);
+    this.waiting.push(sequence);
+  }
+
+  private assertNewId(requestId: string): void {
+    if (this.waiting.some((s) => s.request.requestId === requestId) || this.running.some((s) => s.request.requestId === requestId)) {
+      throw new StudioError('invalid-argument', `requestId '${requestId}' is already in flight; use a unique id per request`, { field: 'requestId' });
     }
   }
 
@@ -104,7 +126,7 @@ export class Engine {
     this.waiting = this.waiting.filter((s) => !admitted.includes(s));
     for (const s of admitted) [s.status, s.times.admittedMs] = ['running', startedMs];
     await this.guard(admitted, () => prefill(this.ctx, admitted));
-    this.running.push(...admitted.filter((s) => s.status === 'running'));
+    for (const s of admitted) if (s.status === 'running') this.running.push(s);
     const batch = this.running;
     const rows = sampleCodebook0(this.ctx, batch);
     await this.guard(batch, () => predictCodebooks(this.ctx, rows));

@@ -124,7 +124,8 @@ export function buildPrompt(facts: PromptFacts, tokenizer: TextTokenizer, input:
   ];
   let trailingTextIds: number[];
   if (input.layout === 'non-streaming') {
-    rows.push(...spokenIds.map((textId) => ({ textId, codecId: c.pad })));
+    // a loop, not push(...rows): a spread of an input-sized array overflows the stack on long text
+    for (const textId of spokenIds) rows.push({ textId, codecId: c.pad });
     rows.push({ textId: t.ttsEos, codecId: c.pad }, { textId: t.ttsPad, codecId: c.bos });
     trailingTextIds = [];
   } else {

@@ -6,43 +6,20 @@
  * in-flight work and refuses new work.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createHash } from 'node:crypto';
 import OpenAI from 'openai';
-import { createStudioRuntime, type StudioRuntime } from '../runtime/studio-runtime';
 import { ensureTinyModel } from '../model-builder/tiny-model';
-import { startHeadlessServer, type HeadlessServer } from './headless-server';
+import { JSON_HEADERS, serveTiny } from './testing/serve-tiny';
 import type { EngineStatus } from '../../src-shared/synthesis';
 
-// Short sequences keep the suite fast: frames cap = 6 + 1 per text token.
-const ENGINE = { minFramesCap: 6, framesPerTextToken: 1, maxRunningSequences: 16, maxPrefillSequences: 16 };
+type Served = Awaited<ReturnType<typeof serveTiny>>;
 
-interface Served {
-  runtime: StudioRuntime;
-  server: HeadlessServer;
-}
-
-async function serve(modelDir: string, schedulerConfig: Record<string, unknown> = {}): Promise<Served> {
-  const runtime = createStudioRuntime({
-    hostKind: 'headless',
-    version: 'test',
-    model: modelDir,
-    userDataDir: mkdtempSync(path.join(os.tmpdir(), 'studio-http-')),
-    engineConfig: ENGINE,
-    schedulerConfig,
-    log: () => {},
-  });
-  await runtime.host.start();
-  const server = await startHeadlessServer({ runtime, port: 0, hostname: '127.0.0.1', rendererDir: null, log: () => {} });
-  return { runtime, server };
-}
+const serve = (modelDir: string, schedulerConfig: Record<string, unknown> = {}) => serveTiny(modelDir, { schedulerConfig });
 
 const sha = (bytes: ArrayBuffer) => createHash('sha256').update(new Uint8Array(bytes)).digest('hex');
 
 async function tts(url: string, body: Record<string, unknown>): Promise<{ status: number; bytes: ArrayBuffer; headers: Headers }> {
-  const res = await fetch(`${url}/api/v1/tts`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const res = await fetch(`${url}/api/v1/tts`, { method: 'POST', body: JSON.stringify(body), headers: JSON_HEADERS });
   return { status: res.status, bytes: await res.arrayBuffer(), headers: res.headers };
 }
 
@@ -57,14 +34,13 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await main?.server.close();
-  await main?.runtime.dispose();
+  await main?.dispose();
 });
 
 describe('HTTP API', () => {
   it('answers the official openai client with a valid 24 kHz 16-bit mono WAV', async () => {
     const client = new OpenAI({ baseURL: `${main.server.url}/v1`, apiKey: 'local' });
-    const response = await client.audio.speech.create({ model: 'tiny', voice: 'ryan' as never, input: 'Hello from the studio.', response_format: 'wav' });
+    const response = await client.audio.speech.create({ model: 'tts-1', voice: 'ryan' as never, input: 'Hello from the studio.', response_format: 'wav' });
     const bytes = new Uint8Array(await response.arrayBuffer());
     const view = new DataView(bytes.buffer);
     expect(new TextDecoder().decode(bytes.slice(0, 4))).toBe('RIFF');
@@ -100,7 +76,8 @@ describe('HTTP API', () => {
     const abort = new AbortController();
     const res = await fetch(`${main.server.url}/v1/audio/speech`, {
       method: 'POST',
-      body: JSON.stringify({ input: 'This one will be abandoned by its client halfway through the stream, on purpose.', voice: 'ryan', stream: true }),
+      body: JSON.stringify({ input: 'This one will be abandoned by its client halfway through the stream, on purpose.', voice: 'ryan', stream: true, response_format: 'pcm' }),
+      headers: { 'content-type': 'application/json' },
       signal: abort.signal,
     });
     const reader = res.body!.getReader();
@@ -130,25 +107,24 @@ describe('HTTP API', () => {
       expect(s.numRejected).toBe(rejected.length);
       expect(s.numCompleted).toBe(accepted.length);
     } finally {
-      await small.server.close();
-      await small.runtime.dispose();
+      await small.dispose();
     }
   }, 120_000);
 
-  it('drains: in-flight requests finish, new ones are refused with busy', async () => {
+  it('drains the engine: in-flight requests finish, new ones are refused with 503', async () => {
     const d = await serve(modelDir);
     try {
       const inFlight = Promise.all([0, 1, 2].map((i) => tts(d.server.url, { text: `Draining ${i}.`, voice: 'ryan', seed: i })));
-      await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 1000 && d.runtime.host.requestCounters().numInFlight < 3; i++) await new Promise((r) => setTimeout(r, 10));
       const drained = await d.runtime.host.call('drain', { graceMs: 30_000 });
       const results = await inFlight;
       expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
       expect(drained.numCancelled).toBe(0);
       const late = await tts(d.server.url, { text: 'Too late.', voice: 'ryan' });
-      expect(late.status).toBe(429);
+      expect(late.status).toBe(503);
+      expect(late.headers.get('retry-after')).toBe('5');
     } finally {
-      await d.server.close();
-      await d.runtime.dispose();
+      await d.dispose();
     }
   }, 120_000);
 });

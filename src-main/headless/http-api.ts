@@ -1,246 +1,272 @@
 /**
- * The headless host's HTTP API: OpenAI-compatible POST /v1/audio/speech, POST /api/v1/tts (the
- * load-test shape), GET /status, /readyz, /v1/models, /v1/voices. Bodies are size-limited and
- * schema-validated (400 names the field); overload answers 429 with Retry-After; a client that
- * disconnects cancels its request. No CORS headers are sent.
+ * The headless host's HTTP API routes: OpenAI-compatible POST /v1/audio/speech, POST /api/v1/tts,
+ * GET /status, /readyz, /v1/models[/{id}], /v1/voices. Access (Host, Origin, token) is decided by
+ * the server before a route runs; here: methods (405 + Allow, HEAD), JSON bodies only (415),
+ * byte caps (413), strict schemas (400 naming the field), 503 + Retry-After while draining.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
-import { StudioError, httpStatusForError, toStudioError } from '../../src-shared/errors';
+import { StudioError, toStudioError } from '../../src-shared/errors';
 import { EVENTS } from '../../src-shared/ipc-contract';
 import type { AudioChunk, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
-import { describeIssues } from '../api/schemas';
-import { encodeWavBytes, floatToPcm16 } from '../engine/wav-bytes';
-import { encodeWavStreamHeader } from './pcm-stream';
-
-/** Little-endian 16-bit PCM bytes of float samples. */
-const pcm16Bytes = (pcm: Float32Array): Uint8Array => new Uint8Array(floatToPcm16(pcm).buffer);
 import type { StudioRuntime } from '../runtime/studio-runtime';
+import { timeStretch } from '../audio/time-stretch';
+import { CONTENT_TYPES, createStreamEncoder, encodeWhole, type StreamEncoder } from './audio-output';
+import { sendError, sendJson } from './http-errors';
+import { parseBody, readJsonBody } from './request-body';
+import {
+  OPENAI_MODEL_ALIASES,
+  modelMatches,
+  resolveVoice,
+  speechBodySchema,
+  speechToRequest,
+  ttsBodySchema,
+  ttsToRequest,
+  type SpeechFormat,
+} from './speech-routes';
 
-export const MAX_BODY_BYTES = 1_100_000;
-
-const speechSchema = z.object({
-  model: z.string().max(200).optional(),
-  input: z.string().min(1, 'input must not be empty').max(1_048_576),
-  voice: z.string().min(1).max(64),
-  response_format: z.enum(['wav', 'pcm']).default('wav'),
-  speed: z.number().min(0.25).max(4).default(1),
-  stream: z.boolean().default(false),
-  instructions: z.string().max(4096).optional(),
-  seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
-  language: z.string().max(64).optional(),
-});
-
-const ttsSchema = z.object({
-  text: z.string().max(1_048_576).optional(),
-  ssml: z.union([z.string().max(1_048_576), z.boolean()]).optional(),
-  voice: z.string().min(1).max(64),
-  emotion: z.string().max(4096).optional(),
-  seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
-  language: z.string().max(64).optional(),
-  stream: z.boolean().optional(),
-});
+/** What the API needs to know of the server's lifecycle. */
+export interface ApiLifecycle {
+  readonly draining: boolean;
+  /** Counts a response as in flight until it has been fully written or its client went away. */
+  track(res: ServerResponse): void;
+}
 
 export interface HttpApiOptions {
   runtime: StudioRuntime;
-  bearerToken?: string;
+  lifecycle: ApiLifecycle;
+  voiceMap: Record<string, string[]>;
   log: (m: string) => void;
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
+interface AudioAnswer {
+  format: SpeechFormat;
+  speed: number;
+  sse: boolean;
 }
 
-function sendError(res: ServerResponse, err: unknown): void {
-  const e = toStudioError(err);
-  const headers: Record<string, string> = e.code === 'busy' ? { 'retry-after': String(e.details.retryAfterS ?? 1) } : {};
-  if (res.headersSent) {
-    res.destroy();
-    return;
+type Handler = (req: IncomingMessage, res: ServerResponse, params: string[]) => Promise<void>;
+interface Route {
+  pattern: RegExp;
+  methods: { GET?: Handler; POST?: Handler };
+}
+
+/** Header-safe JSON of warnings: percent-encoded UTF-8 (any language, any emoji), whole entries only. */
+export function warningsHeaderValue(warnings: readonly string[], maxChars = 4000): string {
+  let value = encodeURIComponent('[]');
+  for (let n = 1; n <= warnings.length; n++) {
+    const next = encodeURIComponent(JSON.stringify(warnings.slice(0, n)));
+    if (next.length > maxChars) break;
+    value = next;
   }
-  sendJson(res, httpStatusForError(e.code), { error: e.toJSON() }, headers);
+  return value;
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let numBytes = 0;
-  for await (const chunk of req) {
-    numBytes += (chunk as Buffer).length;
-    if (numBytes > MAX_BODY_BYTES) {
-      throw new StudioError('input-too-long', `request body exceeds ${MAX_BODY_BYTES} bytes; send shorter input or split it`, { limitBytes: MAX_BODY_BYTES });
-    }
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw new StudioError('invalid-argument', 'request body is not valid JSON', { field: '(body)' });
-  }
-}
-
-function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    throw new StudioError('invalid-argument', `invalid request: ${describeIssues(parsed.error.issues)}`, {
-      fields: parsed.error.issues.slice(0, 5).map((i) => i.path.join('.') || '(body)'),
-    });
-  }
-  return parsed.data;
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
-}
-
-export function speechToRequest(body: z.infer<typeof speechSchema>): SynthesisRequest {
-  const speedChanged = Math.abs(body.speed - 1) > 1e-9;
-  return {
-    requestId: `http-${randomUUID()}`,
-    input: speedChanged ? `<speak><prosody rate="${body.speed}">${escapeXml(body.input)}</prosody></speak>` : body.input,
-    inputFormat: speedChanged ? 'ssml' : 'text',
-    voice: body.voice.toLowerCase(),
-    language: body.language ?? 'auto',
-    seed: body.seed ?? 42,
-    instruct: body.instructions,
-    priority: 'interactive',
-    stream: body.stream,
-  };
-}
-
-export function ttsToRequest(body: z.infer<typeof ttsSchema>): SynthesisRequest {
-  const ssmlText = typeof body.ssml === 'string' ? body.ssml : null;
-  const input = ssmlText ?? body.text ?? '';
-  if (input.trim() === '') {
-    throw new StudioError('invalid-argument', 'text is empty: send {"text": "..."} or {"ssml": "<speak>...</speak>"}', { field: 'text' });
-  }
-  return {
-    requestId: `http-${randomUUID()}`,
-    input,
-    inputFormat: ssmlText !== null || body.ssml === true ? 'ssml' : 'text',
-    voice: body.voice.toLowerCase(),
-    language: body.language ?? 'auto',
-    seed: body.seed ?? 42,
-    instruct: body.emotion,
-    priority: 'bulk',
-    stream: body.stream,
-  };
+function sseEvent(payload: unknown): string {
+  return `data: ${JSON.stringify(payload)}\n\n`;
 }
 
 export function createHttpApi(options: HttpApiOptions) {
-  const { runtime } = options;
+  const { runtime, lifecycle } = options;
 
-  function authorised(req: IncomingMessage): boolean {
-    if (!options.bearerToken) return true;
-    const header = req.headers.authorization ?? '';
-    const given = Buffer.from(header.replace(/^Bearer\s+/i, ''));
-    const want = Buffer.from(options.bearerToken);
-    return given.length === want.length && timingSafeEqual(given, want);
+  function refuseWhileDraining(): void {
+    if (lifecycle.draining) throw new StudioError('unavailable', 'the studio is shutting down and takes no new requests; retry on the restarted host', { retryAfterS: 5 });
   }
 
-  /** Runs one request; streams PCM as it is produced when asked, else answers with the whole file. */
-  async function synthesize(req: IncomingMessage, res: ServerResponse, request: SynthesisRequest, format: 'wav' | 'pcm'): Promise<void> {
+  /** Runs one request and answers with audio: a whole file, a raw stream, or server-sent events. */
+  async function synthesize(res: ServerResponse, request: SynthesisRequest, answer: AudioAnswer): Promise<void> {
+    refuseWhileDraining();
+    lifecycle.track(res);
     let finished = false;
     res.on('close', () => {
       if (!finished) void runtime.host.call('cancel', { requestId: request.requestId }).catch(() => {});
     });
-    const streaming = request.stream === true;
-    let streamStarted = false;
+    // Chunks go out as produced only where the bytes do not depend on the whole clip.
+    const encoder: StreamEncoder | null = request.stream && answer.speed === 1 ? createStreamEncoder(answer.format) : null;
+    let started = false;
+    const begin = (sampleRateHz: number): void => {
+      started = true;
+      res.writeHead(200, {
+        'content-type': answer.sse ? 'text/event-stream; charset=utf-8' : CONTENT_TYPES[answer.format],
+        'cache-control': 'no-cache',
+        'x-request-id': request.requestId,
+        'x-sample-rate': String(sampleRateHz),
+      });
+      if (!answer.sse && encoder) res.write(encoder.start(sampleRateHz));
+    };
+    const send = (bytes: Uint8Array): void => {
+      if (bytes.byteLength === 0) return;
+      if (answer.sse) res.write(sseEvent({ type: 'speech.audio.delta', audio: Buffer.from(bytes).toString('base64') }));
+      else res.write(bytes);
+    };
     const ctx = {
       callerId: `http-${request.requestId}`,
+      role: 'client' as const,
       emit: (event: string, payload: unknown) => {
-        if (!streaming || event !== EVENTS.onDidProduceAudio) return;
+        if (!encoder || event !== EVENTS.onDidProduceAudio) return;
         const chunk = payload as AudioChunk;
-        if (!streamStarted) {
-          streamStarted = true;
-          res.writeHead(200, { 'content-type': format === 'wav' ? 'audio/wav' : 'audio/pcm', 'x-request-id': request.requestId, 'x-sample-rate': String(chunk.sampleRateHz) });
-          if (format === 'wav') res.write(encodeWavStreamHeader(chunk.sampleRateHz));
+        if (!started) {
+          begin(chunk.sampleRateHz);
+          // An SSE stream of WAV opens with the header bytes as its first delta.
+          if (answer.sse) send(encoder.start(chunk.sampleRateHz));
         }
-        res.write(pcm16Bytes(chunk.pcm));
+        send(encoder.push(chunk.pcm));
       },
     };
     const reply = await runtime.dispatcher.dispatch('studio:tts.synthesize', request, ctx);
     finished = true;
     if (!reply.ok) {
-      if (streamStarted) res.destroy();
-      else sendError(res, reply.error);
-      return;
+      if (started && answer.sse) {
+        options.log(`[http] ${request.requestId} failed mid-stream: ${reply.error.code}: ${reply.error.message}`);
+        res.end(sseEvent({ type: 'error', error: { message: reply.error.message, code: reply.error.code } }));
+        return;
+      }
+      throw StudioError.fromSerialized(reply.error); // before any byte went out: handle() answers and logs it
     }
     const result = reply.value as SynthesisResult;
-    if (streaming) {
-      if (!streamStarted) {
-        res.writeHead(200, { 'content-type': format === 'wav' ? 'audio/wav' : 'audio/pcm', 'x-request-id': request.requestId });
-        if (format === 'wav') res.write(encodeWavStreamHeader(result.sampleRateHz));
-        res.write(pcm16Bytes(result.pcm));
+    const pcm = answer.speed === 1 ? result.pcm : timeStretch(result.pcm, result.sampleRateHz, answer.speed);
+    const usage = { input_tokens: result.timings.numPromptTokens, output_tokens: result.timings.numFrames, total_tokens: result.timings.numPromptTokens + result.timings.numFrames };
+    if (request.stream) {
+      if (!started) {
+        begin(result.sampleRateHz);
+        send(encoder ? concat(encoder.start(result.sampleRateHz), encoder.push(pcm)) : await encodeWhole(answer.format, pcm, result.sampleRateHz));
       }
-      res.end();
+      if (encoder) send(encoder.end());
+      res.end(answer.sse ? sseEvent({ type: 'speech.audio.done', usage }) : undefined);
       return;
     }
-    const body = format === 'wav' ? encodeWavBytes(result.pcm, result.sampleRateHz, 'pcm16') : pcm16Bytes(result.pcm);
+    const body = await encodeWhole(answer.format, pcm, result.sampleRateHz);
     res.writeHead(200, {
-      'content-type': format === 'wav' ? 'audio/wav' : 'audio/pcm',
-      'content-length': body.byteLength,
+      'content-type': CONTENT_TYPES[answer.format],
+      'content-length': String(body.byteLength),
       'x-request-id': request.requestId,
       'x-sample-rate': String(result.sampleRateHz),
       'x-studio-timings': JSON.stringify(result.timings),
-      ...(result.warnings.length > 0 ? { 'x-studio-warnings': JSON.stringify(result.warnings).slice(0, 2000) } : {}),
+      ...(result.warnings.length > 0 ? { 'x-studio-warnings': warningsHeaderValue(result.warnings) } : {}),
     });
     res.end(body);
   }
 
-  async function route(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> {
-    const method = req.method ?? 'GET';
-    if (method === 'GET' && pathname === '/status') {
-      sendJson(res, 200, await runtime.host.call('status', {}));
-      return true;
-    }
-    if (method === 'GET' && pathname === '/readyz') {
-      const ready = runtime.host.currentState === 'ready';
-      sendJson(res, ready ? 200 : 503, { ready, state: runtime.host.currentState });
-      return true;
-    }
-    if (method === 'GET' && pathname === '/v1/models') {
-      const info = await runtime.host.call('modelInfo', {});
-      sendJson(res, 200, { object: 'list', data: info ? [{ id: info.id, object: 'model', owned_by: 'local', synthetic: info.synthetic }] : [] });
-      return true;
-    }
-    if (method === 'GET' && pathname === '/v1/voices') {
-      sendJson(res, 200, { voices: await runtime.host.call('listVoices', {}) });
-      return true;
-    }
-    if (method === 'POST' && pathname === '/v1/audio/speech') {
-      const body = parseBody(speechSchema, await readJson(req));
-      await synthesize(req, res, speechToRequest(body), body.response_format);
-      return true;
-    }
-    if (method === 'POST' && pathname === '/api/v1/tts') {
-      const body = parseBody(ttsSchema, await readJson(req));
-      await synthesize(req, res, ttsToRequest(body), 'wav');
-      return true;
-    }
-    return false;
+  async function speakers(): Promise<string[]> {
+    return (await runtime.host.call('listVoices', {})).map((v) => v.name);
   }
 
-  return {
-    /** Returns false when the path is not an API route. */
-    async handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-      const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
-      const isApi = pathname === '/status' || pathname === '/readyz' || pathname.startsWith('/v1/') || pathname.startsWith('/api/');
-      if (!isApi) return false;
-      if (!authorised(req)) {
-        sendJson(res, 401, { error: { code: 'unauthorized', message: 'missing or wrong bearer token; send Authorization: Bearer <token>', details: {} } });
-        return true;
-      }
-      try {
-        if (await route(req, res, pathname)) return true;
-        sendJson(res, 404, { error: { code: 'not-found', message: `no API route ${req.method} ${pathname}`, details: {} } });
-      } catch (err) {
-        sendError(res, err);
-      }
-      return true;
+  async function loadedModelId(): Promise<string | null> {
+    return runtime.host.lastKnownStatus?.model?.id ?? (await runtime.host.call('modelInfo', {}))?.id ?? null;
+  }
+
+  function modelEntry(id: string) {
+    return { id, object: 'model', created: 0, owned_by: 'local' };
+  }
+
+  /**
+   * Engine status without local paths (the last known one while the host restarts or does not
+   * answer), plus the supervisor's cumulative counters, which survive engine restarts.
+   */
+  async function status(): Promise<Record<string, unknown>> {
+    const health = runtime.host.health();
+    const s = health.ready ? await runtime.host.call('status', {}) : runtime.host.lastKnownStatus;
+    const engine = s ? { ...s, state: lifecycle.draining ? 'draining' : s.state, model: s.model ? { ...s.model, path: '' } : null } : null;
+    return { ...engine, hostState: health.state, ready: health.ready && !lifecycle.draining, readyDetail: health.detail, totals: runtime.host.requestCounters() };
+  }
+
+  const routes: Route[] = [
+    {
+      pattern: /^\/status$/,
+      methods: { GET: async (_req, res) => sendJson(res, 200, await status()) },
     },
-    dispose(): void {},
+    {
+      pattern: /^\/readyz$/,
+      methods: {
+        GET: async (_req, res) => {
+          // Synchronous: a stuck engine host cannot stall the probe.
+          const health = runtime.host.health();
+          const ready = health.ready && !lifecycle.draining;
+          const state = lifecycle.draining ? 'draining' : health.state;
+          sendJson(res, ready ? 200 : 503, ready ? { ready, state } : { ready, state, detail: lifecycle.draining ? 'shutting down' : health.detail }, ready ? {} : { 'retry-after': '2' });
+        },
+      },
+    },
+    {
+      pattern: /^\/v1\/models$/,
+      methods: {
+        GET: async (_req, res) => {
+          const id = await loadedModelId();
+          sendJson(res, 200, { object: 'list', data: id ? [modelEntry(id), ...OPENAI_MODEL_ALIASES.map(modelEntry)] : [] });
+        },
+      },
+    },
+    {
+      pattern: /^\/v1\/models\/(.+)$/,
+      methods: {
+        GET: async (_req, res, [id]) => {
+          if (!modelMatches(id, await loadedModelId())) throw new StudioError('not-found', `model '${id.slice(0, 200)}' is not served here; GET /v1/models lists what is`, { field: 'model' });
+          sendJson(res, 200, modelEntry(id));
+        },
+      },
+    },
+    {
+      pattern: /^\/v1\/voices$/,
+      methods: { GET: async (_req, res) => sendJson(res, 200, { voices: await runtime.host.call('listVoices', {}), openai: options.voiceMap }) },
+    },
+    {
+      pattern: /^\/v1\/audio\/speech$/,
+      methods: {
+        POST: async (req, res) => {
+          refuseWhileDraining();
+          const body = parseBody(speechBodySchema, await readJsonBody(req));
+          if (!modelMatches(body.model, await loadedModelId())) {
+            throw new StudioError('not-found', `model '${body.model}' is not served here; use ${OPENAI_MODEL_ALIASES.join(', ')} or the id from GET /v1/models`, { field: 'model' });
+          }
+          const voice = resolveVoice(typeof body.voice === 'string' ? body.voice : body.voice.id, await speakers(), options.voiceMap);
+          await synthesize(res, speechToRequest(body, voice), { format: body.response_format, speed: body.speed, sse: body.stream_format === 'sse' });
+        },
+      },
+    },
+    {
+      pattern: /^\/api\/v1\/tts$/,
+      methods: {
+        POST: async (req, res) => {
+          refuseWhileDraining();
+          const body = parseBody(ttsBodySchema, await readJsonBody(req));
+          const voice = resolveVoice(body.voice, await speakers(), options.voiceMap);
+          await synthesize(res, ttsToRequest(body, voice), { format: body.response_format, speed: body.speed, sse: false });
+        },
+      },
+    },
+  ];
+
+  return {
+    /** Whether `pathname` belongs to the API (the server checks access before calling handle). */
+    owns(pathname: string): boolean {
+      return pathname === '/status' || pathname === '/readyz' || pathname.startsWith('/v1/') || pathname.startsWith('/api/');
+    },
+    /** Answers an API request; returns the status sent. */
+    async handle(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<number> {
+      try {
+        const route = routes.find((r) => r.pattern.test(pathname));
+        if (!route) throw new StudioError('not-found', `no API route ${req.method} ${pathname.slice(0, 200)}; see the README's HTTP API section`);
+        const method = req.method === 'HEAD' ? 'GET' : (req.method as 'GET' | 'POST');
+        const handler = route.methods[method];
+        if (!handler) {
+          const allow = Object.keys(route.methods).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])).join(', ');
+          const err = new StudioError('method-not-allowed', `${req.method} is not allowed on ${pathname}; use ${allow}`, { allow });
+          return sendError(res, err, { allow });
+        }
+        const params = route.pattern.exec(pathname)!.slice(1);
+        await handler(req, res, params);
+        return res.statusCode;
+      } catch (err) {
+        const status = sendError(res, err);
+        if (status >= 500) options.log(`[http] ${req.method} ${pathname} answered ${status}: ${toStudioError(err).code}: ${toStudioError(err).message}`);
+        return status;
+      }
+    },
   };
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.byteLength + b.byteLength);
+  out.set(a, 0);
+  out.set(b, a.byteLength);
+  return out;
 }

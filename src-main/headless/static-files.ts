@@ -4,7 +4,7 @@
  */
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -20,9 +20,8 @@ const CONTENT_TYPES: Record<string, string> = {
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' blob: data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
-/** Answers a GET for a renderer file; returns false when the path is not a file (caller 404s). */
-export async function serveStatic(rootDir: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-  const urlPath = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+/** Answers a GET for a renderer file at the decoded `urlPath`; returns false when it is not a file (caller 404s). */
+export async function serveStatic(rootDir: string, urlPath: string, res: ServerResponse): Promise<boolean> {
   const relative = urlPath === '/' ? 'index.html' : urlPath.replace(/^\/+/, '');
   const filePath = path.resolve(rootDir, relative);
   if (!filePath.startsWith(path.resolve(rootDir) + path.sep)) return false;

@@ -22,6 +22,7 @@ export function registerIpc(dispatcher: Dispatcher, services: StudioServices, lo
   const contextFor = (sender: WebContents) => {
     const ctx = {
       callerId: `window-${sender.id}`,
+      role: 'admin' as const, // the app's own window, checked by isAppUrl before any call
       emit: (event: string, payload: unknown) => {
         if (!sender.isDestroyed()) sender.send(IPC_EVENT, event, payload);
       },

@@ -106,7 +106,7 @@ function runtimeTarget(runtime: StudioRuntime, name: string): BenchTarget {
         const onAbort = () => void runtime.host.call('cancel', { requestId: id }).catch(() => {});
         signal.addEventListener('abort', onAbort, { once: true });
         try {
-          const reply = await runtime.dispatcher.dispatch('studio:tts.synthesize', { ...request, requestId: id, priority: 'bulk' }, { callerId: `bench-${name}`, emit: () => {} });
+          const reply = await runtime.dispatcher.dispatch('studio:tts.synthesize', { ...request, requestId: id, priority: 'bulk' }, { callerId: `bench-${name}`, role: 'client', emit: () => {} });
           if (!reply.ok) throw StudioError.fromSerialized(reply.error);
           const result = reply.value as SynthesisResult;
           return { ...result, wav: encodeWavBytes(result.pcm, result.sampleRateHz, 'pcm16') };

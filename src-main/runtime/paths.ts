@@ -1,6 +1,7 @@
 /**
  * Where the studio keeps its files: the user data folder (models, library database, projects,
- * cache) per OS, overridable with STUDIO_DATA_DIR; and where the built engine host entry is.
+ * cache) per OS, overridable with STUDIO_DATA_DIR; the folders SSML <audio src> may read from; and
+ * where the built engine host entry is.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,15 @@ export function defaultUserDataDir(env: NodeJS.ProcessEnv = process.env): string
     default:
       return path.join(env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'qwen3-tts-studio');
   }
+}
+
+/**
+ * The folders SSML <audio src> may insert files from by default: the library's clips
+ * (<data>/library/clips, where saved clips live) and <data>/imports (where the user puts their own
+ * WAV files). A relative src is looked up in them in this order. Folders that do not exist are skipped.
+ */
+export function defaultAudioInsertRoots(userDataDir: string): string[] {
+  return [path.join(userDataDir, 'library', 'clips'), path.join(userDataDir, 'imports')];
 }
 
 /** The repository / app root: the folder holding package.json above this module. */

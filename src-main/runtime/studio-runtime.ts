@@ -9,8 +9,12 @@ import { Dispatcher } from '../api/dispatcher';
 import { HostClient } from '../engine-host/host-client';
 import { spawnNodeHost, type HostProcess } from '../engine-host/host-process';
 import type { HostStartOptions } from '../engine-host/protocol';
-import { StudioServices } from '../services/studio-services';
-import { defaultUserDataDir, resolveHostEntry } from './paths';
+import { StudioServices, type InputLimits } from '../services/studio-services';
+import { resolveEngineConfig } from '../engine/engine-config';
+import { MAX_BYTES_PER_TEXT_TOKEN } from '../engine/create-sequence';
+import { resolveSsmlOptions } from '../ssml/ssml-options';
+import { FileGrants } from '../access/file-grants';
+import { defaultAudioInsertRoots, defaultUserDataDir, resolveHostEntry } from './paths';
 import { createModelManagerPort } from './model-manager-port';
 import { EMBEDDED_TINY } from '../engine-host/embedded-model';
 
@@ -22,6 +26,11 @@ export interface StudioRuntimeOptions {
   userDataDir?: string;
   engineConfig?: Record<string, unknown>;
   schedulerConfig?: Record<string, unknown>;
+  /**
+   * Folders SSML <audio src> may read from; default defaultAudioInsertRoots(userDataDir). A function
+   * is read at every host start, so folders granted later apply from the next (re)start.
+   */
+  audioRoots?: readonly string[] | (() => readonly string[]);
   /** How to start the engine host; defaults to a Node child process. */
   spawnHost?: (args: string[]) => HostProcess;
   log?: (m: string) => void;
@@ -29,10 +38,23 @@ export interface StudioRuntimeOptions {
 
 export interface StudioRuntime {
   host: HostClient;
+  /** Paths clients may name (projects); the desktop app's dialogs add to it. */
+  grants: FileGrants;
   services: StudioServices;
   dispatcher: Dispatcher;
   userDataDir: string;
   dispose(): Promise<void>;
+}
+
+/** The input limits main can check before the engine host sees a request; none when the config is invalid (the host reports that). */
+function inputLimitsFor(engineConfig: Record<string, unknown>): InputLimits | undefined {
+  try {
+    const { maxSequenceTokens } = resolveEngineConfig(engineConfig);
+    // the engine's cap is in UTF-8 bytes; a UTF-16 length never exceeds it, so a length check against it never refuses fitting text
+    return { maxTextChars: maxSequenceTokens * MAX_BYTES_PER_TEXT_TOKEN, maxSsmlBytes: resolveSsmlOptions().maxBytes };
+  } catch {
+    return undefined;
+  }
 }
 
 export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntime {
@@ -43,6 +65,7 @@ export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntim
     cacheDir: path.join(userDataDir, 'cache'),
     engineConfig: options.engineConfig ?? {},
     schedulerConfig: options.schedulerConfig ?? {},
+    audioRoots: [...(typeof options.audioRoots === 'function' ? options.audioRoots() : (options.audioRoots ?? defaultAudioInsertRoots(userDataDir)))],
   });
   const argsFor = (model: string, modelId?: string) => [JSON.stringify(startOptions(model, modelId))];
   const spawn =
@@ -60,8 +83,12 @@ export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntim
     await host.replace(() => spawn(argsFor(model, modelId)));
     return host.call('modelInfo', {});
   };
+  const inputLimits = inputLimitsFor(options.engineConfig ?? {});
+  const grants = new FileGrants([{ path: path.join(userDataDir, 'projects'), scope: 'folder', access: 'write' }]);
   const services = new StudioServices({
     host,
+    grants,
+    inputLimits,
     modelManager,
     loadModel,
     appInfo: () => ({
@@ -75,6 +102,7 @@ export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntim
   const dispatcher = new Dispatcher(services.handlers, { warn: log });
   return {
     host,
+    grants,
     services,
     dispatcher,
     userDataDir,

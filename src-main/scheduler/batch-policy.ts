@@ -1,7 +1,7 @@
 /**
- * Scheduler knobs, in one place: batch limits, queue bound, dynamic-batching wait, aging and the
- * KV budget. defaultSchedulerConfig() is complete; resolveSchedulerConfig() rejects unknown keys
- * and wrong types naming the key path, and returns a frozen value. Pure.
+ * Scheduler knobs, in one place: batch limits, queue bound, dynamic-batching wait, aging, the KV
+ * budget and the per-request deadline. defaultSchedulerConfig() is complete; resolveSchedulerConfig()
+ * rejects unknown keys and wrong types naming the key path, and returns a frozen value. Pure.
  */
 import { StudioError } from '../../src-shared/errors';
 
@@ -29,6 +29,14 @@ export interface SchedulerConfig {
   kvBlockTokens: number;
   /** Seconds suggested to a rejected client (Retry-After). */
   retryAfterS: number;
+  /**
+   * Deadline of every sequence, counted from its arrival (queue time included): past it the sequence
+   * is removed with reason 'timeout' and its KV blocks are freed. A request's own deadlineMs may only
+   * shorten it; 0 turns this default off. 10 minutes covers the longest sequence the default engine
+   * admits (4,096 frames of 80 ms = 328 s of audio) up to a real-time factor of 1.8; raise it on
+   * slower devices.
+   */
+  requestTimeoutMs: number;
 }
 
 export function defaultSchedulerConfig(): SchedulerConfig {
@@ -43,6 +51,7 @@ export function defaultSchedulerConfig(): SchedulerConfig {
     kvCapacityTokens: 262_144,
     kvBlockTokens: 64,
     retryAfterS: 1,
+    requestTimeoutMs: 600_000,
   };
 }
 
@@ -57,6 +66,7 @@ const MIN: Record<keyof SchedulerConfig, number> = {
   kvCapacityTokens: 1,
   kvBlockTokens: 1,
   retryAfterS: 0,
+  requestTimeoutMs: 0,
 };
 
 /** Settings in milliseconds that may be fractional. */

@@ -46,7 +46,8 @@ export class RequestQueue<T extends QueuedSequence> {
   }
 
   oldestArrivalMs(): number | null {
-    return this.items.length === 0 ? null : Math.min(...this.items.map((s) => s.arrivalMs));
+    // a loop, not Math.min(...items): a spread of a queue-sized array can overflow the stack
+    return this.items.length === 0 ? null : this.items.reduce((min, s) => Math.min(min, s.arrivalMs), Infinity);
   }
 
   /** Items in admission order at time nowMs. */

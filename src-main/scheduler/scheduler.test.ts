@@ -146,6 +146,39 @@ describe('Scheduler', () => {
     expect(s.counters().numFreeKvBlocks).toBeGreaterThan(freeWhileRunning);
   });
 
+  it('gives every sequence a deadline of requestTimeoutMs after arrival, removes it running or waiting, and frees its KV', () => {
+    const clock = fakeClock(1_000);
+    const s = new Scheduler(resolveSchedulerConfig({ maxRunningSequences: 1, requestTimeoutMs: 500 }), clock);
+    const numFreeBlocks = s.counters().numFreeKvBlocks;
+    s.submit(spec('run'));
+    s.submit(spec('wait'));
+    s.submit(spec('own', { deadlineAtMs: 1_200 })); // its own, earlier deadline wins
+    s.submit(spec('later', { deadlineAtMs: 60_000 })); // a later one is tightened to arrival + 500
+    s.schedule();
+    clock.advance(200);
+    expect(s.schedule().removed.map((r) => [r.sequence.id, r.reason])).toEqual([['own', 'timeout']]);
+    clock.advance(299);
+    expect(s.schedule().removed).toEqual([]);
+    clock.advance(1);
+    const { batch, removed } = s.schedule();
+    expect(removed.map((r) => [r.sequence.id, r.reason, r.wasRunning, r.sequence.deadlineAtMs])).toEqual([
+      ['wait', 'timeout', false, 1_500],
+      ['later', 'timeout', false, 1_500],
+      ['run', 'timeout', true, 1_500],
+    ]);
+    expect(batch).toEqual({ kind: 'idle', waitMs: null });
+    expect(s.counters()).toMatchObject({ numRunning: 0, numWaiting: 0, numFreeKvBlocks: numFreeBlocks });
+  });
+
+  it('sets no default deadline when requestTimeoutMs is 0', () => {
+    const clock = fakeClock();
+    const s = new Scheduler(resolveSchedulerConfig({ requestTimeoutMs: 0 }), clock);
+    s.submit(spec('a'));
+    s.schedule();
+    clock.advance(1e9);
+    expect(s.schedule().removed).toEqual([]);
+  });
+
   it('rejects with busy beyond maxQueueDepth, counting the rejection, and loses nothing accepted', () => {
     const s = new Scheduler(resolveSchedulerConfig({ maxQueueDepth: 2, maxRunningSequences: 1 }), fakeClock());
     s.submit(spec('a'));
@@ -211,6 +244,7 @@ describe('Scheduler', () => {
       kvCapacityTokens: 262_144,
       kvBlockTokens: 64,
       retryAfterS: 1,
+      requestTimeoutMs: 600_000,
     });
     expect(() => resolveSchedulerConfig({ maxRunning: 4 })).toThrowError(/scheduler\.maxRunning/);
     expect(() => resolveSchedulerConfig({ maxRunningSequences: 0 })).toThrowError(/≥ 1/);

@@ -3,8 +3,9 @@
  * and the KV budget. Pure TypeScript: no tensors, no ORT, no Electron; the clock is injected.
  *
  * Loop contract (one engine step, called from the engine host's loop only):
- *  1. `schedule()` first drops cancelled and expired sequences (waiting or running) and returns
- *     them as `removed` — the engine reports those outcomes and discards their state.
+ *  1. `schedule()` first drops cancelled and expired sequences (waiting or running; every sequence
+ *     has a deadline, requestTimeoutMs after its arrival by default) and returns them as `removed` —
+ *     the engine reports those outcomes and discards their state, and their KV blocks are free.
  *  2. Then it admits waiting sequences in queue order while the running set has room
  *     (maxRunningSequences), the step's prompt tokens fit (maxBatchTokens, at least one always
  *     admitted when there is room) and the KV budget can reserve prompt + frame cap. A sequence that
@@ -35,7 +36,10 @@ export interface SequenceSpec {
   numPromptTokens: number;
   /** Frame cap of this sequence; with the prompt it sizes the KV reservation. */
   maxNewTokens: number;
-  /** Absolute time (clock ms) after which the sequence is removed with reason 'timeout'. */
+  /**
+   * Absolute time (clock ms) after which the sequence is removed with reason 'timeout'. submit()
+   * tightens it to arrival + config.requestTimeoutMs, so every sequence has one unless that is 0.
+   */
   deadlineAtMs?: number;
 }
 
@@ -92,7 +96,8 @@ export class Scheduler {
         queueDepth: this.waiting.size,
       });
     }
-    this.waiting.push({ ...spec, arrivalMs: this.clock.nowMs(), ordinal: this.nextOrdinal++, blockTable: [] });
+    const arrivalMs = this.clock.nowMs();
+    this.waiting.push({ ...spec, deadlineAtMs: this.deadlineFor(spec, arrivalMs), arrivalMs, ordinal: this.nextOrdinal++, blockTable: [] });
   }
 
   /** Marks a sequence for removal at the next schedule(); false when it is unknown. */
@@ -145,6 +150,13 @@ export class Scheduler {
 
   get kvPool(): Pick<KvBudget, 'numBlocks' | 'numFreeBlocks' | 'numOwners'> {
     return this.kv;
+  }
+
+  /** The earlier of the sequence's own deadline and arrival + requestTimeoutMs (when that is on). */
+  private deadlineFor(spec: SequenceSpec, arrivalMs: number): number | undefined {
+    const fromConfig = this.config.requestTimeoutMs > 0 ? arrivalMs + this.config.requestTimeoutMs : undefined;
+    if (spec.deadlineAtMs === undefined) return fromConfig;
+    return fromConfig === undefined ? spec.deadlineAtMs : Math.min(spec.deadlineAtMs, fromConfig);
   }
 
   private removeCancelledAndExpired(nowMs: number): Removal[] {

@@ -1,9 +1,11 @@
 // Project service: atomic saves, recent list, autosave slot for crash recovery, SSML fallback validation.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MAX_RECENT_PROJECTS, ProjectService, checkSsmlWellFormed, validateWithStudioParser } from './project-service';
+import { FileGrants } from '../access/file-grants';
+import type { StudioError } from '../../src-shared/errors';
+import { MAX_RECENT_PROJECTS, ProjectService, validateWithStudioParser } from './project-service';
 import type { ProjectDocument } from '../../src-shared/contract/projects';
 
 function project(name = 'My Show', id = '0123456789abcdef'): ProjectDocument {
@@ -37,10 +39,38 @@ describe('ProjectService', () => {
   });
 
   it('rejects a file that is not a studio project and names the bad field', async () => {
-    const bad = path.join(dir, 'bad.studio.json');
+    const bad = path.join(svc.projectsDir, 'bad.studio.json');
     writeFileSync(bad, JSON.stringify({ ...project(), schemaVersion: 2 }));
     await expect(svc.open(bad)).rejects.toThrow(/schemaVersion/);
-    await expect(svc.open(path.join(dir, 'missing.json'))).rejects.toMatchObject({ code: 'not-found' });
+    await expect(svc.open(path.join(svc.projectsDir, 'missing.json'))).rejects.toMatchObject({ code: 'not-found' });
+  });
+
+  it('opens and saves only inside the projects folder, and never quotes a file it refuses', async () => {
+    const secret = path.join(dir, 'secret.json');
+    writeFileSync(secret, 'TOPSECRET-not-json');
+    const outside = (await svc.open(secret).catch((e: StudioError) => e)) as StudioError;
+    const missing = (await svc.open(path.join(dir, 'nothing-here.json')).catch((e: StudioError) => e)) as StudioError;
+    expect(outside).toMatchObject({ code: 'forbidden' });
+    expect(missing).toMatchObject({ code: 'forbidden' });
+    expect(outside.message).toBe(missing.message); // existing and missing paths read the same
+    await expect(svc.save(project(), path.join(dir, 'elsewhere.json'))).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(svc.save(project(), path.join(svc.projectsDir, '..', 'escape.json'))).rejects.toMatchObject({ code: 'forbidden' });
+    // A broken file inside the folder: the error names it but does not quote its bytes.
+    const broken = path.join(svc.projectsDir, 'broken.studio.json');
+    writeFileSync(broken, 'TOPSECRET-not-json');
+    const err = (await svc.open(broken).catch((e: StudioError) => e)) as StudioError;
+    expect(err.code).toBe('invalid-argument');
+    expect(err.message).not.toMatch(/TOPSECRET/);
+  });
+
+  it('honours paths granted by the desktop app', async () => {
+    const picked = path.join(dir, 'picked');
+    mkdirSync(picked);
+    const grants = new FileGrants([{ path: path.join(dir, 'projects'), scope: 'folder', access: 'write' }]);
+    grants.grant(picked, 'write', 'folder');
+    const withGrant = new ProjectService({ dataDir: dir, grants });
+    const saved = await withGrant.save(project(), path.join(picked, 'show.studio.json'));
+    expect((await withGrant.open(saved.path)).project.name).toBe(project().name);
   });
 
   it('keeps recent projects newest first, without duplicates, capped', async () => {
@@ -79,30 +109,9 @@ describe('ProjectService', () => {
   });
 });
 
-describe('checkSsmlWellFormed', () => {
-  it('accepts a two-turn document and counts a turn per voice', () => {
-    expect(checkSsmlWellFormed('<speak><voice name="ryan">Hi</voice><break time="120ms"/><voice name="vivian">Yo</voice></speak>')).toEqual({ ok: true, numTurns: 2 });
-  });
-
-  it('reports an unclosed tag at its line', () => {
-    const r = checkSsmlWellFormed('<speak>\n<voice name="ryan">\nHello\n</speak>');
-    expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.diagnostics[0].line).toBe(4);
-  });
-
-  it('reports an unknown element with the allowed list', () => {
-    const r = checkSsmlWellFormed('<speak>\n  <foo/>\n</speak>');
-    expect(r.ok).toBe(false);
-    if (!r.ok) {
-      expect(r.diagnostics[0].line).toBe(2);
-      expect(r.diagnostics[0].message).toMatch(/unknown element <foo>; allowed: speak/);
-    }
-  });
-});
-
 describe('validateWithStudioParser', () => {
   it('counts the turns of a two-voice document', () => {
-    expect(validateWithStudioParser('<speak><voice name="ryan">Hi</voice><break time="120ms"/><voice name="vivian">Yo</voice></speak>')).toEqual({ ok: true, numTurns: 2 });
+    expect(validateWithStudioParser('<speak><voice name="ryan">Hi</voice><break time="120ms"/><voice name="vivian">Yo</voice></speak>')).toMatchObject({ ok: true, numTurns: 2, dialect: 'ssml11' });
   });
 
   it('reports an unclosed element with a line and column', () => {
@@ -112,5 +121,19 @@ describe('validateWithStudioParser', () => {
       expect(r.diagnostics[0].line).toBeGreaterThanOrEqual(3);
       expect(r.diagnostics[0].column).toBeGreaterThan(0);
     }
+  });
+
+  it('uses the same settings as generation: an unknown voice fails strict and warns lenient', () => {
+    const doc = '<speak><voice name="bob">Hi</voice></speak>';
+    const strict = validateWithStudioParser(doc, { knownVoices: ['ryan'], strict: true });
+    expect(strict.ok).toBe(false);
+    if (!strict.ok) expect(strict.diagnostics[0].message).toContain("voice 'bob' is not a speaker");
+    const lenient = validateWithStudioParser(doc, { knownVoices: ['ryan'], strict: false });
+    expect(lenient).toMatchObject({ ok: true, numTurns: 1 });
+    if (lenient.ok) expect(lenient.warnings?.[0].message).toContain("voice 'bob'");
+  });
+
+  it('says which dialect auto chose', () => {
+    expect(validateWithStudioParser('<speak xmlns:mstts="https://www.w3.org/2001/mstts"><bookmark mark="a"/>Hi</speak>')).toMatchObject({ ok: true, dialect: 'azure', dialectDetectedFrom: 'xmlns:mstts on <speak>' });
   });
 });

@@ -5,23 +5,28 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { SaxesParser } from 'saxes';
 import { StudioError } from '../../src-shared/errors';
 import type { ProjectDocument, RecentProject, SsmlValidation } from '../../src-shared/contract/projects';
 import { projectDocumentSchema } from '../api/schemas';
-import { parseInput } from '../ssml/parse-input';
+import { parseSsml } from '../ssml/parse-ssml';
+import type { SsmlOptionsInput } from '../ssml/ssml-options';
+import { FileGrants } from '../access/file-grants';
 
 export const MAX_RECENT_PROJECTS = 10;
+/** A project file is JSON text; anything larger is not one of ours. */
+export const MAX_PROJECT_FILE_BYTES = 32 * 1024 * 1024;
 const AUTOSAVE_FILE = '.autosave.json';
 const RECENT_FILE = 'recent.json';
 
 export interface ProjectServiceOptions {
   dataDir: string;
-  /** The studio's SSML parser as a validator; the service falls back to its own well-formedness check. */
-  validateSsml?: (text: string) => SsmlValidation;
+  /** Replaces the studio's SSML parser as the validator (tests). */
+  validateSsml?: (text: string, options: SsmlOptionsInput) => SsmlValidation;
   nowMs?: () => number;
+  /** Which paths callers may name; default: the projects folder only. The desktop app adds dialog picks. */
+  grants?: FileGrants;
 }
 
 interface AutosaveSlot {
@@ -56,11 +61,13 @@ function slugOf(name: string): string {
 export class ProjectService {
   readonly projectsDir: string;
   private readonly nowMs: () => number;
+  private readonly grants: FileGrants;
 
   constructor(private readonly options: ProjectServiceOptions) {
     this.projectsDir = path.join(options.dataDir, 'projects');
     mkdirSync(this.projectsDir, { recursive: true });
     this.nowMs = options.nowMs ?? Date.now;
+    this.grants = options.grants ?? new FileGrants([{ path: this.projectsDir, scope: 'folder', access: 'write' }]);
   }
 
   defaultPathFor(project: ProjectDocument): string {
@@ -69,7 +76,7 @@ export class ProjectService {
 
   /** Saves the project (to `filePath`, or its default path), clears the autosave slot and updates recent projects. */
   async save(project: ProjectDocument, filePath?: string): Promise<{ path: string; savedAtMs: number }> {
-    const target = path.resolve(filePath ?? this.defaultPathFor(project));
+    const target = filePath === undefined ? this.defaultPathFor(project) : this.grants.check(filePath, 'write');
     if (!target.endsWith('.json')) {
       throw new StudioError('invalid-argument', `project path ${target} must end in .json (for example name.studio.json)`, { field: 'path', value: target });
     }
@@ -81,13 +88,13 @@ export class ProjectService {
   }
 
   async open(filePath: string): Promise<{ path: string; project: ProjectDocument }> {
-    const target = path.resolve(filePath);
-    let text: string;
-    try {
-      text = await readFile(target, 'utf8');
-    } catch (err) {
-      throw new StudioError('not-found', `project file ${target} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}); pick it again from recent projects or the file`, { path: target });
-    }
+    const target = this.grants.check(filePath, 'read');
+    const unreadable = new StudioError('not-found', 'that project file cannot be opened; pick it again from recent projects or with Open', {});
+    const info = await stat(target).catch(() => null);
+    if (!info || !info.isFile() || info.size > MAX_PROJECT_FILE_BYTES) throw unreadable;
+    const text = await readFile(target, 'utf8').catch(() => {
+      throw unreadable;
+    });
     const project = this.parseProject(text, target);
     await this.remember({ path: target, name: project.name, savedAtMs: this.nowMs() });
     return { path: target, project };
@@ -133,21 +140,23 @@ export class ProjectService {
     return existed;
   }
 
-  validateSsml(text: string): SsmlValidation {
-    return (this.options.validateSsml ?? validateWithStudioParser)(text);
+  /** options: the same parser options generation uses (ssmlOptionsForRequest), so the editor and Generate agree. */
+  validateSsml(text: string, options: SsmlOptionsInput = {}): SsmlValidation {
+    return (this.options.validateSsml ?? validateWithStudioParser)(text, options);
   }
 
   private parseProject(text: string, where: string): ProjectDocument {
     let json: unknown;
     try {
       json = JSON.parse(text);
-    } catch (err) {
-      throw new StudioError('invalid-argument', `${where} is not JSON (${(err as Error).message}); restore it from a backup or the autosave`, { path: where });
+    } catch {
+      // The parser's message quotes the file's bytes; say only where it is.
+      throw new StudioError('invalid-argument', `${path.basename(where)} is not a studio project (not JSON); restore it from a backup or the autosave`, {});
     }
     const parsed = projectDocumentSchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new StudioError('invalid-argument', `${where} is not a studio project: ${issue.path.join('.') || '(root)'}: ${issue.message}`, { path: where });
+      throw new StudioError('invalid-argument', `${path.basename(where)} is not a studio project: ${issue.path.join('.') || '(root)'}: ${issue.message}`, {});
     }
     return parsed.data as ProjectDocument;
   }
@@ -159,42 +168,27 @@ export class ProjectService {
   }
 }
 
-const SSML_ELEMENTS = ['speak', 'voice', 'prosody', 'break', 'mark', 'p', 's', 'sub', 'say-as', 'emphasis', 'lang', 'phoneme', 'audio'];
-
-/** The studio's own SSML parser: an 'ssml-invalid' error becomes one diagnostic at its line:column. */
-export function validateWithStudioParser(text: string): SsmlValidation {
+/**
+ * The studio's own SSML parser with the request's settings: an 'ssml-invalid' error becomes one
+ * diagnostic at its line:column; lenient-mode drops and approximations come back as warnings.
+ */
+export function validateWithStudioParser(text: string, options: SsmlOptionsInput = {}): SsmlValidation {
   try {
-    const parsed = parseInput(text, 'ssml');
-    return { ok: true, numTurns: parsed.segments.filter((s) => s.kind === 'turn').length };
+    const parsed = parseSsml(text, options);
+    return {
+      ok: true,
+      numTurns: parsed.segments.filter((s) => s.kind === 'turn').length,
+      dialect: parsed.dialect,
+      dialectDetectedFrom: parsed.dialectDetectedFrom,
+      warnings: parsed.warnings.slice(0, 50).map((w) => ({ line: w.line, column: w.column, message: w.message })),
+    };
   } catch (err) {
     const e = err as StudioError;
-    if (e instanceof StudioError && e.code === 'ssml-invalid') {
+    if (e instanceof StudioError && (e.code === 'ssml-invalid' || e.code === 'input-too-long')) {
       const line = typeof e.details.line === 'number' ? e.details.line : 1;
       const column = typeof e.details.column === 'number' ? e.details.column : 1;
       return { ok: false, diagnostics: [{ line, column, message: e.message }] };
     }
     throw err;
   }
-}
-
-/** Fallback validator: XML well-formedness and known element names, with line:column; a turn per <voice>. */
-export function checkSsmlWellFormed(text: string): SsmlValidation {
-  const diagnostics: { line: number; column: number; message: string }[] = [];
-  const parser = new SaxesParser({ position: true });
-  let numVoices = 0;
-  parser.on('error', (err) => {
-    diagnostics.push({ line: parser.line, column: parser.column, message: err.message.replace(/^\d+:\d+: /, '') });
-  });
-  parser.on('opentag', (tag) => {
-    if (!SSML_ELEMENTS.includes(tag.name)) {
-      diagnostics.push({ line: parser.line, column: parser.column, message: `unknown element <${tag.name}>; allowed: ${SSML_ELEMENTS.join(', ')}` });
-    }
-    if (tag.name === 'voice') numVoices++;
-  });
-  try {
-    parser.write(text).close();
-  } catch (err) {
-    diagnostics.push({ line: parser.line, column: parser.column, message: (err as Error).message });
-  }
-  return diagnostics.length > 0 ? { ok: false, diagnostics: diagnostics.slice(0, 20) } : { ok: true, numTurns: Math.max(1, numVoices) };
 }

@@ -17,6 +17,9 @@ import { ProjectService } from './project-service';
 import { BenchService, createLibraryRunStore, createProtocolBenchRunner, type BenchRunnerPort } from './bench-service';
 import { createBenchRunStore } from '../library/bench-run-store';
 import { ModelsService, type ModelManagerPort } from './models-service';
+import { ExportService } from './export-service';
+import { ssmlOptionsForRequest } from '../ssml/ssml-options';
+import type { FileGrants } from '../access/file-grants';
 
 /** What the services need of the engine host (HostClient implements it; tests fake it). */
 export interface EngineHostApi {
@@ -45,6 +48,29 @@ export interface StudioServicesOptions {
   modelManager?: ModelManagerPort;
   /** Restarts the engine host on another model; absent where the host cannot switch (tests). */
   loadModel?: (modelId: string) => Promise<ModelInfo | null>;
+  /** Paths callers may name (projects); default: the data folder's projects folder only. */
+  grants?: FileGrants;
+  /** Input size limits checked here, before a byte crosses to the engine host (the host checks again). */
+  inputLimits?: InputLimits;
+}
+
+export interface InputLimits {
+  /** Plain text: the engine's token budget in characters (maxSequenceTokens × characters per token). */
+  maxTextChars: number;
+  /** SSML documents: the parser's byte limit (several turns, each within the token budget). */
+  maxSsmlBytes: number;
+}
+
+/** Refuses input that cannot fit by its length alone; UTF-16 length ≤ UTF-8 bytes, so this never refuses a fitting document. */
+export function checkInputLimits(input: string, inputFormat: 'text' | 'ssml', limits: InputLimits): void {
+  const limit = inputFormat === 'ssml' ? limits.maxSsmlBytes : limits.maxTextChars;
+  if (input.length <= limit) return;
+  const unit = inputFormat === 'ssml' ? 'bytes' : 'characters';
+  throw new StudioError(
+    'input-too-long',
+    `the ${inputFormat === 'ssml' ? 'SSML document' : 'text'} is at least ${input.length.toLocaleString('en-US')} ${unit} but at most ${limit.toLocaleString('en-US')} fit; split the text into shorter requests (sentences or paragraphs)`,
+    { field: 'input', numChars: input.length, maxChars: limit },
+  );
 }
 
 const MAX_RECENT_RESULTS = 16;
@@ -64,6 +90,8 @@ export class StudioServices {
   private readonly subscribers = new Map<string, CallContext>();
   /** The last few synthesis results, so studio:library.saveClip can store one without the audio crossing the wire again. */
   private readonly recentResults = new Map<string, SynthesisResult>();
+  /** Audio exports in progress (no disk, so not part of uiServices()). */
+  private readonly exports = new ExportService();
   private ui: { library: LibraryService; projects: ProjectService; bench: BenchService; models: ModelsService } | null = null;
 
   constructor(private readonly options: StudioServicesOptions) {
@@ -79,6 +107,7 @@ export class StudioServices {
         if (this.owners.has(req.requestId)) {
           throw new StudioError('invalid-argument', `requestId '${req.requestId}' is already in flight; use a unique id per request`, { field: 'requestId' });
         }
+        if (options.inputLimits) checkInputLimits(req.input, req.inputFormat, options.inputLimits);
         this.owners.set(req.requestId, ctx);
         try {
           const result = await options.host.call('synthesize', req);
@@ -89,7 +118,11 @@ export class StudioServices {
           this.owners.delete(req.requestId);
         }
       },
-      [CHANNELS.cancel]: async (req) => options.host.call('cancel', req),
+      [CHANNELS.cancel]: async (req, ctx) => {
+        // A request id belongs to the caller that started it; anyone else's cancel is a no-op.
+        if (this.owners.get(req.requestId)?.callerId !== ctx.callerId) return { cancelled: false };
+        return options.host.call('cancel', req);
+      },
       [CHANNELS.listVoices]: async () => options.host.call('listVoices', {}),
       [CHANNELS.engineStatus]: async () => options.host.call('status', {}),
       [CHANNELS.modelInfo]: async () => options.host.call('modelInfo', {}),
@@ -112,7 +145,12 @@ export class StudioServices {
       [CHANNELS.autosave]: async (req) => this.uiServices().projects.autosave(req.project, req.path),
       [CHANNELS.readRecovery]: async () => this.uiServices().projects.readRecovery(),
       [CHANNELS.discardRecovery]: async () => ({ discarded: await this.uiServices().projects.discardRecovery() }),
-      [CHANNELS.validateSsml]: async (req) => this.uiServices().projects.validateSsml(req.text),
+      [CHANNELS.validateSsml]: async (req) => {
+        // The loaded model's voices and languages, as generation checks them; none loaded: any voice passes.
+        const info = await options.host.call('modelInfo', {}).catch(() => null);
+        const facts = { voices: info?.voices ?? null, languages: info?.languages ?? null, requestLanguage: req.language };
+        return this.uiServices().projects.validateSsml(req.text, ssmlOptionsForRequest(req.ssmlOptions, facts));
+      },
       [CHANNELS.startRun]: async (req, ctx) =>
         this.uiServices().bench.startRun(req, (s) => ctx.emit(EVENTS.onDidSample, s), (v) => ctx.emit(EVENTS.onDidFinishRun, v)),
       [CHANNELS.stopRun]: async (req) => ({ stopped: this.uiServices().bench.stopRun(req.runId) }),
@@ -123,6 +161,8 @@ export class StudioServices {
       [CHANNELS.pullModel]: async (req, ctx) => this.uiServices().models.pullModel(req.modelId, (p) => ctx.emit(EVENTS.onDidProgressPull, p)),
       [CHANNELS.removeModel]: async (req) => ({ removed: await this.uiServices().models.removeModel(req.modelId) }),
       [CHANNELS.verifyModel]: async (req) => this.uiServices().models.verifyModel(req.modelId),
+      [CHANNELS.appendExportAudio]: async (req, ctx) => this.exports.append(ctx.callerId, req.exportId, req.pcm),
+      [CHANNELS.encodeExportAudio]: async (req, ctx) => this.exports.encode(ctx.callerId, req),
     };
   }
 
@@ -135,7 +175,7 @@ export class StudioServices {
     const runner = this.options.benchRunner ?? createProtocolBenchRunner(host);
     this.ui = {
       library,
-      projects: new ProjectService({ dataDir }),
+      projects: new ProjectService({ dataDir, grants: this.options.grants }),
       bench: new BenchService({ runner, runStore: createLibraryRunStore(createBenchRunStore(library.libraryDb)) }),
       models: new ModelsService({ modelsDir: path.join(dataDir, 'models'), loadedModel: () => this.options.host.call('modelInfo', {}), manager: this.options.modelManager }),
     };

@@ -1,10 +1,13 @@
 /**
  * What each context-changing element does to the voice/language/prosody context, and how
- * long a <break> is. Value problems go to a Reporter, which throws in strict mode and
- * records a warning in lenient mode (then the value is dropped or clamped, as said here).
+ * long a <break> is, in the dialect being read. Value problems go to a Reporter, which throws
+ * in strict mode and records a warning in lenient mode (then the value is dropped or clamped,
+ * as said here). Approximations (a vendor voice name, a gender) are warnings in both modes.
  */
+import type { DialectRules } from './dialects';
+import { DIALECT_LABELS, vendorVoiceLocale } from './dialects';
 import { languageFromTag } from './languages';
-import { BREAK_STRENGTH_MS, EMPHASIS_LEVELS, PITCH_RANGE_ST, RATE_RANGE, SILENT_GAIN_DB, VOLUME_MAX_DB, parseBreakStrength, parseBreakTime, parsePitch, parseRate, parseVolume, type ValueResult } from './prosody-values';
+import { EMPHASIS_LEVELS, PITCH_RANGE_ST, RATE_RANGE, SILENT_GAIN_DB, VOLUME_MAX_DB, parseBreakStrength, parseBreakTime, parsePitch, parseRate, parseVolume, type ValueResult } from './prosody-values';
 import type { SsmlOptions } from './ssml-options';
 import { roundValue, type TurnContext } from './turn-builder';
 
@@ -15,12 +18,21 @@ export interface Reporter {
   warn(attribute: string, message: string): void;
 }
 
+/** One parse's reading rules: options, the dialect's tables, and vendor voice assignments. */
+export interface ReadingRules {
+  options: Readonly<SsmlOptions>;
+  rules: DialectRules;
+  /** Vendor voice name (or gender request) → the speaker it was given, so one name keeps one speaker. */
+  assignedVoices: Map<string, string>;
+}
+
 type Attributes = Record<string, string>;
 
-/** Reads xml:lang (or the first of voice's `languages`) into context.language. */
-export function applyLanguage(context: TurnContext, attrs: Attributes, attribute: string, options: Readonly<SsmlOptions>, report: Reporter): TurnContext {
+/** Reads xml:lang (or voice's `languages` / Google's `language`) into context.language. */
+export function applyLanguage(context: TurnContext, attrs: Attributes, attribute: string, env: ReadingRules, report: Reporter): TurnContext {
   const raw = attrs[attribute];
   if (raw === undefined) return context;
+  const options = env.options;
   const tag = attribute === 'languages' ? raw.trim().split(/\s+/)[0] ?? '' : raw;
   const language = languageFromTag(tag);
   if (language === null || !options.knownLanguages.includes(language)) {
@@ -31,32 +43,77 @@ export function applyLanguage(context: TurnContext, attrs: Attributes, attribute
   return { ...context, language };
 }
 
-export function applyVoice(context: TurnContext, attrs: Attributes, options: Readonly<SsmlOptions>, report: Reporter): TurnContext {
-  let next = applyLanguage(context, attrs, attrs.languages !== undefined ? 'languages' : 'xml:lang', options, report);
+/**
+ * A speaker for a voice the model does not have: the vendor name's (or the gender's) first
+ * unused speaker, preferring those whose native language matches, so that two vendor voices in
+ * a dialogue stay two voices. null when the model's speakers are not known.
+ */
+export function assignSpeaker(key: string, gender: 'female' | 'male' | null, language: string | null, env: ReadingRules): string | null {
+  const already = env.assignedVoices.get(key);
+  if (already) return already;
+  const traits = env.options.voiceTraits;
+  if (!traits || traits.length === 0) return null;
+  const used = new Set(env.assignedVoices.values());
+  const byGender = gender ? traits.filter((t) => t.gender === gender) : traits;
+  const pool = byGender.length > 0 ? byGender : traits;
+  const native = language ? pool.filter((t) => t.nativeLanguage === language) : [];
+  const ordered = [...native, ...pool.filter((t) => !native.includes(t))];
+  const pick = ordered.find((t) => !used.has(t.name)) ?? ordered[0];
+  env.assignedVoices.set(key, pick.name);
+  return pick.name;
+}
+
+export function applyVoice(context: TurnContext, attrs: Attributes, env: ReadingRules, report: Reporter): TurnContext {
+  const options = env.options;
+  const languageAttribute = attrs.languages !== undefined ? 'languages' : attrs.language !== undefined ? 'language' : 'xml:lang';
+  let next = applyLanguage(context, attrs, languageAttribute, env, report);
   const name = attrs.name?.trim();
   const description = attrs.description?.trim();
+  const gender = attrs.gender?.trim().toLowerCase();
   if (name) {
     if (description) report.warn('description', `voice has both name and description; the speaker '${name}' is used and the description is ignored`);
     const known = options.knownVoices;
     const match = known ? known.find((v) => v.toLowerCase() === name.toLowerCase()) : name.toLowerCase();
-    if (match === undefined) {
+    if (match !== undefined) return { ...next, voice: match, voiceDescription: null };
+    const locale = env.rules.name === 'azure' || env.rules.name === 'google' ? vendorVoiceLocale(name) : null;
+    if (locale === null) {
       report.reject('name', name, known ?? [], `voice '${name}' is not a speaker of this model; use one of: ${(known ?? []).join(', ')}, or describe a voice with description="…"`);
       return next;
     }
-    next = { ...next, voice: match, voiceDescription: null };
-  } else if (description) {
-    next = { ...next, voice: null, voiceDescription: description.replace(/\s+/g, ' ') };
-  } else if (attrs.name !== undefined || attrs.description !== undefined) {
-    report.reject(attrs.name !== undefined ? 'name' : 'description', '', [], 'voice name/description is empty; name a speaker or describe a voice');
-  } else if (attrs.languages === undefined && attrs['xml:lang'] === undefined) {
-    report.warn('name', 'voice without name or description keeps the current voice; selecting by gender, age or variant is not supported');
+    const language = languageFromTag(locale);
+    if (language !== null && options.knownLanguages.includes(language) && attrs[languageAttribute] === undefined) next = { ...next, language };
+    const speaker = assignSpeaker(`name:${name}`, gender === 'female' || gender === 'male' ? gender : null, next.language, env);
+    report.warn('name', `${DIALECT_LABELS[env.rules.name]} voice '${name}' is not a speaker of this model; ${speaker ? `speaker '${speaker}'` : "the request's voice"} reads it${language ? ` in ${language}` : ''}`);
+    return { ...next, voice: speaker, voiceDescription: null };
   }
+  if (description) return { ...next, voice: null, voiceDescription: description.replace(/\s+/g, ' ') };
+  if (attrs.name !== undefined || attrs.description !== undefined) {
+    report.reject(attrs.name !== undefined ? 'name' : 'description', '', [], 'voice name/description is empty; name a speaker or describe a voice');
+    return next;
+  }
+  if (gender !== undefined) {
+    if (gender !== 'female' && gender !== 'male' && gender !== 'neutral') {
+      report.reject('gender', attrs.gender, ['female', 'male', 'neutral'], `gender '${attrs.gender}' is not female, male or neutral`);
+      return next;
+    }
+    if (gender === 'neutral') {
+      report.warn('gender', 'gender "neutral" selects no particular speaker; the current voice is kept');
+      return next;
+    }
+    const speaker = assignSpeaker(`gender:${gender}:${next.language ?? ''}:${attrs.variant ?? ''}`, gender, next.language, env);
+    if (speaker === null) {
+      report.warn('gender', `gender "${gender}" cannot select a speaker because the model's speakers are not known here; the current voice is kept`);
+      return next;
+    }
+    return { ...next, voice: speaker, voiceDescription: null };
+  }
+  if (attrs[languageAttribute] === undefined) report.warn('name', 'voice without name, description, gender or language keeps the current voice; selecting by age or variant is not supported');
   return next;
 }
 
-function checked(report: Reporter, attribute: string, raw: string, result: ValueResult, what: string): ValueResult | null {
+function checked(report: Reporter, attribute: string, raw: string, result: ValueResult, what: string, env: ReadingRules): ValueResult | null {
   if (result.ok) return result;
-  report.reject(attribute, raw, result.allowed, `'${raw}' is not a valid ${what}; use ${result.allowed.join(', ')}`);
+  report.reject(attribute, raw, result.allowed, `'${raw}' is not a valid ${what} in ${DIALECT_LABELS[env.rules.name]}; use ${result.allowed.join(', ')}`);
   return null;
 }
 
@@ -67,22 +124,23 @@ function clampToRange(report: Reporter, attribute: string, raw: string, value: n
   return clamped;
 }
 
-export function applyProsody(context: TurnContext, attrs: Attributes, options: Readonly<SsmlOptions>, report: Reporter): TurnContext {
+export function applyProsody(context: TurnContext, attrs: Attributes, env: ReadingRules, report: Reporter): TurnContext {
+  const { options, rules } = env;
   const next = { ...context };
   if (attrs.rate === undefined && attrs.pitch === undefined && attrs.volume === undefined) report.warn('rate', 'prosody without rate, pitch or volume changes nothing');
   if (attrs.rate !== undefined) {
-    const r = checked(report, 'rate', attrs.rate, parseRate(attrs.rate, options.ratePercent), 'rate');
+    const r = checked(report, 'rate', attrs.rate, parseRate(attrs.rate, rules), 'rate', env);
     if (r?.ok) next.rate = roundValue(clampToRange(report, 'rate', attrs.rate, r.mode === 'absolute' ? r.value : context.rate * r.value, RATE_RANGE.min, RATE_RANGE.max, '×'));
   }
   if (attrs.pitch !== undefined) {
-    const r = checked(report, 'pitch', attrs.pitch, parsePitch(attrs.pitch, options.referencePitchHz), 'pitch');
+    const r = checked(report, 'pitch', attrs.pitch, parsePitch(attrs.pitch, rules, options.referencePitchHz), 'pitch', env);
     if (r?.ok) {
       if (/Hz$/.test(attrs.pitch.trim())) report.warn('pitch', `pitch in Hz is converted to semitones assuming a ${options.referencePitchHz} Hz speaking pitch`);
       next.pitchSemitones = roundValue(clampToRange(report, 'pitch', attrs.pitch, r.mode === 'absolute' ? r.value : context.pitchSemitones + r.value, PITCH_RANGE_ST.min, PITCH_RANGE_ST.max, ' st'));
     }
   }
   if (attrs.volume !== undefined) {
-    const r = checked(report, 'volume', attrs.volume, parseVolume(attrs.volume), 'volume');
+    const r = checked(report, 'volume', attrs.volume, parseVolume(attrs.volume, rules, context.volumeGainDb), 'volume', env);
     if (r?.ok) {
       const gainDb = Math.max(SILENT_GAIN_DB, r.mode === 'absolute' ? r.value : context.volumeGainDb + r.value);
       next.volumeGainDb = roundValue(clampToRange(report, 'volume', attrs.volume, gainDb, SILENT_GAIN_DB, VOLUME_MAX_DB, ' dB'));
@@ -106,19 +164,24 @@ export function applyEmphasis(context: TurnContext, attrs: Attributes, report: R
   };
 }
 
-/** time wins over strength; neither means strength="medium". */
-export function breakDurationMs(attrs: Attributes, options: Readonly<SsmlOptions>, report: Reporter): number {
-  if (attrs.time !== undefined) {
-    const r = checked(report, 'time', attrs.time, parseBreakTime(attrs.time), 'break time');
-    if (r?.ok) {
-      if (r.value <= options.maxBreakMs) return roundValue(r.value);
-      report.reject('time', attrs.time, [`0ms to ${options.maxBreakMs}ms`], `break time ${attrs.time} is longer than ${options.maxBreakMs} ms; split it into several breaks or shorten it (lenient mode clamps it)`);
-      return options.maxBreakMs;
-    }
-  }
+/** A duration attribute ("2s", "500ms") within the break limit, or null. */
+export function durationMs(attrs: Attributes, attribute: string, env: ReadingRules, report: Reporter): number | null {
+  const raw = attrs[attribute];
+  if (raw === undefined) return null;
+  const r = checked(report, attribute, raw, parseBreakTime(raw), 'duration', env);
+  if (!r?.ok) return null;
+  if (r.value <= env.options.maxBreakMs) return roundValue(r.value);
+  report.reject(attribute, raw, [`0ms to ${env.options.maxBreakMs}ms`], `${attribute} ${raw} is longer than ${env.options.maxBreakMs} ms; split it into several breaks or shorten it (lenient mode clamps it)`);
+  return env.options.maxBreakMs;
+}
+
+/** time wins over strength; neither means the dialect's default break. */
+export function breakDurationMs(attrs: Attributes, env: ReadingRules, report: Reporter): number {
+  const time = durationMs(attrs, 'time', env, report);
+  if (time !== null) return time;
   if (attrs.strength !== undefined) {
-    const r = checked(report, 'strength', attrs.strength, parseBreakStrength(attrs.strength), 'break strength');
+    const r = checked(report, 'strength', attrs.strength, parseBreakStrength(attrs.strength, env.rules), 'break strength', env);
     if (r?.ok) return r.value;
   }
-  return BREAK_STRENGTH_MS.medium;
+  return env.rules.defaultBreakMs;
 }

@@ -8,9 +8,9 @@ import { parseSsml } from './parse-ssml';
 
 const NUM_RUNS = 10_000;
 
-const attributeValues = fc.constantFrom('fast', 'x-slow', '120%', '+20%', '-30%', '0%', '999%', '1.5', 'fast-ish', '+2st', '-40st', '+10Hz', '200Hz', '+3dB', 'loud', '50', '250ms', '11s', 'x-strong', '', ' ', 'en-US', 'zh', 'xx', 'ryan', 'cardinal', 'date', 'ymd', 'a.wav', 'http://x/a.wav', '&amp;', '"', '<');
-const attributeNames = fc.constantFrom('rate', 'pitch', 'volume', 'time', 'strength', 'name', 'xml:lang', 'level', 'interpret-as', 'format', 'alias', 'ph', 'src', 'description', 'bogus');
-const elementNames = fc.constantFrom('p', 's', 'prosody', 'voice', 'lang', 'emphasis', 'say-as', 'sub', 'phoneme', 'break', 'mark', 'audio', 'meta', 'desc', 'w', 'speak', 'foo', 'mstts:express-as');
+const attributeValues = fc.constantFrom('fast', 'x-slow', '120%', '+20%', '-30%', '0%', '999%', '1.5', 'fast-ish', '+2st', '-40st', '+10Hz', '200Hz', '+3dB', 'loud', '50', '250ms', '11s', 'x-strong', '', ' ', 'en-US', 'zh', 'xx', 'ryan', 'cardinal', 'date', 'ymd', 'a.wav', 'http://x/a.wav', '&amp;', '"', '<', 'female', 'fr-FR', '1s', 'question.end+2s', 'en-US-AvaNeural', 'x-weak', '+10', '50%');
+const attributeNames = fc.constantFrom('rate', 'pitch', 'volume', 'time', 'strength', 'name', 'xml:lang', 'level', 'interpret-as', 'format', 'alias', 'ph', 'src', 'description', 'bogus', 'mark', 'gender', 'language', 'begin', 'speaker');
+const elementNames = fc.constantFrom('p', 's', 'prosody', 'voice', 'lang', 'emphasis', 'say-as', 'sub', 'phoneme', 'break', 'mark', 'audio', 'meta', 'desc', 'w', 'speak', 'foo', 'mstts:express-as', 'bookmark', 'amazon:effect', 'par', 'seq', 'media', 'metadata', 'lexicon', 'mstts:turn');
 const texts = fc.oneof(fc.constantFrom('hello', '123', '3rd', '2024-01-02', '12:30', '+1 555 0100', '你好', ' ', '&lt;', '&bogus;', '<', ']]>', '&#xD800;'), fc.string({ maxLength: 12 }));
 
 const attribute = fc.tuple(attributeNames, attributeValues).map(([n, v]) => ` ${n}="${v.replace(/"/g, '&quot;')}"`);
@@ -32,9 +32,9 @@ describe('parseSsml fuzzing', () => {
     let numOk = 0;
     let numErrors = 0;
     fc.assert(
-      fc.property(documents, fc.boolean(), (doc, strict) => {
+      fc.property(documents, fc.boolean(), fc.constantFrom('auto', 'ssml11', 'azure', 'google', 'polly' as const), (doc, strict, dialect) => {
         try {
-          const result = parseSsml(doc, { strict });
+          const result = parseSsml(doc, { strict, dialect, voiceTraits: [{ name: 'ryan', gender: 'male', nativeLanguage: 'english' }, { name: 'serena', gender: 'female', nativeLanguage: 'chinese' }] });
           expect(Array.isArray(result.segments)).toBe(true);
           numOk++;
         } catch (err) {

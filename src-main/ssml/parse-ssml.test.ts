@@ -32,9 +32,9 @@ function brief(segments: SsmlSegment[]): string[] {
 const golden = (ssml: string, options = {}) => brief(parseSsml(ssml, options).segments);
 
 describe('parseSsml golden segment lists', () => {
-  it('keeps one turn for text that never changes context, across p and s', () => {
+  it('keeps one turn across sentences and pauses between paragraphs', () => {
     expect(golden('<speak version="1.1" xmlns="http://www.w3.org/2001/10/synthesis" xml:lang="en-US"><p><s>First  sentence.</s><s>Second\n sentence.</s></p><p>New paragraph.</p></speak>'))
-      .toEqual(['turn0 "First sentence. Second sentence. New paragraph." lang=english']);
+      .toEqual(['turn0 "First sentence. Second sentence." lang=english', 'break 800ms', 'turn1 "New paragraph." lang=english']);
   });
 
   it('splits turns at breaks and gives strengths their documented lengths', () => {
@@ -54,7 +54,7 @@ describe('parseSsml golden segment lists', () => {
   it('reads an unsigned rate percentage as an SSML 1.1 multiplier, and as a relative change in azure mode', () => {
     expect(golden('<speak><prosody rate="120%">x</prosody> <prosody rate="+30%">y</prosody> <prosody rate="1.1">z</prosody></speak>'))
       .toEqual(['turn0 "x" rate=1.2', 'turn1 "y" rate=1.3', 'turn2 "z" rate=1.1']);
-    expect(golden('<speak><prosody rate="30%">x</prosody></speak>', { ratePercent: 'azure' })).toEqual(['turn0 "x" rate=1.3']);
+    expect(golden('<speak><prosody rate="30%">x</prosody></speak>', { dialect: 'azure' })).toEqual(['turn0 "x" rate=1.3']);
   });
 
   it('converts pitch percentages and Hz to semitones', () => {
@@ -78,7 +78,7 @@ describe('parseSsml golden segment lists', () => {
   });
 
   it('maps xml:lang and lang to model language names and merges equal contexts', () => {
-    expect(golden('<speak xml:lang="en-GB">Hello <lang xml:lang="zh-CN">你好</lang> and <s xml:lang="en">more</s> text</speak>'))
+    expect(golden('<speak xml:lang="en-GB">Hello <lang xml:lang="zh-CN">你好</lang> and <w xml:lang="en">more</w> text</speak>'))
       .toEqual(['turn0 "Hello" lang=english', 'turn1 "你好" lang=chinese', 'turn2 "and more text" lang=english']);
   });
 

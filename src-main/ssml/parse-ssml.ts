@@ -1,19 +1,22 @@
 /**
- * SSML 1.1 → typed segment list, on the saxes streaming parser. Safe by construction: a
- * DOCTYPE is an error (so no DTD, no entity definitions, no expansion: XXE and billion-laughs
- * cannot happen; only the five XML entities and character references exist), and size, depth
- * and element count are capped. Every problem is a StudioError 'ssml-invalid' with
- * {line, column, element, attribute, value, allowed}; nothing else escapes parseSsml.
+ * SSML → typed segment list, on the saxes streaming parser, in one of four dialects (W3C SSML
+ * 1.1, Azure, Google Cloud TTS, Amazon Polly; 'auto' detects it and says what it chose). Safe by
+ * construction: a DOCTYPE is an error (so no DTD, no entity definitions, no expansion: XXE and
+ * billion-laughs cannot happen), and size, depth and element count are capped. Every problem is
+ * a StudioError 'ssml-invalid' with {line, column, element, attribute, value, allowed}; XML
+ * errors name the offending token (xml-errors.ts). Nothing else escapes parseSsml.
  */
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { StudioError } from '../../src-shared/errors';
-import { applyEmphasis, applyLanguage, applyProsody, applyVoice, breakDurationMs, type Reporter } from './element-context';
-import { ELEMENT_RULES, KNOWN_ELEMENTS, isNamespaceDeclaration, type ElementContent } from './element-table';
-import { DATE_FORMATS, SAY_AS_INTERPRETATIONS, TIME_FORMATS, expandSayAs, type SayAsLanguage } from './say-as';
+import { DIALECT_LABELS, DIALECT_RULES, chooseDialect, type DialectChoice } from './dialects';
+import { applyEmphasis, assignSpeaker, applyLanguage, applyProsody, applyVoice, breakDurationMs, durationMs, type ReadingRules, type Reporter } from './element-context';
+import { ELEMENT_RULES, attributesOf, elementsOf, isNamespaceDeclaration, type ElementContent } from './element-table';
+import { DATE_FORMATS, SAY_AS_AS_WRITTEN, SAY_AS_BLEEPED, SAY_AS_INTERPRETATIONS, TIME_FORMATS, expandSayAs, type SayAsLanguage } from './say-as';
 import type { SsmlParseResult, SsmlWarning } from './segments';
 import { SourcePositions, ssmlError, type SourcePosition } from './source-positions';
 import { resolveSsmlOptions, type SsmlOptions, type SsmlOptionsInput } from './ssml-options';
 import { TurnBuilder, defaultTurnContext, type TurnContext } from './turn-builder';
+import { describeXmlError } from './xml-errors';
 
 export function parseSsml(source: string, options: SsmlOptionsInput = {}): SsmlParseResult {
   const resolved = resolveSsmlOptions(options);
@@ -57,8 +60,13 @@ interface Frame {
   own: Collector | null;
 }
 
+/** Elements whose edges separate words even where the source has no space (structure, voices, media). */
+const WORD_BOUNDARY_ELEMENTS = new Set(['speak', 'p', 's', 'voice', 'media', 'par', 'seq', 'audio', 'desc', 'mstts:turn', 'mstts:dialog', 'mstts:express-as', 'amazon:domain', 'amazon:auto-breaths', 'amazon:effect']);
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
 const URL_SCHEME = /^([a-z][a-z0-9+.-]*):/i;
+/** About the length of a spoken word per character, for a bleeped expletive's silence. */
+const BLEEP_MS_PER_CHAR = 80;
+const BLEEP_RANGE_MS = { min: 300, max: 1500 };
 
 class SsmlDocument {
   private readonly xml = new SaxesParser({ xmlns: false, position: true });
@@ -66,13 +74,21 @@ class SsmlDocument {
   private readonly builder = new TurnBuilder();
   private readonly warnings: SsmlWarning[] = [];
   private readonly stack: Frame[] = [];
+  private readonly choice: DialectChoice;
+  private readonly env: ReadingRules;
+  private readonly lenient: string;
   private numElements = 0;
   private sawRoot = false;
   private tagOffset = 0;
   private tagEnd = 0;
+  private lastEventEnd = 0;
+  private numBleeped = 0;
 
   constructor(private readonly source: string, private readonly options: Readonly<SsmlOptions>) {
     this.positions = new SourcePositions(source);
+    this.choice = chooseDialect(options.dialect, source);
+    this.env = { options, rules: DIALECT_RULES[this.choice.dialect], assignedVoices: new Map() };
+    this.lenient = options.strict ? ' (lenient mode keeps its text)' : '';
   }
 
   parse(): SsmlParseResult {
@@ -82,22 +98,55 @@ class SsmlDocument {
       const offset = this.source.indexOf('<!DOCTYPE');
       throw ssmlError({ position: this.positions.at(offset < 0 ? 0 : offset), element: '!DOCTYPE', attribute: '', value: doctype.trim().slice(0, 80), allowed: [], message: 'a DOCTYPE is not allowed in SSML (no DTDs, no entity definitions); remove the <!DOCTYPE …> declaration' });
     });
-    xml.on('opentag', (tag) => this.open(tag));
-    xml.on('closetag', () => this.close());
-    xml.on('text', (text) => this.text(text));
-    xml.on('cdata', (text) => this.text(text));
+    xml.on('opentag', (tag) => {
+      this.open(tag);
+      this.lastEventEnd = xml.position;
+    });
+    xml.on('closetag', (tag) => {
+      // saxes closes the open elements before reporting a close tag that matches none of them;
+      // check the written name here, while the element it fails to close is still known.
+      if (!tag.isSelfClosing) {
+        const start = this.source.lastIndexOf('</', xml.position - 1);
+        const written = /^<\/\s*([^\s>]+)/.exec(this.source.slice(start, start + 200))?.[1];
+        if (written !== undefined && written !== tag.name) this.failAtParser('unexpected close tag');
+      }
+      this.close();
+      this.lastEventEnd = xml.position;
+    });
+    xml.on('text', (text) => {
+      this.text(text);
+      this.lastEventEnd = Math.max(this.lastEventEnd, xml.position - 1);
+    });
+    xml.on('cdata', (text) => {
+      this.text(text);
+      this.lastEventEnd = xml.position;
+    });
+    xml.on('comment', () => {
+      this.lastEventEnd = xml.position;
+    });
+    xml.on('processinginstruction', () => {
+      this.lastEventEnd = xml.position;
+    });
     xml.write(this.source).close();
     if (!this.sawRoot) this.failAtParser('there is no <speak> element; wrap the document in <speak>…</speak>');
     const segments = this.builder.finish();
     if (!segments.some((s) => s.kind === 'turn' || s.kind === 'audio')) {
-      throw ssmlError({ position: this.positions.at(this.source.length), element: 'speak', attribute: '', value: '', allowed: ['text', '<audio>'], message: 'the document has nothing to speak; add text inside <speak>' });
+      const why = this.numBleeped > 0 ? "the document's only words are bleeped (say-as expletive)" : 'the document has nothing to speak';
+      throw ssmlError({ position: this.positions.at(this.source.length), element: 'speak', attribute: '', value: '', allowed: ['text', '<audio>'], message: `${why}; add text inside <speak>` });
     }
-    return { segments, warnings: this.warnings };
+    return { segments, warnings: this.warnings, dialect: this.choice.dialect, dialectDetectedFrom: this.choice.detectedFrom };
   }
 
   private failAtParser(message: string): never {
-    const top = this.stack[this.stack.length - 1];
-    throw ssmlError({ position: { line: this.xml.line, column: this.xml.column + 1 }, element: top?.name ?? '', attribute: '', value: '', allowed: [], message });
+    const problem = describeXmlError({
+      source: this.source,
+      message,
+      errorOffset: this.xml.position,
+      lastEventEnd: this.lastEventEnd,
+      openElements: this.stack.map((f) => ({ name: f.name, position: f.position })),
+      at: (offset) => this.positions.at(offset),
+    });
+    throw ssmlError(problem);
   }
 
   private reporterFor(element: string, position: SourcePosition): Reporter {
@@ -126,6 +175,7 @@ class SsmlDocument {
     this.tagOffset = this.source.lastIndexOf('<', this.tagEnd - 1);
     const position = this.positions.at(this.tagOffset);
     const name = tag.name;
+    const dialect = this.choice.dialect;
     const fail = (message: string, allowed: readonly string[] = [], attribute = '', value = ''): never => {
       throw ssmlError({ position, element: name, attribute, value, allowed, message });
     };
@@ -135,28 +185,36 @@ class SsmlDocument {
     if (!parent) {
       if (name !== 'speak') fail(`the root element is <${name}>; an SSML document starts with <speak>`, ['speak']);
       this.sawRoot = true;
-    } else if (name === 'speak') {
-      fail('<speak> cannot be nested; remove the inner <speak>', []);
     }
     const report = this.reporterFor(name, position);
     const attrs = tag.attributes as Record<string, string>;
     const frame: Frame = { name, content: 'mixed', context: parent?.context ?? defaultTurnContext(), attrs, position, sink: parent?.sink ?? null, own: null };
     this.stack.push(frame);
+    if (parent && name === 'speak' && !(dialect === 'google' && parent.name === 'media')) {
+      // Lenient mode reads an inner <speak> (Google's <media><speak>) as a plain container.
+      report.reject('', name, [], `cannot be nested${dialect === 'google' ? ' (Google allows it only inside <media>)' : ' (only Google allows it, inside <media>; set the dialect to google or auto)'}; remove the inner <speak>${this.lenient}`);
+      return;
+    }
+    // Inside <metadata>, <desc> and the like anything goes (RDF, Dublin Core): nothing is spoken.
+    if (frame.sink?.kind === 'hidden') return;
 
     if (parent && (parent.content === 'text' || parent.content === 'empty')) {
-      report.reject('', name, [], `cannot be inside <${parent.name}>, which holds ${parent.content === 'text' ? 'text only' : 'nothing'}; move it out (lenient mode keeps only its text)`);
+      report.reject('', name, [], `cannot be inside <${parent.name}>, which holds ${parent.content === 'text' ? 'text only' : 'nothing'}; move it out${this.lenient}`);
       return;
     }
     const rule = ELEMENT_RULES[name];
-    if (!rule) {
-      report.reject('', name, KNOWN_ELEMENTS, `is not an SSML element the studio supports; use one of: ${KNOWN_ELEMENTS.join(', ')} (lenient mode keeps its text)`);
+    if (!rule || (rule.dialects && !rule.dialects.includes(dialect))) {
+      const owner = rule?.dialects ? rule.dialects.map((d) => DIALECT_LABELS[d]).join(', ') : null;
+      const why = owner ? `is a ${owner} element, not part of ${DIALECT_LABELS[dialect]}; set the SSML dialect to ${rule!.dialects![0]} or auto` : `is not an element of ${DIALECT_LABELS[dialect]} the studio knows; use one of: ${elementsOf(dialect).join(', ')}`;
+      report.reject('', name, elementsOf(dialect), `${why}${this.lenient}`);
       return;
     }
     frame.content = rule.content;
+    const { acted, ignored } = attributesOf(rule, dialect);
     for (const attribute of Object.keys(attrs)) {
-      if (isNamespaceDeclaration(attribute) || rule.attributes.includes(attribute)) continue;
-      if (rule.ignoredAttributes?.includes(attribute)) report.warn(attribute, `attribute ${attribute} is accepted but has no effect in the studio`);
-      else report.reject(attribute, attrs[attribute], rule.attributes, `has no attribute ${attribute}; allowed: ${rule.attributes.join(', ') || 'none'}`);
+      if (isNamespaceDeclaration(attribute) || acted.includes(attribute)) continue;
+      if (ignored.includes(attribute)) report.warn(attribute, `attribute ${attribute} is accepted but has no effect in the studio`);
+      else report.reject(attribute, attrs[attribute], acted, `has no attribute ${attribute} in ${DIALECT_LABELS[dialect]}; allowed: ${acted.join(', ') || 'none'}`);
     }
     for (const attribute of rule.required ?? []) {
       if (attrs[attribute] === undefined) {
@@ -166,8 +224,13 @@ class SsmlDocument {
       }
     }
     if (frame.sink) {
-      // Inside <audio> fallback or hidden content nothing else takes effect.
+      // Inside <audio> fallback nothing else takes effect.
       if (rule.content === 'hidden') frame.sink = frame.own = { kind: 'hidden', text: '' };
+      return;
+    }
+    if (WORD_BOUNDARY_ELEMENTS.has(name)) this.builder.wordBreak();
+    if (rule.dropped) {
+      report.warn('', `(${DIALECT_LABELS[dialect]}: ${rule.dropped}) has no effect with this model and is dropped${rule.content === 'empty' ? '' : '; its text is spoken'}`);
       return;
     }
     this.applyElement(frame, report);
@@ -175,38 +238,60 @@ class SsmlDocument {
 
   private applyElement(frame: Frame, report: Reporter): void {
     const { name, attrs } = frame;
-    const options = this.options;
+    const env = this.env;
     switch (name) {
       case 'speak':
       case 'lang':
       case 'token':
       case 'w':
-        frame.context = applyLanguage(frame.context, attrs, 'xml:lang', options, report);
+        frame.context = applyLanguage(frame.context, attrs, 'xml:lang', env, report);
         return;
       case 'p':
+        frame.context = applyLanguage(frame.context, attrs, 'xml:lang', env, report);
+        this.builder.paragraphEnd(env.rules.paragraphPauseMs);
+        return;
       case 's':
-        frame.context = applyLanguage(frame.context, attrs, 'xml:lang', options, report);
-        this.builder.wordBreak();
+        frame.context = applyLanguage(frame.context, attrs, 'xml:lang', env, report);
+        this.builder.sentenceEnd();
         return;
       case 'voice':
-        frame.context = applyVoice(frame.context, attrs, options, report);
+        frame.context = applyVoice(frame.context, attrs, env, report);
         return;
+      case 'mstts:turn': {
+        const speaker = assignSpeaker(`turn:${attrs.speaker}`, null, frame.context.language, env);
+        report.warn('speaker', `Azure multi-talker speaker '${attrs.speaker}' is not a speaker of this model; ${speaker ? `speaker '${speaker}'` : "the request's voice"} reads this turn`);
+        if (speaker) frame.context = { ...frame.context, voice: speaker, voiceDescription: null };
+        return;
+      }
       case 'prosody':
-        frame.context = applyProsody(frame.context, attrs, options, report);
+        frame.context = applyProsody(frame.context, attrs, env, report);
         return;
       case 'emphasis':
         frame.context = applyEmphasis(frame.context, attrs, report);
         return;
       case 'break': {
-        const durationMs = breakDurationMs(attrs, options, report);
-        if (durationMs > 0) this.builder.addBreak(durationMs);
+        const ms = breakDurationMs(attrs, env, report);
+        if (ms > 0) this.builder.addBreak(ms);
         else this.builder.wordBreak();
         return;
       }
       case 'mark':
-        if (attrs.name.trim() === '') report.reject('name', '', [], 'mark name is empty; give the mark a name');
-        else this.builder.addMark(attrs.name.trim());
+      case 'bookmark': {
+        const markName = (name === 'mark' ? attrs.name : attrs.mark).trim();
+        if (markName === '') report.reject(name === 'mark' ? 'name' : 'mark', '', [], 'mark name is empty; give the mark a name');
+        else this.builder.addMark(markName);
         return;
+      }
+      case 'par':
+        report.warn('', 'plays its children at the same time; the studio plays them one after another');
+        return;
+      case 'media': {
+        const beginMs = attrs.begin !== undefined && /^\s*[\d.]+\s*m?s\s*$/.test(attrs.begin) ? durationMs(attrs, 'begin', env, report) : null;
+        if (beginMs !== null && beginMs > 0) this.builder.addBreak(beginMs);
+        const timing = ['begin', 'end', 'repeatCount', 'repeatDur', 'soundLevel', 'fadeInDur', 'fadeOutDur'].filter((a) => attrs[a] !== undefined && !(a === 'begin' && beginMs !== null));
+        if (timing.length > 0) report.warn(timing[0], `timing and level attributes (${timing.join(', ')}) are not supported; the content plays in order${beginMs ? ` after a ${beginMs} ms pause` : ''}`);
+        return;
+      }
       case 'say-as':
         this.checkSayAs(attrs, report);
         frame.sink = frame.own = { kind: 'say-as', text: '' };
@@ -219,21 +304,35 @@ class SsmlDocument {
         frame.sink = frame.own = { kind: 'phoneme', text: '' };
         return;
       case 'audio':
-        if (!this.checkAudioSource(attrs.src, report)) return; // dropped in lenient mode: its fallback text is spoken
+        if (!this.checkAudioSource(attrs.src, report)) {
+          this.builder.wordBreak(); // dropped: its fallback text is spoken as words of their own
+          return;
+        }
         frame.sink = frame.own = { kind: 'audio', text: '' };
         return;
       case 'lookup':
         report.warn('ref', 'lookup is accepted but lexicons are not supported; its text is spoken as written');
         return;
-      default:
+      case 'lexicon':
+        report.warn('uri', `lexicon ${attrs.uri ?? attrs['xml:id'] ?? ''} is not loaded (the studio has no pronunciation lexicons); words are spoken as written`);
         frame.sink = frame.own = { kind: 'hidden', text: '' };
+        return;
+      default:
+        // seq, mstts:dialog: containers; meta, metadata, desc: nothing spoken.
+        if (frame.content === 'hidden') frame.sink = frame.own = { kind: 'hidden', text: '' };
     }
   }
 
   private checkSayAs(attrs: Record<string, string>, report: Reporter): void {
     const kind = attrs['interpret-as'];
+    if ((SAY_AS_AS_WRITTEN as readonly string[]).includes(kind)) {
+      report.warn('interpret-as', `interpret-as '${kind}' has no reading rules in the studio; the text is read as written`);
+      return;
+    }
+    if ((SAY_AS_BLEEPED as readonly string[]).includes(kind)) return;
     if (!(SAY_AS_INTERPRETATIONS as readonly string[]).includes(kind)) {
-      report.reject('interpret-as', kind, SAY_AS_INTERPRETATIONS, `interpret-as '${kind}' is not supported; use ${SAY_AS_INTERPRETATIONS.join(', ')} (lenient mode reads the text as written)`);
+      const known = [...SAY_AS_INTERPRETATIONS, ...SAY_AS_BLEEPED, ...SAY_AS_AS_WRITTEN];
+      report.reject('interpret-as', kind, known, `interpret-as '${kind}' is not supported; use ${known.join(', ')} (lenient mode reads the text as written)`);
       return;
     }
     const format = attrs.format;
@@ -248,7 +347,10 @@ class SsmlDocument {
     const scheme = URL_SCHEME.exec(trimmed)?.[1]?.toLowerCase();
     const isDrive = scheme !== undefined && scheme.length === 1; // C:\clips\a.wav
     if (trimmed === '' || (scheme !== undefined && scheme !== 'file' && !isDrive)) {
-      report.reject('src', src, ['a local path', 'file: URL'], `audio src '${src}' is not a local file; the studio inserts local files only (lenient mode speaks the fallback text)`);
+      const message = `audio src '${src}' is not a local file; the studio inserts local files only, so its fallback text is spoken instead`;
+      // Vendor documents point at their own hosting: read them with the fallback, as their services do when a fetch fails.
+      if (this.choice.dialect === 'ssml11') report.reject('src', src, ['a local path', 'file: URL'], `${message} (in lenient mode)`);
+      else report.warn('src', message);
       return false;
     }
     return true;
@@ -256,13 +358,17 @@ class SsmlDocument {
 
   private close(): void {
     const frame = this.stack.pop()!;
-    if (frame.name === 'p' || frame.name === 's') this.builder.wordBreak();
+    if (!frame.sink && WORD_BOUNDARY_ELEMENTS.has(frame.name)) this.builder.wordBreak();
+    const handled = !frame.sink || frame.own !== null;
+    if (frame.name === 'p' && handled && frame.content !== 'hidden') this.builder.paragraphEnd(this.env.rules.paragraphPauseMs);
+    if (frame.name === 's' && handled) this.builder.sentenceEnd();
+    if (frame.name === 'audio' && !frame.own && !frame.sink) this.builder.wordBreak();
     const own = frame.own;
     if (!own) return;
     const report = this.reporterFor(frame.name, frame.position);
     switch (own.kind) {
       case 'say-as':
-        this.emit(frame, this.expandSayAs(frame, own.text, report));
+        this.closeSayAs(frame, own.text, report);
         return;
       case 'sub':
         this.emit(frame, frame.attrs.alias);
@@ -278,36 +384,68 @@ class SsmlDocument {
     }
   }
 
+  private closeSayAs(frame: Frame, text: string, report: Reporter): void {
+    const kind = frame.attrs['interpret-as'];
+    if ((SAY_AS_BLEEPED as readonly string[]).includes(kind)) {
+      const parent = this.stack[this.stack.length - 1];
+      if (parent?.sink) return; // inside a fallback or alias: nothing is spoken there either
+      const ms = Math.min(BLEEP_RANGE_MS.max, Math.max(BLEEP_RANGE_MS.min, text.trim().length * BLEEP_MS_PER_CHAR));
+      report.warn('interpret-as', `'${kind}' is silenced for ${ms} ms (the studio has no bleep tone); the word is not spoken`);
+      this.builder.addBreak(ms);
+      this.numBleeped++;
+      return;
+    }
+    this.emit(frame, this.expandSayAs(frame, text, report));
+  }
+
   private expandSayAs(frame: Frame, text: string, report: Reporter): string {
     const kind = frame.attrs['interpret-as'];
     if (!(SAY_AS_INTERPRETATIONS as readonly string[]).includes(kind)) return text;
-    const language = this.sayAsLanguage(frame.context);
+    const language = this.sayAsLanguage(frame.context, text);
     if (language === null) {
-      report.warn('interpret-as', `say-as is implemented for English and Chinese only; the text is read as written in ${frame.context.language}`);
+      // Spelling needs no number words: letters and digits one by one, which the model reads in its language.
+      if (['characters', 'spell-out', 'verbatim', 'digits', 'number_digit'].includes(kind)) return [...text].filter((c) => /\S/.test(c)).map((c) => c.toUpperCase()).join(' ');
+      report.warn('interpret-as', `say-as ${kind} is implemented for English and Chinese only; the text is read as written in ${frame.context.language}`);
       return text;
     }
     const format = frame.attrs.format ?? null;
     const expanded = expandSayAs(kind, format, text, language);
     if (expanded === null) {
-      report.reject('interpret-as', text.trim(), [kind], `text '${text.trim()}' cannot be read as ${kind}${format ? ` (format ${format})` : ''}; fix the text or the interpret-as value (lenient mode reads it as written)`);
+      report.reject('interpret-as', text.trim(), [kind], `text '${text.trim()}' cannot be read as ${kind}${format ? ` (format ${format})` : ''}${kind === 'date' ? ' (is it a real calendar date?)' : ''}; fix the text or the interpret-as value (lenient mode reads it as written)`);
       return text;
     }
     return expanded;
   }
 
-  private sayAsLanguage(context: TurnContext): SayAsLanguage | null {
-    const language = context.language ?? (this.options.sayAsLanguage === 'auto' ? (CJK.test(this.source) ? 'chinese' : 'english') : this.options.sayAsLanguage);
+  /**
+   * The say-as element's own language: its xml:lang context, else the request's language, else
+   * the text around it (the turn so far, its own text, and the text up to the next tag).
+   */
+  private sayAsLanguage(context: TurnContext, ownText: string): SayAsLanguage | null {
+    let language = context.language ?? (this.options.sayAsLanguage !== 'auto' ? this.options.sayAsLanguage : null);
+    if (language === null) {
+      // The nearest writing decides: the turn's last letter before the element, else its own text,
+      // else the text after it up to the next tag or sentence end. Never comments or far-away text.
+      const before = /[\p{L}]/u.exec([...this.builder.currentText(context)].reverse().join(''))?.[0];
+      const after = this.source.slice(this.xml.position, this.xml.position + 200).split(/[<.!?。！？]/)[0];
+      const nearest = before ?? (/[\p{L}]/u.test(ownText) ? ownText : after);
+      language = CJK.test(nearest) ? 'chinese' : 'english';
+    }
     return language === 'english' || language === 'chinese' ? language : null;
   }
 
-  /** Text produced by a closed element goes to the enclosing collector, else into the turns. */
+  /** Text produced by a closed element goes to the enclosing collector, else into the turns as its own word. */
   private emit(frame: Frame, text: string): void {
     const parent = this.stack[this.stack.length - 1];
     if (parent?.sink) {
       if (parent.sink.kind !== 'hidden') parent.sink.text += text;
       return;
     }
-    this.builder.appendText(frame.context, text);
+    const word = text.replace(/\s+/g, ' ').trim();
+    if (word === '') return;
+    this.builder.wordBreak();
+    this.builder.appendText(frame.context, word);
+    this.builder.wordBreak();
   }
 
   private text(text: string): void {

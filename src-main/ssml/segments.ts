@@ -57,4 +57,8 @@ export interface SsmlWarning {
 export interface SsmlParseResult {
   segments: SsmlSegment[];
   warnings: SsmlWarning[];
+  /** The dialect the document was read in (dialects.ts); plain text reads as 'ssml11'. */
+  dialect: 'ssml11' | 'azure' | 'google' | 'polly';
+  /** How 'auto' chose it ('xmlns:mstts on <speak>'); null when the caller named the dialect. */
+  dialectDetectedFrom: string | null;
 }

@@ -9,7 +9,7 @@ const INLINE = ['voice', 'prosody', 'break', 'mark', 'emphasis', 'say-as', 'sub'
 export function ssmlElements(voiceNames: string[]): ElementSpec[] {
   return [
     { name: 'speak', top: true, children: INLINE, attributes: [{ name: 'xml:lang', values: ['en-US', 'zh-CN', 'de-DE', 'ja-JP'] }, 'version'] },
-    { name: 'voice', children: INLINE, attributes: [{ name: 'name', values: voiceNames }, { name: 'language', values: ['auto', 'english', 'chinese', 'german', 'japanese', 'korean', 'french', 'spanish', 'italian', 'portuguese', 'russian'] }] },
+    { name: 'voice', children: INLINE, attributes: [{ name: 'name', values: voiceNames }, { name: 'xml:lang', values: ['en-US', 'zh-CN', 'de-DE', 'ja-JP', 'ko-KR', 'fr-FR', 'es-ES', 'it-IT', 'pt-BR', 'ru-RU'] }, { name: 'gender', values: ['female', 'male'] }, 'description'] },
     {
       name: 'prosody',
       children: INLINE,
@@ -22,7 +22,7 @@ export function ssmlElements(voiceNames: string[]): ElementSpec[] {
     { name: 'break', children: [], attributes: [{ name: 'time', values: ['120ms', '300ms', '500ms', '1s'] }, { name: 'strength', values: ['none', 'x-weak', 'weak', 'medium', 'strong', 'x-strong'] }] },
     { name: 'mark', children: [], attributes: ['name'] },
     { name: 'emphasis', children: INLINE, attributes: [{ name: 'level', values: ['strong', 'moderate', 'reduced', 'none'] }] },
-    { name: 'say-as', children: [], attributes: [{ name: 'interpret-as', values: ['characters', 'cardinal', 'ordinal', 'digits', 'date', 'time', 'telephone'] }, 'format'] },
+    { name: 'say-as', children: [], attributes: [{ name: 'interpret-as', values: ['characters', 'cardinal', 'ordinal', 'digits', 'fraction', 'date', 'time', 'telephone', 'expletive'] }, 'format'] },
     { name: 'sub', children: [], attributes: ['alias'] },
     { name: 'lang', children: INLINE, attributes: ['xml:lang'] },
     { name: 'p', children: INLINE },

@@ -4,7 +4,7 @@
  * recovery, recent projects; plus SSML validation for the editor's inline diagnostics.
  * Types and channel names only.
  */
-import type { SamplingParams } from '../synthesis';
+import type { SamplingParams, SsmlDialect, SsmlRequestOptions } from '../synthesis';
 
 export const PROJECT_CHANNELS = Object.freeze({
   saveProject: 'studio:projects.save',
@@ -50,7 +50,8 @@ export interface ProjectDocument {
   schemaVersion: typeof PROJECT_SCHEMA_VERSION;
   id: string;
   name: string;
-  editor: { text: string; inputFormat: 'text' | 'ssml' };
+  /** ssmlOptions: how the editor's SSML is read (dialect, lenient); absent in projects saved before it existed. */
+  editor: { text: string; inputFormat: 'text' | 'ssml'; ssmlOptions?: SsmlRequestOptions };
   voice: VoiceSettings;
   /** The clip whose layout (gaps between turns) the timeline follows; null before the first generation. */
   baseClipId: string | null;
@@ -69,7 +70,14 @@ export interface SsmlDiagnostic {
   message: string;
 }
 
-export type SsmlValidation = { ok: true; numTurns: number } | { ok: false; diagnostics: SsmlDiagnostic[] };
+/**
+ * The editor's live check, by the same parser and settings as generation. dialect is the one the
+ * document was read in (what 'auto' chose); warnings are what lenient mode dropped or what was
+ * approximated, and never block Generate.
+ */
+export type SsmlValidation =
+  | { ok: true; numTurns: number; dialect?: Exclude<SsmlDialect, 'auto'>; dialectDetectedFrom?: string | null; warnings?: SsmlDiagnostic[] }
+  | { ok: false; diagnostics: SsmlDiagnostic[]; dialect?: Exclude<SsmlDialect, 'auto'> };
 
 export interface ProjectsApi {
   [PROJECT_CHANNELS.saveProject]: { request: { project: ProjectDocument; path?: string }; response: { path: string; savedAtMs: number } };
@@ -81,7 +89,7 @@ export interface ProjectsApi {
     response: { project: ProjectDocument; path: string | null; autosavedAtMs: number } | null;
   };
   [PROJECT_CHANNELS.discardRecovery]: { request: Record<string, never>; response: { discarded: boolean } };
-  [PROJECT_CHANNELS.validateSsml]: { request: { text: string }; response: SsmlValidation };
+  [PROJECT_CHANNELS.validateSsml]: { request: { text: string; ssmlOptions?: SsmlRequestOptions; language?: string }; response: SsmlValidation };
 }
 
 export interface ProjectsEvents {}

@@ -8,10 +8,16 @@ import { decodeWire, encodeWire } from '../../../src-shared/wire';
 import type { Dispatcher } from '../dispatcher';
 import type { StudioServices } from '../../services/studio-services';
 
-export function createInMemoryBridge(dispatcher: Dispatcher, services: StudioServices, callerId = 'test-renderer'): StudioBridge & { close(): void } {
+export function createInMemoryBridge(
+  dispatcher: Dispatcher,
+  services: StudioServices,
+  callerId = 'test-renderer',
+  role: 'admin' | 'client' = 'admin',
+): StudioBridge & { close(): void } {
   const listeners = new Map<string, Set<(p: unknown) => void>>();
   const ctx = {
     callerId,
+    role,
     emit: (event: string, payload: unknown) => {
       const copy = decodeWire(encodeWire(payload));
       queueMicrotask(() => listeners.get(event)?.forEach((l) => l(copy)));

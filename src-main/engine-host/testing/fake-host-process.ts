@@ -1,6 +1,7 @@
 /**
  * A scriptable in-process stand-in for the engine host process, for tests of the layers above it
- * (HostClient, services, headless server). Answers calls through a handler map; can crash on demand.
+ * (HostClient, services, headless server). Answers calls through a handler map (heartbeat pings by
+ * default); can crash on demand, or hang — stop answering anything, as a blocked event loop does.
  */
 import type { HostProcess } from '../host-process';
 import type { HostMethod, HostToMain, MainToHost } from '../protocol';
@@ -11,17 +12,22 @@ export class FakeHostProcess implements HostProcess {
   private messageListeners: ((m: HostToMain) => void)[] = [];
   private exitListeners: ((code: number | null, signal: string | null) => void)[] = [];
   readonly sent: MainToHost[] = [];
+  private hung = false;
+  /** Signals kill() was called with. */
+  readonly kills: (NodeJS.Signals | undefined)[] = [];
 
   constructor(
     readonly pid: number,
     private readonly handlers: Partial<Record<HostMethod, FakeHandler>> = {},
     readyDelayMs = 1,
   ) {
+    this.handlers = { ping: () => ({ stepAgeMs: 0, numJobs: 0 }), ...handlers };
     setTimeout(() => this.emit({ kind: 'ready', status: { state: 'ready' } as never }), readyDelayMs);
   }
 
   send(m: MainToHost): void {
     this.sent.push(m);
+    if (this.hung) return;
     const handler = this.handlers[m.method];
     if (!handler) return; // never answered: stays in flight
     void Promise.resolve()
@@ -41,11 +47,18 @@ export class FakeHostProcess implements HostProcess {
     this.exitListeners.push(l);
   }
 
-  kill(): void {
-    this.crash(null, 'SIGTERM');
+  kill(signal?: NodeJS.Signals): void {
+    this.kills.push(signal);
+    this.crash(null, signal ?? 'SIGTERM');
+  }
+
+  /** From now on nothing is answered (calls and pings), as when the host's event loop is blocked. */
+  hang(): void {
+    this.hung = true;
   }
 
   emit(m: HostToMain): void {
+    if (this.hung && m.kind === 'reply') return;
     this.messageListeners.forEach((l) => l(m));
   }
 

@@ -51,7 +51,7 @@ export class HostKvPool {
     const table = this.tables.get(sequenceId);
     if (!table) return;
     this.tables.delete(sequenceId);
-    this.freeBlocks.push(...table.blocks);
+    for (const block of table.blocks) this.freeBlocks.push(block);
   }
 
   stats(): KvPoolStats {

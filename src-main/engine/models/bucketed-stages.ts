@@ -19,7 +19,8 @@ export async function callInChunks<R, O>(rows: readonly R[], chunkRows: readonly
     const chunk = rows.slice(start, start + numReal);
     while (chunk.length < minRows) chunk.push(chunk[numReal - 1]);
     callSizes?.push(chunk.length);
-    out.push(...(await call(chunk, numReal)).slice(0, numReal));
+    const results = await call(chunk, numReal);
+    for (let i = 0; i < Math.min(numReal, results.length); i++) out.push(results[i]);
     start += numReal;
   }
   return out;

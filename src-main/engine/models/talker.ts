@@ -45,7 +45,7 @@ export class OrtTalker implements TalkerStage {
     }
     const numRunsBefore = this.runBatchSizes.length;
     const outputs = await this.runGrouped(inputs, this.options.prefillBucketRows);
-    this.prefillRunBatchSizes.push(...this.runBatchSizes.slice(numRunsBefore));
+    for (let i = numRunsBefore; i < this.runBatchSizes.length; i++) this.prefillRunBatchSizes.push(this.runBatchSizes[i]);
     return outputs;
   }
 

@@ -125,9 +125,9 @@ function wheelDirs(platform: GpuPlatform, env: NodeJS.ProcessEnv, fs: FsView): s
 export function cudaSearchDirs(platform: GpuPlatform, env: NodeJS.ProcessEnv, fs: FsView): string[] {
   const p = platform === 'win32' ? path.win32 : path.posix;
   const split = (v: string | undefined) => (v ? v.split(platform === 'win32' ? ';' : ':').filter(Boolean) : []);
-  const dirs = [...split(env.STUDIO_CUDA_LIB_PATH)];
+  let dirs = split(env.STUDIO_CUDA_LIB_PATH);
   if (platform === 'linux') {
-    dirs.push(...split(env.LD_LIBRARY_PATH));
+    dirs = dirs.concat(split(env.LD_LIBRARY_PATH));
     const cudaRoots = ['/usr/local/cuda', ...fs.list('/usr/local').filter((n) => /^cuda-13(\.\d+)*$/.test(n)).sort().reverse().map((n) => p.join('/usr/local', n))];
     if (env.CUDA_PATH) cudaRoots.unshift(env.CUDA_PATH);
     for (const r of cudaRoots) dirs.push(p.join(r, 'lib64'), p.join(r, 'targets', 'x86_64-linux', 'lib'));
@@ -135,9 +135,9 @@ export function cudaSearchDirs(platform: GpuPlatform, env: NodeJS.ProcessEnv, fs
   } else {
     if (env.SystemRoot) dirs.push(p.join(env.SystemRoot, 'System32'));
     if (env.CUDA_PATH) dirs.push(p.join(env.CUDA_PATH, 'bin'), p.join(env.CUDA_PATH, 'bin', 'x64'));
-    dirs.push(...split(env.PATH ?? env.Path));
+    dirs = dirs.concat(split(env.PATH ?? env.Path));
   }
-  dirs.push(...wheelDirs(platform, env, fs));
+  dirs = dirs.concat(wheelDirs(platform, env, fs));
   return [...new Set(dirs)].filter((d) => fs.exists(d));
 }
 

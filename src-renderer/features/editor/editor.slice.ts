@@ -1,9 +1,11 @@
 /**
- * The editor's document: the text, whether it is SSML or plain text, and the diagnostics the
- * studio's SSML parser reported for it.
+ * The editor's document: the text, whether it is SSML or plain text, how its SSML is read
+ * (dialect, strict or lenient; stored in the project and sent with Generate), and what the
+ * studio's SSML parser reported for it with those settings.
  */
 import type { StateCreator } from 'zustand';
 import type { SsmlDiagnostic } from '../../../src-shared/contract/projects';
+import type { SsmlDialect } from '../../../src-shared/synthesis';
 
 export const DEFAULT_DOCUMENT = `<speak>
   <voice name="ryan">Welcome to the studio. This is the first turn.</voice>
@@ -12,23 +14,48 @@ export const DEFAULT_DOCUMENT = `<speak>
 </speak>
 `;
 
+/** How the editor's SSML is read; defaults: dialect auto, strict. */
+export interface EditorSsmlOptions {
+  dialect: SsmlDialect;
+  lenient: boolean;
+}
+
+export function defaultEditorSsmlOptions(): EditorSsmlOptions {
+  return { dialect: 'auto', lenient: false };
+}
+
+/** What the last check found besides errors: the dialect read (what auto chose) and warnings. */
+export interface SsmlCheckInfo {
+  dialect: Exclude<SsmlDialect, 'auto'> | null;
+  dialectDetectedFrom: string | null;
+  warnings: SsmlDiagnostic[];
+}
+
 export interface EditorSlice {
   editorText: string;
   editorFormat: 'text' | 'ssml';
+  editorSsmlOptions: EditorSsmlOptions;
   diagnostics: SsmlDiagnostic[];
   /** Turns the parser found in the last valid document. */
   numTurnsDetected: number | null;
+  ssmlCheck: SsmlCheckInfo;
   setEditorText(text: string): void;
   setEditorFormat(format: 'text' | 'ssml'): void;
-  setDiagnostics(diagnostics: SsmlDiagnostic[], numTurns: number | null): void;
+  setEditorSsmlOptions(options: Partial<EditorSsmlOptions>): void;
+  setDiagnostics(diagnostics: SsmlDiagnostic[], numTurns: number | null, check?: SsmlCheckInfo): void;
 }
+
+const NO_CHECK: SsmlCheckInfo = { dialect: null, dialectDetectedFrom: null, warnings: [] };
 
 export const createEditorSlice: StateCreator<EditorSlice, [], [], EditorSlice> = (set) => ({
   editorText: DEFAULT_DOCUMENT,
   editorFormat: 'ssml',
+  editorSsmlOptions: defaultEditorSsmlOptions(),
   diagnostics: [],
   numTurnsDetected: null,
+  ssmlCheck: NO_CHECK,
   setEditorText: (editorText) => set({ editorText }),
-  setEditorFormat: (editorFormat) => set({ editorFormat, diagnostics: [] }),
-  setDiagnostics: (diagnostics, numTurnsDetected) => set({ diagnostics, numTurnsDetected }),
+  setEditorFormat: (editorFormat) => set({ editorFormat, diagnostics: [], ssmlCheck: NO_CHECK }),
+  setEditorSsmlOptions: (options) => set((s) => ({ editorSsmlOptions: { ...s.editorSsmlOptions, ...options } })),
+  setDiagnostics: (diagnostics, numTurnsDetected, ssmlCheck = NO_CHECK) => set({ diagnostics, numTurnsDetected, ssmlCheck }),
 });

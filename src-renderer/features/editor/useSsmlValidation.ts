@@ -1,6 +1,7 @@
 /**
- * Validates the editor's SSML with the studio's parser (studio:ssml.validate), debounced, and
- * puts the diagnostics in the store; plain-text mode has none.
+ * Validates the editor's SSML with the studio's parser (studio:ssml.validate), debounced, with
+ * the same dialect, strictness and language that Generate sends, and puts the diagnostics, the
+ * dialect read and the warnings in the store; plain-text mode has none.
  */
 import { useEffect } from 'react';
 import { CHANNELS } from '../../../src-shared/ipc-contract';
@@ -12,6 +13,8 @@ export const VALIDATE_DELAY_MS = 300;
 export function useSsmlValidation(delayMs = VALIDATE_DELAY_MS): void {
   const text = useStudioStore((s) => s.editorText);
   const format = useStudioStore((s) => s.editorFormat);
+  const ssmlOptions = useStudioStore((s) => s.editorSsmlOptions);
+  const language = useStudioStore((s) => s.voiceSettings.language);
   const setDiagnostics = useStudioStore((s) => s.setDiagnostics);
   useEffect(() => {
     if (format !== 'ssml') {
@@ -20,9 +23,11 @@ export function useSsmlValidation(delayMs = VALIDATE_DELAY_MS): void {
     }
     let stale = false;
     const timer = setTimeout(() => {
-      call(CHANNELS.validateSsml, { text })
+      call(CHANNELS.validateSsml, { text, ssmlOptions, ...(language ? { language } : {}) })
         .then((r) => {
-          if (!stale) setDiagnostics(r.ok ? [] : r.diagnostics, r.ok ? r.numTurns : null);
+          if (stale) return;
+          if (r.ok) setDiagnostics([], r.numTurns, { dialect: r.dialect ?? null, dialectDetectedFrom: r.dialectDetectedFrom ?? null, warnings: r.warnings ?? [] });
+          else setDiagnostics(r.diagnostics, null);
         })
         .catch(() => {
           // the host is unreachable; the header shows that
@@ -32,5 +37,5 @@ export function useSsmlValidation(delayMs = VALIDATE_DELAY_MS): void {
       stale = true;
       clearTimeout(timer);
     };
-  }, [text, format, delayMs, setDiagnostics]);
+  }, [text, format, ssmlOptions, language, delayMs, setDiagnostics]);
 }

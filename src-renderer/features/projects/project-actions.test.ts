@@ -6,7 +6,7 @@ import { setBridge } from '../../ipc/client';
 import { resetStore, useStudioStore } from '../../store/store';
 import type { StudioBridge } from '../../../src-shared/ipc-contract';
 import type { ProjectDocument } from '../../../src-shared/contract/projects';
-import { hasUnsavedChanges, startAutosave } from './project-actions';
+import { applyProjectDocument, hasUnsavedChanges, startAutosave, toProjectDocument } from './project-actions';
 
 interface AutosaveCall {
   project: ProjectDocument;
@@ -95,5 +95,25 @@ describe('startAutosave', () => {
     window.dispatchEvent(new Event('pagehide'));
     await new Promise((r) => setTimeout(r, 30));
     expect(calls).toHaveLength(0);
+  });
+});
+
+describe('the editor’s SSML reading in the project', () => {
+  beforeEach(() => {
+    resetStore();
+    setBridge({ invoke: () => Promise.resolve({ ok: true, value: null as never }), on: () => () => {} });
+  });
+  afterEach(() => setBridge(null));
+
+  it('is saved with the document and restored when the project opens; older projects read as auto, strict', async () => {
+    useStudioStore.getState().setEditorSsmlOptions({ dialect: 'azure', lenient: true });
+    const doc = toProjectDocument();
+    expect(doc.editor.ssmlOptions).toEqual({ dialect: 'azure', lenient: true });
+    resetStore();
+    await applyProjectDocument(doc, null);
+    expect(useStudioStore.getState().editorSsmlOptions).toEqual({ dialect: 'azure', lenient: true });
+    const { ssmlOptions: _dropped, ...older } = doc.editor;
+    await applyProjectDocument({ ...doc, editor: older }, null);
+    expect(useStudioStore.getState().editorSsmlOptions).toEqual({ dialect: 'auto', lenient: false });
   });
 });

@@ -11,7 +11,7 @@ import { PROJECT_SCHEMA_VERSION, type ProjectDocument } from '../../../src-share
 import { toStudioError } from '../../../src-shared/errors';
 import { call } from '../../ipc/client';
 import { useStudioStore, type StudioState } from '../../store/store';
-import { DEFAULT_DOCUMENT } from '../editor/editor.slice';
+import { DEFAULT_DOCUMENT, defaultEditorSsmlOptions } from '../editor/editor.slice';
 import { UNTITLED_PROJECT_NAME } from '../timeline/timeline.slice';
 
 export const AUTOSAVE_DELAY_MS = 800;
@@ -21,7 +21,7 @@ export function toProjectDocument(s: StudioState = useStudioStore.getState()): P
     schemaVersion: PROJECT_SCHEMA_VERSION,
     id: s.projectId,
     name: s.projectName,
-    editor: { text: s.editorText, inputFormat: s.editorFormat },
+    editor: { text: s.editorText, inputFormat: s.editorFormat, ssmlOptions: { ...s.editorSsmlOptions } },
     voice: s.voiceSettings,
     baseClipId: s.baseLayout?.clipId ?? null,
     turns: s.turns,
@@ -34,6 +34,7 @@ export async function applyProjectDocument(project: ProjectDocument, path: strin
   s.setProjectMeta({ projectId: project.id, projectName: project.name, projectPath: path });
   s.setEditorText(project.editor.text);
   s.setEditorFormat(project.editor.inputFormat);
+  s.setEditorSsmlOptions({ ...defaultEditorSsmlOptions(), ...project.editor.ssmlOptions });
   s.updateVoiceSettings(project.voice);
   const clipIds = new Set<string>(project.turns.flatMap((t) => t.takes.map((k) => k.clipId)));
   if (project.baseClipId) clipIds.add(project.baseClipId);
@@ -105,7 +106,7 @@ function isUntouchedProject(s: StudioState): boolean {
 }
 
 function isProjectChange(s: StudioState, prev: StudioState): boolean {
-  return s.editorText !== prev.editorText || s.editorFormat !== prev.editorFormat || s.voiceSettings !== prev.voiceSettings || s.turns !== prev.turns || s.projectName !== prev.projectName;
+  return s.editorText !== prev.editorText || s.editorFormat !== prev.editorFormat || s.editorSsmlOptions !== prev.editorSsmlOptions || s.voiceSettings !== prev.voiceSettings || s.turns !== prev.turns || s.projectName !== prev.projectName;
 }
 
 /**

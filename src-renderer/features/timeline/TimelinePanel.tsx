@@ -1,7 +1,8 @@
 /**
  * The Timeline: the whole clip composed from each turn's chosen take on one waveform (a region
  * per turn, markers for marks), transport and zoom, one block per turn with its takes (choose,
- * A/B compare, revert, regenerate with a new seed), WAV exports, and the processing trace.
+ * A/B compare, revert, regenerate with a new seed), exports (any AudioFormat through main's encoders,
+ * or float WAV here), and the processing trace.
  */
 import { useMemo, useState } from 'react';
 import { useStudioStore } from '../../store/store';
@@ -12,6 +13,18 @@ import { composeTimeline, takeSamples } from './compose-timeline';
 import { generate } from './generate-actions';
 import { timelinePlayer } from './timeline-player';
 import { TraceTable } from './TraceTable';
+import { exportAudioFile } from './export-actions';
+import { AUDIO_FORMATS, type AudioFormat } from '../../../src-shared/audio-format';
+import { toStudioError } from '../../../src-shared/errors';
+
+const FORMAT_LABELS: { readonly [F in AudioFormat]: string } = {
+  mp3: 'MP3',
+  opus: 'Opus (Ogg)',
+  aac: 'AAC (ADTS)',
+  flac: 'FLAC',
+  wav: 'WAV 16-bit',
+  pcm: 'PCM (raw 16-bit)',
+};
 
 function formatS(samples: number, rateHz: number): string {
   return `${(samples / rateHz).toFixed(2)} s`;
@@ -32,6 +45,8 @@ export function TimelinePanel() {
   const projectName = useStudioStore((s) => s.projectName);
   const [playing, setPlaying] = useState(false);
   const [timeS, setTimeS] = useState(0);
+  const [exportFormat, setExportFormat] = useState<AudioFormat>('wav');
+  const [exportStatus, setExportStatus] = useState<string | null>(null);
 
   const composed = useMemo(() => (baseLayout ? composeTimeline(baseLayout, turns, clipAudio) : null), [baseLayout, turns, clipAudio]);
   const regions = useMemo(
@@ -60,6 +75,13 @@ export function TimelinePanel() {
   const exportWav = (pcm: Float32Array, name: string, format: WavSampleFormat) =>
     downloadBytes(encodeWav(pcm, composed.sampleRateHz, format), `${name}-${format === 'pcm16' ? '16bit' : 'float'}.wav`, 'audio/wav');
   const baseName = projectName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'clip';
+  const exportAs = (pcm: Float32Array, name: string) => {
+    setExportStatus(`Exporting ${FORMAT_LABELS[exportFormat]}…`);
+    exportAudioFile(pcm, composed.sampleRateHz, exportFormat, name).then(
+      (fileName) => setExportStatus(`Saved ${fileName}`),
+      (err: unknown) => setExportStatus(`Export failed: ${toStudioError(err).message}`),
+    );
+  };
 
   return (
     <section className="panel timeline-panel" aria-labelledby="timeline-heading">
@@ -89,8 +111,17 @@ export function TimelinePanel() {
         <span className="muted" data-testid="play-state">{playing ? 'playing' : 'paused'} at {timeS.toFixed(2)} s</span>
         <button aria-label="Zoom out" onClick={() => setZoom(zoom / 1.5)}>−</button>
         <button aria-label="Zoom in" onClick={() => setZoom(zoom * 1.5)}>+</button>
-        <button data-testid="export-wav16" onClick={() => exportWav(composed.pcm, baseName, 'pcm16')}>Export WAV 16-bit</button>
+        <label>
+          Export format{' '}
+          <select data-testid="export-format" value={exportFormat} onChange={(e) => setExportFormat(e.target.value as AudioFormat)}>
+            {AUDIO_FORMATS.map((f) => (
+              <option key={f} value={f}>{FORMAT_LABELS[f]}</option>
+            ))}
+          </select>
+        </label>
+        <button data-testid="export-audio" onClick={() => exportAs(composed.pcm, baseName)}>Export</button>
         <button data-testid="export-wavf32" onClick={() => exportWav(composed.pcm, baseName, 'float32')}>Export WAV float</button>
+        {exportStatus && <span className="muted" role="status" data-testid="export-status">{exportStatus}</span>}
       </div>
       <ol className="turn-blocks" aria-label="Turns">
         {turns.map((turn) => {
@@ -113,7 +144,7 @@ export function TimelinePanel() {
                 <button disabled={!turn.previousTakeId} onClick={() => revertTake(turn.turnIndex)}>Revert</button>
                 {chosenAudio && chosen && (
                   <>
-                    <button aria-label={`Export turn ${turn.turnIndex + 1} as WAV 16-bit`} onClick={() => exportWav(takeSamples(chosen, chosenAudio), `${baseName}-turn${turn.turnIndex + 1}`, 'pcm16')}>WAV 16</button>
+                    <button aria-label={`Export turn ${turn.turnIndex + 1} as ${FORMAT_LABELS[exportFormat]}`} onClick={() => exportAs(takeSamples(chosen, chosenAudio), `${baseName}-turn${turn.turnIndex + 1}`)}>Export</button>
                     <button aria-label={`Export turn ${turn.turnIndex + 1} as WAV float`} onClick={() => exportWav(takeSamples(chosen, chosenAudio), `${baseName}-turn${turn.turnIndex + 1}`, 'float32')}>WAV float</button>
                   </>
                 )}

@@ -41,6 +41,7 @@ function buildRequest(requestId: string, seed: number): SynthesisRequest {
     ...(v.params ? { params: v.params } : {}),
     priority: 'interactive',
     stream: true,
+    ...(s.editorFormat === 'ssml' ? { ssmlOptions: { ...s.editorSsmlOptions } } : {}),
   };
 }
 

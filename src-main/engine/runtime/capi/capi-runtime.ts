@@ -84,7 +84,7 @@ class CapiCore {
 
   /** Runs an entry on koffi's worker thread; resolves with its status checked. */
   async callAsync(fn: OrtApiTable[keyof OrtApiTable], args: unknown[], ctx: StatusContext): Promise<void> {
-    const status = await new Promise<Ptr>((resolve, reject) => fn.async(...args, (err: Error | null, res: Ptr) => (err ? reject(err) : resolve(res))));
+    const status = await new Promise<Ptr>((resolve, reject) => fn.async.apply(null, [...args, (err: Error | null, res: Ptr) => (err ? reject(err) : resolve(res))]));
     this.check(status, ctx);
   }
 

@@ -96,7 +96,7 @@ export function loadOrtApi(libraryPath: string): LoadedOrtApi {
   const version = koffi.call(getVersion, koffi.proto('const char *(void)')) as string;
   const table = koffi.call(getApi, koffi.proto('void *(uint32_t)'), ORT_API_VERSION) as Ptr;
   if (!table) throw new Error(`ONNX Runtime ${version} at ${libraryPath} does not offer C API version ${ORT_API_VERSION}`);
-  const count = Math.max(...Object.values(ENTRIES).map(([i]) => i)) + 1;
+  const count = Object.values(ENTRIES).reduce((m, [i]) => Math.max(m, i), 0) + 1;
   const slots = koffi.decode(table, koffi.array('void *', count)) as Ptr[];
   const api = {} as OrtApiTable;
   for (const [name, [index, signature]] of Object.entries(ENTRIES)) {

@@ -1,0 +1,202 @@
+/**
+ * One access policy for every entry point of the headless host (HTTP API, WebSocket bridge,
+ * static UI, health probes): the Host allowlist against DNS rebinding, the same list for Origin,
+ * the token (Bearer header, or a session cookie set from the one-time URL the CLI prints) and the
+ * caller's role. Knows requests only through the few header fields it reads; no I/O.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+import os from 'node:os';
+
+export type EntryPoint = 'api' | 'ui' | 'ws' | 'health';
+
+/** 'admin' may use every channel (the local UI session); 'client' the public contract only. */
+export type CallerRole = 'admin' | 'client';
+
+export interface AccessRequest {
+  host: string | undefined;
+  origin: string | undefined;
+  authorization: string | undefined;
+  cookie: string | undefined;
+  /** The peer address as the socket reports it (e.g. '127.0.0.1', '::ffff:127.0.0.1', '::1'). */
+  remoteAddress: string | undefined;
+}
+
+export type AccessDecision =
+  | { ok: true; role: CallerRole }
+  | { ok: false; status: 401 | 403; code: 'unauthorized' | 'forbidden'; message: string };
+
+export interface AccessPolicyOptions {
+  /** The address the server is bound to ('127.0.0.1', '::1', '0.0.0.0', a LAN address, ...). */
+  boundHost: string;
+  port: number;
+  /** A token the user chose (--token / STUDIO_TOKEN): then every entry point needs it. */
+  userToken?: string;
+  /** Extra Host names to accept (e.g. a DNS name of this machine), from --allow-host. */
+  extraHosts?: readonly string[];
+  /** For tests: the machine's own addresses when bound to a wildcard address. */
+  localAddresses?: () => readonly string[];
+}
+
+export const SESSION_COOKIE = 'studio_session';
+const MAX_SESSIONS = 64;
+
+/** True for 127.0.0.0/8, ::1 and IPv4-mapped 127.x — decided from the address, not a name prefix. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  const a = address.replace(/^\[|\]$/g, '').toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
+  const v4 = mapped ? mapped[1] : a;
+  if (isIP(v4) === 4) return v4.split('.')[0] === '127';
+  if (isIP(a) === 6) return a === '::1' || a === '0:0:0:0:0:0:0:1';
+  return false;
+}
+
+/** Whether binding to `host` keeps the server on this machine ('localhost' resolves to loopback). */
+export function isLoopbackBind(host: string): boolean {
+  return host === 'localhost' || isLoopbackAddress(host);
+}
+
+const isWildcard = (host: string) => host === '0.0.0.0' || host === '::' || host === '[::]';
+
+/** Splits a Host header value into a lower-case name (IPv6 without brackets) and a port. */
+export function parseHostHeader(value: string): { name: string; port: number | null } | null {
+  const m = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/i.exec(value.trim());
+  if (!m) return null;
+  return { name: m[1].replace(/^\[|\]$/g, '').toLowerCase(), port: m[2] === undefined ? null : Number(m[2]) };
+}
+
+function sameSecret(given: string, want: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(want);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function cookieValue(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+export class AccessPolicy {
+  /** The token of the one-time URL: the user's token, or a random one for this start. */
+  readonly uiToken: string;
+  private readonly allowedHostNames: Set<string>;
+  private readonly sessions = new Set<string>();
+  private port: number;
+
+  constructor(private readonly options: AccessPolicyOptions) {
+    this.uiToken = options.userToken ?? randomBytes(24).toString('base64url');
+    this.port = options.port;
+    const names = ['localhost', '127.0.0.1', '::1', ...(options.extraHosts ?? [])];
+    if (isWildcard(options.boundHost)) {
+      const local = options.localAddresses?.() ?? Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+      names.push(...local, os.hostname());
+    } else {
+      names.push(options.boundHost);
+    }
+    this.allowedHostNames = new Set(names.map((n) => n.replace(/^\[|\]$/g, '').toLowerCase()));
+  }
+
+  private boundLoopback: boolean | null = null;
+
+  /**
+   * What listen() actually bound: the port (0 asks for any) and the resolved address, which decides
+   * loopback from now on (a name such as 'my-laptop' may resolve to a LAN address).
+   */
+  setBound(address: string, port: number): void {
+    this.port = port;
+    this.boundLoopback = isLoopbackAddress(address);
+    if (!isWildcard(address)) this.allowedHostNames.add(address.replace(/^\[|\]$/g, '').toLowerCase());
+  }
+
+  /** Whether the server is reachable only from this machine. */
+  get loopbackOnly(): boolean {
+    return this.boundLoopback ?? isLoopbackBind(this.options.boundHost);
+  }
+
+  /** Whether the API asks for a token: always beyond loopback, and whenever the user set one. */
+  get apiNeedsToken(): boolean {
+    return this.options.userToken !== undefined || !this.loopbackOnly;
+  }
+
+  /** The Host header names this server (DNS rebinding sends the attacker's name). */
+  hostAllowed(host: string | undefined): boolean {
+    if (!host) return false;
+    const parsed = parseHostHeader(host);
+    if (!parsed || !this.allowedHostNames.has(parsed.name)) return false;
+    return (parsed.port ?? 80) === this.port;
+  }
+
+  /** No Origin (a program, not a browser) or an Origin that names this server. */
+  originAllowed(origin: string | undefined): boolean {
+    if (origin === undefined) return true;
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      return false;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+    const defaultPort = url.protocol === 'https:' ? 443 : 80;
+    const name = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    return this.allowedHostNames.has(name) && (url.port === '' ? defaultPort : Number(url.port)) === this.port;
+  }
+
+  /** Trades the one-time URL's token for a session id (the cookie's value); null when the token is wrong. */
+  openSession(token: string): string | null {
+    if (!sameSecret(token, this.uiToken)) return null;
+    if (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.values().next().value!);
+    const id = randomBytes(24).toString('base64url');
+    this.sessions.add(id);
+    return id;
+  }
+
+  sessionCookie(sessionId: string): string {
+    return `${SESSION_COOKIE}=${sessionId}; HttpOnly; SameSite=Strict; Path=/`;
+  }
+
+  private hasBearer(authorization: string | undefined): boolean {
+    const m = /^Bearer (\S+)$/.exec(authorization ?? '');
+    return m !== null && sameSecret(m[1], this.uiToken);
+  }
+
+  private hasSession(cookie: string | undefined): boolean {
+    const id = cookieValue(cookie, SESSION_COOKIE);
+    return id !== null && [...this.sessions].some((s) => sameSecret(id, s));
+  }
+
+  /** The decision for one request at one entry point. */
+  decide(entry: EntryPoint, req: AccessRequest): AccessDecision {
+    if (!this.hostAllowed(req.host)) {
+      return { ok: false, status: 403, code: 'forbidden', message: `Host '${String(req.host ?? '').slice(0, 100)}' is not this server; use http://127.0.0.1:${this.port}` };
+    }
+    if (!this.originAllowed(req.origin)) {
+      return { ok: false, status: 403, code: 'forbidden', message: 'cross-origin requests are refused; call the API from a program or from the studio page itself' };
+    }
+    const local = isLoopbackAddress(req.remoteAddress);
+    if (!local && this.loopbackOnly) {
+      return { ok: false, status: 403, code: 'forbidden', message: 'this server answers loopback clients only' };
+    }
+    const credential = this.hasBearer(req.authorization) || this.hasSession(req.cookie);
+    const role: CallerRole = local ? 'admin' : 'client';
+    switch (entry) {
+      case 'health':
+        return { ok: true, role: 'client' };
+      case 'api':
+        if (this.apiNeedsToken && !this.hasBearer(req.authorization) && !this.hasSession(req.cookie)) {
+          return { ok: false, status: 401, code: 'unauthorized', message: 'missing or wrong token; send the header Authorization: Bearer <token>' };
+        }
+        return { ok: true, role: 'client' };
+      case 'ui':
+      case 'ws':
+        if (!credential) {
+          return { ok: false, status: 401, code: 'unauthorized', message: 'open the URL that `studio serve` printed (it carries the token), or send Authorization: Bearer <token>' };
+        }
+        return { ok: true, role };
+    }
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * The two synthesis routes' request bodies and how each becomes a SynthesisRequest:
+ * POST /v1/audio/speech as OpenAI documents it (formats, voices, speed, stream_format) plus
+ * documented extensions (seed, language, params, input_format ssml with ssml_dialect and lenient), and
+ * POST /api/v1/tts (text or SSML, read with ssml_dialect and lenient). Both use
+ * the contract's sampling schema; unknown fields are refused by name. Pure: no I/O.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { StudioError } from '../../src-shared/errors';
+import type { SsmlRequestOptions, SynthesisRequest } from '../../src-shared/synthesis';
+import { samplingParamsSchema, ssmlRequestOptionsSchema } from '../api/schemas';
+
+export const SPEECH_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] as const;
+export type SpeechFormat = (typeof SPEECH_FORMATS)[number];
+
+/** OpenAI's model names are accepted as aliases of whatever model this host has loaded. */
+export const OPENAI_MODEL_ALIASES = ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts', 'gpt-4o-mini-tts-2025-12-15', 'qwen3-tts'] as const;
+
+const seedSchema = z.number().int().min(0).max(2 ** 32 - 1);
+const MAX_INPUT_CHARS = 1_048_576;
+
+/** How SSML is read (issue 26): `ssml_dialect` (auto default, ssml11, azure, google, polly) and `lenient` (default false). */
+const ssmlReadingFields = {
+  ssml_dialect: ssmlRequestOptionsSchema.shape.dialect,
+  lenient: ssmlRequestOptionsSchema.shape.lenient,
+};
+
+function ssmlOptionsOf(body: { ssml_dialect?: SsmlRequestOptions['dialect']; lenient?: boolean }): Pick<SynthesisRequest, 'ssmlOptions'> {
+  if (body.ssml_dialect === undefined && body.lenient === undefined) return {};
+  return { ssmlOptions: { ...(body.ssml_dialect !== undefined ? { dialect: body.ssml_dialect } : {}), ...(body.lenient !== undefined ? { lenient: body.lenient } : {}) } };
+}
+
+export const speechBodySchema = z.strictObject({
+  model: z.string().min(1).max(200).optional(),
+  input: z.string().min(1, 'input must not be empty').max(MAX_INPUT_CHARS),
+  voice: z.union([z.string().min(1).max(64), z.strictObject({ id: z.string().min(1).max(64) })]),
+  instructions: z.string().max(4096).optional(),
+  response_format: z.enum(SPEECH_FORMATS).default('mp3'),
+  speed: z.number().min(0.25).max(4).default(1),
+  stream_format: z.enum(['audio', 'sse']).default('audio'),
+  // Extensions (documented in the README): not part of OpenAI's API.
+  seed: seedSchema.optional(),
+  language: z.string().min(1).max(64).optional(),
+  params: samplingParamsSchema.optional(),
+  stream: z.boolean().optional(),
+  /** "ssml": input is an SSML document, read with ssml_dialect and lenient. */
+  input_format: z.enum(['text', 'ssml']).default('text'),
+  ...ssmlReadingFields,
+});
+export type SpeechBody = z.infer<typeof speechBodySchema>;
+
+export const ttsBodySchema = z.strictObject({
+  text: z.string().max(MAX_INPUT_CHARS).optional(),
+  ssml: z.union([z.string().max(MAX_INPUT_CHARS), z.boolean()]).optional(),
+  voice: z.string().min(1).max(64),
+  language: z.string().min(1).max(64).optional(),
+  seed: seedSchema.optional(),
+  instruct: z.string().max(4096).optional(),
+  /** The load-test shape's older name for `instruct`. */
+  emotion: z.string().max(4096).optional(),
+  params: samplingParamsSchema.optional(),
+  response_format: z.enum(SPEECH_FORMATS).default('wav'),
+  speed: z.number().min(0.25).max(4).default(1),
+  stream: z.boolean().optional(),
+  ...ssmlReadingFields,
+});
+export type TtsBody = z.infer<typeof ttsBodySchema>;
+
+/**
+ * OpenAI voice → model speakers in order of preference (the first one the loaded model has wins).
+ * Chosen by the voices' published character (gender, register); override with --openai-voice-map.
+ */
+export function defaultOpenAiVoiceMap(): Record<string, string[]> {
+  return {
+    alloy: ['serena', 'vivian', 'ryan'],
+    ash: ['aiden', 'ryan'],
+    ballad: ['ryan', 'aiden'],
+    coral: ['vivian', 'serena'],
+    echo: ['ryan', 'aiden'],
+    fable: ['eric', 'ryan'],
+    onyx: ['uncle_fu', 'ryan'],
+    nova: ['serena', 'vivian'],
+    sage: ['sohee', 'serena'],
+    shimmer: ['vivian', 'serena'],
+    verse: ['dylan', 'ryan'],
+    marin: ['ono_anna', 'serena'],
+    cedar: ['aiden', 'ryan'],
+  };
+}
+
+/** Reads a user's voice map ({"alloy": "ryan", "nova": ["serena", "vivian"]}); names the bad entry. */
+export function parseVoiceMap(json: unknown): Record<string, string[]> {
+  const schema = z.record(z.string().min(1).max(64), z.union([z.string().min(1).max(64), z.array(z.string().min(1).max(64)).min(1).max(16)]));
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new StudioError('invalid-argument', `the OpenAI voice map is not {"voice": "speaker" | ["speaker", ...]}: ${issue.path.join('.') || '(root)'}: ${issue.message}`, { field: 'openai-voice-map' });
+  }
+  const map: Record<string, string[]> = {};
+  for (const [name, target] of Object.entries(parsed.data)) map[name.toLowerCase()] = (Array.isArray(target) ? target : [target]).map((s) => s.toLowerCase());
+  return map;
+}
+
+/** The model speaker for a requested voice: a speaker name as is, else the map's first available. */
+export function resolveVoice(requested: string, speakers: readonly string[], voiceMap: Record<string, string[]>): string {
+  const name = requested.toLowerCase();
+  if (speakers.includes(name)) return name;
+  const preferred = voiceMap[name];
+  if (preferred) {
+    const hit = preferred.find((s) => speakers.includes(s));
+    // A model without any mapped speaker (a synthetic test model) still answers with its first one.
+    if (hit ?? speakers[0]) return hit ?? speakers[0];
+  }
+  throw new StudioError('invalid-argument', `voice '${requested.slice(0, 64)}' is not a speaker of this model nor an OpenAI voice name; use one of ${[...speakers, ...Object.keys(voiceMap)].join(', ')}`, {
+    field: 'voice',
+    allowed: [...speakers, ...Object.keys(voiceMap)],
+  });
+}
+
+/** Whether `model` names this host's model (its id, or an OpenAI alias); absent means "the loaded one". */
+export function modelMatches(model: string | undefined, loadedModelId: string | null): boolean {
+  if (model === undefined) return true;
+  return (OPENAI_MODEL_ALIASES as readonly string[]).includes(model) || (loadedModelId !== null && model === loadedModelId);
+}
+
+export function speechToRequest(body: SpeechBody, voice: string): SynthesisRequest {
+  return {
+    requestId: `http-${randomUUID()}`,
+    input: body.input,
+    inputFormat: body.input_format,
+    ...(body.input_format === 'ssml' ? ssmlOptionsOf(body) : {}),
+    voice,
+    language: body.language ?? 'auto',
+    seed: body.seed ?? 42,
+    instruct: body.instructions,
+    params: body.params,
+    priority: 'interactive',
+    stream: body.stream === true || body.stream_format === 'sse',
+  };
+}
+
+export function ttsToRequest(body: TtsBody, voice: string): SynthesisRequest {
+  const ssmlText = typeof body.ssml === 'string' ? body.ssml : null;
+  const input = ssmlText ?? body.text ?? '';
+  if (input.trim() === '') {
+    throw new StudioError('invalid-argument', 'text is empty: send {"text": "..."} or {"ssml": "<speak>...</speak>"}', { field: 'text' });
+  }
+  if (body.instruct !== undefined && body.emotion !== undefined) {
+    throw new StudioError('invalid-argument', "send either 'instruct' or its older name 'emotion', not both", { field: 'emotion' });
+  }
+  return {
+    requestId: `http-${randomUUID()}`,
+    input,
+    inputFormat: ssmlText !== null || body.ssml === true ? 'ssml' : 'text',
+    voice,
+    language: body.language ?? 'auto',
+    seed: body.seed ?? 42,
+    instruct: body.instruct ?? body.emotion,
+    params: body.params,
+    priority: 'bulk',
+    stream: body.stream,
+    ...ssmlOptionsOf(body),
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * The export service alone (chunks in order, ownership by caller, limits, expiry, consumed on
+ * encode) and through the contract in memory (wire encoding, schemas), with the encoded file
+ * decoded by an independent decoder.
+ */
+import { describe, expect, it } from 'vitest';
+import { MPEGDecoder } from 'mpg123-decoder';
+import { CHANNELS } from '../../src-shared/ipc-contract';
+import { EXPORT_CHUNK_MAX_SAMPLES } from '../../src-shared/contract/export';
+import { StudioError } from '../../src-shared/errors';
+import { Dispatcher } from '../api/dispatcher';
+import { createInMemoryBridge } from '../api/testing/in-memory-bridge';
+import { ExportService, defaultExportLimits } from './export-service';
+import { StudioServices, type EngineHostApi } from './studio-services';
+
+const RATE_HZ = 24_000;
+
+function tone(numSamples: number, startSample = 0): Float32Array {
+  const pcm = new Float32Array(numSamples);
+  for (let i = 0; i < numSamples; i++) pcm[i] = 0.4 * Math.sin((2 * Math.PI * 440 * (startSample + i)) / RATE_HZ);
+  return pcm;
+}
+
+describe('ExportService', () => {
+  it('joins the chunks in order and encodes them once', async () => {
+    const service = new ExportService();
+    expect(service.append('a', 'e1', new Float32Array([0.5, -0.5]))).toEqual({ numSamples: 2 });
+    expect(service.append('a', 'e1', new Float32Array([0.25]))).toEqual({ numSamples: 3 });
+    const file = await service.encode('a', { exportId: 'e1', sampleRateHz: RATE_HZ, format: 'pcm' });
+    expect(file).toMatchObject({ contentType: 'audio/pcm', fileExtension: 'pcm', sampleRateHz: RATE_HZ });
+    // 16-bit LE: 0.5·32767 = 16384 (0x4000), −0.5·32768 = −16384 (0xC000), 0.25·32767 = 8192 (0x2000)
+    expect(Array.from(file.bytes)).toEqual([0x00, 0x40, 0x00, 0xc0, 0x00, 0x20]);
+    expect(service.numOpen).toBe(0);
+    await expect(service.encode('a', { exportId: 'e1', sampleRateHz: RATE_HZ, format: 'pcm' })).rejects.toMatchObject({ code: 'not-found' });
+  });
+
+  it('keeps each caller’s exports to that caller', async () => {
+    const service = new ExportService();
+    service.append('a', 'same-id', new Float32Array([0.1]));
+    service.append('b', 'same-id', new Float32Array([0.2, 0.2]));
+    await expect(service.encode('c', { exportId: 'same-id', sampleRateHz: RATE_HZ, format: 'wav' })).rejects.toMatchObject({ code: 'not-found', message: expect.stringContaining('appendAudio first') });
+    expect((await service.encode('b', { exportId: 'same-id', sampleRateHz: RATE_HZ, format: 'pcm' })).bytes.byteLength).toBe(4);
+    expect((await service.encode('a', { exportId: 'same-id', sampleRateHz: RATE_HZ, format: 'pcm' })).bytes.byteLength).toBe(2);
+  });
+
+  it('bounds open exports per caller and samples per export, and drops idle exports', () => {
+    let nowMs = 0;
+    const limits = { ...defaultExportLimits(), maxOpenExportsPerCaller: 2, maxSamplesPerExport: 10, idleExpiryMs: 1000 };
+    const service = new ExportService(limits, () => nowMs);
+    service.append('a', 'e1', new Float32Array(4));
+    service.append('a', 'e2', new Float32Array(4));
+    expect(() => service.append('a', 'e3', new Float32Array(1))).toThrow(expect.objectContaining({ code: 'busy' }));
+    service.append('b', 'e3', new Float32Array(1)); // another caller has its own allowance
+    expect(() => service.append('a', 'e1', new Float32Array(7))).toThrow(expect.objectContaining({ code: 'input-too-long' }));
+    expect(service.numOpen).toBe(2); // the oversized export was dropped
+    nowMs = 1001;
+    service.append('a', 'e4', new Float32Array(1)); // e2 and b's e3 expired
+    expect(service.numOpen).toBe(1);
+  });
+
+  it('bounds the samples held across all callers', () => {
+    const service = new ExportService({ ...defaultExportLimits(), maxTotalSamples: 8 });
+    service.append('a', 'e1', new Float32Array(5));
+    expect(() => service.append('b', 'e1', new Float32Array(4))).toThrow(expect.objectContaining({ code: 'busy', message: expect.stringContaining('retry when they finish') }));
+    expect(service.numOpen).toBe(1); // the refused export was not left open
+    service.append('b', 'e1', new Float32Array(3));
+  });
+
+  it('forgets an export whose encode fails', async () => {
+    const service = new ExportService();
+    service.append('a', 'bad', new Float32Array([0, Number.NaN]));
+    await expect(service.encode('a', { exportId: 'bad', sampleRateHz: RATE_HZ, format: 'mp3' })).rejects.toBeInstanceOf(StudioError);
+    expect(service.numOpen).toBe(0);
+  });
+});
+
+describe('studio:export over the contract', () => {
+  const host: EngineHostApi = {
+    onEvent: () => () => {},
+    call: (async () => {
+      throw new StudioError('unsupported', 'no engine in this test');
+    }) as EngineHostApi['call'],
+  };
+  const services = new StudioServices({ host, appInfo: () => ({ version: 't', hostKind: 'headless', platform: 'linux', userDataDir: '/tmp', syntheticModel: true }) });
+  const bridge = createInMemoryBridge(new Dispatcher(services.handlers, { warn: () => {} }), services);
+
+  it('encodes chunked PCM to an MP3 that mpg123 decodes to the same length and tone', async () => {
+    const numSamples = RATE_HZ * 2;
+    for (let start = 0; start < numSamples; start += 20_000) {
+      const reply = await bridge.invoke(CHANNELS.appendExportAudio, { exportId: 'x1', pcm: tone(Math.min(20_000, numSamples - start), start) });
+      expect(reply).toEqual({ ok: true, value: { numSamples: Math.min(start + 20_000, numSamples) } });
+    }
+    const reply = await bridge.invoke(CHANNELS.encodeExportAudio, { exportId: 'x1', sampleRateHz: RATE_HZ, format: 'mp3', bitrateKbps: 96 });
+    if (!reply.ok) throw new Error(reply.error.message);
+    expect(reply.value).toMatchObject({ contentType: 'audio/mpeg', fileExtension: 'mp3', sampleRateHz: RATE_HZ });
+    const decoder = new MPEGDecoder();
+    await decoder.ready;
+    const decoded = decoder.decode(reply.value.bytes);
+    decoder.free();
+    expect(decoded.sampleRate).toBe(RATE_HZ);
+    // LAME adds 1,105 samples of delay and pads the last 576-sample granule; mpg123 drops part of it.
+    expect(decoded.samplesDecoded).toBeGreaterThanOrEqual(numSamples);
+    expect(decoded.samplesDecoded).toBeLessThan(numSamples + 1105 + 576);
+    // A 440 Hz tone at 0.4 has RMS 0.4/√2 ≈ 0.283; the decoded middle second keeps it within 10 %
+    // (measured 0.269: LAME's 96 kbps output is about 5 % quieter). encode-audio.test.ts checks the waveform.
+    const middle = decoded.channelData[0].subarray(RATE_HZ / 2, RATE_HZ + RATE_HZ / 2);
+    const rms = Math.sqrt(middle.reduce((sum, x) => sum + x * x, 0) / middle.length);
+    expect(rms).toBeGreaterThan(0.283 * 0.9);
+    expect(rms).toBeLessThan(0.283 * 1.1);
+  });
+
+  it('rejects an oversized chunk and an unknown format before any work, naming the field', async () => {
+    const big = await bridge.invoke(CHANNELS.appendExportAudio, { exportId: 'x2', pcm: new Float32Array(EXPORT_CHUNK_MAX_SAMPLES + 1) });
+    expect(big).toMatchObject({ ok: false, error: { code: 'invalid-argument', message: expect.stringContaining('pcm: at most 262144 samples per chunk') } });
+    const ogg = await bridge.invoke(CHANNELS.encodeExportAudio, { exportId: 'x2', sampleRateHz: RATE_HZ, format: 'ogg' as never });
+    expect(ogg).toMatchObject({ ok: false, error: { code: 'invalid-argument', details: { fields: ['format'] } } });
+  });
+});
