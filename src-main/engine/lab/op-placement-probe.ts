@@ -110,7 +110,7 @@ for (const [name, extraOptions] of Object.entries(variants)) {
     const prefix = path.join(out, `prof-${name}`);
     const session = await createSession(opCases(), { provider, enableProfiling: true, profileFilePrefix: prefix, ...extraOptions });
     await runSession(session, feeds());
-    const profileFile = (await (session as unknown as { endProfiling?: () => Promise<string> | string }).endProfiling?.()) ?? '';
+    const profileFile = await session.endProfiling();
     await session.release();
     const file = fs.readdirSync(out).filter((f) => f.startsWith(`prof-${name}`)).map((f) => path.join(out, f))[0] ?? String(profileFile);
     const byNode = summarizeProfile(file);
