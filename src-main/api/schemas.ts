@@ -152,6 +152,8 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
   [CHANNELS.saveProject]: z.strictObject({ project: projectDocumentSchema, path: z.string().min(1).max(4096).optional() }),
   [CHANNELS.openProject]: z.strictObject({ path: z.string().min(1).max(4096) }),
   [CHANNELS.listRecent]: empty,
+  [CHANNELS.listProjects]: empty,
+  [CHANNELS.deleteProject]: z.strictObject({ path: z.string().min(1).max(4096) }),
   [CHANNELS.autosave]: z.strictObject({ project: projectDocumentSchema, path: z.string().min(1).max(4096).nullable() }),
   [CHANNELS.readRecovery]: empty,
   [CHANNELS.discardRecovery]: empty,

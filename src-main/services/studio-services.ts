@@ -156,6 +156,8 @@ export class StudioServices {
       [CHANNELS.saveProject]: async (req) => this.uiServices().projects.save(req.project, req.path),
       [CHANNELS.openProject]: async (req) => this.uiServices().projects.open(req.path),
       [CHANNELS.listRecent]: async () => this.uiServices().projects.listRecent(),
+      [CHANNELS.listProjects]: async () => this.uiServices().projects.listProjects(),
+      [CHANNELS.deleteProject]: async (req) => ({ deleted: await this.uiServices().projects.deleteProject(req.path) }),
       [CHANNELS.autosave]: async (req) => this.uiServices().projects.autosave(req.project, req.path),
       [CHANNELS.readRecovery]: async () => this.uiServices().projects.readRecovery(),
       [CHANNELS.discardRecovery]: async () => ({ discarded: await this.uiServices().projects.discardRecovery() }),
