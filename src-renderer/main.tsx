@@ -5,8 +5,10 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { startSessionPersistence } from './app/session-persist';
 import { useStudioStore } from './store/store';
+import { applyTheme, readTheme } from './features/settings/theme';
 
 // Before the first render, so a reload opens on the same area with the same voice and text.
 startSessionPersistence(useStudioStore, window.localStorage);
+applyTheme(readTheme(window.localStorage), window.localStorage);
 
 createRoot(document.getElementById('root')!).render(<App />);

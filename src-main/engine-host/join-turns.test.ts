@@ -12,7 +12,7 @@ import { joinTurns } from './join-turns';
 import type { TurnPlan } from './turn-plan';
 
 const RATE = 24000;
-const request = { requestId: 'r', text: 'x', inputFormat: 'text', voice: 'ryan', language: 'english', seed: 1 } as SynthesisRequest;
+const request = { requestId: 'r', input: 'x', inputFormat: 'text', voice: 'ryan', language: 'english', seed: 1 } as SynthesisRequest;
 const plan: TurnPlan = { turns: [], segments: null, warnings: [] };
 const noInserts = { audio: new Map(), warnings: [] };
 
