@@ -7,7 +7,7 @@
 import { StudioError } from '../../src-shared/errors';
 import { decodeWav, type DecodedWav } from './wav';
 
-const ascii = (bytes: Uint8Array, start: number, length: number) => String.fromCharCode(...bytes.subarray(start, start + length));
+const ascii = (bytes: Uint8Array, start: number, length: number) => new TextDecoder('latin1').decode(bytes.subarray(start, start + length));
 
 /** The container a clip's first bytes announce, or null when unknown. */
 export function sniffAudioContainer(bytes: Uint8Array): 'wav' | 'flac' | 'ogg' | 'mp3' | 'mp4' | null {
