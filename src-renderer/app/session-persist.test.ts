@@ -60,6 +60,9 @@ describe('session persistence', () => {
       JSON.stringify({ ...good, area: 'nowhere' }),
       JSON.stringify({ ...good, voiceSettings: { ...good.voiceSettings, seed: -1 } }),
       JSON.stringify({ ...good, editorText: 42 }),
+      JSON.stringify({ ...good, voiceSettings: { ...good.voiceSettings, params: { doSample: 'yes' } } }),
+      JSON.stringify({ ...good, editorSsmlOptions: { dialect: 'klingon', lenient: false } }),
+      JSON.stringify({ ...good, projectId: '' }),
       '{not json',
     ]) {
       localStorage.setItem(SESSION_STORAGE_KEY, bad);
@@ -68,6 +71,10 @@ describe('session persistence', () => {
     }
     localStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify({ ...good, area: 'bench' }));
     expect(readSession(localStorage)?.area).toBe('bench');
+    const params = { doSample: true, temperature: 0.9, topK: 50, topP: 1, repetitionPenalty: 1.05 };
+    localStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify({ ...good, voiceSettings: { ...good.voiceSettings, params }, extra: 'ignored' }));
+    expect(readSession(localStorage)?.voiceSettings.params).toEqual(params);
+    expect(readSession(localStorage)).not.toHaveProperty('extra');
   });
 
   it('leaves the store as it is when the stored session is invalid', () => {
