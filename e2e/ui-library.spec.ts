@@ -4,13 +4,12 @@
  * replaces the Timeline's unsaved document, then opens the clip as a new project.
  */
 import { test, expect } from './fixtures/app';
-import { TWO_TURN_SSML, generateAndWaitForRegions, setDocument, waitForEngine } from './ui-helpers';
+import { TWO_TURN_SSML, discardLeftoverRecovery, generateAndWaitForRegions, setDocument, waitForEngine } from './ui-helpers';
 
 test('find a two-voice clip by each voice, rename, favourite, and re-open only after asking', async ({ ui }) => {
   const { page } = ui;
   await waitForEngine(page);
-  const prompt = page.getByTestId('recovery-prompt');
-  if (await prompt.count()) await prompt.getByRole('button', { name: 'Discard' }).click();
+  await discardLeftoverRecovery(page);
   await ui.openArea('timeline');
   await setDocument(page, TWO_TURN_SSML);
   await generateAndWaitForRegions(page, 2);

@@ -5,11 +5,12 @@
  * Open from the projects folder, Delete (asks first).
  */
 import { test, expect } from './fixtures/app';
-import { TWO_TURN_SSML, generateAndWaitForRegions, setDocument, waitForEngine } from './ui-helpers';
+import { TWO_TURN_SSML, discardLeftoverRecovery, generateAndWaitForRegions, setDocument, waitForEngine } from './ui-helpers';
 
 test('a reload keeps page, voice, seed, document and timeline; another session\'s unsaved work is offered', async ({ ui }) => {
   const { page } = ui;
   await waitForEngine(page);
+  await discardLeftoverRecovery(page);
   await page.getByTestId('speak-seed').fill('4242');
   await ui.openArea('timeline');
   await page.getByLabel('Project name').fill('Reload check');
@@ -47,8 +48,7 @@ test('a reload keeps page, voice, seed, document and timeline; another session\'
 test('projects: save as, new asks first, open from the projects folder, delete asks first', async ({ ui }) => {
   const { page } = ui;
   await waitForEngine(page);
-  const prompt = page.getByTestId('recovery-prompt');
-  if (await prompt.count()) await prompt.getByRole('button', { name: 'Discard' }).click();
+  await discardLeftoverRecovery(page);
   await ui.openArea('timeline');
   const unique = `Folder project ${Date.now()}`;
   await page.getByLabel('Project name').fill('Original');
