@@ -34,6 +34,11 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
+      // Minified, and split: Speak (the home) is the entry chunk; other areas and their heavy
+      // libraries (CodeMirror, wavesurfer, recharts) load on first open (lazy() in area-panels).
+      minify: true,
+      cssMinify: true,
+      sourcemap: false,
       rollupOptions: { input: resolve(__dirname, 'src-renderer/index.html') },
     },
   },

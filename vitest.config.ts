@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src-main/**/*.test.ts', 'src-shared/**/*.test.ts', 'src-preload/**/*.test.ts', 'src-renderer/**/*.test.{ts,tsx}'],
+    include: ['src-main/**/*.test.ts', 'src-shared/**/*.test.ts', 'src-preload/**/*.test.ts', 'src-renderer/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
     exclude: ['**/*.gpu.test.ts', 'node_modules/**', 'out/**'],
     environment: 'node',
     testTimeout: 60_000,

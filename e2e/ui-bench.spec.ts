@@ -24,5 +24,16 @@ test('runs a 10 s benchmark with 2 clients, charts move and tables fill', async 
   await expect(page.getByTestId('bench-summary').locator('tbody tr')).toHaveCount(1);
   await expect(page.getByTestId('bench-passes').locator('tbody tr')).toHaveCount(1);
   await expect(page.getByTestId('bench-summary').locator('tbody tr').first()).toContainText('plain');
+  // The report's columns: errors as failed of sent, p99 and audio-s/s among the headers.
+  await expect(page.getByTestId('bench-errors').first()).toHaveText(/^0 \/ [1-9]\d*$/);
+  await expect(page.getByTestId('bench-passes').locator('thead')).toContainText('p99 latency s');
+  await expect(page.getByTestId('bench-passes').locator('thead')).toContainText('Audio s/s');
+  // One id per run: the finished run is listed once among past runs, under the id shown while it ran.
+  const tables = page.locator('[data-testid^="bench-tables-"]').first();
+  const runId = (await tables.getAttribute('data-testid'))!.slice('bench-tables-'.length);
+  expect(runId).toMatch(/^\d{8}-\d{6}-[0-9a-f]{8}$/);
+  await expect(page.getByLabel('Compare run A').locator(`option[value="${runId}"]`)).toHaveCount(1, { timeout: 10_000 });
+  const ids = await page.getByLabel('Compare run A').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+  expect(new Set(ids).size).toBe(ids.length);
   await ui.screenshot('ui-bench-done');
 });

@@ -27,3 +27,13 @@ export async function generateAndWaitForRegions(page: Page, numRegions: number):
   await page.getByTestId('generate').click();
   await expect(page.getByTestId('waveform')).toHaveAttribute('data-num-regions', String(numRegions), { timeout: 90_000 });
 }
+
+/**
+ * A fresh browser profile on a host that earlier specs used is offered their unsaved project;
+ * autosave waits for the answer, so specs that need autosave discard it first.
+ */
+export async function discardLeftoverRecovery(page: Page): Promise<void> {
+  const prompt = page.getByTestId('recovery-prompt');
+  const shown = await prompt.waitFor({ state: 'visible', timeout: 2_000 }).then(() => true, () => false);
+  if (shown) await prompt.getByRole('button', { name: 'Discard' }).click();
+}

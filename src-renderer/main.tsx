@@ -1,7 +1,14 @@
 /**
- * Renderer entry: mounts the app shell. Theme follows the OS (prefers-color-scheme in app.css).
+ * Renderer entry: restores the last session (area, voice, texts, project) and mounts the app shell.
  */
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { startSessionPersistence } from './app/session-persist';
+import { useStudioStore } from './store/store';
+import { applyTheme, readTheme } from './features/settings/theme';
+
+// Before the first render, so a reload opens on the same area with the same voice and text.
+startSessionPersistence(useStudioStore, window.localStorage);
+applyTheme(readTheme(window.localStorage), window.localStorage);
 
 createRoot(document.getElementById('root')!).render(<App />);

@@ -43,3 +43,6 @@ export function contentTypeFor(format: AudioFormat): string {
 export function fileExtensionFor(format: AudioFormat): string {
   return FILE_EXTENSIONS[format];
 }
+
+/** The studio's output loudness: every clip is normalised to this (BS.1770 integrated, true-peak ceiling). */
+export const DEFAULT_OUTPUT_LOUDNESS = Object.freeze({ targetLufs: -16, truePeakCeilingDbtp: -1 });

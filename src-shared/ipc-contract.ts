@@ -46,6 +46,7 @@ export const ADMIN_CHANNELS: readonly Channel[] = Object.freeze([
   CHANNELS.verifyModel,
   CHANNELS.startRun,
   CHANNELS.stopRun,
+  CHANNELS.deleteProject,
 ]);
 
 export const CHANNEL_NAMES: readonly string[] = Object.freeze(Object.values(CHANNELS));

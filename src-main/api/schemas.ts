@@ -71,6 +71,7 @@ export const newClipSchema = z.strictObject({
   }),
   sampleRateHz: z.number().int().positive().max(384_000),
   turnSpans: z.array(turnSpanSchema).max(10_000),
+  voices: z.array(z.string().min(1).max(64)).max(256).optional(),
 });
 
 const takeRefSchema = z.strictObject({
@@ -143,15 +144,19 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
     search: z.string().max(200).optional(),
     voice: z.string().max(64).optional(),
     language: z.string().max(64).optional(),
+    favouritesOnly: z.boolean().optional(),
     limit: z.number().int().min(1).max(1000).optional(),
   }),
   [CHANNELS.saveClip]: z.strictObject({ clip: newClipSchema, pcm: z.instanceof(Float32Array).optional(), fromRequestId: idSchema.optional() }),
   [CHANNELS.getClip]: z.strictObject({ id: idSchema }),
   [CHANNELS.readClipAudio]: z.strictObject({ id: idSchema }),
   [CHANNELS.deleteClip]: z.strictObject({ id: idSchema }),
+  [CHANNELS.updateClip]: z.strictObject({ id: idSchema, title: z.string().trim().min(1).max(200).optional(), favourite: z.boolean().optional() }),
   [CHANNELS.saveProject]: z.strictObject({ project: projectDocumentSchema, path: z.string().min(1).max(4096).optional() }),
   [CHANNELS.openProject]: z.strictObject({ path: z.string().min(1).max(4096) }),
   [CHANNELS.listRecent]: empty,
+  [CHANNELS.listProjects]: empty,
+  [CHANNELS.deleteProject]: z.strictObject({ path: z.string().min(1).max(4096) }),
   [CHANNELS.autosave]: z.strictObject({ project: projectDocumentSchema, path: z.string().min(1).max(4096).nullable() }),
   [CHANNELS.readRecovery]: empty,
   [CHANNELS.discardRecovery]: empty,

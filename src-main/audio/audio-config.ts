@@ -4,6 +4,7 @@
  * and returns a frozen value. Per-request loudness targets override `loudness` per call.
  */
 import { StudioError } from '../../src-shared/errors';
+import { DEFAULT_OUTPUT_LOUDNESS } from '../../src-shared/audio-format';
 import type { LoudnessTarget } from './normalize-loudness';
 import type { TimeStretchOptions } from './time-stretch';
 
@@ -24,7 +25,7 @@ export function defaultAudioConfig(): AudioConfig {
     outputSampleRateHz: 24000,
     crossfadeMs: 8,
     timeStretch: { frameMs: 30, searchMs: 8 },
-    loudness: { targetLufs: -16, truePeakCeilingDbtp: -1 },
+    loudness: { ...DEFAULT_OUTPUT_LOUDNESS },
     maxBreakMs: 10_000,
   };
 }

@@ -34,4 +34,13 @@ describe('encodeWav / decodeWav', () => {
     expect(() => decodeWav(new Uint8Array([1, 2, 3, 4]))).toThrow(StudioError);
     expect(() => encodeWav(pcm, 0, 'pcm16')).toThrow(/sampleRateHz is 0/);
   });
+
+  it('writes float32 with the fmt extension (cbSize 0) and a fact chunk holding the sample count', () => {
+    const bytes = encodeWav(new Float32Array([0.5, -0.5, 0.25, 0]), 24000, 'float32');
+    const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const text = (o: number) => String.fromCharCode(...bytes.subarray(o, o + 4));
+    expect([text(12), v.getUint32(16, true), v.getUint16(20, true), v.getUint16(36, true)]).toEqual(['fmt ', 18, 3, 0]);
+    expect([text(38), v.getUint32(42, true), v.getUint32(46, true)]).toEqual(['fact', 4, 4]);
+    expect([text(50), v.getUint32(54, true)]).toEqual(['data', 16]);
+  });
 });

@@ -34,6 +34,12 @@ export function encodeWav(pcm: Float32Array, sampleRateHz: number, format: WavFo
     wav.fromScratch(1, sampleRateHz, '16', ints);
   } else {
     wav.fromScratch(1, sampleRateHz, '32f', pcm);
+    // A non-PCM format (3, IEEE float) needs the 18-byte fmt chunk (cbSize 0) and a fact chunk
+    // with the sample count (RIFF spec; sox warns "missing extended part of fmt chunk" otherwise).
+    const fmt = wav.fmt as { chunkSize: number; cbSize: number };
+    fmt.chunkSize = 18;
+    fmt.cbSize = 0;
+    (wav as unknown as { fact: { chunkId: string; chunkSize: number; dwSampleLength: number } }).fact = { chunkId: 'fact', chunkSize: 4, dwSampleLength: pcm.length };
   }
   return wav.toBuffer();
 }

@@ -17,6 +17,8 @@ import { runVariantSession } from './variant-session';
 export interface RunBenchmarkOptions {
   onProgress?: (progress: BenchProgress) => void;
   signal?: AbortSignal;
+  /** The record's id (createRunId's form); the studio passes the id it already showed for the run. */
+  runId?: string;
 }
 
 export const BENCH_CAVEATS: readonly string[] = [
@@ -89,7 +91,7 @@ export async function runBenchmark(overrides: Parameters<typeof resolveBenchConf
 
   return {
     schemaVersion: BENCH_RUN_SCHEMA_VERSION,
-    runId: createRunId(startedAt),
+    runId: options.runId ?? createRunId(startedAt),
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     harnessVersion: HARNESS_VERSION,

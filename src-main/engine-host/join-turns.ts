@@ -1,12 +1,15 @@
 /**
- * Joins turn PCM in order. Plain text (one turn, no segments) passes the model's PCM through
- * untouched, so streamed chunks and the final result are the same samples. SSML goes through the
- * audio pipeline: per-turn rate/pitch/gain, breaks, crossfades, <audio> inserts, whole-recording
+ * Joins turn PCM in order. Plain text (one turn, no segments) gets the same whole-recording
+ * loudness normalisation and true-peak ceiling as SSML (one gain, nothing else), so its streamed
+ * chunks are the model's samples before that gain (a gain needs the whole clip's loudness). SSML
+ * goes through the audio pipeline: per-turn rate/pitch/gain, breaks, crossfades, <audio> inserts, whole-recording
  * loudness normalisation, mark timestamps and the processing trace. Pure: the <audio> files are
  * loaded beforehand (audio-inserts.ts), so nothing here touches the file system.
  */
 import type { MarkTimestamp, ProcessingTrace, SynthesisResult } from '../../src-shared/synthesis';
 import { renderTimeline } from '../audio/pipeline';
+import { resolveAudioConfig } from '../audio/audio-config';
+import { normalizeLoudness } from '../audio/normalize-loudness';
 import { timelineFromSegments } from '../audio/timeline-from-segments';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
 import type { LoadedInserts } from './audio-inserts';
@@ -23,7 +26,15 @@ export interface JoinedAudio {
 /** Joins the turns; `inserts` holds the already-loaded <audio> files (a refused one is left out). */
 export function joinTurns(request: SynthesisRequest, plan: TurnPlan, turns: readonly SynthesisResult[], inserts: LoadedInserts): JoinedAudio {
   if (plan.segments === null) {
-    return { pcm: turns[0].pcm, turnSpans: [{ turnIndex: 0, startSample: 0, endSample: turns[0].pcm.length }], marks: [], trace: null, warnings: [] };
+    const turn = turns[0];
+    const normalised = normalizeLoudness(turn.pcm, turn.sampleRateHz, resolveAudioConfig().loudness);
+    const trace: ProcessingTrace = {
+      turns: [{ turnIndex: 0, voice: request.voice, language: request.language, rate: 1, pitchSemitones: 0, gainDb: 0, durationMs: (turn.pcm.length * 1000) / turn.sampleRateHz, breakBeforeMs: 0 }],
+      loudnessMeasuredLufs: normalised.measuredLufs,
+      loudnessFinalLufs: normalised.finalLufs,
+      truePeakFinalDbtp: normalised.finalTruePeakDbtp,
+    };
+    return { pcm: normalised.pcm, turnSpans: [{ turnIndex: 0, startSample: 0, endSample: normalised.pcm.length }], marks: [], trace, warnings: [] };
   }
   const items = timelineFromSegments(plan.segments, {
     turns: new Map(plan.turns.map((t, i) => [t.index, { pcm: turns[i].pcm, sampleRateHz: turns[i].sampleRateHz }])),

@@ -22,7 +22,7 @@ export interface PlannedTurn {
 
 export interface TurnPlan {
   turns: PlannedTurn[];
-  /** The parsed SSML segments, or null for plain text (no post-processing). */
+  /** The parsed SSML segments, or null for plain text (loudness normalisation only). */
   segments: SsmlSegment[] | null;
   warnings: string[];
 }

@@ -132,7 +132,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
       await api.handle(req, res, pathname);
       return;
     }
-    if ((req.method === 'GET' || req.method === 'HEAD') && options.rendererDir && (await serveStatic(options.rendererDir, pathname, res))) return;
+    if ((req.method === 'GET' || req.method === 'HEAD') && options.rendererDir && (await serveStatic(options.rendererDir, pathname, res, req.headers['accept-encoding']))) return;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       sendJson(res, 405, errorBody(new StudioError('method-not-allowed', `${req.method} is not allowed here; the studio UI answers GET`), 405), { allow: 'GET, HEAD' });
       return;

@@ -35,6 +35,8 @@ function clip(id: string, createdAtMs: number): ClipRecord {
     numSamples: 72,
     durationMs: 3,
     turnSpans: [{ turnIndex: 0, startSample: 0, endSample: 72 }],
+    voices: ['ryan'],
+    favourite: false,
   };
 }
 
@@ -50,10 +52,10 @@ describe('clips migration and ClipStore', () => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('is the version-2 entry of the migration list and creates the table on a fresh database', () => {
+  it('is the version-2 entry of the migration list and creates the table on a fresh database (version 3 adds voices and favourite)', () => {
     expect(LIBRARY_MIGRATIONS[CLIPS_MIGRATION_VERSION - 1]).toMatchObject({ version: 2, name: 'clips' });
     const library = openLibraryDb(tempDir());
-    expect(library.db.pragmaValue('user_version')).toBe(2);
+    expect(library.db.pragmaValue('user_version')).toBe(3);
     const store = new ClipStore(library.db);
     store.insert(clip('a', 1));
     store.insert(clip('b', 2));
@@ -73,11 +75,34 @@ describe('clips migration and ClipStore', () => {
       .run();
     v1.dispose();
     const library = openLibraryDb(dir);
-    expect(library.version).toBe(2);
+    expect(library.version).toBe(3);
     const store = new ClipStore(library.db);
     expect(store.list().map((c) => c.id)).toEqual(['old']);
+    // Migration 3 gave the old row its one voice, so the voice filter still finds it.
+    expect(store.list({ voice: 'ryan' }).map((c) => [c.id, c.voices, c.favourite])).toEqual([['old', ['ryan'], false]]);
     store.insert(clip('new', 6));
     expect(store.list().map((c) => c.id)).toEqual(['new', 'old']);
+    library.dispose();
+  });
+
+  it('finds a multi-voice clip by each of its voices, renames it and keeps favourites', () => {
+    const library = openLibraryDb(tempDir());
+    const store = new ClipStore(library.db);
+    store.insert({ ...clip('duo', 1), voices: ['ryan', 'vivian'] });
+    store.insert({ ...clip('solo', 2), voice: 'aiden', voices: ['aiden'] });
+    store.insert({ ...clip('pct', 3), voice: 'a_b', voices: ['a_b'] });
+    expect(store.list({ voice: 'vivian' }).map((c) => c.id)).toEqual(['duo']);
+    expect(store.list({ voice: 'ryan' }).map((c) => c.id)).toEqual(['duo']);
+    expect(store.list({ voice: 'aiden' }).map((c) => c.id)).toEqual(['solo']);
+    expect(store.list({ voice: 'vivi' }).map((c) => c.id)).toEqual([]);
+    expect(store.list({ voice: 'a%b' }).map((c) => c.id)).toEqual([]); // LIKE wildcards are literal
+    expect(store.get('duo')?.voices).toEqual(['ryan', 'vivian']);
+
+    expect(store.update('duo', { title: 'Dialogue, final', favourite: true })).toMatchObject({ title: 'Dialogue, final', favourite: true });
+    expect(store.list({ favouritesOnly: true }).map((c) => c.id)).toEqual(['duo']);
+    expect(store.update('duo', { favourite: false })?.favourite).toBe(false);
+    expect(store.list({ favouritesOnly: true })).toEqual([]);
+    expect(store.update('missing', { title: 'x' })).toBeNull();
     library.dispose();
   });
 
@@ -85,7 +110,7 @@ describe('clips migration and ClipStore', () => {
     const dir = tempDir();
     const db = openSqlite(path.join(dir, LIBRARY_DB_FILE_NAME));
     try {
-      expect(() => new ClipStore(db)).toThrow(/schema version 0 but the clips table arrives with version 2; open it with openLibraryDb/);
+      expect(() => new ClipStore(db)).toThrow(/schema version 0 but the clips table is complete at version 3; open it with openLibraryDb/);
     } finally {
       db.close();
     }

@@ -10,6 +10,8 @@ import type { ClipQuery, ClipRecord } from '../../src-shared/contract/library';
 
 /** The library migration that creates the clips table. */
 export const CLIPS_MIGRATION_VERSION = 2;
+/** The migration that adds the voices and favourite columns. */
+export const CLIP_META_MIGRATION_VERSION = 3;
 
 interface ClipRow {
   id: string;
@@ -28,6 +30,23 @@ interface ClipRow {
   num_samples: number;
   duration_ms: number;
   turn_spans_json: string;
+  voices: string;
+  favourite: number;
+}
+
+/** '|a|b|' ⇄ ['a', 'b']: the stored form lets LIKE '%|a|%' find a clip by any of its voices. */
+function packVoices(voices: readonly string[]): string {
+  return `|${voices.join('|')}|`;
+}
+
+function unpackVoices(packed: string, voice: string): string[] {
+  const list = packed.split('|').filter(Boolean);
+  return list.length ? list : [voice];
+}
+
+/** The clip's voices, its main voice first, without repeats. */
+export function clipVoices(voice: string, voices: readonly string[] | undefined): string[] {
+  return [...new Set([voice, ...(voices ?? [])])];
 }
 
 function fromRow(r: ClipRow): ClipRecord {
@@ -48,6 +67,8 @@ function fromRow(r: ClipRow): ClipRecord {
     numSamples: r.num_samples,
     durationMs: r.duration_ms,
     turnSpans: JSON.parse(r.turn_spans_json),
+    voices: unpackVoices(r.voices, r.voice),
+    favourite: r.favourite === 1,
   };
 }
 
@@ -60,25 +81,28 @@ export class ClipStore {
   /** `db` is a library database opened by openLibraryDb (so migrated); the caller owns (and closes) it. */
   constructor(private readonly db: SqliteConnection) {
     const version = Number(db.pragmaValue('user_version'));
-    if (version < CLIPS_MIGRATION_VERSION) {
+    if (version < CLIP_META_MIGRATION_VERSION) {
       throw new StudioError(
         'internal',
-        `the library database is at schema version ${version} but the clips table arrives with version ${CLIPS_MIGRATION_VERSION}; open it with openLibraryDb (which runs the migrations) before creating a ClipStore`,
-        { version, requiredVersion: CLIPS_MIGRATION_VERSION },
+        `the library database is at schema version ${version} but the clips table is complete at version ${CLIP_META_MIGRATION_VERSION}; open it with openLibraryDb (which runs the migrations) before creating a ClipStore`,
+        { version, requiredVersion: CLIP_META_MIGRATION_VERSION },
       );
     }
   }
 
-  insert(clip: ClipRecord): void {
+  /** voices (default: just `voice`) and favourite (default: false) may be left out. */
+  insert(clip: Omit<ClipRecord, 'voices' | 'favourite'> & { voices?: string[]; favourite?: boolean }): void {
     this.db
       .prepare(
         `INSERT INTO clips (id, created_at_ms, title, input, input_format, voice, language, seed, instruct, params_json, model_hash,
-          timings_json, sample_rate_hz, num_samples, duration_ms, turn_spans_json)
+          timings_json, sample_rate_hz, num_samples, duration_ms, turn_spans_json, voices, favourite)
          VALUES (@id, @createdAtMs, @title, @input, @inputFormat, @voice, @language, @seed, @instruct, @params, @modelHash,
-          @timings, @sampleRateHz, @numSamples, @durationMs, @turnSpans)`,
+          @timings, @sampleRateHz, @numSamples, @durationMs, @turnSpans, @voices, @favourite)`,
       )
       .run({
         ...clip,
+        voices: packVoices(clipVoices(clip.voice, clip.voices)),
+        favourite: clip.favourite ? 1 : 0,
         params: JSON.stringify(clip.params),
         timings: JSON.stringify(clip.timings),
         turnSpans: JSON.stringify(clip.turnSpans),
@@ -99,15 +123,23 @@ export class ClipStore {
       args.search = likePattern(query.search);
     }
     if (query.voice) {
-      where.push('voice = @voice');
-      args.voice = query.voice;
+      where.push(`voices LIKE @voice ESCAPE '\\'`);
+      args.voice = `%|${query.voice.replace(/[\\%_]/g, (c) => `\\${c}`)}|%`;
     }
+    if (query.favouritesOnly) where.push('favourite = 1');
     if (query.language) {
       where.push('language = @language');
       args.language = query.language;
     }
     const sql = `SELECT * FROM clips ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at_ms DESC, id DESC LIMIT @limit`;
     return (this.db.prepare(sql).all(args) as ClipRow[]).map(fromRow);
+  }
+
+  /** Renames and/or (un)marks a favourite; returns the updated clip, or null when there is no such clip. */
+  update(id: string, patch: { title?: string; favourite?: boolean }): ClipRecord | null {
+    if (patch.title !== undefined) this.db.prepare('UPDATE clips SET title = @title WHERE id = @id').run({ id, title: patch.title });
+    if (patch.favourite !== undefined) this.db.prepare('UPDATE clips SET favourite = @favourite WHERE id = @id').run({ id, favourite: patch.favourite ? 1 : 0 });
+    return this.get(id);
   }
 
   delete(id: string): boolean {

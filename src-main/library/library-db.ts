@@ -75,6 +75,18 @@ export const LIBRARY_MIGRATIONS: readonly LibraryMigration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    name: 'clip-voices-favourite',
+    up(db) {
+      // voices: every voice of the clip as '|a|b|' (a LIKE '%|a|%' finds it by any); existing clips have their one voice.
+      db.exec(`
+        ALTER TABLE clips ADD COLUMN voices TEXT NOT NULL DEFAULT '';
+        ALTER TABLE clips ADD COLUMN favourite INTEGER NOT NULL DEFAULT 0;
+        UPDATE clips SET voices = '|' || voice || '|';
+      `);
+    },
+  },
 ];
 
 export interface LibraryDb {

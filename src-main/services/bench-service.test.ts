@@ -1,15 +1,15 @@
 /**
  * The dashboard's protocol runner over a fake engine host: a short real run produces the protocol
  * tables, and live samples carry throughput and — from an nvidia-smi stand-in on PATH — GPU
- * utilisation and VRAM while the run goes.
+ * utilisation and VRAM while the run goes. The service gives each run one id, which its record keeps.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BenchSample } from '../../src-shared/contract/bench';
+import type { BenchRunView, BenchSample } from '../../src-shared/contract/bench';
 import type { SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
-import { createProtocolBenchRunner } from './bench-service';
+import { BenchService, createProtocolBenchRunner, type BenchRunOutput, type BenchRunStorePort, type BenchRunnerPort } from './bench-service';
 
 const originalPath = process.env.PATH;
 afterEach(() => {
@@ -44,9 +44,13 @@ describe('protocol bench runner', () => {
     const samples: Omit<BenchSample, 'runId'>[] = [];
     const output = await runner.run(
       { variants: [{ name: 'a', target: 'inproc' }], workloads: ['plain'], clientCounts: [2], windowMs: 1000, numPasses: 1 },
-      { onSample: (s) => samples.push(s), signal: new AbortController().signal },
+      { runId: '20261205-010203-abcdef12', onSample: (s) => samples.push(s), signal: new AbortController().signal },
     );
+    // One id per run: the record carries the id the service showed.
+    expect((output.record as { runId: string }).runId).toBe('20261205-010203-abcdef12');
     expect(output.summary.length).toBe(1);
+    expect(output.passes[0]).toMatchObject({ numRequests: expect.any(Number), numErrors: 0, latencyP99S: expect.any(Number), audioSecondsPerS: expect.any(Number) });
+    expect(output.passes[0].numRequests).toBeGreaterThan(0);
     expect(output.passes.length).toBe(1);
     expect(samples.length).toBeGreaterThan(2);
     const withGpu = samples.filter((s) => s.gpuUtilPct !== null);
@@ -54,4 +58,30 @@ describe('protocol bench runner', () => {
     expect(withGpu[withGpu.length - 1]).toMatchObject({ gpuUtilPct: 37, vramMiB: 1234 });
     expect(samples.some((s) => s.reqPerS > 0)).toBe(true);
   }, 60_000);
+});
+
+describe('BenchService run ids', () => {
+  it('lists a finished run once: the stored record has the id the service showed while it ran', async () => {
+    const saved: { view: BenchRunView; output: BenchRunOutput }[] = [];
+    const runner: BenchRunnerPort = {
+      run: async (_input, hooks) => ({ summary: [], passes: [], record: { runId: hooks.runId }, markdown: '', html: '' }),
+    };
+    const store: BenchRunStorePort = {
+      // As the library's store does: the view it lists is rebuilt from the record, keyed by the record's id.
+      save: async (view, output) => {
+        saved.push({ view: { ...view, runId: (output.record as { runId: string }).runId }, output });
+      },
+      list: async () => saved,
+    };
+    const service = new BenchService({ runner, runStore: store, nowMs: () => Date.UTC(2026, 11, 5, 1, 2, 3) });
+    const finished = new Promise<BenchRunView>((resolve) => {
+      const { runId } = service.startRun({ variants: [{ name: 'a', target: 'inproc' }], workloads: ['plain'], clientCounts: [1], windowMs: 1000, numPasses: 1 }, () => {}, resolve);
+      expect(runId).toMatch(/^20261205-010203-[0-9a-f]{8}$/);
+    });
+    const view = await finished;
+    await vi.waitFor(() => expect(saved).toHaveLength(1));
+    const runs = await service.listRuns();
+    expect(runs.map((r) => r.runId)).toEqual([view.runId]);
+    expect(saved[0].view.runId).toBe(view.runId);
+  });
 });

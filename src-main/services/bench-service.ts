@@ -5,11 +5,11 @@
  * lists past runs (from a run store when provided, else those of this session). Also the adapters
  * to src-main/bench's runBenchmark (with live samples from observed targets) and its run store.
  */
-import { randomUUID } from 'node:crypto';
 import { StudioError } from '../../src-shared/errors';
 import type { BenchPassRow, BenchRunInput, BenchRunView, BenchSample, BenchSummaryRow, BenchWorkload } from '../../src-shared/contract/bench';
 import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import { runBenchmark } from '../bench/run-benchmark';
+import { createRunId } from '../bench/run-id';
 import type { BenchProgress } from '../bench/bench-progress';
 import type { BenchRunRecord } from '../bench/run-record';
 import type { BenchTarget, BenchVariant } from '../bench/target';
@@ -33,7 +33,8 @@ export interface BenchRunOutput {
 
 /** What the service needs of the benchmark module. */
 export interface BenchRunnerPort {
-  run(input: BenchRunInput, hooks: { onSample(sample: Omit<BenchSample, 'runId'>): void; signal: AbortSignal }): Promise<BenchRunOutput>;
+  /** hooks.runId: the id the service gave the run; the record must carry the same (one id per run). */
+  run(input: BenchRunInput, hooks: { runId: string; onSample(sample: Omit<BenchSample, 'runId'>): void; signal: AbortSignal }): Promise<BenchRunOutput>;
 }
 
 /** Past runs that outlive the session (the library's bench-run store). */
@@ -68,7 +69,7 @@ export class BenchService {
     if (running) {
       throw new StudioError('busy', `benchmark run ${running.view.runId} is still running; stop it first — two runs at once would measure each other`, { runId: running.view.runId });
     }
-    const runId = `bench-${new Date(this.nowMs()).toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 6)}`;
+    const runId = createRunId(new Date(this.nowMs()));
     const abort = new AbortController();
     const entry: RunEntry = {
       view: { runId, status: 'running', startedAtMs: this.nowMs(), finishedAtMs: null, input, summary: [], passes: [], error: null },
@@ -82,7 +83,7 @@ export class BenchService {
       onFinish(entry.view);
     };
     void this.options.runner
-      .run(input, { onSample: (s) => onSample({ ...s, runId }), signal: abort.signal })
+      .run(input, { runId, onSample: (s) => onSample({ ...s, runId }), signal: abort.signal })
       .then(async (output) => {
         entry.output = output;
         finish({ status: abort.signal.aborted ? 'stopped' : 'done', summary: output.summary, passes: output.passes });
@@ -231,7 +232,7 @@ export function createProtocolBenchRunner(host: BenchHostPort): BenchRunnerPort 
       try {
         const record = await runBenchmark(
           { variants, workloads: input.workloads, clientCounts: input.clientCounts, windowMs: input.windowMs, numPasses: input.numPasses },
-          { signal: hooks.signal, onProgress: (p) => (progress = p) },
+          { signal: hooks.signal, runId: hooks.runId, onProgress: (p) => (progress = p) },
         );
         return outputOf(record);
       } finally {

@@ -9,7 +9,7 @@ import { readFile, rm, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
 import type { ClipQuery, ClipRecord, NewClip } from '../../src-shared/contract/library';
-import { ClipStore } from '../library/clip-store';
+import { ClipStore, clipVoices } from '../library/clip-store';
 import { openLibraryDb, type LibraryDb } from '../library/library-db';
 import type { SqliteBackendLoader } from '../library/open-sqlite';
 
@@ -79,6 +79,8 @@ export class LibraryService {
       createdAtMs: this.nowMs(),
       numSamples: pcm.length,
       durationMs: (pcm.length / clip.sampleRateHz) * 1000,
+      voices: clipVoices(clip.voice, clip.voices),
+      favourite: false,
     };
     const file = this.audioPath(record.id);
     await writeFile(`${file}.tmp`, encodeFloatWav(pcm, clip.sampleRateHz));
@@ -107,6 +109,12 @@ export class LibraryService {
       throw new StudioError('not-found', `the audio file of clip ${id} is missing at ${file}; delete the clip and generate it again`, { id, path: file });
     }
     return decodeFloatWav(bytes, file);
+  }
+
+  updateClip(id: string, patch: { title?: string; favourite?: boolean }): ClipRecord {
+    const updated = this.store.update(id, patch);
+    if (!updated) throw new StudioError('not-found', `clip ${id} is not in the library; it may have been deleted — refresh the list`, { id });
+    return updated;
   }
 
   async deleteClip(id: string): Promise<boolean> {

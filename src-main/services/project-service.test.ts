@@ -1,6 +1,6 @@
 // Project service: atomic saves, recent list, autosave slot for crash recovery, SSML fallback validation.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FileGrants } from '../access/file-grants';
@@ -106,6 +106,29 @@ describe('ProjectService', () => {
     const b = svc.save(project('A'));
     const [ra] = await Promise.all([a, b]);
     expect(JSON.parse(readFileSync(ra.path, 'utf8')).name).toBe('A');
+  });
+  it('lists the projects folder newest first without its own files or foreign JSON, and deletes only there', async () => {
+    const a = (await svc.save(project('First', 'aaaaaaaaaaaaaaaa'))).path;
+    const b = (await svc.save(project('Second', 'bbbbbbbbbbbbbbbb'))).path;
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(a, later, later);
+    writeFileSync(path.join(svc.projectsDir, 'notes.json'), '{"hello": 1}');
+    await svc.autosave(project('Draft'), null);
+    const listed = await svc.listProjects();
+    expect(listed.map((p) => p.name)).toEqual(['First', 'Second']);
+    expect(listed[0].path).toBe(a);
+
+    expect(await svc.deleteProject(b)).toBe(true);
+    expect(existsSync(b)).toBe(false);
+    expect((await svc.listRecent()).map((r) => r.path)).toEqual([a]);
+    expect(await svc.deleteProject(b)).toBe(false);
+    const outside = path.join(dir, 'elsewhere.studio.json');
+    writeFileSync(outside, JSON.stringify(project()));
+    await expect(svc.deleteProject(outside)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(svc.deleteProject(path.join(svc.projectsDir, '..', 'elsewhere.studio.json'))).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(svc.deleteProject(path.join(svc.projectsDir, 'recent.json'))).rejects.toMatchObject({ code: 'forbidden' });
+    expect(existsSync(outside)).toBe(true);
+    expect(existsSync(path.join(svc.projectsDir, 'recent.json'))).toBe(true);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
 import type { ProjectDocument, RecentProject, SsmlValidation } from '../../src-shared/contract/projects';
@@ -15,6 +15,8 @@ import type { SsmlOptionsInput } from '../ssml/ssml-options';
 import { FileGrants } from '../access/file-grants';
 
 export const MAX_RECENT_PROJECTS = 10;
+/** The projects folder listing stops here (newest first). */
+export const MAX_LISTED_PROJECTS = 500;
 /** A project file is JSON text; anything larger is not one of ours. */
 export const MAX_PROJECT_FILE_BYTES = 32 * 1024 * 1024;
 const AUTOSAVE_FILE = '.autosave.json';
@@ -107,6 +109,39 @@ export class ProjectService {
     } catch {
       return [];
     }
+  }
+
+  /** Every *.json project file directly in the projects folder, newest first; unreadable files are left out. */
+  async listProjects(): Promise<RecentProject[]> {
+    const names = (await readdir(this.projectsDir).catch(() => [] as string[])).filter((n) => n.endsWith('.json') && n !== AUTOSAVE_FILE && n !== RECENT_FILE);
+    const found: RecentProject[] = [];
+    for (const name of names) {
+      const file = path.join(this.projectsDir, name);
+      const info = await stat(file).catch(() => null);
+      if (!info || !info.isFile() || info.size > MAX_PROJECT_FILE_BYTES) continue;
+      try {
+        const project = this.parseProject(await readFile(file, 'utf8'), file);
+        found.push({ path: file, name: project.name, savedAtMs: Math.round(info.mtimeMs) });
+      } catch {
+        // Not a studio project (or half-written by something else): not listed.
+      }
+    }
+    found.sort((a, b) => b.savedAtMs - a.savedAtMs);
+    return found.slice(0, MAX_LISTED_PROJECTS);
+  }
+
+  /** Deletes a project file, only inside the projects folder, and drops it from recent projects. */
+  async deleteProject(filePath: string): Promise<boolean> {
+    const target = path.resolve(filePath);
+    if (path.dirname(target) !== this.projectsDir || !target.endsWith('.json') || [AUTOSAVE_FILE, RECENT_FILE].includes(path.basename(target))) {
+      throw new StudioError('forbidden', 'only project files in the data folder\'s projects folder can be deleted from the studio', { field: 'path', value: filePath });
+    }
+    const info = await stat(target).catch(() => null);
+    if (!info || !info.isFile()) return false;
+    await rm(target, { force: true });
+    const list = (await this.listRecent()).filter((r) => r.path !== target);
+    await writeFileAtomic(path.join(this.projectsDir, RECENT_FILE), JSON.stringify(list, null, 2));
+    return true;
   }
 
   async autosave(project: ProjectDocument, filePath: string | null): Promise<{ savedAtMs: number }> {

@@ -1,25 +1,24 @@
 /**
  * Which panel each main area shows. Every area is wrapped in the studio session (autosave,
- * crash-recovery prompt, shortcuts, voice data), which starts once; the Timeline area composes
- * the project bar, editor, generation controls and timeline.
+ * recovery prompt, shortcuts, voice data), which starts once. Speak, the home, is in the first
+ * chunk; every other area (Timeline with CodeMirror and wavesurfer, Benchmark with recharts) is
+ * its own chunk loaded when first opened (budget: scripts/renderer-budget.test.ts).
  */
-import { useEffect, type ComponentType } from 'react';
+import { Suspense, lazy, useEffect, type ComponentType } from 'react';
 import type { Area } from './shell.slice';
-import { SettingsPanel } from '../features/settings/SettingsPanel';
-import { VoicePanel } from '../features/voice/VoicePanel';
 import { loadVoiceData } from '../features/voice/voice-actions';
-import { EditorPanel } from '../features/editor/EditorPanel';
-import { GenerationPanel } from '../features/timeline/GenerationPanel';
-import { TimelinePanel } from '../features/timeline/TimelinePanel';
-import { generate } from '../features/timeline/generate-actions';
 import { useStudioKeys } from '../features/timeline/useStudioKeys';
-import { LibraryPanel } from '../features/library/LibraryPanel';
-import { ProjectBar, RecoveryPrompt } from '../features/projects/ProjectBar';
+import { RecoveryPrompt } from '../features/projects/ProjectBar';
 import { checkRecovery, startAutosave } from '../features/projects/project-actions';
-import { BenchPanel } from '../features/bench/BenchPanel';
-import { ModelsPanel } from '../features/models/ModelsPanel';
 import { SpeakPanel } from '../features/speak/SpeakPanel';
 import '../components/studio.css';
+
+const VoicePanel = lazy(() => import('../features/voice/VoicePanel').then((m) => ({ default: m.VoicePanel })));
+const Workspace = lazy(() => import('../features/timeline/Workspace').then((m) => ({ default: m.Workspace })));
+const LibraryPanel = lazy(() => import('../features/library/LibraryPanel').then((m) => ({ default: m.LibraryPanel })));
+const BenchPanel = lazy(() => import('../features/bench/BenchPanel').then((m) => ({ default: m.BenchPanel })));
+const ModelsPanel = lazy(() => import('../features/models/ModelsPanel').then((m) => ({ default: m.ModelsPanel })));
+const SettingsPanel = lazy(() => import('../features/settings/SettingsPanel').then((m) => ({ default: m.SettingsPanel })));
 
 let sessionStarted = false;
 
@@ -40,21 +39,12 @@ function withSession(Panel: ComponentType): ComponentType {
     return (
       <>
         <RecoveryPrompt />
-        <Panel />
+        <Suspense fallback={<p className="hint" data-testid="area-loading">Loading…</p>}>
+          <Panel />
+        </Suspense>
       </>
     );
   };
-}
-
-function Workspace() {
-  return (
-    <div className="workspace">
-      <ProjectBar />
-      <EditorPanel onSubmit={() => void generate()} />
-      <GenerationPanel />
-      <TimelinePanel />
-    </div>
-  );
 }
 
 export const AREA_PANELS: Record<Area, ComponentType> = {

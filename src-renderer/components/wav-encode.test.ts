@@ -20,10 +20,20 @@ describe('encodeWav', () => {
     expect(samples).toEqual([0, 32767, -32768, 32767, 16384]);
   });
 
-  it('writes 32-bit float samples unchanged', () => {
+  it('writes 32-bit float with the 18-byte fmt chunk (cbSize 0), a fact chunk and samples unchanged', () => {
     const pcm = new Float32Array([0.25, -0.75, 1.5]);
-    const h = header(encodeWav(pcm, 48_000, 'float32'));
-    expect([h.format, h.bits, h.align, h.byteRate, h.dataSize]).toEqual([3, 32, 4, 192_000, 12]);
-    expect([0, 1, 2].map((i) => h.v.getFloat32(44 + 4 * i, true))).toEqual([0.25, -0.75, 1.5]);
+    const bytes = encodeWav(pcm, 48_000, 'float32');
+    const h = header(bytes);
+    const text = (o: number) => String.fromCharCode(...bytes.subarray(o, o + 4));
+    expect([h.riff, h.wave, h.fmt]).toEqual(['RIFF', 'WAVE', 'fmt ']);
+    expect(h.v.getUint32(16, true)).toBe(18); // fmt chunk size
+    expect([h.format, h.channels, h.rate, h.byteRate, h.align, h.bits]).toEqual([3, 1, 48_000, 192_000, 4, 32]);
+    expect(h.v.getUint16(36, true)).toBe(0); // cbSize
+    expect([text(38), h.v.getUint32(42, true), h.v.getUint32(46, true)]).toEqual(['fact', 4, 3]); // 3 samples
+    expect([text(50), h.v.getUint32(54, true)]).toEqual(['data', 12]);
+    // RIFF size: everything after the first 8 bytes (58-byte header + 12 data bytes - 8)
+    expect(h.riffSize).toBe(bytes.length - 8);
+    expect(bytes.length).toBe(58 + 12);
+    expect([0, 1, 2].map((i) => h.v.getFloat32(58 + 4 * i, true))).toEqual([0.25, -0.75, 1.5]);
   });
 });

@@ -69,10 +69,22 @@ export interface BenchPassRow {
   workload: string;
   numClients: number;
   reqPerS: number;
+  /** Seconds of audio produced per second of wall time in the window. */
+  audioSecondsPerS: number;
+  /** Median real-time factor (synthesis time / audio time; below 1 is faster than real time). */
+  rtfMedian: number | null;
+  /** Median send-to-first-audio latency (null where the target does not stream). */
+  firstAudioMedianS: number | null;
   meanOutstanding: number;
   meanWaiting: number;
   latencyMedianS: number;
   latencyP95S: number;
+  latencyP99S: number;
+  /** Requests sent in the measurement, and those that failed: error answers, rejections (busy/429), timeouts. */
+  numRequests: number;
+  numErrors: number;
+  numRejected: number;
+  numTimeouts: number;
   gpuUtilMeanPct: number | null;
   vramPeakMiB: number | null;
   valid: boolean;

@@ -11,6 +11,7 @@ export const LIBRARY_CHANNELS = Object.freeze({
   getClip: 'studio:library.getClip',
   readClipAudio: 'studio:library.readClipAudio',
   deleteClip: 'studio:library.deleteClip',
+  updateClip: 'studio:library.updateClip',
 } as const);
 
 /** What the caller knows about a clip when it stores one. */
@@ -28,6 +29,8 @@ export interface NewClip {
   sampleRateHz: number;
   /** Turn boundaries in samples, as SynthesisResult.turnSpans. */
   turnSpans: { turnIndex: number; startSample: number; endSample: number }[];
+  /** Every voice the clip speaks in (SSML turns); absent: only `voice`. The voice filter finds the clip by each. */
+  voices?: string[];
 }
 
 export interface ClipRecord extends NewClip {
@@ -35,13 +38,18 @@ export interface ClipRecord extends NewClip {
   createdAtMs: number;
   numSamples: number;
   durationMs: number;
+  /** Every voice of the clip, `voice` first, no repeats. */
+  voices: string[];
+  favourite: boolean;
 }
 
 export interface ClipQuery {
   /** Case-insensitive substring of the title or the input text. */
   search?: string;
+  /** Clips that speak in this voice in any turn. */
   voice?: string;
   language?: string;
+  favouritesOnly?: boolean;
   limit?: number;
 }
 
@@ -55,6 +63,8 @@ export interface LibraryApi {
   [LIBRARY_CHANNELS.getClip]: { request: { id: string }; response: ClipRecord };
   [LIBRARY_CHANNELS.readClipAudio]: { request: { id: string }; response: { sampleRateHz: number; pcm: Float32Array } };
   [LIBRARY_CHANNELS.deleteClip]: { request: { id: string }; response: { deleted: boolean } };
+  /** Renames a clip or marks it a favourite. */
+  [LIBRARY_CHANNELS.updateClip]: { request: { id: string; title?: string; favourite?: boolean }; response: ClipRecord };
 }
 
 export interface LibraryEvents {}

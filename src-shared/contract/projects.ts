@@ -10,6 +10,8 @@ export const PROJECT_CHANNELS = Object.freeze({
   saveProject: 'studio:projects.save',
   openProject: 'studio:projects.open',
   listRecent: 'studio:projects.listRecent',
+  listProjects: 'studio:projects.list',
+  deleteProject: 'studio:projects.delete',
   autosave: 'studio:projects.autosave',
   readRecovery: 'studio:projects.readRecovery',
   discardRecovery: 'studio:projects.discardRecovery',
@@ -99,6 +101,10 @@ export interface ProjectsApi {
   [PROJECT_CHANNELS.saveProject]: { request: { project: ProjectDocument; path?: string }; response: { path: string; savedAtMs: number } };
   [PROJECT_CHANNELS.openProject]: { request: { path: string }; response: { path: string; project: ProjectDocument } };
   [PROJECT_CHANNELS.listRecent]: { request: Record<string, never>; response: RecentProject[] };
+  /** Every project file in the data folder's projects/ folder, newest first (savedAtMs: the file's mtime). */
+  [PROJECT_CHANNELS.listProjects]: { request: Record<string, never>; response: RecentProject[] };
+  /** Deletes a project file inside the projects folder (never elsewhere) and drops it from recent projects. */
+  [PROJECT_CHANNELS.deleteProject]: { request: { path: string }; response: { deleted: boolean } };
   [PROJECT_CHANNELS.autosave]: { request: { project: ProjectDocument; path: string | null }; response: { savedAtMs: number } };
   [PROJECT_CHANNELS.readRecovery]: {
     request: Record<string, never>;

@@ -5,7 +5,7 @@ import type { BenchPassRow, BenchRunView } from '../../../src-shared/contract/be
 import { compareRuns } from './BenchTables';
 
 function run(runId: string, reqPerS: number, passes: number[]): BenchRunView {
-  const pass = (p: number, i: number): BenchPassRow => ({ pass: i + 1, variant: 'before', workload: 'plain', numClients: 4, reqPerS: p, meanOutstanding: 4, meanWaiting: 0, latencyMedianS: 1, latencyP95S: 2, gpuUtilMeanPct: null, vramPeakMiB: null, valid: true });
+  const pass = (p: number, i: number): BenchPassRow => ({ pass: i + 1, variant: 'before', workload: 'plain', numClients: 4, reqPerS: p, audioSecondsPerS: 2, rtfMedian: 0.5, firstAudioMedianS: null, meanOutstanding: 4, meanWaiting: 0, latencyMedianS: 1, latencyP95S: 2, latencyP99S: 3, numRequests: 10, numErrors: 0, numRejected: 0, numTimeouts: 0, gpuUtilMeanPct: null, vramPeakMiB: null, valid: true });
   return {
     runId,
     status: 'done',

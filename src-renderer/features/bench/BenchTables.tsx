@@ -1,10 +1,11 @@
 /**
  * The protocol's report tables for one run: the summary (one row per workload × clients, before
- * vs after) and the per-pass table, each scrolling inside its card; and the comparison of two
+ * vs after) and the per-pass table (req/s, audio-s/s, RTF, first audio, p50/p95/p99 latency,
+ * failed of sent), each scrolling inside its card; and the comparison of two
  * runs: per workload × clients, each run's req/s with its pass-to-pass range, the change, and
  * whether the change is larger than that spread.
  */
-import type { BenchRunView } from '../../../src-shared/contract/bench';
+import type { BenchPassRow, BenchRunView } from '../../../src-shared/contract/bench';
 
 /** One row of a two-run comparison; req/s of the first variant of each run, ranges over its passes. */
 export interface CompareRow {
@@ -89,8 +90,10 @@ export function BenchCompare({ a, b }: { a: BenchRunView; b: BenchRunView }) {
   );
 }
 
+/** Failed requests of a pass: error answers, rejections and timeouts. */
+export const errorsOf = (p: BenchPassRow) => p.numErrors + p.numRejected + p.numTimeouts;
 const pct = (v: number | null) => (v === null ? '—' : `${v >= 0 ? '+' : ''}${(v * 100).toFixed(2)}%`);
-const num = (v: number | null, d = 4) => (v === null ? '—' : v.toFixed(d));
+const num = (v: number | null, d = 4) => (v === null || Number.isNaN(v) ? '—' : v.toFixed(d));
 
 export function BenchTables({ run }: { run: BenchRunView }) {
   return (
@@ -134,10 +137,15 @@ export function BenchTables({ run }: { run: BenchRunView }) {
             <th scope="col">Workload</th>
             <th scope="col">Clients</th>
             <th scope="col">Req/s</th>
+            <th scope="col" title="seconds of audio per second of wall time">Audio s/s</th>
+            <th scope="col" title="median real-time factor: synthesis time / audio time">RTF</th>
+            <th scope="col" title="median time to the first audio">First audio s</th>
+            <th scope="col">p50 latency s</th>
+            <th scope="col">p95 latency s</th>
+            <th scope="col">p99 latency s</th>
+            <th scope="col" title="error answers / rejected (busy) / timed out, of the requests sent">Errors</th>
             <th scope="col">Mean outstanding</th>
             <th scope="col">Mean waiting</th>
-            <th scope="col">Median latency s</th>
-            <th scope="col">p95 latency s</th>
             <th scope="col">Mean GPU use %</th>
             <th scope="col">Peak VRAM MiB</th>
             <th scope="col">Valid</th>
@@ -151,10 +159,17 @@ export function BenchTables({ run }: { run: BenchRunView }) {
               <td>{p.workload}</td>
               <td>{p.numClients}</td>
               <td>{num(p.reqPerS)}</td>
-              <td>{num(p.meanOutstanding, 2)}</td>
-              <td>{num(p.meanWaiting, 2)}</td>
+              <td>{num(p.audioSecondsPerS, 2)}</td>
+              <td>{num(p.rtfMedian, 3)}</td>
+              <td>{num(p.firstAudioMedianS, 3)}</td>
               <td>{num(p.latencyMedianS, 3)}</td>
               <td>{num(p.latencyP95S, 3)}</td>
+              <td>{num(p.latencyP99S, 3)}</td>
+              <td data-testid="bench-errors" className={errorsOf(p) > 0 ? 'error' : undefined} title={`${p.numErrors} errors, ${p.numRejected} rejected, ${p.numTimeouts} timed out of ${p.numRequests} sent`}>
+                {errorsOf(p)} / {p.numRequests}
+              </td>
+              <td>{num(p.meanOutstanding, 2)}</td>
+              <td>{num(p.meanWaiting, 2)}</td>
               <td>{num(p.gpuUtilMeanPct, 1)}</td>
               <td>{num(p.vramPeakMiB, 0)}</td>
               <td>{p.valid ? 'True' : 'False'}</td>

@@ -1,15 +1,17 @@
 // @vitest-environment jsdom
-// Library: Delete asks first (Keep leaves the clip, the second click deletes it) and each clip
-// downloads as a 16-bit WAV named after its title, voice and seed.
+// Library: Delete asks first (Keep leaves the clip, the second click deletes it), each clip
+// downloads as a 16-bit WAV named after its title, voice and seed, rename and favourite go to the
+// library and show its answer, the voices column lists every voice, and Re-open asks before it
+// replaces unsaved work (and replaces an untouched document without asking).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { setBridge } from '../../ipc/client';
-import { resetStore } from '../../store/store';
+import { resetStore, useStudioStore } from '../../store/store';
 import type { StudioBridge } from '../../../src-shared/ipc-contract';
 import type { ClipRecord } from '../../../src-shared/contract/library';
 import { LibraryPanel } from './LibraryPanel';
 
-const CLIP = { id: 'c1', title: 'Good morning', input: 'Good morning', inputFormat: 'text', voice: 'aiden', language: 'english', seed: 7, instruct: null, params: { temperature: 0.9, topK: 50, topP: 1 }, modelHash: 'abcdef123456', timings: { latencyFirstAudioMs: 10, latencyTotalMs: 20, rtf: 0.5 }, sampleRateHz: 24_000, turnSpans: [], createdAtMs: 1, numSamples: 240, durationMs: 10 } as unknown as ClipRecord;
+const CLIP = { id: 'c1', title: 'Good morning', input: 'Good morning', inputFormat: 'text', voice: 'aiden', language: 'english', seed: 7, instruct: null, params: { temperature: 0.9, topK: 50, topP: 1 }, modelHash: 'abcdef123456', timings: { latencyFirstAudioMs: 10, latencyTotalMs: 20, rtf: 0.5 }, sampleRateHz: 24_000, turnSpans: [], createdAtMs: 1, numSamples: 240, durationMs: 10, voices: ['aiden', 'vivian'], favourite: false } as unknown as ClipRecord;
 
 describe('LibraryPanel', () => {
   const calls: { channel: string; request: unknown }[] = [];
@@ -19,7 +21,13 @@ describe('LibraryPanel', () => {
     const bridge: StudioBridge = {
       invoke: async (channel, request) => {
         calls.push({ channel, request });
-        const answers: Record<string, unknown> = { 'studio:library.listClips': [CLIP], 'studio:library.deleteClip': { deleted: true }, 'studio:library.readClipAudio': { sampleRateHz: 24_000, pcm: new Float32Array(240) } };
+        const update = request as { title?: string; favourite?: boolean };
+        const answers: Record<string, unknown> = {
+          'studio:library.listClips': [CLIP],
+          'studio:library.deleteClip': { deleted: true },
+          'studio:library.readClipAudio': { sampleRateHz: 24_000, pcm: new Float32Array(240) },
+          'studio:library.updateClip': { ...CLIP, ...(update.title ? { title: update.title } : {}), favourite: update.favourite ?? CLIP.favourite },
+        };
         return { ok: true, value: answers[channel] as never };
       },
       on: () => () => {},
@@ -52,5 +60,40 @@ describe('LibraryPanel', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Download Good morning as WAV' }));
     await waitFor(() => expect(names).toEqual(['good-morning-aiden-seed7.wav']));
     expect(calls.some((c) => c.channel === 'studio:library.readClipAudio')).toBe(true);
+  });
+
+  it('renames and favourites a clip, and lists every voice it speaks in', async () => {
+    render(<LibraryPanel />);
+    expect((await screen.findByTestId('clip-voices')).textContent).toContain('aiden, vivian');
+    fireEvent.click(screen.getByRole('button', { name: 'Mark Good morning as favourite' }));
+    await screen.findByRole('button', { name: 'Unmark Good morning as favourite' });
+    expect(calls.find((c) => c.channel === 'studio:library.updateClip')?.request).toEqual({ id: 'c1', favourite: true });
+    fireEvent.click(screen.getByRole('button', { name: 'Rename Good morning' }));
+    fireEvent.change(screen.getByLabelText('New clip title'), { target: { value: '  Morning take  ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.getByTestId('clip-title').textContent).toBe('Morning take'));
+    expect(calls.filter((c) => c.channel === 'studio:library.updateClip').map((c) => c.request)).toContainEqual({ id: 'c1', title: 'Morning take' });
+  });
+
+  it('asks before Re-open replaces an edited document; an untouched one is replaced at once', async () => {
+    useStudioStore.getState().setEditorText('<speak>my unsaved script</speak>');
+    render(<LibraryPanel />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Re-open Good morning in the editor' }));
+    expect(screen.getByTestId('reopen-confirm').textContent).toContain('Replace');
+    fireEvent.click(screen.getByRole('button', { name: 'Keep mine' }));
+    expect(useStudioStore.getState().editorText).toBe('<speak>my unsaved script</speak>');
+    expect(calls.some((c) => c.channel === 'studio:library.readClipAudio')).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Re-open Good morning in the editor' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, re-open Good morning' }));
+    await waitFor(() => expect(useStudioStore.getState().editorText).toBe('Good morning'));
+    expect(useStudioStore.getState().projectName).toBe('Good morning');
+    expect(useStudioStore.getState().projectPath).toBeNull();
+
+    cleanup();
+    resetStore();
+    render(<LibraryPanel />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Re-open Good morning in the editor' }));
+    expect(screen.queryByTestId('reopen-confirm')).toBeNull();
+    await waitFor(() => expect(useStudioStore.getState().editorText).toBe('Good morning'));
   });
 });

@@ -1,25 +1,74 @@
 /**
- * The clip library: every generated clip with its text, voice, parameters, seed, duration,
- * timings and model hash; search and a voice filter; play, download as WAV, re-open in the editor,
- * delete (asked first).
+ * The clip library: every generated clip with its text, voices, parameters, seed, duration,
+ * timings and model hash; search, a voice filter (a clip matches by any of its turns' voices) and
+ * favourites only; per clip: favourite, rename, play, download as WAV, re-open in the editor
+ * (asked first when it would replace unsaved work), delete (asked first).
  */
 import { useEffect, useState } from 'react';
+import type { ClipRecord } from '../../../src-shared/contract/library';
 import { useStudioStore } from '../../store/store';
-import { deleteClip, downloadClip, playClip, refreshLibrary, reopenClip } from './library-actions';
+import { deleteClip, downloadClip, playClip, refreshLibrary, reopenClip, reopenWouldReplaceWork, updateClip } from './library-actions';
+
+function ClipTitle({ clip }: { clip: ClipRecord }) {
+  const [draft, setDraft] = useState<string | null>(null);
+  if (draft === null) {
+    return (
+      <div className="clip-title">
+        <button
+          className={`star${clip.favourite ? ' on' : ''}`}
+          aria-pressed={clip.favourite}
+          aria-label={clip.favourite ? `Unmark ${clip.title} as favourite` : `Mark ${clip.title} as favourite`}
+          title={clip.favourite ? 'Favourite' : 'Mark as favourite'}
+          onClick={() => void updateClip(clip.id, { favourite: !clip.favourite })}
+          data-testid="clip-favourite"
+        >
+          {clip.favourite ? '★' : '☆'}
+        </button>{' '}
+        <span data-testid="clip-title">{clip.title}</span>{' '}
+        <button className="link" aria-label={`Rename ${clip.title}`} onClick={() => setDraft(clip.title)}>Rename</button>
+      </div>
+    );
+  }
+  const save = () => {
+    const title = draft.trim();
+    setDraft(null);
+    if (title && title !== clip.title) void updateClip(clip.id, { title });
+  };
+  return (
+    <form
+      className="clip-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save();
+      }}
+    >
+      <input aria-label="New clip title" value={draft} maxLength={200} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setDraft(null)} />{' '}
+      <button type="submit" disabled={!draft.trim()}>Save</button> <button type="button" onClick={() => setDraft(null)}>Cancel</button>
+    </form>
+  );
+}
 
 export function LibraryPanel() {
   const clips = useStudioStore((s) => s.libraryClips);
   const search = useStudioStore((s) => s.librarySearch);
   const voice = useStudioStore((s) => s.libraryVoice);
+  const favouritesOnly = useStudioStore((s) => s.libraryFavouritesOnly);
+  const projectName = useStudioStore((s) => s.projectName);
   const error = useStudioStore((s) => s.libraryError);
   const voices = useStudioStore((s) => s.voices);
   const setFilter = useStudioStore((s) => s.setLibraryFilter);
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
+  const [confirmReopen, setConfirmReopen] = useState<string | null>(null);
 
   useEffect(() => {
     const timer = setTimeout(() => void refreshLibrary(), 200);
     return () => clearTimeout(timer);
-  }, [search, voice]);
+  }, [search, voice, favouritesOnly]);
+
+  const askReopen = (c: ClipRecord) => {
+    if (reopenWouldReplaceWork()) setConfirmReopen(c.id);
+    else void reopenClip(c);
+  };
 
   return (
     <section className="panel library-panel" aria-labelledby="library-heading">
@@ -32,17 +81,21 @@ export function LibraryPanel() {
             <option key={v.name} value={v.name}>{v.name}</option>
           ))}
         </select>
+        <label>
+          <input type="checkbox" checked={favouritesOnly} onChange={(e) => setFilter({ favouritesOnly: e.target.checked })} data-testid="library-favourites-only" /> Favourites only
+        </label>
         <button onClick={() => void refreshLibrary()}>Refresh</button>
       </div>
       {error && <p role="alert" className="error">{error}</p>}
       {clips.length === 0 ? (
-        <p className="hint">No clips{search || voice ? ' match the filter' : ' yet; every generation lands here'}.</p>
+        <p className="hint">No clips{search || voice || favouritesOnly ? ' match the filter' : ' yet; every generation lands here'}.</p>
       ) : (
+        <div className="table-scroll">
         <table className="clips" data-testid="library-table">
           <thead>
             <tr>
               <th scope="col">Clip</th>
-              <th scope="col">Voice</th>
+              <th scope="col">Voices</th>
               <th scope="col">Seed</th>
               <th scope="col">Duration</th>
               <th scope="col">Timings</th>
@@ -55,10 +108,10 @@ export function LibraryPanel() {
             {clips.map((c) => (
               <tr key={c.id} data-testid="library-clip">
                 <td>
-                  <div className="clip-title">{c.title}</div>
+                  <ClipTitle clip={c} />
                   <div className="muted clip-text" title={c.input}>{c.inputFormat.toUpperCase()} · {new Date(c.createdAtMs).toLocaleString()}</div>
                 </td>
-                <td>{c.voice}<div className="muted">{c.language}</div></td>
+                <td data-testid="clip-voices">{c.voices.join(', ')}<div className="muted">{c.language}</div></td>
                 <td>{c.seed}</td>
                 <td>{(c.durationMs / 1000).toFixed(2)} s</td>
                 <td className="muted">first audio {c.timings.latencyFirstAudioMs.toFixed(0)} ms · total {c.timings.latencyTotalMs.toFixed(0)} ms · RTF {c.timings.rtf.toFixed(2)}</td>
@@ -66,7 +119,15 @@ export function LibraryPanel() {
                 <td className="muted" title={c.modelHash}>{c.modelHash.slice(0, 10)}</td>
                 <td className="actions">
                   <button aria-label={`Play ${c.title}`} onClick={() => void playClip(c.id)}>Play</button>
-                  <button aria-label={`Re-open ${c.title} in the editor`} onClick={() => void reopenClip(c)}>Re-open</button>
+                  {confirmReopen === c.id ? (
+                    <span className="inline" role="group" aria-label={`Re-open ${c.title}?`} data-testid="reopen-confirm">
+                      <span className="confirm-text">Replace “{projectName}” in the Timeline? Its unsaved changes are lost.</span>
+                      <button aria-label={`Yes, re-open ${c.title}`} onClick={() => { setConfirmReopen(null); void reopenClip(c); }}>Replace</button>
+                      <button onClick={() => setConfirmReopen(null)}>Keep mine</button>
+                    </span>
+                  ) : (
+                    <button aria-label={`Re-open ${c.title} in the editor`} onClick={() => askReopen(c)}>Re-open</button>
+                  )}
                   <button aria-label={`Download ${c.title} as WAV`} onClick={() => void downloadClip(c)}>WAV</button>
                   {confirmDelete === c.id ? (
                     <span className="inline" role="group" aria-label={`Delete ${c.title}?`}>
@@ -82,6 +143,7 @@ export function LibraryPanel() {
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </section>
   );

@@ -1,12 +1,17 @@
 /**
- * Clip library actions: list with the current search and voice filter, play a clip, re-open it
- * in the editor (document, voice settings and the clip as the timeline), download as WAV, delete.
+ * Clip library actions: list with the current search, voice and favourites filters, play a clip,
+ * rename / favourite it, re-open it in the editor (as a new project: document, voice settings and
+ * the clip as the timeline; the panel asks first when that would replace unsaved work), download
+ * as WAV, delete.
  */
 import { CHANNELS } from '../../../src-shared/ipc-contract';
 import { toStudioError } from '../../../src-shared/errors';
 import type { ClipRecord } from '../../../src-shared/contract/library';
 import { call } from '../../ipc/client';
-import { useStudioStore } from '../../store/store';
+import { useStudioStore, type StudioState } from '../../store/store';
+import { DEFAULT_DOCUMENT } from '../editor/editor.slice';
+import { hasUnsavedChanges } from '../projects/project-actions';
+import { randomId } from '../timeline/timeline.slice';
 import { playPcm } from '../../components/pcm-player';
 import { downloadBytes, encodeWav } from '../../components/wav-encode';
 
@@ -21,7 +26,13 @@ function fail(err: unknown): void {
 export async function refreshLibrary(): Promise<void> {
   const s = useStudioStore.getState();
   try {
-    s.setLibraryClips(await call(CHANNELS.listClips, { ...(s.librarySearch ? { search: s.librarySearch } : {}), ...(s.libraryVoice ? { voice: s.libraryVoice } : {}) }));
+    s.setLibraryClips(
+      await call(CHANNELS.listClips, {
+        ...(s.librarySearch ? { search: s.librarySearch } : {}),
+        ...(s.libraryVoice ? { voice: s.libraryVoice } : {}),
+        ...(s.libraryFavouritesOnly ? { favouritesOnly: true } : {}),
+      }),
+    );
   } catch (err) {
     fail(err);
   }
@@ -36,10 +47,30 @@ export async function playClip(id: string): Promise<void> {
   }
 }
 
+/** Renames a clip and/or marks it a favourite; the list shows the stored result. */
+export async function updateClip(id: string, patch: { title?: string; favourite?: boolean }): Promise<void> {
+  try {
+    useStudioStore.getState().replaceLibraryClip(await call(CHANNELS.updateClip, { id, ...patch }));
+  } catch (err) {
+    fail(err);
+  }
+}
+
+/**
+ * True when re-opening a clip would replace work that is not in a project file: unsaved changes,
+ * or a document or timeline that was never saved (a fresh, untouched project is replaced silently).
+ */
+export function reopenWouldReplaceWork(s: StudioState = useStudioStore.getState()): boolean {
+  if (hasUnsavedChanges(s)) return true;
+  return s.projectPath === null && (s.editorText !== DEFAULT_DOCUMENT || s.turns.length > 0);
+}
+
+/** Opens the clip in the Timeline as a new, unsaved project named after it (the previous project's file is untouched). */
 export async function reopenClip(clip: ClipRecord): Promise<void> {
   try {
     const audio = await call(CHANNELS.readClipAudio, { id: clip.id });
     const s = useStudioStore.getState();
+    s.setProjectMeta({ projectId: randomId(), projectName: clip.title, projectPath: null });
     s.setEditorFormat(clip.inputFormat);
     s.setEditorText(clip.input);
     s.updateVoiceSettings({ voice: clip.voice, language: clip.language, seed: clip.seed, params: clip.params, instruct: clip.instruct ?? '' });

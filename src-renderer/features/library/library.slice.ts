@@ -1,5 +1,6 @@
 /**
- * The clip library view: the listed clips, the search text and filters, and the loading state.
+ * The clip library view: the listed clips, the search text and filters (voice in any turn,
+ * favourites only), and the loading state.
  */
 import type { StateCreator } from 'zustand';
 import type { ClipRecord } from '../../../src-shared/contract/library';
@@ -8,9 +9,12 @@ export interface LibrarySlice {
   libraryClips: ClipRecord[];
   librarySearch: string;
   libraryVoice: string;
+  libraryFavouritesOnly: boolean;
   libraryError: string | null;
   setLibraryClips(clips: ClipRecord[]): void;
-  setLibraryFilter(patch: { search?: string; voice?: string }): void;
+  setLibraryFilter(patch: { search?: string; voice?: string; favouritesOnly?: boolean }): void;
+  /** Puts an updated clip (renamed, favourite) in place in the list. */
+  replaceLibraryClip(clip: ClipRecord): void;
   setLibraryError(message: string | null): void;
 }
 
@@ -18,9 +22,12 @@ export const createLibrarySlice: StateCreator<LibrarySlice, [], [], LibrarySlice
   libraryClips: [],
   librarySearch: '',
   libraryVoice: '',
+  libraryFavouritesOnly: false,
   libraryError: null,
   setLibraryClips: (libraryClips) => set({ libraryClips, libraryError: null }),
   setLibraryFilter: (patch) =>
-    set((s) => ({ librarySearch: patch.search ?? s.librarySearch, libraryVoice: patch.voice ?? s.libraryVoice })),
+    set((s) => ({ librarySearch: patch.search ?? s.librarySearch, libraryVoice: patch.voice ?? s.libraryVoice, libraryFavouritesOnly: patch.favouritesOnly ?? s.libraryFavouritesOnly })),
+  replaceLibraryClip: (clip) =>
+    set((s) => ({ libraryClips: s.libraryFavouritesOnly && !clip.favourite ? s.libraryClips.filter((c) => c.id !== clip.id) : s.libraryClips.map((c) => (c.id === clip.id ? clip : c)) })),
   setLibraryError: (libraryError) => set({ libraryError }),
 });

@@ -1,10 +1,12 @@
 /**
- * The project bar above the editor: the project's name, Save, recent projects, when it was last
- * saved or autosaved, and the crash-recovery prompt when an unsaved session left an autosave.
+ * The project bar above the editor: the project's name, New (asks when changes are unsaved), Save,
+ * Save as, Open from recent projects or the projects folder, Delete of the open project's file
+ * (asks first), when it was last saved or autosaved; and the recovery prompt for unsaved work.
  */
+import { useEffect, useState } from 'react';
 import { useStudioStore } from '../../store/store';
 import { UNTITLED_PROJECT_NAME } from '../timeline/timeline.slice';
-import { answerRecovery, hasUnsavedChanges, openProject, saveProject } from './project-actions';
+import { answerRecovery, deleteProjectFile, hasUnsavedChanges, newProject, openProject, refreshProjectFiles, saveProject, saveProjectAs } from './project-actions';
 
 function timeOf(ms: number | null): string {
   return ms === null ? '' : new Date(ms).toLocaleTimeString();
@@ -25,31 +27,91 @@ export function RecoveryPrompt() {
   );
 }
 
+type Pending = { kind: 'new' } | { kind: 'save-as'; name: string } | { kind: 'delete' } | null;
+
 export function ProjectBar() {
   const name = useStudioStore((s) => s.projectName);
   const path = useStudioStore((s) => s.projectPath);
   const recent = useStudioStore((s) => s.recentProjects);
+  const files = useStudioStore((s) => s.projectFiles);
   const savedAt = useStudioStore((s) => s.lastSavedAtMs);
   const autosavedAt = useStudioStore((s) => s.lastAutosavedAtMs);
   const error = useStudioStore((s) => s.projectError);
   const unsaved = useStudioStore((s) => hasUnsavedChanges(s));
   const setMeta = useStudioStore((s) => s.setProjectMeta);
+  const [pending, setPending] = useState<Pending>(null);
+  useEffect(() => {
+    void refreshProjectFiles();
+  }, []);
+  const inFolder = path !== null && files.some((f) => f.path === path);
+  const startNew = () => {
+    if (unsaved) setPending({ kind: 'new' });
+    else newProject();
+  };
   return (
     <div className="project-bar" role="group" aria-label="Project">
       <label>
         Project <input aria-label="Project name" value={name} onChange={(e) => setMeta({ projectName: e.target.value || UNTITLED_PROJECT_NAME })} />
       </label>
-      <button onClick={() => void saveProject()} title={path ?? 'saved to the projects folder'}>Save</button>
-      <select aria-label="Recent projects" value="" onChange={(e) => e.target.value && void openProject(e.target.value)}>
-        <option value="">Recent projects…</option>
-        {recent.map((r) => (
-          <option key={r.path} value={r.path}>{r.name} — {new Date(r.savedAtMs).toLocaleString()}</option>
-        ))}
+      <button onClick={startNew} data-testid="project-new">New</button>
+      <button onClick={() => void saveProject().then(refreshProjectFiles)} title={path ?? 'saved to the projects folder'} data-testid="project-save">Save</button>
+      <button onClick={() => setPending({ kind: 'save-as', name: `${name} copy` })} data-testid="project-save-as">Save as…</button>
+      <select aria-label="Open project" value="" onFocus={() => void refreshProjectFiles()} onChange={(e) => e.target.value && void openProject(e.target.value)} data-testid="project-open">
+        <option value="">Open…</option>
+        {recent.length > 0 && (
+          <optgroup label="Recent">
+            {recent.map((r) => (
+              <option key={`r:${r.path}`} value={r.path}>{r.name} — {new Date(r.savedAtMs).toLocaleString()}</option>
+            ))}
+          </optgroup>
+        )}
+        {files.length > 0 && (
+          <optgroup label="Projects folder">
+            {files.map((r) => (
+              <option key={`f:${r.path}`} value={r.path}>{r.name} — {r.path.split(/[\\/]/).pop()}</option>
+            ))}
+          </optgroup>
+        )}
       </select>
+      <button onClick={() => setPending({ kind: 'delete' })} disabled={!inFolder} title={inFolder ? `delete ${path}` : 'only a project saved in the projects folder can be deleted'} data-testid="project-delete">
+        Delete…
+      </button>
       <span className="muted" data-testid="save-state">
         {unsaved ? 'unsaved changes' : autosavedAt ? `autosaved ${timeOf(autosavedAt)}` : savedAt ? `saved ${timeOf(savedAt)}` : 'not saved yet'}
       </span>
       {error && <span role="alert" className="error">{error}</span>}
+      {pending?.kind === 'new' && (
+        <div className="confirm-card" role="alertdialog" aria-label="Discard unsaved changes" data-testid="project-confirm">
+          “{name}” has unsaved changes. Start a new project anyway?{' '}
+          <button className="primary" onClick={() => { setPending(null); newProject(); }}>Discard and start new</button>{' '}
+          <button onClick={() => setPending(null)}>Keep working</button>
+        </div>
+      )}
+      {pending?.kind === 'delete' && path && (
+        <div className="confirm-card" role="alertdialog" aria-label="Delete project file" data-testid="project-confirm">
+          Delete the project file {path.split(/[\\/]/).pop()}? Its clips stay in the Library; the document stays open, unsaved.{' '}
+          <button className="primary" onClick={() => { setPending(null); void deleteProjectFile(path); }}>Delete file</button>{' '}
+          <button onClick={() => setPending(null)}>Keep</button>
+        </div>
+      )}
+      {pending?.kind === 'save-as' && (
+        <form
+          className="confirm-card"
+          aria-label="Save as"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const next = pending.name;
+            setPending(null);
+            void saveProjectAs(next);
+          }}
+        >
+          <label>
+            Save as <input aria-label="New project name" value={pending.name} autoFocus onChange={(e) => setPending({ kind: 'save-as', name: e.target.value })} />
+          </label>{' '}
+          <button type="submit" className="primary" disabled={!pending.name.trim()}>Save copy</button>{' '}
+          <button type="button" onClick={() => setPending(null)}>Cancel</button>
+        </form>
+      )}
     </div>
   );
 }

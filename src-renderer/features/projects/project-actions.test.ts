@@ -6,7 +6,9 @@ import { setBridge } from '../../ipc/client';
 import { resetStore, useStudioStore } from '../../store/store';
 import type { StudioBridge } from '../../../src-shared/ipc-contract';
 import type { ProjectDocument } from '../../../src-shared/contract/projects';
-import { applyProjectDocument, hasUnsavedChanges, saveProject, startAutosave, toProjectDocument } from './project-actions';
+import { applyProjectDocument, checkRecovery, deleteProjectFile, hasUnsavedChanges, newProject, saveProject, startAutosave, toProjectDocument } from './project-actions';
+import { UNTITLED_PROJECT_NAME } from '../timeline/timeline.slice';
+import { DEFAULT_DOCUMENT } from '../editor/editor.slice';
 
 interface AutosaveCall {
   project: ProjectDocument;
@@ -135,5 +137,63 @@ describe('saveProject', () => {
     await saveProject();
     expect(channels).toContain('studio:projects.discardRecovery');
     expect(useStudioStore.getState().projectPath).toBe('/p/a.qtts.json');
+  });
+});
+
+describe('recovery, new project and deleting a project file', () => {
+  const autosaved = (id: string, name: string): ProjectDocument => ({ ...toProjectDocument(), id, name, editor: { text: '<speak>autosaved text</speak>', inputFormat: 'ssml' } });
+  let recovery: { project: ProjectDocument; path: string | null; autosavedAtMs: number } | null;
+  let calls: { channel: string; request: unknown }[];
+  beforeEach(() => {
+    resetStore();
+    calls = [];
+    setBridge({
+      invoke: (channel, request) => {
+        calls.push({ channel, request });
+        if (channel === 'studio:projects.readRecovery') return Promise.resolve({ ok: true, value: recovery as never });
+        if (channel === 'studio:projects.listRecent' || channel === 'studio:projects.list') return Promise.resolve({ ok: true, value: [] as never });
+        return Promise.resolve({ ok: true, value: { deleted: true, discarded: true } as never });
+      },
+      on: () => () => {},
+    });
+  });
+  afterEach(() => setBridge(null));
+
+  it('asks about an autosave of another project (a session that ended unsaved)', async () => {
+    recovery = { project: autosaved('other-project', 'Left unsaved'), path: null, autosavedAtMs: 1 };
+    await checkRecovery();
+    expect(useStudioStore.getState().recovery?.project.name).toBe('Left unsaved');
+  });
+
+  it('brings back the autosave of the project this page shows (a reload) without asking, keeping the newer text', async () => {
+    const s = useStudioStore.getState();
+    s.setProjectMeta({ projectId: 'same-project', projectName: 'Reloaded' });
+    s.setEditorText('<speak>newer text from the session</speak>');
+    recovery = { project: autosaved('same-project', 'Reloaded'), path: null, autosavedAtMs: 1 };
+    await checkRecovery();
+    expect(useStudioStore.getState().recovery).toBeNull();
+    expect(useStudioStore.getState().editorText).toBe('<speak>newer text from the session</speak>');
+  });
+
+  it('starts a new empty project with a new id and drops the old autosave', () => {
+    const s = useStudioStore.getState();
+    s.setProjectMeta({ projectId: 'old', projectName: 'Old', projectPath: '/data/projects/old.studio.json' });
+    s.setEditorText('<speak>old</speak>');
+    newProject();
+    const n = useStudioStore.getState();
+    expect(n.projectId).not.toBe('old');
+    expect(n.projectPath).toBeNull();
+    expect(n.projectName).toBe(UNTITLED_PROJECT_NAME);
+    expect(n.editorText).toBe(DEFAULT_DOCUMENT);
+    expect(n.turns).toEqual([]);
+    expect(calls.map((c) => c.channel)).toContain('studio:projects.discardRecovery');
+  });
+
+  it('deleting the open project file leaves the document open and unsaved to any path', async () => {
+    useStudioStore.getState().setProjectMeta({ projectPath: '/data/projects/a.studio.json' });
+    await deleteProjectFile('/data/projects/a.studio.json');
+    expect(calls.find((c) => c.channel === 'studio:projects.delete')?.request).toEqual({ path: '/data/projects/a.studio.json' });
+    expect(useStudioStore.getState().projectPath).toBeNull();
+    expect(useStudioStore.getState().projectError).toBeNull();
   });
 });

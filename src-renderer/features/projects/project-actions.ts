@@ -12,7 +12,7 @@ import { toStudioError } from '../../../src-shared/errors';
 import { call } from '../../ipc/client';
 import { useStudioStore, type StudioState } from '../../store/store';
 import { DEFAULT_DOCUMENT, defaultEditorSsmlOptions } from '../editor/editor.slice';
-import { UNTITLED_PROJECT_NAME } from '../timeline/timeline.slice';
+import { UNTITLED_PROJECT_NAME, randomId } from '../timeline/timeline.slice';
 
 export const AUTOSAVE_DELAY_MS = 800;
 
@@ -69,6 +69,52 @@ export async function saveProject(): Promise<void> {
   }
 }
 
+/**
+ * Saves the current document as a new project named `name` (a new id, so a new file in the
+ * projects folder); the project it was copied from stays as it was last saved.
+ */
+export async function saveProjectAs(name: string): Promise<void> {
+  const trimmed = name.trim();
+  if (!trimmed) return;
+  useStudioStore.getState().setProjectMeta({ projectId: randomId(), projectName: trimmed, projectPath: null });
+  await saveProject();
+  await refreshProjectFiles();
+}
+
+/** Starts an empty project (the caller has confirmed discarding unsaved changes). */
+export function newProject(): void {
+  const s = useStudioStore.getState();
+  s.setProjectMeta({ projectId: randomId(), projectName: UNTITLED_PROJECT_NAME, projectPath: null });
+  s.setEditorText(DEFAULT_DOCUMENT);
+  s.setEditorFormat('ssml');
+  s.setEditorSsmlOptions(defaultEditorSsmlOptions());
+  s.setTimeline({ baseLayout: null, turns: [] });
+  s.setProjectError(null);
+  // The previous project's autosave is not this one's (the caller confirmed losing it).
+  void call(CHANNELS.discardRecovery, {}).catch(() => null);
+}
+
+export async function refreshProjectFiles(): Promise<void> {
+  try {
+    useStudioStore.getState().setProjectFiles(await call(CHANNELS.listProjects, {}));
+  } catch (err) {
+    useStudioStore.getState().setProjectError(toStudioError(err).message);
+  }
+}
+
+/** Deletes a project file from the projects folder; the open project, if it was that file, becomes unsaved. */
+export async function deleteProjectFile(path: string): Promise<void> {
+  const s = useStudioStore.getState();
+  try {
+    await call(CHANNELS.deleteProject, { path });
+    if (useStudioStore.getState().projectPath === path) s.setProjectMeta({ projectPath: null });
+    s.setRecentProjects(await call(CHANNELS.listRecent, {}));
+    await refreshProjectFiles();
+  } catch (err) {
+    s.setProjectError(toStudioError(err).message);
+  }
+}
+
 export async function openProject(path: string): Promise<void> {
   try {
     const opened = await call(CHANNELS.openProject, { path });
@@ -79,10 +125,28 @@ export async function openProject(path: string): Promise<void> {
   }
 }
 
+/**
+ * At start: an autosave of the project this page already shows (restored from the session after a
+ * reload) comes back silently, with its timeline, keeping the session's newer text and voice; an
+ * autosave of any other project is unsaved work from a session that ended without saving: prompt.
+ */
 export async function checkRecovery(): Promise<void> {
   try {
     const s = useStudioStore.getState();
-    s.setRecovery(await call(CHANNELS.readRecovery, {}));
+    const recovery = await call(CHANNELS.readRecovery, {});
+    if (recovery && recovery.project.id === useStudioStore.getState().projectId) {
+      const now = useStudioStore.getState();
+      const keep = { text: now.editorText, format: now.editorFormat, ssmlOptions: now.editorSsmlOptions, voice: now.voiceSettings, name: now.projectName };
+      await applyProjectDocument(recovery.project, recovery.path);
+      const after = useStudioStore.getState();
+      after.setEditorText(keep.text);
+      after.setEditorFormat(keep.format);
+      after.setEditorSsmlOptions(keep.ssmlOptions);
+      after.updateVoiceSettings(keep.voice);
+      after.setProjectMeta({ projectName: keep.name });
+    } else {
+      s.setRecovery(recovery);
+    }
     s.setRecentProjects(await call(CHANNELS.listRecent, {}));
   } catch (err) {
     useStudioStore.getState().setProjectError(toStudioError(err).message);

@@ -9,6 +9,8 @@ import type { ProjectDocument, RecentProject } from '../../../src-shared/contrac
 export interface ProjectsSlice {
   recovery: { project: ProjectDocument; path: string | null; autosavedAtMs: number } | null;
   recentProjects: RecentProject[];
+  /** The project files in the data folder's projects/ folder (Open and Delete choose from these). */
+  projectFiles: RecentProject[];
   lastSavedAtMs: number | null;
   lastAutosavedAtMs: number | null;
   projectError: string | null;
@@ -18,6 +20,7 @@ export interface ProjectsSlice {
   savedRevision: number;
   setRecovery(recovery: ProjectsSlice['recovery']): void;
   setRecentProjects(list: RecentProject[]): void;
+  setProjectFiles(list: RecentProject[]): void;
   markProjectChanged(): void;
   /** A save or autosave of the state at `revision` finished at `atMs`. */
   setSaved(kind: 'save' | 'autosave', atMs: number, revision: number): void;
@@ -29,6 +32,7 @@ export interface ProjectsSlice {
 export const createProjectsSlice: StateCreator<ProjectsSlice, [], [], ProjectsSlice> = (set) => ({
   recovery: null,
   recentProjects: [],
+  projectFiles: [],
   lastSavedAtMs: null,
   lastAutosavedAtMs: null,
   projectError: null,
@@ -36,6 +40,7 @@ export const createProjectsSlice: StateCreator<ProjectsSlice, [], [], ProjectsSl
   savedRevision: 0,
   setRecovery: (recovery) => set({ recovery }),
   setRecentProjects: (recentProjects) => set({ recentProjects }),
+  setProjectFiles: (projectFiles) => set({ projectFiles }),
   markProjectChanged: () => set((s) => ({ projectRevision: s.projectRevision + 1 })),
   setSaved: (kind, atMs, revision) =>
     set((s) => ({

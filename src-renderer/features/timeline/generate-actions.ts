@@ -60,6 +60,8 @@ export function clipFrom(request: SynthesisRequest, result: SynthesisResult): Ne
     timings: result.timings,
     sampleRateHz: result.sampleRateHz,
     turnSpans: result.turnSpans,
+    // Every turn's voice (SSML with <voice> changes), so the Library's voice filter finds the clip by each.
+    voices: [...new Set([result.effectiveParams.voice, ...(result.trace?.turns.map((t) => t.voice) ?? [])])],
   };
 }
 

@@ -82,7 +82,7 @@ function pushUndo(s: Pick<TimelineSlice, 'turns' | 'undoStack'>): Pick<TimelineS
   return { undoStack: [...s.undoStack, s.turns].slice(-MAX_UNDO_STEPS), redoStack: [], lastEdit: null };
 }
 
-function randomId(): string {
+export function randomId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }
 

@@ -1,0 +1,37 @@
+// @vitest-environment jsdom
+// The per-pass table shows what the report has: audio-s/s, RTF, first audio, p50/p95/p99 latency
+// and failed-of-sent requests (highlighted when any failed); a missing figure reads '—'.
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import type { BenchPassRow, BenchRunView } from '../../../src-shared/contract/bench';
+import { BenchTables } from './BenchTables';
+
+afterEach(cleanup);
+
+const row: BenchPassRow = {
+  pass: 1, variant: 'batched', workload: 'plain', numClients: 8, reqPerS: 3.25, audioSecondsPerS: 12.5, rtfMedian: 0.42, firstAudioMedianS: 0.18,
+  meanOutstanding: 8, meanWaiting: 2, latencyMedianS: 1.2, latencyP95S: 2.4, latencyP99S: 3.9, numRequests: 40, numErrors: 1, numRejected: 2, numTimeouts: 0,
+  gpuUtilMeanPct: null, vramPeakMiB: null, valid: true,
+};
+
+const run: BenchRunView = {
+  runId: '20261205-010203-abcdef12', status: 'done', startedAtMs: 0, finishedAtMs: 1,
+  input: { variants: [{ name: 'batched', target: 'inproc' }], workloads: ['plain'], clientCounts: [8], windowMs: 1000, numPasses: 1 },
+  summary: [], passes: [row, { ...row, pass: 2, numErrors: 0, numRejected: 0, firstAudioMedianS: null }], error: null,
+};
+
+describe('BenchTables per-pass table', () => {
+  it('shows audio-s/s, RTF, first audio, p50/p95/p99 and failed of sent', () => {
+    render(<BenchTables run={run} />);
+    const table = screen.getByTestId('bench-passes');
+    const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).toEqual(expect.arrayContaining(['Audio s/s', 'RTF', 'First audio s', 'p50 latency s', 'p95 latency s', 'p99 latency s', 'Errors']));
+    const [first, second] = within(table).getAllByRole('row').slice(1);
+    const cell = (r: HTMLElement, header: string) => within(r).getAllByRole('cell')[headers.indexOf(header)].textContent;
+    expect([cell(first, 'Audio s/s'), cell(first, 'RTF'), cell(first, 'First audio s'), cell(first, 'p99 latency s')]).toEqual(['12.50', '0.420', '0.180', '3.900']);
+    expect(cell(first, 'Errors')).toBe('3 / 40');
+    expect(within(first).getByTestId('bench-errors').className).toBe('error');
+    expect(cell(second, 'Errors')).toBe('0 / 40');
+    expect(cell(second, 'First audio s')).toBe('—');
+  });
+});

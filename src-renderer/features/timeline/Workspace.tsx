@@ -1,0 +1,20 @@
+/**
+ * The Timeline area: the project bar, the SSML editor, generation controls and the timeline.
+ * Its own chunk (CodeMirror, wavesurfer), loaded when the area is first opened.
+ */
+import { EditorPanel } from '../editor/EditorPanel';
+import { ProjectBar } from '../projects/ProjectBar';
+import { GenerationPanel } from './GenerationPanel';
+import { TimelinePanel } from './TimelinePanel';
+import { generate } from './generate-actions';
+
+export function Workspace() {
+  return (
+    <div className="workspace">
+      <ProjectBar />
+      <EditorPanel onSubmit={() => void generate()} />
+      <GenerationPanel />
+      <TimelinePanel />
+    </div>
+  );
+}
