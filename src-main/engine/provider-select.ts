@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import { StudioError } from '../../src-shared/errors';
 import type { BuildDtype } from '../model-builder/manifest';
 import type { ProviderChoice } from './engine-config';
-import { CUDA_PROVIDER_PACKAGES, describeMissingCuda, findCudaLibraries, providerPairsWithCore, type FsView } from './runtime/cuda-libraries';
+import { CUDA_PROVIDER_PACKAGES, describeMissingCuda, findCudaLibraries, providerPairsWithCore } from './runtime/cuda-libraries';
+import { NODE_FS_VIEW } from './runtime/cuda-setup';
 import { preloadLibraries } from './runtime/capi/cuda-preload';
 import { nodeRuntime } from './runtime/node-runtime';
 import { isProviderLibraryInstalled, listAvailableProviders, type ProviderName } from './runtime/ort';
@@ -44,16 +45,6 @@ export interface ProviderPlan {
   skipped: string[];
 }
 
-const NODE_FS: FsView = {
-  exists: (p) => fs.existsSync(p),
-  list: (d) => {
-    try {
-      return fs.readdirSync(d);
-    } catch {
-      return [];
-    }
-  },
-};
 
 /**
  * Whether the CUDA provider can load: it pairs with the core's version, and the CUDA 13 libraries are
@@ -65,7 +56,7 @@ export function probeCudaLibraries(coreVersion: string, env: NodeJS.ProcessEnv =
   if (!providerPairsWithCore(pkg.ortVersion, coreVersion)) {
     return `the installed CUDA provider is built for ONNX Runtime ${pkg.ortVersion}, the core is ${coreVersion}; run 'npm ci' (onnxruntime-node is pinned to ${pkg.ortVersion}) then 'npm run setup:cuda'`;
   }
-  const search = findCudaLibraries(platform, env, NODE_FS);
+  const search = findCudaLibraries(platform, env, NODE_FS_VIEW);
   if (search.missing.length > 0) return describeMissingCuda(platform, search);
   const failed = preloadLibraries(Object.values(search.found));
   return failed ? `${failed}; check that the CUDA 13 libraries match the driver, or point STUDIO_CUDA_LIB_PATH elsewhere` : null;

@@ -3,31 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseSsml } from './parse-ssml';
 import { parseInput } from './parse-input';
-import type { SsmlSegment } from './segments';
+import { describeSegments } from './corpus/corpus-harness';
 
-function brief(segments: SsmlSegment[]): string[] {
-  return segments.map((s) => {
-    switch (s.kind) {
-      case 'turn': {
-        const extra = [
-          s.voice !== null ? `voice=${s.voice}` : '',
-          s.voiceDescription !== undefined ? `design="${s.voiceDescription}"` : '',
-          s.language !== null ? `lang=${s.language}` : '',
-          s.rate !== 1 ? `rate=${s.rate}` : '',
-          s.pitchSemitones !== 0 ? `pitch=${s.pitchSemitones}` : '',
-          s.volumeGainDb !== 0 ? `gain=${s.volumeGainDb}` : '',
-        ].filter(Boolean);
-        return [`turn${s.index} "${s.text}"`, ...extra].join(' ');
-      }
-      case 'break':
-        return `break ${s.durationMs}ms`;
-      case 'mark':
-        return s.turnIndex === null ? `mark ${s.name}` : `mark ${s.name} @turn${s.turnIndex}+${s.charOffset}`;
-      case 'audio':
-        return `audio ${s.src} fallback="${s.fallbackText}"`;
-    }
-  });
-}
+const brief = describeSegments;
 
 const golden = (ssml: string, options = {}) => brief(parseSsml(ssml, options).segments);
 

@@ -8,7 +8,19 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CUDA_PROVIDER_PACKAGES, cudaInstallDir, describeMissingCuda, findCudaLibraries, providerPairsWithCore, type CudaProviderPackage, type GpuPlatform } from './cuda-libraries';
+import { CUDA_PROVIDER_PACKAGES, cudaInstallDir, describeMissingCuda, findCudaLibraries, providerPairsWithCore, type CudaProviderPackage, type FsView, type GpuPlatform } from './cuda-libraries';
+
+/** The real file system as the CUDA library search sees it (an unreadable folder lists as empty). */
+export const NODE_FS_VIEW: FsView = {
+  exists: (p) => fs.existsSync(p),
+  list: (d) => {
+    try {
+      return fs.readdirSync(d);
+    } catch {
+      return [];
+    }
+  },
+};
 
 export interface SetupCudaOptions {
   repoRoot: string;
@@ -91,16 +103,7 @@ export function setupCuda(options: SetupCudaOptions): SetupCudaResult {
     else fs.symlinkSync(src, dst);
   }
   log(`setup:cuda: ONNX Runtime ${pkg.ortVersion} CUDA ${pkg.cudaMajor} provider from ${pkg.name}@${pkg.version} linked into ${binDir}`);
-  const search = findCudaLibraries(gpuPlatform, options.env ?? process.env, {
-    exists: (p) => fs.existsSync(p),
-    list: (d) => {
-      try {
-        return fs.readdirSync(d);
-      } catch {
-        return [];
-      }
-    },
-  });
+  const search = findCudaLibraries(gpuPlatform, options.env ?? process.env, NODE_FS_VIEW);
   if (search.missing.length > 0) {
     const missing = describeMissingCuda(gpuPlatform, search);
     log(`setup:cuda: the provider is installed, but ${missing}`);
