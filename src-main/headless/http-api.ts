@@ -52,13 +52,19 @@ interface Route {
 
 /** Header-safe JSON of warnings: percent-encoded UTF-8 (any language, any emoji), whole entries only. */
 export function warningsHeaderValue(warnings: readonly string[], maxChars = 4000): string {
-  let value = encodeURIComponent('[]');
-  for (let n = 1; n <= warnings.length; n++) {
-    const next = encodeURIComponent(JSON.stringify(warnings.slice(0, n)));
-    if (next.length > maxChars) break;
-    value = next;
+  // Percent-encoding works per code point, so the encoded array is '[' + encoded items joined by ',' + ']':
+  // each item is encoded once instead of the whole growing prefix again.
+  const [open, comma, close] = ['[', ',', ']'].map(encodeURIComponent);
+  const items: string[] = [];
+  let length = open.length + close.length;
+  for (const w of warnings) {
+    const item = encodeURIComponent(JSON.stringify(w));
+    const added = item.length + (items.length > 0 ? comma.length : 0);
+    if (length + added > maxChars) break;
+    items.push(item);
+    length += added;
   }
-  return value;
+  return open + items.join(comma) + close;
 }
 
 function sseEvent(payload: unknown): string {
