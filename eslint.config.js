@@ -82,7 +82,7 @@ export default tseslint.config(
   },
   {
     files: ['src-main/engine/**', 'src-main/engine-host/**', 'src-main/scheduler/**', 'src-main/audio/**'],
-    ignores: ['**/*.test.ts', 'src-main/engine/lab/**', '**/testing/**'],
+    ignores: ['**/*.test.ts', 'lab/gpu/**', '**/testing/**'],
     rules: { 'no-restricted-syntax': ['error', WINDOW_STUDIO, CALL_SPREAD] },
   },
   {

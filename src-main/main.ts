@@ -15,8 +15,8 @@ import { createMainWindow } from './desktop/electron-window';
 import { checkNativeModules, formatNativeChecks } from './desktop/native-modules';
 import { registerDesktopIpc, sendToWindow } from './ipc/desktop-ipc';
 import { registerIpc } from './ipc/register-ipc';
-import { createStudioRuntime } from './runtime/studio-runtime';
-import { defaultUserDataDir } from './runtime/paths';
+import { createStudioRuntime } from './app/studio-runtime';
+import { defaultUserDataDir } from './app/paths';
 import { spawnUtilityHost } from './engine-host/utility-host';
 import { CONTENT_SECURITY_POLICY } from './headless/static-files';
 

@@ -13,7 +13,7 @@ rm -rf "$bundle" "$nm"
 
 # The banner gives the bundled CommonJS packages (commander, ws, protobufjs, …) a real require for
 # Node built-ins; esbuild's ESM output otherwise throws "Dynamic require of 'events' is not supported".
-node_modules/.bin/esbuild src-main/cli/cli.ts src-main/engine-host.ts src-main/engine/lab/kv-probe.ts src-main/engine/lab/runtime-bench.ts \
+node_modules/.bin/esbuild src-main/cli/cli.ts src-main/engine-host.ts lab/gpu/kv-probe.ts lab/gpu/runtime-bench.ts \
   --bundle --platform=node --format=esm --target=node20 --entry-names='[name]' --outdir="$bundle" \
   --external:onnxruntime-node --external:better-sqlite3 --external:koffi --log-level=warning \
   --banner:js="import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);"
@@ -24,8 +24,8 @@ leftover=$(grep -ohE "^import [^;]* from ['\"][^'\"]+['\"]" "$bundle"/*.js | sed
 [ -z "$leftover" ] || { echo "unexpected external imports in the bundle: $leftover" >&2; exit 1; }
 
 # The inproc variants' engine settings, so run-bench.sh starts each HTTP variant's serve under the
-# same ones (one source: src-main/runtime/inproc-bench-variants.ts, as of this bundle).
-node_modules/.bin/tsx -e "import { INPROC_VARIANT_CONFIGS } from './src-main/runtime/inproc-bench-variants.ts';
+# same ones (one source: src-main/app/inproc-bench-variants.ts, as of this bundle).
+node_modules/.bin/tsx -e "import { INPROC_VARIANT_CONFIGS } from './src-main/app/inproc-bench-variants.ts';
 console.log(JSON.stringify(INPROC_VARIANT_CONFIGS, null, 2));" > "$bundle/inproc-variants.json"
 
 # Read by path at run time (engine/tokenizer.ts, model-builder/tokenizer-files.ts).

@@ -67,7 +67,7 @@ export STUDIO_DATA_DIR=$WORK/data
 studio() { node out/main/cli.js "$@"; }
 
 # variant_config NAME: ENGINE_CONFIG under the inproc variant NAME's engine settings, as the inproc
-# bench applies them (bundle.sh wrote them from src-main/runtime/inproc-bench-variants.ts).
+# bench applies them (bundle.sh wrote them from src-main/app/inproc-bench-variants.ts).
 variant_config() {
   node -e '
     const [name, base] = process.argv.slice(1);
@@ -103,7 +103,7 @@ built=$(grep -E '^(built in .* s|up to date \(cache hit\)): ' "$log" | tail -1 |
 [ -s "$built/manifest.json" ] || { echo "no built model found after the build (got '$built')" >&2; exit 1; }
 note "model: $built"
 
-# probe: host vs device-resident KV on the built model (engine/lab/kv-probe.ts); if the device
+# probe: host vs device-resident KV on the built model (lab/gpu/kv-probe.ts); if the device
 # strategy fails or differs, the benches below run with the host strategy.
 if [[ ,$PHASES, == *,probe,* ]]; then
   if ! phase probe node .cache/device-bundle/kv-probe.js --model "$built" --provider "$PROVIDER" --out "$OUT"; then

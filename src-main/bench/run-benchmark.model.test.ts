@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHeadlessServer, type HeadlessServer } from '../headless/headless-server';
 import { ensureTinyModel } from '../model-builder/tiny-model';
-import { createStudioRuntime, type StudioRuntime } from '../runtime/studio-runtime';
+import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
 import { createHttpTarget } from './http-target';
 import { runBenchmark } from './run-benchmark';
 import type { BenchRunRecord } from './run-record';

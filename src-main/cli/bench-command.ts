@@ -12,9 +12,9 @@ import { runBenchmark } from '../bench/run-benchmark';
 import { writeBenchReports } from '../bench/write-reports';
 import { createBenchRunStore } from '../library/bench-run-store';
 import { openLibraryDb } from '../library/library-db';
-import { defaultUserDataDir } from '../runtime/paths';
+import { defaultUserDataDir } from '../app/paths';
 import { parseEngineConfig } from './engine-options';
-import { createInprocVariant, inprocVariantFactories } from '../runtime/inproc-bench-variants';
+import { createInprocVariant, inprocVariantFactories } from '../app/inproc-bench-variants';
 
 interface BenchCommandOptions extends BenchCliOptions {
   model?: string;

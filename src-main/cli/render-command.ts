@@ -12,7 +12,7 @@ import { STUDIO_VERSION } from '../../src-shared/version';
 import { StudioError, isErrorCode } from '../../src-shared/errors';
 import { EMBEDDED_TINY } from '../engine-host/embedded-model';
 import { engineDevicesFor } from '../engine-host/engine-devices';
-import { createStudioRuntime, type StudioRuntime } from '../runtime/studio-runtime';
+import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
 import { planRender, type RenderSettings } from '../render/render-plan';
 import { assembleWork } from '../render/render-parts';
 import { renderLocally } from '../render/render-local';

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { createStudioRuntime } from '../runtime/studio-runtime';
-import { rendererDir } from '../runtime/paths';
+import { createStudioRuntime } from '../app/studio-runtime';
+import { rendererDir } from '../app/paths';
 import { startHeadlessServer } from '../headless/headless-server';
 import { parseIntFlag } from './cli-errors';
 import { engineOverridesFromFlags } from './engine-options';

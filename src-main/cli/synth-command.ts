@@ -11,7 +11,7 @@ import { SSML_DIALECTS, type AudioChunk, type SsmlDialect, type SynthesisProgres
 import { createSynthesisService } from '../engine-host/synthesis-service';
 import { EMBEDDED_TINY } from '../engine-host/embedded-model';
 import { encodeWavBytes, floatToPcm16 } from '../engine/wav-bytes';
-import { defaultUserDataDir } from '../runtime/paths';
+import { defaultUserDataDir } from '../app/paths';
 import { UsageError, parseIntFlag } from './cli-errors';
 import { addSamplingFlags, samplingParamsFromFlags, type SamplingFlags } from './sampling-flags';
 

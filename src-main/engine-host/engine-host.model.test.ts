@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { EVENTS } from '../../src-shared/ipc-contract';
 import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
-import { createStudioRuntime, type StudioRuntime } from '../runtime/studio-runtime';
+import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { encodeWav } from '../audio/wav';
 import { refusalWarning, AUDIO_INSERT_MAX_BYTES } from './audio-inserts';

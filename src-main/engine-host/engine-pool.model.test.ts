@@ -9,7 +9,7 @@ import path from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
-import { createStudioRuntime, type StudioRuntime } from '../runtime/studio-runtime';
+import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { engineDevicesFor } from './engine-devices';
 import { startHeadlessServer } from '../headless/headless-server';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
-import { createStudioRuntime, type StudioRuntime } from '../runtime/studio-runtime';
+import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 
 let runtime: StudioRuntime;

@@ -100,7 +100,7 @@ export interface EngineConfig {
   /**
    * Decode due codec windows of equal length from several sequences in one call. 'auto' batches
    * except on CPU with more than one intra-op thread, where ORT's threaded kernels made a row differ
-   * from its solo decode by up to 3.3e-6 (engine/lab/codec-batch-diff.ts), breaking byte identity.
+   * from its solo decode by up to 3.3e-6 (lab/gpu/codec-batch-diff.ts), breaking byte identity.
    */
   codecBatching: CodecBatchingChoice;
   shapeBuckets: ShapeBucketConfig;

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { createStudioRuntime, type StudioRuntime } from '../runtime/studio-runtime';
+import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
 import { FakeHostProcess } from '../engine-host/testing/fake-host-process';
 import { startHeadlessServer, type HeadlessServer } from './headless-server';
 import { decodeWire, encodeWire } from '../../src-shared/wire';

@@ -9,7 +9,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { StudioError } from '../../src-shared/errors';
-import type { StudioRuntime } from '../runtime/studio-runtime';
+import type { StudioRuntime } from '../app/studio-runtime';
 import { AccessPolicy, isLoopbackBind, type EntryPoint } from '../access/access-policy';
 import { serveStatic } from './static-files';
 import { attachWsBridge } from './ws-bridge';

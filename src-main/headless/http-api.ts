@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import { EVENTS } from '../../src-shared/ipc-contract';
 import type { AudioChunk, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
-import type { StudioRuntime } from '../runtime/studio-runtime';
+import type { StudioRuntime } from '../app/studio-runtime';
 import { timeStretch } from '../audio/time-stretch';
 import { createAudioEncodeStream, encodeAudio, type AudioEncodeStream } from '../audio/encode-audio';
 import { contentTypeFor, type AudioFormat } from '../../src-shared/audio-format';

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
-import { defaultUserDataDir } from '../runtime/paths';
+import { defaultUserDataDir } from '../app/paths';
 
 export interface ModelManagerConfig {
   /** Folder holding one sub-folder per model plus `.quarantine/`. */

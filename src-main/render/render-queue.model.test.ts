@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { ensureTinyModel } from '../model-builder/tiny-model';
-import { createStudioRuntime, type StudioRuntime } from '../runtime/studio-runtime';
+import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
 import { planRender, type RenderPlan, type RenderSettings } from './render-plan';
 import { assembleWork, partFile } from './render-parts';
 import { renderLocally } from './render-local';

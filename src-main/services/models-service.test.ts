@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/errors';
 import type { PullProgress } from '../../src-shared/contract/models';
-import { createModelManagerPort } from '../runtime/model-manager-port';
+import { createModelManagerPort } from '../app/model-manager-port';
 import { createManagerFixture, plentyOfSpace, recordingBuilder, TEST_REPO, type ManagerFixture } from '../models/testing/manager-fixture';
 import type { StatfsLike } from '../models/disk-space';
 import { ModelsService } from './models-service';

@@ -5,7 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createStudioRuntime, type StudioRuntime } from '../../runtime/studio-runtime';
+import { createStudioRuntime, type StudioRuntime } from '../../app/studio-runtime';
 import { startHeadlessServer, type HeadlessServer, type HeadlessServerOptions } from '../headless-server';
 
 // Frames cap = 6 + 1 per text token.

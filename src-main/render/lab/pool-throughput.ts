@@ -7,7 +7,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync } from 'node:fs';
-import { createStudioRuntime, type StudioRuntime } from '../../runtime/studio-runtime';
+import { createStudioRuntime, type StudioRuntime } from '../../app/studio-runtime';
 import { ensureTinyModel } from '../../model-builder/tiny-model';
 import { engineDevicesFor } from '../../engine-host/engine-devices';
 

@@ -7,16 +7,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildModel } from '../../model-builder/build';
-import { writeSyntheticCheckpoint } from '../../model-builder/synthetic-checkpoint';
-import { OrtCodePredictorLoop } from '../models/code-predictor-loop';
-import { EmbeddingTables } from '../models/embedding-tables';
-import { loadModelManifest } from '../models/model-manifest';
-import type { CodePredictorRow } from '../models/stages';
-import { OrtTalker } from '../models/talker';
-import { talkerOptionsFor } from '../kv/create-kv-store';
-import { resolveEngineConfig } from '../engine-config';
-import { createSession, type ProviderName } from '../runtime/ort';
+import { buildModel } from '../../src-main/model-builder/build';
+import { writeSyntheticCheckpoint } from '../../src-main/model-builder/synthetic-checkpoint';
+import { OrtCodePredictorLoop } from '../../src-main/engine/models/code-predictor-loop';
+import { EmbeddingTables } from '../../src-main/engine/models/embedding-tables';
+import { loadModelManifest } from '../../src-main/engine/models/model-manifest';
+import type { CodePredictorRow } from '../../src-main/engine/models/stages';
+import { OrtTalker } from '../../src-main/engine/models/talker';
+import { talkerOptionsFor } from '../../src-main/engine/kv/create-kv-store';
+import { resolveEngineConfig } from '../../src-main/engine/engine-config';
+import { createSession, type ProviderName } from '../../src-main/engine/runtime/ort';
 
 const { values: args } = parseArgs({ options: { work: { type: 'string', default: '/tmp/w' }, out: { type: 'string', default: '.cache/inv-out' }, size: { type: 'string', default: '0.6b' }, provider: { type: 'string', default: 'webgpu' } } });
 const checkpointDir = path.join(args.work!, `ckpt-${args.size}`);

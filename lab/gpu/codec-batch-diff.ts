@@ -2,16 +2,16 @@
  * Lab: codec batch invariance and cost per call. Decodes row 0 alone and beside B-1 other rows, for
  * window lengths T (window graph) and for a chunk schedule with carried state (stream graph), and
  * prints whether row 0 is bit-identical to its solo decode, plus ms per call. Not a test; prints JSON.
- * Run: npx tsx src-main/engine/lab/codec-batch-diff.ts [--model <built dir>] [--provider webgpu]
+ * Run: npx tsx lab/gpu/codec-batch-diff.ts [--model <built dir>] [--provider webgpu]
  *      [--frames 1,2,4,8,33] [--batches 1,2,3,4,8,16,64]   (no --model: the tiny model on CPU)
  *      [--schedule 1,2,4,8,8] [--state device|host]   (where the stream graph's carried state lives)
  */
 import { parseArgs } from 'node:util';
-import { ensureTinyModel } from '../../model-builder/tiny-model';
-import { loadModelManifest } from '../models/model-manifest';
-import { openCodecDecoder } from '../models/codec-decoder';
-import type { CodecWindow } from '../models/stages';
-import type { ProviderName } from '../runtime/ort';
+import { ensureTinyModel } from '../../src-main/model-builder/tiny-model';
+import { loadModelManifest } from '../../src-main/engine/models/model-manifest';
+import { openCodecDecoder } from '../../src-main/engine/models/codec-decoder';
+import type { CodecWindow } from '../../src-main/engine/models/stages';
+import type { ProviderName } from '../../src-main/engine/runtime/ort';
 
 const { values: args } = parseArgs({
   options: {

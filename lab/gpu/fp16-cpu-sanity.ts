@@ -1,10 +1,10 @@
 /**
  * Lab: opens the fp16 tiny build's four graphs on the CPU provider and runs one request end to end
  * through the stages (outside provider-select's fp16 check), printing the first failure if any.
- * Run: npx tsx src-main/engine/lab/fp16-cpu-sanity.ts
+ * Run: npx tsx lab/gpu/fp16-cpu-sanity.ts
  */
-import { ensureTinyModel } from '../../model-builder/tiny-model';
-import { createEngine } from '../create-engine';
+import { ensureTinyModel } from '../../src-main/model-builder/tiny-model';
+import { createEngine } from '../../src-main/engine/create-engine';
 
 const { builtDir } = await ensureTinyModel('fp16');
 for (const codePredictor of ['step', 'loop'] as const) {

@@ -11,12 +11,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { SynthesisRequest } from '../../../src-shared/synthesis';
-import { buildCopyGraph } from '../../model-builder/copy-graph';
-import { createEngine } from '../create-engine';
-import { createSession, runSession, tensor } from '../runtime/ort';
-import type { OrtTalker } from '../models/talker';
-import { runAndCollect } from '../testing/run-and-collect';
+import type { SynthesisRequest } from '../../src-shared/synthesis';
+import { buildCopyGraph } from '../../src-main/model-builder/copy-graph';
+import { createEngine } from '../../src-main/engine/create-engine';
+import { createSession, runSession, tensor } from '../../src-main/engine/runtime/ort';
+import type { OrtTalker } from '../../src-main/engine/models/talker';
+import { runAndCollect } from '../../src-main/engine/testing/run-and-collect';
 
 const { values: args } = parseArgs({
   options: { model: { type: 'string' }, provider: { type: 'string', default: 'webgpu' }, out: { type: 'string', default: '.cache/kv-probe' }, requests: { type: 'string', default: '8' }, frames: { type: 'string', default: '16' }, gap: { type: 'string', default: '2' }, getData: { type: 'boolean', default: false }, stepsOnly: { type: 'boolean', default: false } },

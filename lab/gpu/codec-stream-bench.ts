@@ -2,16 +2,16 @@
  * Lab: the codec's cost per sequence, window mode (each chunk decoded again with 25 frames of left
  * context) against stream mode (new frames only, state carried), on the full-size synthetic decoder
  * (fp32 weights, seed 1), with the engine's chunk schedule; both outputs against one full decode.
- * Not a test; prints JSON. Run: npx tsx src-main/engine/lab/codec-stream-bench.ts [--frames 48] [--provider cpu]
+ * Not a test; prints JSON. Run: npx tsx lab/gpu/codec-stream-bench.ts [--frames 48] [--provider cpu]
  */
 import { parseArgs } from 'node:util';
-import { parseCodecConfig } from '../../model-builder/codec/codec-config';
-import { createCodecCodes, sliceCodecFrames, type CodecCodes } from '../../model-builder/codec/codec-codes';
-import { buildCodecDecoderGraph, buildCodecStreamGraph, CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STREAM_NUM_CACHED } from '../../model-builder/codec/codec-graph';
-import { decodeChunked, planCodecChunks } from '../../model-builder/codec/chunked-decode';
-import { syntheticCodecConfig, syntheticCodecTensors } from '../../model-builder/codec/synthetic-codec';
-import { defaultEngineConfig } from '../engine-config';
-import { createSession, runSession, tensor, type ProviderName } from '../runtime/ort';
+import { parseCodecConfig } from '../../src-main/model-builder/codec/codec-config';
+import { createCodecCodes, sliceCodecFrames, type CodecCodes } from '../../src-main/model-builder/codec/codec-codes';
+import { buildCodecDecoderGraph, buildCodecStreamGraph, CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STREAM_NUM_CACHED } from '../../src-main/model-builder/codec/codec-graph';
+import { decodeChunked, planCodecChunks } from '../../src-main/model-builder/codec/chunked-decode';
+import { syntheticCodecConfig, syntheticCodecTensors } from '../../src-main/model-builder/codec/synthetic-codec';
+import { defaultEngineConfig } from '../../src-main/engine/engine-config';
+import { createSession, runSession, tensor, type ProviderName } from '../../src-main/engine/runtime/ort';
 
 const { values: args } = parseArgs({ options: { frames: { type: 'string', default: '48' }, provider: { type: 'string', default: 'cpu' }, threads: { type: 'string', default: '0' } } });
 const numFrames = Number(args.frames);

@@ -3,16 +3,16 @@
  * codebook-0 sampling at the 0.6B vocabulary, top-k by sorting the row against top-k by selection,
  * side by side. (b) Engine steps over instant stages with full-size shapes (3,072 logits, 1,024
  * hidden, 16 codebooks, 1,920 samples a frame), at 8 and 64 rows. Not a test; prints JSON.
- * Run: npx tsx src-main/engine/lab/host-step-bench.ts [--rows 8,64] [--frames 48]
+ * Run: npx tsx lab/gpu/host-step-bench.ts [--rows 8,64] [--frames 48]
  */
 import { parseArgs } from 'node:util';
-import type { SynthesisRequest } from '../../../src-shared/synthesis';
-import { Engine } from '../engine';
-import { resolveEngineConfig } from '../engine-config';
-import type { CodecStreamRow, ModelStages, TalkerInput } from '../models/stages';
-import { applyTopK, kthLargestBySort } from '../sampling/logits-processors';
-import { sampleTalkerToken } from '../sampling/sampler';
-import { fakeManifest, fakeTokenizer } from '../testing/fake-stages';
+import type { SynthesisRequest } from '../../src-shared/synthesis';
+import { Engine } from '../../src-main/engine/engine';
+import { resolveEngineConfig } from '../../src-main/engine/engine-config';
+import type { CodecStreamRow, ModelStages, TalkerInput } from '../../src-main/engine/models/stages';
+import { applyTopK, kthLargestBySort } from '../../src-main/engine/sampling/logits-processors';
+import { sampleTalkerToken } from '../../src-main/engine/sampling/sampler';
+import { fakeManifest, fakeTokenizer } from '../../src-main/engine/testing/fake-stages';
 
 const { values: args } = parseArgs({ options: { rows: { type: 'string', default: '8,64' }, frames: { type: 'string', default: '48' } } });
 const HIDDEN = 1024, VOCAB = 3072, GROUPS = 16, SAMPLES_PER_FRAME = 1920, EOS = 2150;

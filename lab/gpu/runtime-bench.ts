@@ -4,20 +4,20 @@
  * (enableGraphCapture), cuda / cuda-graph (enable_cuda_graph). Each stage (talker decode, code-predictor
  * loop, codec) runs through the engine's own stage classes; its last feeds are then replayed through
  * an IoBinding whose buffers persist across runs (gpu_graph_id 1), the form graph capture needs.
- * Run: npx tsx src-main/engine/lab/runtime-bench.ts --model <built dir> --variants cpu,cpu-capi --out <dir>
+ * Run: npx tsx lab/gpu/runtime-bench.ts --model <built dir> --variants cpu,cpu-capi --out <dir>
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { talkerOptionsFor } from '../kv/create-kv-store';
-import { resolveEngineConfig } from '../engine-config';
-import { OrtCodePredictorLoop } from '../models/code-predictor-loop';
-import { OrtCodecDecoder } from '../models/codec-decoder';
-import { EmbeddingTables } from '../models/embedding-tables';
-import { loadModelManifest } from '../models/model-manifest';
-import { OrtTalker } from '../models/talker';
-import type { CapiStageSession } from '../runtime/capi/capi-runtime';
-import { createSession, type OrtSession, type OrtTensor, type ProviderName, type SessionOptions, type TensorDtype } from '../runtime/ort';
+import { talkerOptionsFor } from '../../src-main/engine/kv/create-kv-store';
+import { resolveEngineConfig } from '../../src-main/engine/engine-config';
+import { OrtCodePredictorLoop } from '../../src-main/engine/models/code-predictor-loop';
+import { OrtCodecDecoder } from '../../src-main/engine/models/codec-decoder';
+import { EmbeddingTables } from '../../src-main/engine/models/embedding-tables';
+import { loadModelManifest } from '../../src-main/engine/models/model-manifest';
+import { OrtTalker } from '../../src-main/engine/models/talker';
+import type { CapiStageSession } from '../../src-main/engine/runtime/capi/capi-runtime';
+import { createSession, type OrtSession, type OrtTensor, type ProviderName, type SessionOptions, type TensorDtype } from '../../src-main/engine/runtime/ort';
 
 /** Provider, adapter and provider options of each variant; `bound` replays through IoBinding. */
 export const RUNTIME_VARIANTS: Record<string, Pick<SessionOptions, 'provider' | 'runtime' | 'providerOptions'>> = {

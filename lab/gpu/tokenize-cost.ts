@@ -2,13 +2,13 @@
  * Lab: what one request's text costs the engine host's event loop before any model runs (issue 22).
  * Tokenizes text of several kinds at the cheap size cap (maxSequenceTokens × MAX_BYTES_PER_TEXT_TOKEN
  * bytes) with the bundled Qwen2 vocabulary, and times the refusal of 1 MB through createSequence.
- * Median of 5 runs, each on text the tokenizer has not seen (seeded). Records, never fails. Run: npx tsx src-main/engine/lab/tokenize-cost.ts
+ * Median of 5 runs, each on text the tokenizer has not seen (seeded). Records, never fails. Run: npx tsx lab/gpu/tokenize-cost.ts
  */
-import { StudioError } from '../../../src-shared/errors';
-import { MAX_BYTES_PER_TEXT_TOKEN, createSequence } from '../create-sequence';
-import { defaultEngineConfig } from '../engine-config';
-import { fakeManifest } from '../testing/fake-stages';
-import { loadBundledQwen2Tokenizer } from '../tokenizer';
+import { StudioError } from '../../src-shared/errors';
+import { MAX_BYTES_PER_TEXT_TOKEN, createSequence } from '../../src-main/engine/create-sequence';
+import { defaultEngineConfig } from '../../src-main/engine/engine-config';
+import { fakeManifest } from '../../src-main/engine/testing/fake-stages';
+import { loadBundledQwen2Tokenizer } from '../../src-main/engine/tokenizer';
 
 const NUM_RUNS = 5;
 const tokenizer = loadBundledQwen2Tokenizer();
