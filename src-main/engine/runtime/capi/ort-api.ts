@@ -1,13 +1,14 @@
 /**
  * ORT's C API, reached through koffi: the OrtApi function table of the libonnxruntime.so.1 that
  * onnxruntime-node ships. The table is append-only across versions; the indices below are this
- * project's own list of the entries it uses, counted from the header's order (API version 13 and
- * earlier entries; checked at load time by calls whose answers are known, see verifyTable).
+ * project's own list of the entries it uses, counted from the header's order (entries up to API
+ * version 23, CopyTensors; checked at load time by calls whose answers are known, see verifyTable).
  */
+import fs from 'node:fs';
 import koffi from 'koffi';
 
-/** OrtApi version requested from OrtGetApiBase().GetApi; 13 covers every entry below. */
-export const ORT_API_VERSION = 13;
+/** OrtApi version requested from OrtGetApiBase().GetApi; 23 (ONNX Runtime 1.23) covers every entry below. */
+export const ORT_API_VERSION = 23;
 
 /** Pointers are BigInt in koffi; 0n is NULL. */
 export type Ptr = bigint | null;
@@ -72,6 +73,7 @@ const ENTRIES = {
   UpdateCUDAProviderOptions: [206, 'void *(void *cudaOptions, const char **keys, const char **values, size_t n)'],
   ReleaseCUDAProviderOptions: [208, 'void (void *p)'],
   SessionOptionsAppendExecutionProvider: [216, 'void *(void *options, const char *provider, const char **keys, const char **values, size_t n)'],
+  CopyTensors: [386, 'void *(void *env, void **src, void **dst, void *stream, size_t n)'],
 } as const;
 
 export type EntryName = keyof typeof ENTRIES;
@@ -99,11 +101,29 @@ export function loadOrtApi(libraryPath: string): LoadedOrtApi {
   const count = Object.values(ENTRIES).reduce((m, [i]) => Math.max(m, i), 0) + 1;
   const slots = koffi.decode(table, koffi.array('void *', count)) as Ptr[];
   const api = {} as OrtApiTable;
+  const trace = process.env.STUDIO_CAPI_TRACE === '1';
   for (const [name, [index, signature]] of Object.entries(ENTRIES)) {
-    api[name as EntryName] = koffi.decode(slots[index], koffi.proto(signature)) as NativeFn;
+    const fn = koffi.decode(slots[index], koffi.proto(signature)) as NativeFn;
+    api[name as EntryName] = trace ? traced(name, fn) : fn;
   }
   verifyTable(api);
   return { api, version, libraryPath };
+}
+
+/**
+ * STUDIO_CAPI_TRACE=1: every call is written to stderr before it is made (synchronously, so the
+ * last line before a native crash names the call that crashed).
+ */
+function traced(name: string, fn: NativeFn): NativeFn {
+  const t = ((...args: unknown[]) => {
+    fs.writeSync(2, `capi> ${name}\n`);
+    return fn(...args);
+  }) as NativeFn;
+  t.async = (...args: unknown[]) => {
+    fs.writeSync(2, `capi> ${name} (async)\n`);
+    fn.async(...args);
+  };
+  return t;
 }
 
 /** Calls with known answers: a table counted wrongly fails here, not later with a crash. */
