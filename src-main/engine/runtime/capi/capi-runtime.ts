@@ -141,8 +141,17 @@ class CapiCore {
     }
   }
 
-  /** A host tensor with a copy of a CPU value's bytes. */
+  /** The name of the memory a value lives in ('Cpu', 'CudaPinned', 'Cuda', 'WebGPU_Buffer', …). */
+  memoryOf(value: Ptr): string {
+    const ctx = { action: 'reading where a tensor lives', fix: 'report this as a bug' };
+    const info = this.out((o) => this.api.GetTensorMemoryInfo(value, o), ctx);
+    return this.out<string>((o) => this.api.MemoryInfoGetName(info, o), ctx);
+  }
+
+  /** A host tensor with a copy of a host value's bytes (a device value is refused, never read as host memory). */
   tensorFromValue(value: Ptr): OrtTensor {
+    const memory = this.memoryOf(value);
+    if (memory !== 'Cpu' && memory !== 'CudaPinned') throw new StudioError('internal', `an output is in ${memory} memory, which the host cannot read directly; bind it with binding.output(…, 'device') and read() it`);
     const { dtype, dims } = this.describe(value);
     const copy = this.dataView(value, dtype, dims).slice(0);
     return new Tensor(dtype, typedArrayFor(dtype, copy) as never, dims);

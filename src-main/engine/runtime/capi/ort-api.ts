@@ -71,6 +71,7 @@ const ENTRIES = {
   SessionOptionsAppendExecutionProvider_CUDA_V2: [204, 'void *(void *options, void *cudaOptions)'],
   CreateCUDAProviderOptions: [205, 'void *(_Out_ void **out)'],
   UpdateCUDAProviderOptions: [206, 'void *(void *cudaOptions, const char **keys, const char **values, size_t n)'],
+  GetTensorMemoryInfo: [194, 'void *(void *value, _Out_ void **out)'],
   ReleaseCUDAProviderOptions: [208, 'void (void *p)'],
   SessionOptionsAppendExecutionProvider: [216, 'void *(void *options, const char *provider, const char **keys, const char **values, size_t n)'],
   CopyTensors: [386, 'void *(void *env, void **src, void **dst, void *stream, size_t n)'],
