@@ -206,3 +206,13 @@ describe('C-API adapter errors', () => {
     await session.release();
   });
 });
+
+describe('koffi stacks', () => {
+  it('gives native calls 8 MiB stacks on the main thread and on the async workers (128 KiB overflowed in the CUDA and WebGPU providers)', async () => {
+    const { configuredKoffi, NATIVE_STACK_BYTES } = await import('./koffi-config');
+    const { koffi, asyncSafe } = configuredKoffi();
+    expect(asyncSafe).toBe(true);
+    expect(koffi.config().async_stack_size).toBe(NATIVE_STACK_BYTES);
+    expect(koffi.config().sync_stack_size).toBe(NATIVE_STACK_BYTES);
+  });
+});

@@ -58,11 +58,12 @@ class CapiCore {
   readonly env: Ptr;
   readonly allocator: Ptr;
   readonly cpuMemory: Ptr;
-  /** STUDIO_CAPI_SYNC=1 runs every call on the calling thread (a diagnostic: rules out thread affinity). */
-  private readonly syncCalls = process.env.STUDIO_CAPI_SYNC === '1';
+  /** Every call on the calling thread: STUDIO_CAPI_SYNC=1 (a diagnostic), or koffi's worker stacks could not be enlarged. */
+  private readonly syncCalls: boolean;
 
   constructor(readonly loaded: LoadedOrtApi) {
     this.api = loaded.api;
+    this.syncCalls = process.env.STUDIO_CAPI_SYNC === '1' || !loaded.asyncSafe;
     this.env = this.out((o) => this.api.CreateEnv(LOG_ERROR, 'studio', o), { action: 'creating the ORT environment', fix: 'reinstall onnxruntime-node (npm ci)' });
     live.env++;
     this.allocator = this.out((o) => this.api.GetAllocatorWithDefaultOptions(o), { action: 'getting the default allocator', fix: 'reinstall onnxruntime-node' });

@@ -4,8 +4,8 @@
  * transfer registered in the environment. Synchronous: it returns when the bytes have arrived.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { findCudaLibraries } from '../cuda-libraries';
+import { configuredKoffi } from './koffi-config';
 
 type Memcpy = (dst: unknown, src: unknown, bytes: number, kind: number) => number;
 let memcpy: Memcpy | null | undefined;
@@ -25,7 +25,7 @@ function load(): Memcpy | null {
   };
   const found = findCudaLibraries(process.platform === 'win32' ? 'win32' : 'linux', process.env, { exists: (p) => fs.existsSync(p), list }).found[lib];
   try {
-    const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
+    const { koffi } = configuredKoffi();
     memcpy = koffi.load(found ?? lib).func('int cudaMemcpy(void *dst, void *src, size_t count, int kind)') as Memcpy;
   } catch {
     memcpy = null;

@@ -5,7 +5,7 @@
  * version 23, CopyTensors; checked at load time by calls whose answers are known, see verifyTable).
  */
 import fs from 'node:fs';
-import koffi from 'koffi';
+import { configuredKoffi } from './koffi-config';
 
 /** OrtApi version requested from OrtGetApiBase().GetApi; 23 (ONNX Runtime 1.23) covers every entry below. */
 export const ORT_API_VERSION = 23;
@@ -87,10 +87,13 @@ export interface LoadedOrtApi {
   api: OrtApiTable;
   version: string;
   libraryPath: string;
+  /** Whether calls may run on koffi's worker threads (their stacks were made large enough). */
+  asyncSafe: boolean;
 }
 
 /** Loads the library, asks for the OrtApi table and declares every entry of ENTRIES on it. */
 export function loadOrtApi(libraryPath: string): LoadedOrtApi {
+  const { koffi, asyncSafe } = configuredKoffi();
   const lib = koffi.load(libraryPath);
   const getApiBase = lib.func('void *OrtGetApiBase()');
   const base = getApiBase() as Ptr;
@@ -108,7 +111,7 @@ export function loadOrtApi(libraryPath: string): LoadedOrtApi {
     api[name as EntryName] = trace ? traced(name, fn) : fn;
   }
   verifyTable(api);
-  return { api, version, libraryPath };
+  return { api, version, libraryPath, asyncSafe };
 }
 
 /**
@@ -142,14 +145,15 @@ function verifyTable(api: OrtApiTable): void {
 
 /** Reads n pointers from a native array. */
 export function readPointers(ptr: Ptr, n: number): Ptr[] {
+  const { koffi } = configuredKoffi();
   return n === 0 ? [] : (koffi.decode(ptr, koffi.array('void *', n)) as Ptr[]);
 }
 
 export function readString(ptr: Ptr): string {
-  return koffi.decode.string(ptr);
+  return configuredKoffi().koffi.decode.string(ptr);
 }
 
 /** An ArrayBuffer over native memory (no copy); valid while its owner lives. */
 export function nativeView(ptr: Ptr, byteLength: number): ArrayBuffer {
-  return koffi.view(ptr, byteLength);
+  return configuredKoffi().koffi.view(ptr, byteLength);
 }
