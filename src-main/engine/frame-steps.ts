@@ -30,6 +30,10 @@ export function promptEmbeds(ctx: FrameContext, sequence: Sequence): Float32Arra
     if (row.textId !== null) e.addText(row.textId, out, i * e.hiddenSize);
     if (row.codecId !== null) e.addCodec(row.codecId, out, i * e.hiddenSize);
     if (row.codecVector) for (let j = 0; j < e.hiddenSize; j++) out[i * e.hiddenSize + j] += row.codecVector[j];
+    if (row.codecFrame) {
+      e.addCodec(row.codecFrame[0], out, i * e.hiddenSize);
+      for (let j = 1; j < row.codecFrame.length; j++) e.addCodePredictorCodec(j - 1, row.codecFrame[j], out, i * e.hiddenSize);
+    }
   });
   return out;
 }

@@ -17,12 +17,15 @@ import { MODEL_MANIFEST_FILE, MODEL_MANIFEST_VERSION, type BuildDtype, type Mode
 import type { OnProgress } from './progress';
 import { GRAPH_OPS, type GraphOps } from './onnx/graph-builder';
 import { publishDir, tempSiblingOf } from './publish-dir';
+import { SafetensorsFile } from './safetensors';
 import { buildTalkerGraph } from './talker-graph';
 import { expectedSpeakerEncoderTensors } from './speaker-encoder/speaker-encoder-config';
 import { buildSpeakerEncoderGraph, SPEAKER_ENCODER_FILE } from './speaker-encoder/speaker-encoder-graph';
+import { parseSpeechEncoderConfig, usedSpeechEncoderTensors } from './speech-encoder/speech-encoder-config';
+import { buildSpeechEncoderGraph, SPEECH_ENCODER_FILE } from './speech-encoder/speech-encoder-graph';
 
 /** Bump when graphs, tables or the manifest change shape or meaning: old cache dirs are then ignored. */
-export const BUILDER_VERSION = '9';
+export const BUILDER_VERSION = '10';
 
 /** Measured on CPU (docs/benchmarks.md): the unrolled loop graph beats 15 step calls per frame. */
 export const DEFAULT_CODE_PREDICTOR: ModelManifest['defaultCodePredictor'] = 'loop';
@@ -109,6 +112,7 @@ async function writeBuild(
   report({ phase: 'graphs', done: 4, total: numGraphs });
   const embeddings = await writeEmbeddingTables(checkpoint.weights, config, builtDir, act, report);
   const speakerEncoder = writeSpeakerEncoder(checkpoint, builtDir);
+  const speechEncoder = writeSpeechEncoder(checkpoint, builtDir);
   for (const name of checkpoint.tokenizerFiles) fs.copyFileSync(path.join(checkpoint.dir, name), path.join(builtDir, name));
 
   const manifest: ModelManifest = {
@@ -135,6 +139,7 @@ async function writeBuild(
     files: Object.fromEntries(checkpoint.tokenizerFiles.map((name) => [TOKENIZER_FILE_KEYS[name], name])) as ModelManifest['files'],
     checkpointDir: checkpoint.dir,
     ...(speakerEncoder ? { speakerEncoder } : {}),
+    ...(speechEncoder ? { speechEncoder } : {}),
   };
   fs.writeFileSync(path.join(builtDir, MODEL_MANIFEST_FILE), JSON.stringify(manifest, null, 2));
   return manifest;
@@ -147,6 +152,35 @@ function writeSpeakerEncoder(checkpoint: ReturnType<typeof openCheckpoint>, buil
   const weights = new Map(expectedSpeakerEncoderTensors(config).map((t) => [t.name, { shape: t.shape, data: checkpoint.weights.readFloat32(t.name) }]));
   fs.writeFileSync(path.join(builtDir, SPEAKER_ENCODER_FILE), buildSpeakerEncoderGraph(config, weights));
   return { file: SPEAKER_ENCODER_FILE, melDim: config.melDim, encDim: config.encDim, sampleRateHz: config.sampleRateHz };
+}
+
+/** Base checkpoints: compiles the speech tokenizer's encoder (fp32; ~150 MB at full size, the 16 used codebooks only) for in-context cloning. */
+function writeSpeechEncoder(checkpoint: ReturnType<typeof openCheckpoint>, builtDir: string): ModelManifest['speechEncoder'] | null {
+  if (!checkpoint.speakerEncoder) return null;
+  const config = parseSpeechEncoderConfig(checkpoint.speechTokenizerConfig, checkpoint.paths.speechTokenizerConfig);
+  const file = SafetensorsFile.open(checkpoint.paths.speechTokenizerWeights);
+  let weights: Map<string, { shape: number[]; data: Float32Array }>;
+  try {
+    const stored = new Set(file.names());
+    const missing = usedSpeechEncoderTensors(config).filter((t) => !stored.has(t.name));
+    if (missing.length > 0) {
+      throw new StudioError('model-invalid', `${checkpoint.paths.speechTokenizerWeights} lacks ${missing.length} encoder tensors (first: ${missing[0].name}); a Base checkpoint's speech tokenizer ships its encoder for voice cloning, download the full speech_tokenizer folder`, {
+        file: checkpoint.paths.speechTokenizerWeights,
+        tensor: missing[0].name,
+      });
+    }
+    weights = new Map(usedSpeechEncoderTensors(config).map((t) => {
+      const shape = file.info(t.name).shape;
+      if (shape.join(',') !== t.shape.join(',')) {
+        throw new StudioError('model-invalid', `${t.name} is [${shape.join(', ')}] but speech_tokenizer/config.json implies [${t.shape.join(', ')}]; the speech tokenizer's files do not match`, { tensor: t.name });
+      }
+      return [t.name, { shape: t.shape, data: file.readFloat32(t.name) }];
+    }));
+  } finally {
+    file.close();
+  }
+  fs.writeFileSync(path.join(builtDir, SPEECH_ENCODER_FILE), buildSpeechEncoderGraph(config, weights));
+  return { file: SPEECH_ENCODER_FILE, sampleRateHz: config.sampleRateHz, samplesPerFrame: config.samplesPerFrame, numQuantizers: config.numValidQuantizers };
 }
 
 function readManifestIfValid(builtDir: string): ModelManifest | null {
@@ -164,7 +198,7 @@ function readManifestIfValid(builtDir: string): ModelManifest | null {
 /** Every file a manifest names, relative to the built dir. */
 export function manifestFiles(manifest: ModelManifest): string[] {
   const graphs = Object.values(manifest.graphs).flatMap((g) => (g.externalDataFile ? [g.file, g.externalDataFile] : [g.file]));
-  return [...graphs, ...Object.values(manifest.embeddings).map((t) => t.file), ...Object.values(manifest.files), ...(manifest.speakerEncoder ? [manifest.speakerEncoder.file] : [])];
+  return [...graphs, ...Object.values(manifest.embeddings).map((t) => t.file), ...Object.values(manifest.files), ...(manifest.speakerEncoder ? [manifest.speakerEncoder.file] : []), ...(manifest.speechEncoder ? [manifest.speechEncoder.file] : [])];
 }
 
 function missingFiles(builtDir: string, manifest: ModelManifest): string[] {
