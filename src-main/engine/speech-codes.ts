@@ -31,7 +31,7 @@ export async function createSpeechCodeEncoder(builtDir: string, manifest: Pick<M
       if (clips.length === 0) return [];
       const numFrames = clips.map((c) => Math.ceil(c.length / spf));
       if (numFrames.some((n) => n === 0)) throw new StudioError('invalid-argument', 'a reference clip is empty; give 5–15 s of one person speaking', { field: 'referenceAudio' });
-      const numSamples = Math.max(...numFrames) * spf;
+      const numSamples = numFrames.reduce((a, b) => Math.max(a, b), 0) * spf;
       const data = new Float32Array(clips.length * numSamples); // zeros after each clip
       clips.forEach((c, i) => data.set(c, i * numSamples));
       const out = await runSession(session, { [SPEECH_ENCODER_INPUT]: tensor('float32', data, [clips.length, numSamples]) });
