@@ -93,16 +93,19 @@ export function buildSpeechEncoderGraph(config: SpeechEncoderConfig, weights: Sp
   const latent = g.transpose(down, [0, 2, 1]); // [B, F, hidden]
   g.output(latent, 'float32', ['batch', 'num_frames', config.hiddenSize], SPEECH_ENCODER_LATENT);
 
-  // split RVQ: nearest codeword = argmin ‖e‖² − 2 x·e (‖x‖² is the same for every code)
+  // split RVQ on [B·F, dim] rows: nearest codeword = argmin ‖e‖² − 2 x·e (‖x‖² is the same for every code),
+  // one Gemm against the stored [C, dim] table (transB) with the norms as its bias
   const codes: string[] = [];
+  const framesShape = g.op('Shape', [latent], { start: 0, end: 2 }); // [B, F]
   const rvq = (name: string, numLayers: number) => {
     const q = `quantizer.${name}`;
+    const dim = config.codebookDim;
     const proj = tensor(`${q}.input_proj.weight`);
-    let residual = g.matmul(latent, g.initializer(`${q}.input_proj.weight.T`, transposed(proj.data, config.codebookDim, config.hiddenSize), [config.hiddenSize, config.codebookDim]));
+    const projT = g.initializer(`${q}.input_proj.weight.T`, transposed(proj.data, dim, config.hiddenSize), [config.hiddenSize, dim]);
+    let residual = g.reshape(g.matmul(latent, projT), [-1, dim]); // [B·F, dim]
     for (let i = 0; i < numLayers; i++) {
       const sum = tensor(`${q}.layers.${i}.codebook.embed_sum`).data;
       const usage = tensor(`${q}.layers.${i}.codebook.cluster_usage`).data;
-      const dim = config.codebookDim;
       const embed = new Float32Array(sum.length);
       const norms = new Float32Array(config.codebookSize);
       for (let c = 0; c < config.codebookSize; c++) {
@@ -115,10 +118,10 @@ export function buildSpeechEncoderGraph(config: SpeechEncoderConfig, weights: Sp
         norms[c] = norm;
       }
       const table = g.initializer(`${q}.layers.${i}.embed`, embed, [config.codebookSize, dim]);
-      const tableT = g.initializer(`${q}.layers.${i}.embed.T`, transposed(embed, config.codebookSize, dim), [dim, config.codebookSize]);
-      const distance = g.sub(g.initializer(`${q}.layers.${i}.embed_norm`, norms, [config.codebookSize]), g.mul(g.matmul(residual, tableT), g.constFloat(2))); // [B, F, C]
-      const index = g.op('ArgMin', [distance], { axis: -1, keepdims: 0 }); // [B, F], the first on a tie
-      codes.push(g.unsqueeze(index, [1]));
+      const normsName = g.initializer(`${q}.layers.${i}.embed_norm`, norms, [config.codebookSize]);
+      const distance = g.op('Gemm', [residual, table, normsName], { alpha: attr.float(-2), beta: attr.float(1), transB: 1 }); // [B·F, C]
+      const index = g.op('ArgMin', [distance], { axis: -1, keepdims: 0 }); // [B·F], the first on a tie
+      codes.push(g.unsqueeze(g.reshapeTo(index, framesShape), [1])); // [B, 1, F]
       residual = g.sub(residual, g.gather(table, index));
     }
   };
