@@ -105,6 +105,7 @@ export function createSequence(
     pending: null,
     maxFrames: maxFramesFor(prompt.numTextTokens, numRows, params.maxNewTokens, { ...config, maxSequenceTokens: maxPositions }),
     truncated: false,
+    codecPrefix: request.refCodes ? request.refCodes.map((frame) => [...frame]) : [],
     numFramesDecoded: 0,
     pcmChunks: [],
     numChunksEmitted: 0,

@@ -63,6 +63,27 @@ const REQUESTS = (): SynthesisRequest[] => [
   { requestId: 'xvec', input: 'Hello world, this is the studio.', inputFormat: 'text', voice: '', language: 'english', ...clonePromptFields(prompts[2]), seed: 42, params: { maxNewTokens: 12 } },
 ];
 
+function maxDiffOf(a: Float32Array, b: Float32Array): number {
+  let max = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) max = Math.max(max, Math.abs(a[i] - b[i]));
+  return max;
+}
+
+async function enginePcm(request: SynthesisRequest, target: Engine = engine): Promise<Float32Array> {
+  let pcm: Float32Array | null = null;
+  const off = target.onDidFinish((o) => {
+    if (o.status === 'done') pcm = o.result.pcm;
+  });
+  try {
+    target.addRequest(request);
+    await target.run();
+  } finally {
+    off();
+  }
+  if (!pcm) throw new Error(`request ${request.requestId} did not finish`);
+  return pcm;
+}
+
 describe('in-context voice cloning on tiny Base (CPU)', () => {
   it('builds the speech encoder into the model and lists it in the manifest', () => {
     expect(engine.parts.manifest.speechEncoder).toEqual({ file: 'speech_encoder.onnx', sampleRateHz: 24000, samplesPerFrame: 1920, numQuantizers: 16 });
@@ -121,6 +142,31 @@ describe('in-context voice cloning on tiny Base (CPU)', () => {
       expect(together.get(r.requestId), r.requestId).toEqual(alone);
       expect(staggered.get(r.requestId), r.requestId).toEqual(alone);
       expect(alone.codes).toEqual((await referenceSynthesis(p.stages, p.manifest, p.tokenizer, p.config, r)).codes);
+    }
+  });
+
+  it('decodes the reference codes as left context of the generated audio and outputs only the generated frames', async () => {
+    const p = engine.parts;
+    const request = REQUESTS()[0];
+    const reference = await referenceSynthesis(p.stages, p.manifest, p.tokenizer, p.config, request);
+    const spf = p.manifest.codec.samplesPerFrame;
+    expect(reference.pcm.length).toBe(reference.codes.length * spf); // 12 frames × 1920, none of the reference's
+    // the same codes decoded without the reference in front sound different at the start
+    const bare = await p.stages.codec.decode(reference.codes);
+    const startDiff = maxDiffOf(bare.subarray(0, spf), reference.pcm.subarray(0, spf));
+    expect(startDiff).toBeGreaterThan(1e-3);
+    const pcm = await enginePcm(request);
+    expect(pcm.length).toBe(reference.pcm.length);
+    const diff = maxDiffOf(pcm, reference.pcm);
+    console.log(`in-context PCM: engine vs whole decode max diff ${diff.toExponential(2)}; without the reference context ${startDiff.toExponential(2)} in the first frame`);
+    expect(diff).toBeLessThan(startDiff / 10);
+    // window mode: the first chunks take their 25 frames of left context from the reference codes
+    const windowed = await createEngine({ modelDir: builtDir, config: { provider: 'cpu', codePredictor: 'step', codec: { mode: 'window' } }, log: () => {} });
+    try {
+      const windowPcm = await enginePcm(request, windowed);
+      expect(maxDiffOf(windowPcm, reference.pcm)).toBeLessThan(startDiff / 10);
+    } finally {
+      await windowed.dispose();
     }
   });
 
