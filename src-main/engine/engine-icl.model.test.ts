@@ -18,6 +18,7 @@ import { createEngine } from './create-engine';
 import type { Engine } from './engine';
 import { resolveEngineConfig } from './engine-config';
 import { referenceSynthesis } from './reference-synthesis';
+import { createSpeechCodeEncoder } from './speech-codes';
 import { runAndCollect } from './testing/run-and-collect';
 import { clonePromptFields, createVoiceCloner, type VoiceCloner } from './voice-cloner';
 
@@ -111,6 +112,18 @@ describe('in-context voice cloning on tiny Base (CPU)', () => {
     }
     // x-vector mode: the same embedding, no codes or text
     expect(prompts[2]).toEqual({ mode: 'xvector', embedding: icl.embedding });
+  });
+
+  it('encodes a ragged batch of clips (not whole frames) as each clip alone', async () => {
+    const encoder = await createSpeechCodeEncoder(builtDir, engine.parts.manifest, 1);
+    try {
+      const clips = [prepareReferenceClip(referenceClip(1), 48000).pcm.subarray(0, 30_000), prepareReferenceClip(referenceClip(2), 48000).pcm.subarray(0, 52_345)];
+      const together = await encoder.encode(clips);
+      expect(together.map((c) => c.length)).toEqual([16, 28]); // ⌈30000 / 1920⌉, ⌈52345 / 1920⌉
+      expect(together).toEqual([(await encoder.encode([clips[0]]))[0], (await encoder.encode([clips[1]]))[0]]);
+    } finally {
+      await encoder.dispose();
+    }
   });
 
   it('refuses in-context mode without a transcript, naming the way out', async () => {

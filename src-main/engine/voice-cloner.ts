@@ -54,6 +54,7 @@ export async function createVoiceCloner(builtDir: string, manifest: Pick<ModelMa
     const prompt: ClonePrompt = { mode, embedding: [...embedding] };
     if (mode === 'icl') {
       codes ??= await createSpeechCodeEncoder(builtDir, manifest);
+      if (codes.sampleRateHz !== clip.sampleRateHz) throw new StudioError('model-invalid', `the speech encoder takes ${codes.sampleRateHz} Hz but clips are prepared at ${clip.sampleRateHz} Hz; rebuild the model`, {});
       [prompt.refCodes] = await codes.encode([clip.pcm]);
       prompt.refText = refText;
     }
