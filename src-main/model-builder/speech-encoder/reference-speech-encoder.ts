@@ -3,7 +3,7 @@
  * numValidQuantizers quantizers, one clip at a time with plain loops in float64, following transformers'
  * MimiModel._encode_frame: SEANet (causal convs, zero left padding plus the extra right padding that
  * completes the last window, ELU, identity-shortcut residual blocks) → causal transformer (LayerNorm,
- * RoPE, sliding window, layer scales, GELU MLP) → replicate-padded stride-2 downsample → split RVQ
+ * RoPE, optional attention window, layer scales, GELU MLP) → replicate-padded stride-2 downsample → split RVQ
  * (semantic and acoustic parts each quantize the same latent; nearest codeword by Euclidean distance,
  * the lowest index on a tie). The golden path the ONNX graph is tested against; never used at run time.
  */
@@ -180,7 +180,7 @@ function transformer(input: Float64Array, numRows: number, c: SpeechEncoderConfi
     for (let head = 0; head < c.numAttentionHeads; head++) {
       const kvHead = Math.floor(head / group);
       for (let t = 0; t < numRows; t++) {
-        const first = Math.max(0, t - c.slidingWindow + 1);
+        const first = c.attentionWindow === null ? 0 : Math.max(0, t - c.attentionWindow + 1);
         let max = -Infinity;
         for (let s = first; s <= t; s++) {
           let dot = 0;

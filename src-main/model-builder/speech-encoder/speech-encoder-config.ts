@@ -24,8 +24,13 @@ export interface SpeechEncoderConfig {
   intermediateSize: number;
   normEps: number;
   ropeTheta: number;
-  /** Keys per query in the causal attention, the query itself included (Mimi's context of 250 at 25 Hz). */
-  slidingWindow: number;
+  /**
+   * Keys per query in the causal attention, the query itself included, or null for all earlier keys.
+   * null as the official path runs: transformers 4.57 (pinned by qwen-tts) builds Mimi's encoder mask
+   * with create_causal_mask, which ignores encoder_config.sliding_window (250) under sdpa and eager;
+   * kyutai's Mimi used the window. Clips up to 10 s (250 steps at 25 Hz) encode the same either way.
+   */
+  attentionWindow: number | null;
   /** Quantizers stored (32); only the first numValidQuantizers are used. */
   numQuantizers: number;
   numSemanticQuantizers: number;
@@ -88,7 +93,7 @@ export function parseSpeechEncoderConfig(tokenizerJson: Json, source = 'speech_t
     intermediateSize: num('intermediate_size', 2048),
     normEps: num('norm_eps', 1e-5, false),
     ropeTheta: num('rope_theta', 10000, false),
-    slidingWindow: num('sliding_window', 250),
+    attentionWindow: null,
     numQuantizers: num('num_quantizers', 32),
     numSemanticQuantizers: num('num_semantic_quantizers', 1),
     codebookSize: num('codebook_size', 2048),

@@ -83,7 +83,7 @@ describe('speech encoder graph (tiny Mimi, fp32, ORT CPU)', () => {
   });
 
   it('matches the reference at batch 1: latent within 1e-4, all 16 codes equal, clear of ties', async () => {
-    const clip = testClip(40 * SPF, 1); // 3.2 s: 80 transformer rows, five times the tiny window of 16
+    const clip = testClip(40 * SPF, 1); // 3.2 s: 80 transformer rows
     const expected = referenceSpeechEncode(clip, config, weights);
     expect(expected.minDecisionMargin).toBeGreaterThan(MIN_TIE_MARGIN);
     const got = await encode([clip]);
@@ -108,6 +108,23 @@ describe('speech encoder graph (tiny Mimi, fp32, ORT CPU)', () => {
       expect(maxDiff, `row ${row}: ${report}`).toBeLessThanOrEqual(MAX_DIFF);
       expect(rowCodes(got.codes, row, got.numFrames, expected.numFrames), `row ${row}`).toEqual(expected.codes);
     });
+  });
+
+  it('matches the reference with an attention window (kyutai Mimi\'s context) shorter than the clip', async () => {
+    const windowed = { ...config, attentionWindow: 16 }; // 0.64 s at 25 Hz against 24 steps of a 12-frame clip
+    const windowSession = await createSession(buildSpeechEncoderGraph(windowed, weights), { provider: 'cpu', intraOpNumThreads: 1 });
+    try {
+      const clip = testClip(12 * SPF, 2);
+      const expected = referenceSpeechEncode(clip, windowed, weights);
+      const out = await runSession(windowSession, { [SPEECH_ENCODER_INPUT]: tensor('float32', clip, [1, clip.length]) });
+      const { maxDiff, report } = maxAbsDiff(out[SPEECH_ENCODER_LATENT].data as Float32Array, expected.latent, MAX_DIFF);
+      expect(maxDiff, report).toBeLessThanOrEqual(MAX_DIFF);
+      // the window changes the latent: not the full-causal result
+      const full = referenceSpeechEncode(clip, config, weights);
+      expect(maxAbsDiff(full.latent, expected.latent, 1e-3).maxDiff).toBeGreaterThan(1e-3);
+    } finally {
+      await disposeSession(windowSession);
+    }
   });
 
   it('gives the official frame count ⌈len / 1920⌉ in the reference for a clip that is not a whole number of frames', () => {

@@ -73,7 +73,8 @@ export function buildSpeechEncoderGraph(config: SpeechEncoderConfig, weights: Sp
   const rows = g.op('Range', [g.constInt64([0], []), g.squeeze(numRows, [0]), g.constInt64([1], [])]); // [T]
   const { cos, sin } = ropeCosSin(g, g.unsqueeze(rows, [0]), d, config.ropeTheta, 'float32'); // [1, 1, T, D]
   const lag = g.sub(g.unsqueeze(rows, [1]), g.unsqueeze(rows, [0])); // [T, T]: query − key
-  const visible = g.op('And', [g.op('GreaterOrEqual', [lag, g.constInt64([0], [])]), g.op('Less', [lag, g.constInt64([config.slidingWindow], [])])]);
+  const causal = g.op('GreaterOrEqual', [lag, g.constInt64([0], [])]);
+  const visible = config.attentionWindow === null ? causal : g.op('And', [causal, g.op('Less', [lag, g.constInt64([config.attentionWindow], [])])]);
   const mask = g.op('Where', [visible, g.constFloat(0), g.constFloat(MASK_NEGATIVE)]); // [T, T], broadcast over [B, H]
   const splitHeads = (v: string) => g.transpose(g.reshape(v, [0, 0, heads, d]), [0, 2, 1, 3]); // [B, H, T, D]
   for (let i = 0; i < config.numHiddenLayers; i++) {

@@ -45,8 +45,7 @@ export function syntheticSpeechEncoderConfig(size: SyntheticSpeechEncoderSize): 
     vector_quantization_hidden_dimension: 256,
   };
   if (size === 'full') return official;
-  // a window of 16 keys (0.64 s at 25 Hz) so that short test clips exercise the sliding window
-  return { ...official, num_filters: 4, hidden_size: 32, head_dim: 8, num_attention_heads: 4, num_key_value_heads: 4, intermediate_size: 64, num_hidden_layers: 2, sliding_window: 16, codebook_dim: 8, vector_quantization_hidden_dimension: 8, num_quantizers: 20 };
+  return { ...official, num_filters: 4, hidden_size: 32, head_dim: 8, num_attention_heads: 4, num_key_value_heads: 4, intermediate_size: 64, num_hidden_layers: 2, codebook_dim: 8, vector_quantization_hidden_dimension: 8, num_quantizers: 20 };
 }
 
 /** Every encoder tensor for `rawEncoderConfig` (the encoder_config object), seeded, in registration order. */
