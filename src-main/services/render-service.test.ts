@@ -58,6 +58,7 @@ function fakeHost(): FakeHost {
   return host;
 }
 
+const asHost = (h: FakeHost) => h as unknown as RenderServiceOptions['host'];
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
@@ -70,7 +71,7 @@ function setup(host = fakeHost(), extra: Partial<RenderServiceOptions> = {}) {
   const clips: { clip: NewClip; pcm: Float32Array }[] = [];
   const options: RenderServiceOptions = {
     dataDir,
-    host,
+    host: asHost(host),
     concurrency: 2,
     openProject: async () => ({ project: { editor: { text: 'From a project.\n\nTwo paragraphs.', inputFormat: 'text' }, name: 'Proj' } as never }),
     saveToLibrary: async (clip, pcm) => (clips.push({ clip, pcm }), { id: `clip-${clips.length}` } as ClipRecord),
@@ -144,10 +145,10 @@ describe('RenderService', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(first.service.list()[0]).toMatchObject({ state: 'running', numDone: 2 });
     // a crash: nothing runs any more, the record on disk still says 'running'
-    const restarted = new RenderService({ ...first.options, host: fakeHost() });
+    const restarted = new RenderService({ ...first.options, host: asHost(fakeHost()) });
     expect(restarted.list()[0]).toMatchObject({ id: job.id, state: 'interrupted', numDone: 2 });
     const fresh = fakeHost();
-    const resumed = new RenderService({ ...first.options, host: fresh });
+    const resumed = new RenderService({ ...first.options, host: asHost(fresh) });
     await resumed.resume(job.id);
     await resumed.settled(job.id);
     expect(resumed.list()[0]).toMatchObject({ state: 'done', numDone: 3 });
