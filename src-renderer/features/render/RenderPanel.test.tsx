@@ -65,7 +65,7 @@ describe('RenderPanel', () => {
     fireEvent.change(screen.getByLabelText('Render title'), { target: { value: 'Typed' } });
     fireEvent.change(screen.getByLabelText('Document text'), { target: { value: 'One.\n\nTwo.' } });
     fireEvent.change(screen.getByLabelText('Render seed'), { target: { value: '7' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Render' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Start render' }));
     await waitFor(() => expect(screen.getAllByTestId('render-job')).toHaveLength(2));
     expect(calls.find((c) => c.channel === 'studio:render.start')!.request).toEqual({
       source: { kind: 'text', text: 'One.\n\nTwo.', inputFormat: 'text', title: 'Typed' }, voice: 'vivian', language: 'english', seed: 7,

@@ -98,7 +98,7 @@ export function RenderPanel() {
           Seed <input type="number" aria-label="Render seed" min={0} max={MAX_SEED} value={seed} onChange={(e) => setSeed(Math.max(0, Math.min(MAX_SEED, Math.floor(Number(e.target.value) || 0))))} />
         </label>
         <input className="grow" aria-label="Output folder" placeholder="Output folder (default: the data folder's renders/)" value={outputDir} onChange={(e) => setOutputDir(e.target.value)} />
-        <button className="primary" disabled={!ready} onClick={() => void startRender(sourceOf(kind, draft, editor), { seed, outputDir: outputDir.trim() || undefined })}>Render</button>
+        <button className="primary" disabled={!ready} onClick={() => void startRender(sourceOf(kind, draft, editor), { seed, outputDir: outputDir.trim() || undefined })}>Start render</button>
       </div>
       <QueueSetting />
       {error && <p role="alert" className="error">{error}</p>}
