@@ -8,57 +8,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { StudioError } from '../../src-shared/errors';
 import type { RenderJob } from '../../src-shared/contract/render';
 import type { ClipRecord, NewClip } from '../../src-shared/contract/library';
 import { FileGrants } from '../access/file-grants';
 import { planRender } from '../render/render-plan';
 import { assembleWork } from '../render/render-parts';
 import { RenderService, type RenderServiceOptions } from './render-service';
+import { asHost, fakeRenderHost as fakeHost, MODEL, RATE } from '../render/testing/fake-render-host';
 
-const RATE = 24_000;
 const DOC = '# One\n\nFirst paragraph.\n\nSecond one, longer.\n\n# Two\n\nThird and last paragraph here.\n';
-const MODEL = { id: 'embedded:tiny', modelHash: 'h', defaultParams: { temperature: 0.9 } };
 
-interface FakeHost {
-  call(method: string, req: { requestId?: string; input?: string }): Promise<unknown>;
-  synthesized: string[];
-  cancelled: string[];
-  /** Inputs that fail (a reason per try), or hang until cancelled. */
-  failing: Map<string, string[]>;
-  hanging: Set<string>;
-}
-
-function fakeHost(): FakeHost {
-  const waiters = new Map<string, () => void>();
-  const host: FakeHost = {
-    synthesized: [],
-    cancelled: [],
-    failing: new Map(),
-    hanging: new Set(),
-    async call(method, req) {
-      if (method === 'modelInfo') return MODEL;
-      if (method === 'cancel') {
-        host.cancelled.push(req.requestId!);
-        waiters.get(req.requestId!)?.();
-        return { cancelled: true };
-      }
-      const input = req.input!;
-      const reasons = host.failing.get(input);
-      if (reasons && reasons.length > 0) throw new StudioError(reasons[0] === 'ssml' ? 'ssml-invalid' : 'engine-crashed', reasons.shift()!);
-      if ([...host.hanging].some((h) => input.includes(h))) {
-        await new Promise<void>((resolve) => waiters.set(req.requestId!, resolve));
-        throw new StudioError('cancelled', 'cancelled');
-      }
-      host.synthesized.push(input);
-      const pcm = Float32Array.from({ length: 100 * input.length }, (_, i) => 0.2 * Math.sin(i / 7));
-      return { pcm, sampleRateHz: RATE };
-    },
-  };
-  return host;
-}
-
-const asHost = (h: FakeHost) => h as unknown as RenderServiceOptions['host'];
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
