@@ -186,6 +186,7 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
   [CHANNELS.showOpenProject]: empty,
   [CHANNELS.showSaveProject]: z.strictObject({ suggestedName: z.string().min(1).max(255) }),
   [CHANNELS.showImportAudio]: empty,
+  [CHANNELS.showOpenDocument]: empty,
   [CHANNELS.startRender]: z.strictObject({
     source: z.discriminatedUnion('kind', [
       z.strictObject({ kind: z.literal('text'), text: z.string().min(1).max(16_777_216), inputFormat: z.enum(['text', 'ssml']), title: z.string().max(200) }),

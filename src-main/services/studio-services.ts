@@ -85,6 +85,7 @@ export interface DesktopPort {
   showOpenProject(): Promise<{ path: string | null }>;
   showSaveProject(suggestedName: string): Promise<{ path: string | null }>;
   showImportAudio(): Promise<{ imported: ImportedAudio[] }>;
+  showOpenDocument(): Promise<{ path: string | null }>;
 }
 
 const MAX_RECENT_RESULTS = 16;
@@ -188,6 +189,7 @@ export class StudioServices {
       [CHANNELS.showOpenProject]: async () => this.desktop().showOpenProject(),
       [CHANNELS.showSaveProject]: async (req) => this.desktop().showSaveProject(req.suggestedName),
       [CHANNELS.showImportAudio]: async () => this.desktop().showImportAudio(),
+      [CHANNELS.showOpenDocument]: async () => this.desktop().showOpenDocument(),
       [CHANNELS.startRender]: async (req) => this.renderService().start(req),
       [CHANNELS.listRenders]: async () => this.renderService().list(),
       [CHANNELS.cancelRender]: async (req) => ({ cancelled: this.renderService().cancel(req.jobId) }),

@@ -8,7 +8,8 @@ import type { RenderSource } from '../../../src-shared/contract/render';
 import type { RecentProject } from '../../../src-shared/contract/projects';
 import { useStudioStore } from '../../store/store';
 import { MAX_SEED } from '../voice/voice.slice';
-import { followRenders, listRenderableProjects, saveRenderQueue, startRender } from './render-actions';
+import { isDesktopApp } from '../../ipc/client';
+import { chooseRenderDocument, followRenders, listRenderableProjects, saveRenderQueue, startRender } from './render-actions';
 import { RenderJobCard } from './RenderJobCard';
 import './render.css';
 
@@ -90,7 +91,10 @@ export function RenderPanel() {
         </select>
       )}
       {kind === 'file' && (
-        <input className="grow" aria-label="Document path" placeholder="a .txt/.md/.ssml file or a folder of them, in the data folder's projects folder or opened in the desktop app" value={draft.path} onChange={(e) => patch({ path: e.target.value })} />
+        <div className="toolbar">
+          <input className="grow" aria-label="Document path" placeholder="a .txt/.md/.ssml file or a folder of them, in the data folder's projects folder or opened in the desktop app" value={draft.path} onChange={(e) => patch({ path: e.target.value })} />
+          {isDesktopApp() && <button onClick={() => void chooseRenderDocument().then((p) => p && patch({ path: p }))}>Choose…</button>}
+        </div>
       )}
       <div className="toolbar">
         <span className="muted">Voice {voice.voice} · {voice.language} (Voice page)</span>

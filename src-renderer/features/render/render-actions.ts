@@ -7,7 +7,7 @@ import { CHANNELS, EVENTS } from '../../../src-shared/ipc-contract';
 import { toStudioError } from '../../../src-shared/errors';
 import type { RenderSource } from '../../../src-shared/contract/render';
 import type { RecentProject } from '../../../src-shared/contract/projects';
-import { call, subscribe } from '../../ipc/client';
+import { call, isDesktopApp, subscribe } from '../../ipc/client';
 import { useStudioStore } from '../../store/store';
 
 function fail(err: unknown): void {
@@ -80,5 +80,16 @@ export async function listRenderableProjects(): Promise<RecentProject[]> {
   } catch (err) {
     fail(err);
     return [];
+  }
+}
+
+/** The desktop app's open dialog for a document to render (its pick becomes readable); null when cancelled or in a browser. */
+export async function chooseRenderDocument(): Promise<string | null> {
+  if (!isDesktopApp()) return null;
+  try {
+    return (await call(CHANNELS.showOpenDocument, {})).path;
+  } catch (err) {
+    fail(err);
+    return null;
   }
 }
