@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { CHANNELS, type Channel } from '../../src-shared/ipc-contract';
-import { AUDIO_FORMATS } from '../../src-shared/audio-format';
+import { AUDIO_FORMATS, OUTPUT_LOUDNESS_LIMITS } from '../../src-shared/audio-format';
 import { EXPORT_CHUNK_MAX_SAMPLES } from '../../src-shared/contract/export';
 
 const empty = z.strictObject({});
@@ -30,6 +30,18 @@ export const ssmlRequestOptionsSchema = z.strictObject({
   lenient: z.boolean().optional(),
 });
 
+/** A loudness target (LUFS) and true-peak ceiling (dBTP), in the ranges the normaliser accepts. */
+export const outputLoudnessSchema = z.strictObject({
+  targetLufs: z
+    .number({ message: 'loudness.targetLufs must be a number of LUFS' })
+    .min(OUTPUT_LOUDNESS_LIMITS.targetLufs.min, `loudness.targetLufs must be at least ${OUTPUT_LOUDNESS_LIMITS.targetLufs.min} LUFS`)
+    .max(OUTPUT_LOUDNESS_LIMITS.targetLufs.max, `loudness.targetLufs must be at most ${OUTPUT_LOUDNESS_LIMITS.targetLufs.max} LUFS`),
+  truePeakCeilingDbtp: z
+    .number({ message: 'loudness.truePeakCeilingDbtp must be a number of dBTP' })
+    .min(OUTPUT_LOUDNESS_LIMITS.truePeakCeilingDbtp.min, `loudness.truePeakCeilingDbtp must be at least ${OUTPUT_LOUDNESS_LIMITS.truePeakCeilingDbtp.min} dBTP`)
+    .max(OUTPUT_LOUDNESS_LIMITS.truePeakCeilingDbtp.max, `loudness.truePeakCeilingDbtp must be at most ${OUTPUT_LOUDNESS_LIMITS.truePeakCeilingDbtp.max} dBTP`),
+});
+
 export const synthesisRequestSchema = z.strictObject({
   requestId: z.string().min(1).max(128),
   input: z.string().max(1_048_576),
@@ -44,6 +56,7 @@ export const synthesisRequestSchema = z.strictObject({
   stream: z.boolean().optional(),
   ssmlOptions: ssmlRequestOptionsSchema.optional(),
   turnIndex: z.number().int().min(0).max(100_000).optional(),
+  loudness: outputLoudnessSchema.optional(),
 });
 
 const fullSamplingParamsSchema = samplingParamsSchema.required();
@@ -182,6 +195,7 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
     sampleRateHz: z.number().int().min(8000).max(192_000),
     format: z.enum(AUDIO_FORMATS),
     bitrateKbps: z.number().positive().max(510).optional(),
+    loudness: outputLoudnessSchema.optional(),
   }),
   [CHANNELS.showOpenProject]: empty,
   [CHANNELS.showSaveProject]: z.strictObject({ suggestedName: z.string().min(1).max(255) }),

@@ -48,6 +48,8 @@ export function TimelinePanel() {
   const [selection, setSelection] = useState<WaveformSelection | null>(null);
   const [loop, setLoop] = useState(false);
   const [exportFormat, setExportFormat] = useState<AudioFormat>('wav');
+  const [normaliseExport, setNormaliseExport] = useState(true);
+  const outputLoudness = useStudioStore((s) => s.outputLoudness);
   const [exportStatus, setExportStatus] = useState<string | null>(null);
 
   const composed = useMemo(() => (baseLayout ? composeTimeline(baseLayout, turns, clipAudio) : null), [baseLayout, turns, clipAudio]);
@@ -79,7 +81,7 @@ export function TimelinePanel() {
   const baseName = projectName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'clip';
   const exportAs = (pcm: Float32Array, name: string) => {
     setExportStatus(`Exporting ${FORMAT_LABELS[exportFormat]}…`);
-    exportAudioFile(pcm, composed.sampleRateHz, exportFormat, name).then(
+    exportAudioFile(pcm, composed.sampleRateHz, exportFormat, name, normaliseExport ? outputLoudness : undefined).then(
       (fileName) => setExportStatus(`Saved ${fileName}`),
       (err: unknown) => setExportStatus(`Export failed: ${toStudioError(err).message}`),
     );
@@ -129,6 +131,9 @@ export function TimelinePanel() {
               <option key={f} value={f}>{FORMAT_LABELS[f]}</option>
             ))}
           </select>
+        </label>
+        <label className="check" title="Takes and gain edits change the whole clip's loudness; this brings the export back to the Settings target in one gain">
+          <input type="checkbox" data-testid="export-normalise" checked={normaliseExport} onChange={(e) => setNormaliseExport(e.target.checked)} /> Normalise to {outputLoudness.targetLufs} LUFS
         </label>
         <button data-testid="export-audio" onClick={() => exportAs(composed.pcm, baseName)}>Export</button>
         <button data-testid="export-wavf32" onClick={() => exportWav(composed.pcm, baseName, 'float32')}>Export WAV float</button>

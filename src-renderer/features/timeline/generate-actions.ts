@@ -43,6 +43,7 @@ export function buildRequest(requestId: string, seed: number, doc?: { input: str
     priority: 'interactive',
     stream: true,
     ...(s.editorFormat === 'ssml' ? { ssmlOptions: { ...s.editorSsmlOptions } } : {}),
+    loudness: { ...s.outputLoudness },
   };
 }
 
@@ -122,10 +123,11 @@ export async function generate(options: { turnIndex?: number; stream?: boolean; 
   };
   store.upsertJob(job);
   const request: SynthesisRequest = { ...buildRequest(job.requestId, seed), ...(isTurn ? { turnIndex: options.turnIndex } : {}) };
-  const player = options.stream === false ? null : new StreamPlayer();
+  const player = options.stream === false ? null : new StreamPlayer(request.loudness ?? null);
   const unfollow = followRequest(job, player);
   try {
     const result = await call(CHANNELS.synthesize, request);
+    player?.replaceWithFinal(result.pcm, result.sampleRateHz);
     const clip = clipFrom(request, result);
     if (isTurn) clip.title = `Turn ${options.turnIndex! + 1} take · ${clip.title}`;
     const saved = await call(CHANNELS.saveClip, { clip, fromRequestId: request.requestId });
@@ -144,7 +146,7 @@ export async function generate(options: { turnIndex?: number; stream?: boolean; 
     useStudioStore.getState().patchJob(job.jobId, e.code === 'cancelled' ? { state: 'cancelled' } : { state: 'failed', error: { code: e.code, message: e.message } });
   } finally {
     unfollow();
-    if (player) setTimeout(() => player.dispose(), 30_000);
+    if (player) setTimeout(() => player.dispose(), Math.max(30, player.remainingS() + 1) * 1000);
   }
   return useStudioStore.getState().jobs.find((j) => j.jobId === job.jobId) ?? job;
 }
