@@ -36,4 +36,25 @@ test('runs a 10 s benchmark with 2 clients, charts move and tables fill', async 
   const ids = await page.getByLabel('Compare run A').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
   expect(new Set(ids).size).toBe(ids.length);
   await ui.screenshot('ui-bench-done');
+
+  // Compare the run with itself: the delta table and the overlaid A/B charts, which fit their cards at 1024 px.
+  await page.getByLabel('Compare run A').selectOption(runId);
+  await page.getByLabel('Compare run B').selectOption(runId);
+  await expect(page.getByTestId('bench-deltas').locator('tbody tr')).toHaveCount(1);
+  await expect(page.getByTestId('bench-deltas')).toContainText('+0.00%');
+  const charts = page.getByTestId('bench-compare-charts');
+  await expect(charts.getByTestId('compare-chart-throughput')).toHaveAttribute('data-num-points', '1');
+  await expect(charts.locator('.recharts-bar-rectangle')).not.toHaveCount(0);
+  for (const width of [1440, 1024]) {
+    await page.setViewportSize({ width, height: width === 1440 ? 900 : 700 });
+    for (const id of ['compare-chart-throughput', 'compare-chart-latency']) {
+      const fits = await charts.getByTestId(id).evaluate((fig) => {
+        const svg = fig.querySelector('svg');
+        return svg !== null && svg.getBoundingClientRect().right <= fig.getBoundingClientRect().right + 1 && fig.scrollWidth <= fig.clientWidth + 1;
+      });
+      expect(fits, `${id} fits its card at ${width} px`).toBe(true);
+    }
+    await charts.scrollIntoViewIfNeeded();
+    await ui.screenshot(`ui-bench-compare-${width}`);
+  }
 });
