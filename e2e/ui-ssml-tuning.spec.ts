@@ -45,7 +45,8 @@ test('select text → rate/pitch/volume/emphasis/pause → SSML that checks and 
   await page.getByTestId('tune-emphasis-apply').click();
   await page.getByTestId('tune-break-ms').fill('400');
   await page.getByTestId('tune-break-insert').click();
-  await expect(content).toContainText('<emphasis level="reduced">The end.</emphasis><break time="400ms"/>');
+  // The pause goes after the selection, which after Emphasise is the emphasised words.
+  await expect(content).toContainText('<emphasis level="reduced">The end.<break time="400ms"/></emphasis>');
   await expect(page.getByTestId('ssml-diagnostics')).toHaveCount(0);
   await expect(page.getByTestId('turn-count')).toHaveText('3 turns', { timeout: 10_000 });
   await ui.screenshot('ui-ssml-tuning-1440-light');

@@ -85,6 +85,7 @@ export const newClipSchema = z.strictObject({
   sampleRateHz: z.number().int().positive().max(384_000),
   turnSpans: z.array(turnSpanSchema).max(10_000),
   voices: z.array(z.string().min(1).max(64)).max(256).optional(),
+  takeOf: z.strictObject({ clipId: idSchema, turnIndex: z.number().int().min(0).max(100_000) }).optional(),
 });
 
 const takeRefSchema = z.strictObject({
@@ -159,12 +160,18 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
     language: z.string().max(64).optional(),
     favouritesOnly: z.boolean().optional(),
     limit: z.number().int().min(1).max(1000).optional(),
+    takesOf: idSchema.optional(),
   }),
   [CHANNELS.saveClip]: z.strictObject({ clip: newClipSchema, pcm: z.instanceof(Float32Array).optional(), fromRequestId: idSchema.optional() }),
   [CHANNELS.getClip]: z.strictObject({ id: idSchema }),
   [CHANNELS.readClipAudio]: z.strictObject({ id: idSchema }),
   [CHANNELS.deleteClip]: z.strictObject({ id: idSchema }),
-  [CHANNELS.updateClip]: z.strictObject({ id: idSchema, title: z.string().trim().min(1).max(200).optional(), favourite: z.boolean().optional() }),
+  [CHANNELS.updateClip]: z.strictObject({
+    id: idSchema,
+    title: z.string().trim().min(1).max(200).optional(),
+    favourite: z.boolean().optional(),
+    chooseTake: z.strictObject({ turnIndex: z.number().int().min(0).max(100_000), takeId: idSchema.nullable() }).optional(),
+  }),
   [CHANNELS.saveProject]: z.strictObject({ project: projectDocumentSchema, path: z.string().min(1).max(4096).optional() }),
   [CHANNELS.openProject]: z.strictObject({ path: z.string().min(1).max(4096) }),
   [CHANNELS.listRecent]: empty,

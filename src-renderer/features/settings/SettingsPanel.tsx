@@ -23,6 +23,7 @@ function LoudnessSetting() {
   return (
     <form
       className="row"
+      noValidate
       data-testid="loudness-setting"
       onSubmit={(e) => {
         e.preventDefault();
