@@ -48,7 +48,7 @@ export async function playClip(id: string): Promise<void> {
 }
 
 /** Renames a clip and/or marks it a favourite; the list shows the stored result. */
-export async function updateClip(id: string, patch: { title?: string; favourite?: boolean }): Promise<void> {
+export async function updateClip(id: string, patch: { title?: string; favourite?: boolean; chooseTake?: { turnIndex: number; takeId: string | null } }): Promise<void> {
   try {
     useStudioStore.getState().replaceLibraryClip(await call(CHANNELS.updateClip, { id, ...patch }));
   } catch (err) {
@@ -100,4 +100,30 @@ export async function downloadClip(clip: ClipRecord): Promise<void> {
   } catch (err) {
     fail(err);
   }
+}
+
+/** A clip's takes (regenerated turns), oldest first. */
+export async function loadTakes(clipId: string): Promise<ClipRecord[]> {
+  try {
+    return await call(CHANNELS.listClips, { takesOf: clipId });
+  } catch (err) {
+    fail(err);
+    return [];
+  }
+}
+
+/**
+ * Tells the library which take a Timeline turn now uses (the base clip's own audio, or a take
+ * clip), so the clip's entry shows the same choice. Quiet when the base clip is not in the library.
+ */
+export async function recordChosenTake(turnIndex: number): Promise<void> {
+  const s = useStudioStore.getState();
+  const baseClipId = s.baseLayout?.clipId;
+  const turn = s.turns.find((t) => t.turnIndex === turnIndex);
+  const take = turn?.takes.find((k) => k.takeId === turn.chosenTakeId);
+  if (!baseClipId || !take) return;
+  await call(CHANNELS.updateClip, { id: baseClipId, chooseTake: { turnIndex, takeId: take.clipId === baseClipId ? null : take.clipId } }).then(
+    (clip) => useStudioStore.getState().replaceLibraryClip(clip),
+    () => undefined,
+  );
 }

@@ -129,8 +129,18 @@ export async function generate(options: { turnIndex?: number; stream?: boolean; 
     const result = await call(CHANNELS.synthesize, request);
     player?.replaceWithFinal(result.pcm, result.sampleRateHz);
     const clip = clipFrom(request, result);
-    if (isTurn) clip.title = `Turn ${options.turnIndex! + 1} take · ${clip.title}`;
-    const saved = await call(CHANNELS.saveClip, { clip, fromRequestId: request.requestId });
+    if (isTurn) {
+      clip.title = `Turn ${options.turnIndex! + 1} take · ${clip.title}`;
+      // Filed under the clip it is a take of: the Library keeps one entry per clip with its takes.
+      const baseClipId = useStudioStore.getState().baseLayout?.clipId;
+      if (baseClipId) clip.takeOf = { clipId: baseClipId, turnIndex: options.turnIndex! };
+    }
+    // A base clip deleted from the library since: the take is stored as a clip of its own.
+    const saved = await call(CHANNELS.saveClip, { clip, fromRequestId: request.requestId }).catch((err: unknown) => {
+      if (!clip.takeOf || toStudioError(err).code !== 'not-found') throw err;
+      const { takeOf: _dropped, ...own } = clip;
+      return call(CHANNELS.saveClip, { clip: own, fromRequestId: request.requestId });
+    });
     const s = useStudioStore.getState();
     s.addClip(saved, { sampleRateHz: result.sampleRateHz, pcm: result.pcm });
     if (isTurn) {
