@@ -94,7 +94,7 @@ export function SettingsPanel() {
         <dl className="facts">
           <dt>Loudness</dt>
           <dd data-testid="output-loudness">
-            every clip (Speak, Timeline takes, previews, the Timeline's export) normalised to {targetLufs} LUFS integrated, true peak at most {truePeakCeilingDbtp} dBTP (one gain, no limiter). Live playback while a clip streams applies the gain predicted from its first second, ramped, then the final clip replaces it.
+            every clip (Speak, Timeline takes, previews, the Timeline's export) normalised to {targetLufs} LUFS integrated, true peak at most {truePeakCeilingDbtp} dBTP (one gain, no limiter). Live playback while a clip streams plays at the gain predicted from the audio so far (glided, capped under the ceiling), and switches to the final normalised clip when it arrives in time.
           </dd>
           <dt>Clips</dt>
           <dd className="mono">{info ? joinPath(info.userDataDir, 'library', 'clips') : '…'}</dd>
