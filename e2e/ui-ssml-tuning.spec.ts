@@ -54,7 +54,8 @@ test('select text → rate/pitch/volume/emphasis/pause → SSML that checks and 
   await generateAndWaitForRegions(page, 3);
   const rows = page.getByTestId('trace').locator('tbody tr');
   await expect(rows.nth(1)).toContainText('×1.20');
-  await expect(rows.nth(1)).toContainText('+2');
+  await expect(rows.nth(1)).toContainText('2.0 st');
+  await expect(rows.nth(1)).toContainText('3.0 dB');
   await expect(rows.nth(2)).toContainText('×1.05'); // reduced emphasis: 1.05× rate
   await page.setViewportSize({ width: 1024, height: 700 });
   await page.emulateMedia({ colorScheme: 'dark' });

@@ -150,6 +150,7 @@ export function SsmlEditor(props: SsmlEditorProps) {
         <button disabled={!ssml} onClick={() => wrap(`<voice name="${voice}">`, '</voice>')}>Change voice</button>
       </div>
       <div className="toolbar tune-bar" role="toolbar" aria-label="Tune the selection" data-testid="tune-bar">
+        <strong className="muted">Tune selection</strong>
         <TuneSlider label="Rate" unit="%" testId="tune-rate" value={tuning.ratePercent} range={TUNING_RANGES.ratePercent} disabled={!ssml} onChange={(ratePercent) => setTuning({ ...tuning, ratePercent })} />
         <TuneSlider label="Pitch" unit="st" testId="tune-pitch" value={tuning.pitchSemitones} range={TUNING_RANGES.pitchSemitones} disabled={!ssml} onChange={(pitchSemitones) => setTuning({ ...tuning, pitchSemitones })} />
         <TuneSlider label="Volume" unit="dB" testId="tune-volume" value={tuning.volumeDb} range={TUNING_RANGES.volumeDb} disabled={!ssml} onChange={(volumeDb) => setTuning({ ...tuning, volumeDb })} />
