@@ -14,6 +14,7 @@ import { MAX_ZOOM_PX_PER_S, MIN_ZOOM_PX_PER_S } from './timeline.slice';
 import { timelinePlayer } from './timeline-player';
 import { TraceTable } from './TraceTable';
 import { exportAudioFile } from './export-actions';
+import { normalizeLoudness } from '../../../src-main/audio/normalize-loudness';
 import { AUDIO_FORMATS, type AudioFormat } from '../../../src-shared/audio-format';
 import { toStudioError } from '../../../src-shared/errors';
 
@@ -76,8 +77,13 @@ export function TimelinePanel() {
     );
   }
 
+  // Float WAV is written here, not in main: the same one-gain normalisation (the normaliser is pure) keeps it with the other formats.
   const exportWav = (pcm: Float32Array, name: string, format: WavSampleFormat) =>
-    downloadBytes(encodeWav(pcm, composed.sampleRateHz, format), `${name}-${format === 'pcm16' ? '16bit' : 'float'}.wav`, 'audio/wav');
+    downloadBytes(
+      encodeWav(normaliseExport ? normalizeLoudness(pcm, composed.sampleRateHz, outputLoudness).pcm : pcm, composed.sampleRateHz, format),
+      `${name}-${format === 'pcm16' ? '16bit' : 'float'}.wav`,
+      'audio/wav',
+    );
   const baseName = projectName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'clip';
   const exportAs = (pcm: Float32Array, name: string) => {
     setExportStatus(`Exporting ${FORMAT_LABELS[exportFormat]}…`);
