@@ -44,7 +44,7 @@ test('runs a 10 s benchmark with 2 clients, charts move and tables fill', async 
   await expect(page.getByTestId('bench-deltas').locator('tbody tr td').nth(4)).toHaveText(/^(\+0\.00%|—)$/); // — when a loaded machine completed nothing in the window
   const charts = page.getByTestId('bench-compare-charts');
   await expect(charts.getByTestId('compare-chart-throughput')).toHaveAttribute('data-num-points', '1');
-  await expect(charts.locator('svg.recharts-surface')).toHaveCount(2);
+  await expect(charts.locator('.recharts-wrapper')).toHaveCount(2);
   for (const width of [1440, 1024]) {
     await page.setViewportSize({ width, height: width === 1440 ? 900 : 700 });
     for (const id of ['compare-chart-throughput', 'compare-chart-latency']) {
