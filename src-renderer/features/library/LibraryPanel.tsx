@@ -3,7 +3,8 @@
  * timings and model hash; search, a voice filter (a clip matches by any of its turns' voices) and
  * favourites only; per clip: favourite, rename, play, download as WAV, re-open in the editor
  * (asked first when it would replace unsaved work), delete (asked first). One entry per clip: a
- * regenerated turn is a take under its clip's entry, listed per turn with play and choose.
+ * regenerated turn is a take under its clip's entry, listed per turn with play and choose; the
+ * clip plays and downloads with its chosen takes in place.
  */
 import { Fragment, useEffect, useState } from 'react';
 import type { ClipRecord } from '../../../src-shared/contract/library';

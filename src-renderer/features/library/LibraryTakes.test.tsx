@@ -9,6 +9,7 @@ import { resetStore } from '../../store/store';
 import type { StudioBridge } from '../../../src-shared/ipc-contract';
 import type { ClipRecord } from '../../../src-shared/contract/library';
 import { LibraryPanel } from './LibraryPanel';
+import { clipAudioWithTakes } from './library-actions';
 
 const BASE = { title: 'Story', input: 'x', inputFormat: 'ssml', voice: 'ryan', language: 'english', seed: 7, instruct: null, params: { temperature: 0.9, topK: 50, topP: 1 }, modelHash: 'abc', timings: { latencyFirstAudioMs: 1, latencyTotalMs: 2, rtf: 0.5 }, sampleRateHz: 24_000, createdAtMs: 1, numSamples: 240, durationMs: 1000, favourite: false };
 const CLIP = { ...BASE, id: 'c1', turnSpans: [], voices: ['ryan', 'aiden'], takeOf: null, numTakes: 2, chosenTakes: { 1: 't2' } } as unknown as ClipRecord;
@@ -59,5 +60,26 @@ describe('LibraryPanel takes', () => {
     await waitFor(() => expect(calls.find((c) => c.channel === 'studio:library.updateClip')?.request).toEqual({ id: 'c1', chooseTake: { turnIndex: 1, takeId: null } }));
     await waitFor(() => expect((screen.getByTestId('clip-turn-1').querySelectorAll('input[type="radio"]')[0] as HTMLInputElement).checked).toBe(true));
     expect(calls.find((c) => c.channel === 'studio:library.listClips' && (c.request as { takesOf?: string }).takesOf)?.request).toEqual({ takesOf: 'c1' });
+  });
+
+  it('composes a clip with its chosen takes for play and download', async () => {
+    const audioOf: Record<string, Float32Array> = { c1: new Float32Array(300).fill(0.1), t2: new Float32Array(50).fill(0.5) };
+    setBridge({
+      invoke: async (channel, request) => ({ ok: true, value: (channel === 'studio:library.readClipAudio' ? { sampleRateHz: 24_000, pcm: audioOf[(request as { id: string }).id] } : null) as never }),
+      on: () => () => {},
+    });
+    const spans = [
+      { turnIndex: 0, startSample: 0, endSample: 100 },
+      { turnIndex: 1, startSample: 120, endSample: 200 },
+      { turnIndex: 2, startSample: 220, endSample: 300 },
+    ];
+    const own = await clipAudioWithTakes({ ...CLIP, turnSpans: spans, chosenTakes: {} });
+    expect(own.pcm.length).toBe(300);
+    const composed = await clipAudioWithTakes({ ...CLIP, turnSpans: spans, chosenTakes: { 1: 't2' } });
+    // Turn 2's 80 samples are replaced by the take's 50; the gaps keep their lengths (silent).
+    expect(composed.pcm.length).toBe(100 + 20 + 50 + 20 + 80);
+    expect(composed.pcm[119]).toBe(0);
+    expect(Array.from(composed.pcm.subarray(120, 170)).every((x) => x === 0.5)).toBe(true);
+    expect(composed.pcm[190]).toBeCloseTo(0.1);
   });
 });

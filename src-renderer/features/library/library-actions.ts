@@ -13,6 +13,8 @@ import { DEFAULT_DOCUMENT } from '../editor/editor.slice';
 import { hasUnsavedChanges } from '../projects/project-actions';
 import { randomId } from '../timeline/timeline.slice';
 import { playPcm } from '../../components/pcm-player';
+import { composeTimeline, type ClipAudio } from '../timeline/compose-timeline';
+import type { ProjectTurn } from '../../../src-shared/contract/projects';
 import { downloadBytes, encodeWav } from '../../components/wav-encode';
 
 function newId(): string {
@@ -38,9 +40,32 @@ export async function refreshLibrary(): Promise<void> {
   }
 }
 
+/**
+ * The clip as the library's choices make it: each turn with a chosen take has that take in its
+ * place (the Timeline's composition: the clip's gaps, silent around a replaced turn); without
+ * choices, the clip's own audio.
+ */
+export async function clipAudioWithTakes(clip: ClipRecord): Promise<ClipAudio> {
+  const own = await call(CHANNELS.readClipAudio, { id: clip.id });
+  const chosen = Object.entries(clip.chosenTakes ?? {}).map(([turn, takeId]) => ({ turnIndex: Number(turn), takeId }));
+  if (chosen.length === 0) return own;
+  const audio: Record<string, ClipAudio> = { [clip.id]: own };
+  for (const { takeId } of chosen) audio[takeId] = await call(CHANNELS.readClipAudio, { id: takeId });
+  const turns: ProjectTurn[] = clip.turnSpans.map((span) => {
+    const takeId = clip.chosenTakes[span.turnIndex];
+    const ownRef = { takeId: 'own', clipId: clip.id, seed: clip.seed, startSample: span.startSample, endSample: span.endSample, createdAtMs: clip.createdAtMs };
+    const takes = takeId ? [ownRef, { takeId, clipId: takeId, seed: 0, startSample: 0, endSample: audio[takeId].pcm.length, createdAtMs: 0 }] : [ownRef];
+    return { turnIndex: span.turnIndex, takes, chosenTakeId: takeId ?? 'own', previousTakeId: null };
+  });
+  const composed = composeTimeline({ clipId: clip.id, numSamples: own.pcm.length, turnSpans: clip.turnSpans }, turns, audio);
+  return composed ? { sampleRateHz: composed.sampleRateHz, pcm: composed.pcm } : own;
+}
+
+/** Plays a clip as its chosen takes make it (a take id plays that take alone). */
 export async function playClip(id: string): Promise<void> {
   try {
-    const audio = await call(CHANNELS.readClipAudio, { id });
+    const clip = useStudioStore.getState().libraryClips.find((c) => c.id === id);
+    const audio = clip ? await clipAudioWithTakes(clip) : await call(CHANNELS.readClipAudio, { id });
     playPcm(audio.pcm, audio.sampleRateHz);
   } catch (err) {
     fail(err);
@@ -91,10 +116,10 @@ export async function deleteClip(id: string): Promise<void> {
   }
 }
 
-/** Saves a clip as a 16-bit WAV named after its title, voice and seed. */
+/** Saves a clip (with its chosen takes) as a 16-bit WAV named after its title, voice and seed. */
 export async function downloadClip(clip: ClipRecord): Promise<void> {
   try {
-    const audio = await call(CHANNELS.readClipAudio, { id: clip.id });
+    const audio = await clipAudioWithTakes(clip);
     const name = `${clip.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'clip'}-${clip.voice}-seed${clip.seed}.wav`;
     downloadBytes(encodeWav(audio.pcm, audio.sampleRateHz, 'pcm16'), name, 'audio/wav');
   } catch (err) {
