@@ -66,10 +66,18 @@ export function resolveCodecStateStore(config: EngineConfig, provider: ProviderN
   return provider === 'webgpu' ? 'device' : 'host';
 }
 
-async function openStages(manifest: ModelManifest, modelDir: string, config: EngineConfig, provider: ProviderName): Promise<ModelStages> {
+/** The session options every stage starts from: provider, device pin, threads. */
+export function stageSessionOptions(manifest: ModelManifest, config: EngineConfig, provider: ProviderName): SessionOptions {
   const options: SessionOptions = { provider };
+  // a CPU candidate (provider 'auto' falling back) has no device to pin
+  if (config.deviceIndex >= 0 && provider !== 'cpu') options.deviceIndex = config.deviceIndex;
   const numThreads = intraOpThreads(manifest, config);
   if (numThreads > 0) options.intraOpNumThreads = numThreads;
+  return options;
+}
+
+async function openStages(manifest: ModelManifest, modelDir: string, config: EngineConfig, provider: ProviderName): Promise<ModelStages> {
+  const options = stageSessionOptions(manifest, config, provider);
   const embeddings = new EmbeddingTables(modelDir, manifest);
   try {
     const buckets = resolveShapeBuckets(config, provider);
@@ -93,6 +101,11 @@ async function openStages(manifest: ModelManifest, modelDir: string, config: Eng
   }
 }
 
+/** Whether 'auto' tries its next provider after this failure: graphs a provider cannot run, or a provider that does not load. */
+export function triesNextProvider(code: string): boolean {
+  return code === 'model-invalid' || code === 'unsupported';
+}
+
 export async function createEngine(options: CreateEngineOptions): Promise<Engine> {
   const log = options.log ?? ((line: string) => console.info(line));
   const config = resolveEngineConfig(options.config ?? {});
@@ -112,7 +125,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
       return new Engine({ manifest: buildManifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, policy: options.policy, codecBatching });
     } catch (err) {
       const error = toStudioError(err);
-      if (error.code !== 'model-invalid' || plan.candidates.length === 1) throw error;
+      if (!triesNextProvider(error.code) || plan.candidates.length === 1) throw error;
       failures.push(`${candidate.provider}: ${error.message}`);
     }
   }
