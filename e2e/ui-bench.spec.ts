@@ -36,4 +36,27 @@ test('runs a 10 s benchmark with 2 clients, charts move and tables fill', async 
   const ids = await page.getByLabel('Compare run A').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
   expect(new Set(ids).size).toBe(ids.length);
   await ui.screenshot('ui-bench-done');
+
+  // Compare the run with itself: the delta table and the overlaid A/B charts, which fit their cards at 1024 px.
+  await page.getByLabel('Compare run A').selectOption(runId);
+  await page.getByLabel('Compare run B').selectOption(runId);
+  await expect(page.getByTestId('bench-deltas').locator('tbody tr')).toHaveCount(1);
+  await expect(page.getByTestId('bench-deltas').locator('tbody tr td').nth(4)).toHaveText(/^(\+0\.00%|—)$/); // — when a loaded machine completed nothing in the window
+  const charts = page.getByTestId('bench-compare-charts');
+  await expect(charts.getByTestId('compare-chart-throughput')).toHaveAttribute('data-num-points', '1');
+  await expect(charts.locator('.recharts-wrapper')).toHaveCount(2);
+  for (const width of [1440, 1024]) {
+    await page.setViewportSize({ width, height: width === 1440 ? 900 : 700 });
+    for (const id of ['compare-chart-throughput', 'compare-chart-latency']) {
+      // The chart re-measures its card after a resize (ResizeObserver), so poll; the overflow is in px.
+      const overflowPx = () =>
+        charts.getByTestId(id).evaluate((fig) => {
+          const svg = fig.querySelector('svg.recharts-surface');
+          return svg ? Math.max(0, svg.getBoundingClientRect().right - fig.getBoundingClientRect().right) : Infinity;
+        });
+      await expect.poll(overflowPx, { message: `${id} fits its card at ${width} px` }).toBeLessThanOrEqual(1);
+    }
+    await charts.scrollIntoViewIfNeeded();
+    await ui.screenshot(`ui-bench-compare-${width}`);
+  }
 });

@@ -45,4 +45,28 @@ export function fileExtensionFor(format: AudioFormat): string {
 }
 
 /** The studio's output loudness: every clip is normalised to this (BS.1770 integrated, true-peak ceiling). */
-export const DEFAULT_OUTPUT_LOUDNESS = Object.freeze({ targetLufs: -16, truePeakCeilingDbtp: -1 });
+export const DEFAULT_OUTPUT_LOUDNESS: Readonly<OutputLoudness> = Object.freeze({ targetLufs: -16, truePeakCeilingDbtp: -1 });
+
+/** A loudness target: BS.1770 integrated loudness and the true-peak ceiling no sample may pass. */
+export interface OutputLoudness {
+  targetLufs: number;
+  truePeakCeilingDbtp: number;
+}
+
+/** The accepted ranges (inclusive); the normaliser, the contract schema and the HTTP API check these. */
+export const OUTPUT_LOUDNESS_LIMITS = Object.freeze({
+  targetLufs: Object.freeze({ min: -70, max: -5 }),
+  truePeakCeilingDbtp: Object.freeze({ min: -9, max: 0 }),
+});
+
+/** Why `loudness` is out of range ('' when it is fine); one message for the UI, the contract and the API. */
+export function outputLoudnessProblem(loudness: OutputLoudness, names = { targetLufs: 'targetLufs', truePeakCeilingDbtp: 'truePeakCeilingDbtp' }): string {
+  const { targetLufs: t, truePeakCeilingDbtp: c } = OUTPUT_LOUDNESS_LIMITS;
+  if (!Number.isFinite(loudness.targetLufs) || loudness.targetLufs < t.min || loudness.targetLufs > t.max) {
+    return `${names.targetLufs} is ${loudness.targetLufs} but must be from ${t.min} to ${t.max} LUFS; use -16 (podcast) or -23 (EBU R128)`;
+  }
+  if (!Number.isFinite(loudness.truePeakCeilingDbtp) || loudness.truePeakCeilingDbtp < c.min || loudness.truePeakCeilingDbtp > c.max) {
+    return `${names.truePeakCeilingDbtp} is ${loudness.truePeakCeilingDbtp} but must be from ${c.min} to ${c.max} dBTP; use -1`;
+  }
+  return '';
+}

@@ -4,6 +4,7 @@
  * Types only. Per-request params live here; engine config (batch limits, providers) does not.
  */
 import type { SerializedStudioError } from './errors';
+import type { OutputLoudness } from './audio-format';
 
 /** Sampling parameters, named after generation_config.json's keys in camelCase. */
 export interface SamplingParams {
@@ -75,6 +76,11 @@ export interface SynthesisRequest {
    * reported as turn 0 (turnSpans, progress and audio events), without the breaks around it.
    */
   turnIndex?: number;
+  /**
+   * The whole recording's loudness target and true-peak ceiling (one gain, no limiter); absent:
+   * the host's default (DEFAULT_OUTPUT_LOUDNESS). Applies to plain text and SSML alike.
+   */
+  loudness?: OutputLoudness;
 }
 
 export interface SynthesisTimings {

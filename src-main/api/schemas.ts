@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { CHANNELS, type Channel } from '../../src-shared/ipc-contract';
-import { AUDIO_FORMATS } from '../../src-shared/audio-format';
+import { AUDIO_FORMATS, OUTPUT_LOUDNESS_LIMITS } from '../../src-shared/audio-format';
 import { EXPORT_CHUNK_MAX_SAMPLES } from '../../src-shared/contract/export';
 
 const empty = z.strictObject({});
@@ -30,6 +30,18 @@ export const ssmlRequestOptionsSchema = z.strictObject({
   lenient: z.boolean().optional(),
 });
 
+/** A loudness target (LUFS) and true-peak ceiling (dBTP), in the ranges the normaliser accepts. */
+export const outputLoudnessSchema = z.strictObject({
+  targetLufs: z
+    .number({ message: 'loudness.targetLufs must be a number of LUFS' })
+    .min(OUTPUT_LOUDNESS_LIMITS.targetLufs.min, `loudness.targetLufs must be at least ${OUTPUT_LOUDNESS_LIMITS.targetLufs.min} LUFS`)
+    .max(OUTPUT_LOUDNESS_LIMITS.targetLufs.max, `loudness.targetLufs must be at most ${OUTPUT_LOUDNESS_LIMITS.targetLufs.max} LUFS`),
+  truePeakCeilingDbtp: z
+    .number({ message: 'loudness.truePeakCeilingDbtp must be a number of dBTP' })
+    .min(OUTPUT_LOUDNESS_LIMITS.truePeakCeilingDbtp.min, `loudness.truePeakCeilingDbtp must be at least ${OUTPUT_LOUDNESS_LIMITS.truePeakCeilingDbtp.min} dBTP`)
+    .max(OUTPUT_LOUDNESS_LIMITS.truePeakCeilingDbtp.max, `loudness.truePeakCeilingDbtp must be at most ${OUTPUT_LOUDNESS_LIMITS.truePeakCeilingDbtp.max} dBTP`),
+});
+
 export const synthesisRequestSchema = z.strictObject({
   requestId: z.string().min(1).max(128),
   input: z.string().max(1_048_576),
@@ -44,6 +56,7 @@ export const synthesisRequestSchema = z.strictObject({
   stream: z.boolean().optional(),
   ssmlOptions: ssmlRequestOptionsSchema.optional(),
   turnIndex: z.number().int().min(0).max(100_000).optional(),
+  loudness: outputLoudnessSchema.optional(),
 });
 
 const fullSamplingParamsSchema = samplingParamsSchema.required();
@@ -72,6 +85,7 @@ export const newClipSchema = z.strictObject({
   sampleRateHz: z.number().int().positive().max(384_000),
   turnSpans: z.array(turnSpanSchema).max(10_000),
   voices: z.array(z.string().min(1).max(64)).max(256).optional(),
+  takeOf: z.strictObject({ clipId: idSchema, turnIndex: z.number().int().min(0).max(100_000) }).optional(),
 });
 
 const takeRefSchema = z.strictObject({
@@ -146,12 +160,18 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
     language: z.string().max(64).optional(),
     favouritesOnly: z.boolean().optional(),
     limit: z.number().int().min(1).max(1000).optional(),
+    takesOf: idSchema.optional(),
   }),
   [CHANNELS.saveClip]: z.strictObject({ clip: newClipSchema, pcm: z.instanceof(Float32Array).optional(), fromRequestId: idSchema.optional() }),
   [CHANNELS.getClip]: z.strictObject({ id: idSchema }),
   [CHANNELS.readClipAudio]: z.strictObject({ id: idSchema }),
   [CHANNELS.deleteClip]: z.strictObject({ id: idSchema }),
-  [CHANNELS.updateClip]: z.strictObject({ id: idSchema, title: z.string().trim().min(1).max(200).optional(), favourite: z.boolean().optional() }),
+  [CHANNELS.updateClip]: z.strictObject({
+    id: idSchema,
+    title: z.string().trim().min(1).max(200).optional(),
+    favourite: z.boolean().optional(),
+    chooseTake: z.strictObject({ turnIndex: z.number().int().min(0).max(100_000), takeId: idSchema.nullable() }).optional(),
+  }),
   [CHANNELS.saveProject]: z.strictObject({ project: projectDocumentSchema, path: z.string().min(1).max(4096).optional() }),
   [CHANNELS.openProject]: z.strictObject({ path: z.string().min(1).max(4096) }),
   [CHANNELS.listRecent]: empty,
@@ -182,6 +202,7 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
     sampleRateHz: z.number().int().min(8000).max(192_000),
     format: z.enum(AUDIO_FORMATS),
     bitrateKbps: z.number().positive().max(510).optional(),
+    loudness: outputLoudnessSchema.optional(),
   }),
   [CHANNELS.showOpenProject]: empty,
   [CHANNELS.showSaveProject]: z.strictObject({ suggestedName: z.string().min(1).max(255) }),
@@ -198,6 +219,7 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
     seed: z.number().int().min(0).max(2 ** 32 - 1),
     params: samplingParamsSchema.optional(),
     outputDir: z.string().min(1).max(4096).optional(),
+    loudness: outputLoudnessSchema.optional(),
   }),
   [CHANNELS.listRenders]: empty,
   [CHANNELS.cancelRender]: z.strictObject({ jobId: idSchema }),

@@ -5,6 +5,7 @@
  * loudness is below the target and the result says so.
  */
 import { StudioError } from '../../src-shared/errors';
+import { OUTPUT_LOUDNESS_LIMITS, outputLoudnessProblem } from '../../src-shared/audio-format';
 import { checkSampleRate } from './check-args';
 import { applyGainDb } from './gain';
 import { measureIntegratedLoudness } from './loudness';
@@ -74,11 +75,9 @@ function checkFiniteSamples(pcm: Float32Array, sampleRateHz: number): void {
 }
 
 function checkTarget(target: LoudnessTarget): void {
-  if (!Number.isFinite(target.targetLufs) || target.targetLufs < -70 || target.targetLufs > -5) {
-    throw new StudioError('invalid-argument', `loudness.targetLufs is ${target.targetLufs} but must be from -70 to -5 LUFS; use -16 (podcast) or -23 (EBU R128)`, { field: 'loudness.targetLufs', value: String(target.targetLufs), min: -70, max: -5 });
-  }
-  if (!Number.isFinite(target.truePeakCeilingDbtp) || target.truePeakCeilingDbtp < -9 || target.truePeakCeilingDbtp > 0) {
-    throw new StudioError('invalid-argument', `loudness.truePeakCeilingDbtp is ${target.truePeakCeilingDbtp} but must be from -9 to 0 dBTP; use -1`, { field: 'loudness.truePeakCeilingDbtp', value: String(target.truePeakCeilingDbtp), min: -9, max: 0 });
-  }
+  const problem = outputLoudnessProblem(target, { targetLufs: 'loudness.targetLufs', truePeakCeilingDbtp: 'loudness.truePeakCeilingDbtp' });
+  if (!problem) return;
+  const field = problem.startsWith('loudness.targetLufs') ? 'targetLufs' : 'truePeakCeilingDbtp';
+  const { min, max } = OUTPUT_LOUDNESS_LIMITS[field];
+  throw new StudioError('invalid-argument', problem, { field: `loudness.${field}`, value: String(target[field]), min, max });
 }
-

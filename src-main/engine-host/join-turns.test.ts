@@ -55,3 +55,31 @@ describe('joinTurns, plain text', () => {
     expect(joined.trace?.loudnessFinalLufs).toBeNull();
   });
 });
+
+describe('joinTurns, the request loudness target', () => {
+  it('normalises plain text to the request target and ceiling instead of the default', () => {
+    const quiet = sine(0.01);
+    for (const targetLufs of [-23, -30]) {
+      const joined = joinTurns({ ...request, loudness: { targetLufs, truePeakCeilingDbtp: -2 } }, plan, [turnOf(quiet)], noInserts);
+      expect(measureIntegratedLoudness(joined.pcm, RATE)).toBeCloseTo(targetLufs, 1);
+      expect(joined.trace?.loudnessFinalLufs).toBeCloseTo(targetLufs, 1);
+    }
+  });
+
+  it('holds a lower ceiling over the target', () => {
+    const loud = sine(0.5);
+    const joined = joinTurns({ ...request, loudness: { targetLufs: -5, truePeakCeilingDbtp: -6 } }, plan, [turnOf(loud)], noInserts);
+    expect(measureTruePeakDbtp(joined.pcm)).toBeLessThanOrEqual(-6);
+    expect(measureTruePeakDbtp(joined.pcm)).toBeGreaterThan(-6.1);
+  });
+
+  it('normalises an SSML document to the request target', () => {
+    const ssmlPlan: TurnPlan = {
+      turns: [{ index: 0, text: 'a', voice: 'ryan', language: 'english', instruct: undefined }],
+      segments: [{ kind: 'turn', index: 0, text: 'a', voice: 'ryan', language: 'english', rate: 1, pitchSemitones: 0, volumeGainDb: 0 }],
+      warnings: [],
+    };
+    const joined = joinTurns({ ...request, inputFormat: 'ssml', loudness: { targetLufs: -27, truePeakCeilingDbtp: -1 } }, ssmlPlan, [turnOf(sine(0.02))], noInserts);
+    expect(measureIntegratedLoudness(joined.pcm, RATE)).toBeCloseTo(-27, 1);
+  });
+});

@@ -3,7 +3,7 @@
  * loudness normalisation and true-peak ceiling as SSML (one gain, nothing else), so its streamed
  * chunks are the model's samples before that gain (a gain needs the whole clip's loudness). SSML
  * goes through the audio pipeline: per-turn rate/pitch/gain, breaks, crossfades, <audio> inserts, whole-recording
- * loudness normalisation, mark timestamps and the processing trace. Pure: the <audio> files are
+ * loudness normalisation (to the request's `loudness`, else the default), mark timestamps and the processing trace. Pure: the <audio> files are
  * loaded beforehand (audio-inserts.ts), so nothing here touches the file system.
  */
 import type { MarkTimestamp, ProcessingTrace, SynthesisResult } from '../../src-shared/synthesis';
@@ -27,7 +27,7 @@ export interface JoinedAudio {
 export function joinTurns(request: SynthesisRequest, plan: TurnPlan, turns: readonly SynthesisResult[], inserts: LoadedInserts): JoinedAudio {
   if (plan.segments === null) {
     const turn = turns[0];
-    const normalised = normalizeLoudness(turn.pcm, turn.sampleRateHz, resolveAudioConfig().loudness);
+    const normalised = normalizeLoudness(turn.pcm, turn.sampleRateHz, request.loudness ?? resolveAudioConfig().loudness);
     const trace: ProcessingTrace = {
       turns: [{ turnIndex: 0, voice: request.voice, language: request.language, rate: 1, pitchSemitones: 0, gainDb: 0, durationMs: (turn.pcm.length * 1000) / turn.sampleRateHz, breakBeforeMs: 0 }],
       loudnessMeasuredLufs: normalised.measuredLufs,
@@ -42,6 +42,6 @@ export function joinTurns(request: SynthesisRequest, plan: TurnPlan, turns: read
     defaultVoice: request.voice,
     defaultLanguage: request.language,
   });
-  const rendered = renderTimeline({ items });
+  const rendered = renderTimeline({ items, ...(request.loudness ? { loudness: request.loudness } : {}) });
   return { pcm: rendered.pcm, turnSpans: rendered.turnSpans, marks: rendered.marks, trace: rendered.trace, warnings: [...inserts.warnings] };
 }

@@ -1,13 +1,13 @@
 /**
  * The two synthesis routes' request bodies and how each becomes a SynthesisRequest:
  * POST /v1/audio/speech as OpenAI documents it (formats, voices, speed, stream_format) plus
- * documented extensions (seed, language, params, input_format ssml with ssml_dialect and lenient), and
+ * documented extensions (seed, language, params, input_format ssml with ssml_dialect and lenient, loudness), and
  * POST /api/v1/tts (text or SSML, read with ssml_dialect and lenient). Both use
  * the contract's sampling schema; unknown fields are refused by name. Pure: no I/O.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { AUDIO_FORMATS } from '../../src-shared/audio-format';
+import { AUDIO_FORMATS, DEFAULT_OUTPUT_LOUDNESS, OUTPUT_LOUDNESS_LIMITS } from '../../src-shared/audio-format';
 import { StudioError } from '../../src-shared/errors';
 import type { SsmlRequestOptions, SynthesisRequest } from '../../src-shared/synthesis';
 import { samplingParamsSchema, ssmlRequestOptionsSchema } from '../api/schemas';
@@ -26,6 +26,34 @@ const ssmlReadingFields = {
   ssml_dialect: ssmlRequestOptionsSchema.shape.dialect,
   lenient: ssmlRequestOptionsSchema.shape.lenient,
 };
+
+/**
+ * Output loudness (extension): `{"target_lufs": -23, "true_peak_ceiling_dbtp": -2}`; a field left
+ * out takes the default (-16 LUFS, -1 dBTP). Out-of-range values are refused naming the field and range.
+ */
+const { targetLufs: lufsLimits, truePeakCeilingDbtp: ceilingLimits } = OUTPUT_LOUDNESS_LIMITS;
+export const loudnessBodySchema = z.strictObject({
+  target_lufs: z
+    .number({ message: 'loudness.target_lufs must be a number of LUFS' })
+    .min(lufsLimits.min, `loudness.target_lufs must be from ${lufsLimits.min} to ${lufsLimits.max} LUFS`)
+    .max(lufsLimits.max, `loudness.target_lufs must be from ${lufsLimits.min} to ${lufsLimits.max} LUFS`)
+    .optional(),
+  true_peak_ceiling_dbtp: z
+    .number({ message: 'loudness.true_peak_ceiling_dbtp must be a number of dBTP' })
+    .min(ceilingLimits.min, `loudness.true_peak_ceiling_dbtp must be from ${ceilingLimits.min} to ${ceilingLimits.max} dBTP`)
+    .max(ceilingLimits.max, `loudness.true_peak_ceiling_dbtp must be from ${ceilingLimits.min} to ${ceilingLimits.max} dBTP`)
+    .optional(),
+});
+
+function loudnessOf(body: { loudness?: z.infer<typeof loudnessBodySchema> }): Pick<SynthesisRequest, 'loudness'> {
+  if (!body.loudness) return {};
+  return {
+    loudness: {
+      targetLufs: body.loudness.target_lufs ?? DEFAULT_OUTPUT_LOUDNESS.targetLufs,
+      truePeakCeilingDbtp: body.loudness.true_peak_ceiling_dbtp ?? DEFAULT_OUTPUT_LOUDNESS.truePeakCeilingDbtp,
+    },
+  };
+}
 
 function ssmlOptionsOf(body: { ssml_dialect?: SsmlRequestOptions['dialect']; lenient?: boolean }): Pick<SynthesisRequest, 'ssmlOptions'> {
   if (body.ssml_dialect === undefined && body.lenient === undefined) return {};
@@ -47,6 +75,7 @@ export const speechBodySchema = z.strictObject({
   stream: z.boolean().optional(),
   /** "ssml": input is an SSML document, read with ssml_dialect and lenient. */
   input_format: z.enum(['text', 'ssml']).default('text'),
+  loudness: loudnessBodySchema.optional(),
   ...ssmlReadingFields,
 });
 export type SpeechBody = z.infer<typeof speechBodySchema>;
@@ -64,6 +93,7 @@ export const ttsBodySchema = z.strictObject({
   response_format: z.enum(SPEECH_FORMATS).default('wav'),
   speed: z.number().min(0.25).max(4).default(1),
   stream: z.boolean().optional(),
+  loudness: loudnessBodySchema.optional(),
   ...ssmlReadingFields,
 });
 export type TtsBody = z.infer<typeof ttsBodySchema>;
@@ -138,6 +168,7 @@ export function speechToRequest(body: SpeechBody, voice: string): SynthesisReque
     params: body.params,
     priority: 'interactive',
     stream: body.stream === true || body.stream_format === 'sse',
+    ...loudnessOf(body),
   };
 }
 
@@ -162,5 +193,6 @@ export function ttsToRequest(body: TtsBody, voice: string): SynthesisRequest {
     priority: 'bulk',
     stream: body.stream,
     ...ssmlOptionsOf(body),
+    ...loudnessOf(body),
   };
 }

@@ -37,6 +37,9 @@ function clip(id: string, createdAtMs: number): ClipRecord {
     turnSpans: [{ turnIndex: 0, startSample: 0, endSample: 72 }],
     voices: ['ryan'],
     favourite: false,
+    takeOf: null,
+    numTakes: 0,
+    chosenTakes: {},
   };
 }
 
@@ -52,10 +55,10 @@ describe('clips migration and ClipStore', () => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('is the version-2 entry of the migration list and creates the table on a fresh database (version 3 adds voices and favourite)', () => {
+  it('is the version-2 entry of the migration list and creates the table on a fresh database (3 adds voices and favourite, 4 takes)', () => {
     expect(LIBRARY_MIGRATIONS[CLIPS_MIGRATION_VERSION - 1]).toMatchObject({ version: 2, name: 'clips' });
     const library = openLibraryDb(tempDir());
-    expect(library.db.pragmaValue('user_version')).toBe(3);
+    expect(library.db.pragmaValue('user_version')).toBe(4);
     const store = new ClipStore(library.db);
     store.insert(clip('a', 1));
     store.insert(clip('b', 2));
@@ -75,7 +78,7 @@ describe('clips migration and ClipStore', () => {
       .run();
     v1.dispose();
     const library = openLibraryDb(dir);
-    expect(library.version).toBe(3);
+    expect(library.version).toBe(4);
     const store = new ClipStore(library.db);
     expect(store.list().map((c) => c.id)).toEqual(['old']);
     // Migration 3 gave the old row its one voice, so the voice filter still finds it.
@@ -110,7 +113,7 @@ describe('clips migration and ClipStore', () => {
     const dir = tempDir();
     const db = openSqlite(path.join(dir, LIBRARY_DB_FILE_NAME));
     try {
-      expect(() => new ClipStore(db)).toThrow(/schema version 0 but the clips table is complete at version 3; open it with openLibraryDb/);
+      expect(() => new ClipStore(db)).toThrow(/schema version 0 but the clips table is complete at version 4; open it with openLibraryDb/);
     } finally {
       db.close();
     }

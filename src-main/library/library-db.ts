@@ -87,6 +87,20 @@ export const LIBRARY_MIGRATIONS: readonly LibraryMigration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    name: 'clip-takes',
+    up(db) {
+      // A take (a regenerated turn) is a row under its clip's entry: take_of_clip_id/take_turn_index;
+      // chosen_takes_json on the clip maps turn index → chosen take id.
+      db.exec(`
+        ALTER TABLE clips ADD COLUMN take_of_clip_id TEXT;
+        ALTER TABLE clips ADD COLUMN take_turn_index INTEGER;
+        ALTER TABLE clips ADD COLUMN chosen_takes_json TEXT NOT NULL DEFAULT '{}';
+        CREATE INDEX IF NOT EXISTS clips_take_of ON clips (take_of_clip_id);
+      `);
+    },
+  },
 ];
 
 export interface LibraryDb {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RenderJob } from '../../src-shared/contract/render';
 import type { RenderSettings } from './render-plan';
+import type { OutputLoudness } from '../../src-shared/audio-format';
 
 export interface RenderRecord {
   job: RenderJob;
@@ -16,6 +17,8 @@ export interface RenderRecord {
   settings: RenderSettings;
   /** The queue the parts went to, or null: this machine's engines. */
   queueUrl: string | null;
+  /** The assembly's loudness target (absent: the default); it never changes a part, so parts stay shared. */
+  loudness?: OutputLoudness;
 }
 
 const RECORD_FILE = 'render.json';

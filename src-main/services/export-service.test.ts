@@ -11,6 +11,7 @@ import { StudioError } from '../../src-shared/errors';
 import { Dispatcher } from '../api/dispatcher';
 import { createInMemoryBridge } from '../api/testing/in-memory-bridge';
 import { ExportService, defaultExportLimits } from './export-service';
+import { measureIntegratedLoudness } from '../audio/loudness';
 import { StudioServices, type EngineHostApi } from './studio-services';
 
 const RATE_HZ = 24_000;
@@ -66,6 +67,23 @@ describe('ExportService', () => {
     service.append('b', 'e1', new Float32Array(3));
   });
 
+  it('normalises the export to the loudness target given, and leaves it as sent without one', async () => {
+    const pcm16 = (bytes: Uint8Array) => {
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      return Float32Array.from({ length: bytes.byteLength / 2 }, (_, i) => view.getInt16(i * 2, true) / 32768);
+    };
+    const quiet = tone(RATE_HZ * 3).map((x) => x / 40);
+    const service = new ExportService();
+    for (const targetLufs of [-18, -28]) {
+      service.append('a', `n${targetLufs}`, quiet);
+      const file = await service.encode('a', { exportId: `n${targetLufs}`, sampleRateHz: RATE_HZ, format: 'pcm', loudness: { targetLufs, truePeakCeilingDbtp: -1 } });
+      expect(measureIntegratedLoudness(pcm16(file.bytes), RATE_HZ)).toBeCloseTo(targetLufs, 1);
+    }
+    service.append('a', 'plain', quiet);
+    const plain = await service.encode('a', { exportId: 'plain', sampleRateHz: RATE_HZ, format: 'pcm' });
+    expect(measureIntegratedLoudness(pcm16(plain.bytes), RATE_HZ)).toBeCloseTo(measureIntegratedLoudness(quiet, RATE_HZ), 1);
+  });
+
   it('forgets an export whose encode fails', async () => {
     const service = new ExportService();
     service.append('a', 'bad', new Float32Array([0, Number.NaN]));
@@ -114,5 +132,7 @@ describe('studio:export over the contract', () => {
     expect(big).toMatchObject({ ok: false, error: { code: 'invalid-argument', message: expect.stringContaining('pcm: at most 262144 samples per chunk') } });
     const ogg = await bridge.invoke(CHANNELS.encodeExportAudio, { exportId: 'x2', sampleRateHz: RATE_HZ, format: 'ogg' as never });
     expect(ogg).toMatchObject({ ok: false, error: { code: 'invalid-argument', details: { fields: ['format'] } } });
+    const loud = await bridge.invoke(CHANNELS.encodeExportAudio, { exportId: 'x2', sampleRateHz: RATE_HZ, format: 'wav', loudness: { targetLufs: 3, truePeakCeilingDbtp: -1 } });
+    expect(loud).toMatchObject({ ok: false, error: { code: 'invalid-argument', message: expect.stringContaining('loudness.targetLufs must be at most -5 LUFS') } });
   });
 });

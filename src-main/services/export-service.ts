@@ -1,6 +1,6 @@
 /**
  * The export service: gathers an export's PCM chunk by chunk (each fits one WebSocket message),
- * then encodes it with encode-audio.ts, the encoders behind the HTTP API's response_format.
+ * optionally normalises its loudness (the user's target and ceiling), then encodes it with encode-audio.ts, the encoders behind the HTTP API's response_format.
  * An export is keyed by its caller and id, so no client can add to or take another's; memory is
  * bounded (samples per export, open exports per caller) and abandoned exports expire.
  */
@@ -8,6 +8,7 @@ import { StudioError } from '../../src-shared/errors';
 import { fileExtensionFor } from '../../src-shared/audio-format';
 import type { ExportEncodeRequest, ExportedAudio } from '../../src-shared/contract/export';
 import { encodeAudio } from '../audio/encode-audio';
+import { normalizeLoudness } from '../audio/normalize-loudness';
 
 export interface ExportLimits {
   /** Samples one export may gather: 2^25 ≈ 23 min at 24 kHz, 128 MiB of float PCM. */
@@ -82,7 +83,8 @@ export class ExportService {
       at += chunk.length;
     }
     entry.chunks = [];
-    const encoded = await encodeAudio({ pcm, sampleRateHz: request.sampleRateHz, format: request.format, ...(request.bitrateKbps !== undefined ? { bitrateKbps: request.bitrateKbps } : {}) });
+    const out = request.loudness ? normalizeLoudness(pcm, request.sampleRateHz, request.loudness).pcm : pcm;
+    const encoded = await encodeAudio({ pcm: out, sampleRateHz: request.sampleRateHz, format: request.format, ...(request.bitrateKbps !== undefined ? { bitrateKbps: request.bitrateKbps } : {}) });
     return { ...encoded, fileExtension: fileExtensionFor(request.format) };
   }
 

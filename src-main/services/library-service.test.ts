@@ -1,4 +1,5 @@
-// Library service: clips round-trip through SQLite and float WAV files, search and filters, delete.
+// Library service: clips round-trip through SQLite and float WAV files, search and filters, delete;
+// takes of a turn live under their clip's entry (one entry per clip), are chosen per turn, and go with it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -85,5 +86,37 @@ describe('LibraryService', () => {
     lib = new LibraryService({ dataDir: dir });
     expect(lib.listClips({}).map((c) => c.id)).toEqual([rec.id]);
     expect(Array.from((await lib.readClipAudio(rec.id)).pcm)).toEqual([0.125]);
+  });
+
+  it('keeps one entry per clip with its takes: a take files under its clip, becomes the chosen one, and is deleted with it', async () => {
+    const spans = [{ turnIndex: 0, startSample: 0, endSample: 2 }, { turnIndex: 1, startSample: 2, endSample: 4 }];
+    const clip = await lib.saveClip(newClip({ title: 'Story', turnSpans: spans }), new Float32Array(4));
+    const take1 = await lib.saveClip(newClip({ title: 'Turn 2 take', voice: 'vivian', takeOf: { clipId: clip.id, turnIndex: 1 } }), new Float32Array([0.1, 0.2]));
+    const take2 = await lib.saveClip(newClip({ title: 'Turn 2 take', takeOf: { clipId: take1.id, turnIndex: 1 } }), new Float32Array([0.3, 0.4]));
+    expect(take2.takeOf).toEqual({ clipId: clip.id, turnIndex: 1 }); // a take of a take files under the first clip
+
+    const entries = lib.listClips({});
+    expect(entries.map((c) => c.id)).toEqual([clip.id]);
+    expect(entries[0]).toMatchObject({ numTakes: 2, chosenTakes: { 1: take2.id } });
+    expect(lib.listClips({ voice: 'vivian' }).map((c) => c.id)).toEqual([clip.id]); // found by its take's voice
+    expect(lib.listClips({ takesOf: clip.id }).map((c) => c.id)).toEqual([take1.id, take2.id]);
+
+    expect(lib.updateClip(clip.id, { chooseTake: { turnIndex: 1, takeId: take1.id } }).chosenTakes).toEqual({ 1: take1.id });
+    expect(lib.updateClip(clip.id, { chooseTake: { turnIndex: 1, takeId: null } }).chosenTakes).toEqual({});
+    expect(() => lib.updateClip(clip.id, { chooseTake: { turnIndex: 0, takeId: take1.id } })).toThrow(/is not a take of turn 1/);
+    await expect(lib.saveClip(newClip({ takeOf: { clipId: clip.id, turnIndex: 5 } }), new Float32Array(2))).rejects.toThrow(/has no turn 6/);
+
+    expect(await lib.deleteClip(clip.id)).toBe(true);
+    expect(lib.listClips({ takesOf: clip.id })).toEqual([]);
+    expect(existsSync(lib.audioPath(take1.id))).toBe(false);
+    expect(existsSync(lib.audioPath(take2.id))).toBe(false);
+  });
+
+  it('forgets a deleted take as the choice of its clip', async () => {
+    const clip = await lib.saveClip(newClip(), new Float32Array(4));
+    const take = await lib.saveClip(newClip({ takeOf: { clipId: clip.id, turnIndex: 0 } }), new Float32Array(4));
+    expect(lib.getClip(clip.id).chosenTakes).toEqual({ 0: take.id });
+    await lib.deleteClip(take.id);
+    expect(lib.getClip(clip.id)).toMatchObject({ chosenTakes: {}, numTakes: 0 });
   });
 });

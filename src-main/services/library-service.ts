@@ -73,8 +73,12 @@ export class LibraryService {
   }
 
   async saveClip(clip: NewClip, pcm: Float32Array): Promise<ClipRecord> {
+    const takeOf = clip.takeOf ? this.takeParent(clip.takeOf) : null;
     const record: ClipRecord = {
       ...clip,
+      takeOf,
+      numTakes: 0,
+      chosenTakes: {},
       id: randomUUID(),
       createdAtMs: this.nowMs(),
       numSamples: pcm.length,
@@ -86,7 +90,21 @@ export class LibraryService {
     await writeFile(`${file}.tmp`, encodeFloatWav(pcm, clip.sampleRateHz));
     await rename(`${file}.tmp`, file);
     this.store.insert(record);
+    if (takeOf) {
+      this.store.addVoices(takeOf.clipId, record.voices);
+      this.store.chooseTake(takeOf.clipId, takeOf.turnIndex, record.id);
+    }
     return record;
+  }
+
+  /** A take's entry is a clip of its own (a take of a take files under the first clip) with that turn. */
+  private takeParent(takeOf: { clipId: string; turnIndex: number }): { clipId: string; turnIndex: number } {
+    let parent = this.getClip(takeOf.clipId);
+    if (parent.takeOf) parent = this.getClip(parent.takeOf.clipId);
+    if (!parent.turnSpans.some((t) => t.turnIndex === takeOf.turnIndex)) {
+      throw new StudioError('invalid-argument', `clip ${parent.id} has no turn ${takeOf.turnIndex + 1} (it has ${parent.turnSpans.length}); a take belongs to one of its turns`, { field: 'clip.takeOf.turnIndex', value: String(takeOf.turnIndex) });
+    }
+    return { clipId: parent.id, turnIndex: takeOf.turnIndex };
   }
 
   listClips(query: ClipQuery): ClipRecord[] {
@@ -111,16 +129,28 @@ export class LibraryService {
     return decodeFloatWav(bytes, file);
   }
 
-  updateClip(id: string, patch: { title?: string; favourite?: boolean }): ClipRecord {
-    const updated = this.store.update(id, patch);
+  updateClip(id: string, patch: { title?: string; favourite?: boolean; chooseTake?: { turnIndex: number; takeId: string | null } }): ClipRecord {
+    if (patch.chooseTake) {
+      const clip = this.getClip(id);
+      const { turnIndex, takeId } = patch.chooseTake;
+      if (takeId !== null) {
+        const take = this.getClip(takeId);
+        if (take.takeOf?.clipId !== id || take.takeOf.turnIndex !== turnIndex) {
+          throw new StudioError('invalid-argument', `clip ${takeId} is not a take of turn ${turnIndex + 1} of clip ${clip.id}`, { field: 'chooseTake.takeId', value: takeId });
+        }
+      }
+      this.store.chooseTake(id, turnIndex, takeId);
+    }
+    const updated = this.store.update(id, { title: patch.title, favourite: patch.favourite });
     if (!updated) throw new StudioError('not-found', `clip ${id} is not in the library; it may have been deleted — refresh the list`, { id });
     return updated;
   }
 
+  /** Deletes a clip with its takes (their audio files too). */
   async deleteClip(id: string): Promise<boolean> {
-    const deleted = this.store.delete(id);
-    await rm(this.audioPath(id), { force: true });
-    return deleted;
+    const removed = this.store.deleteWithTakes(id);
+    await Promise.all([id, ...removed].map((x) => rm(this.audioPath(x), { force: true })));
+    return removed.length > 0;
   }
 
   dispose(): void {

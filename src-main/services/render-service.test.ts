@@ -13,6 +13,8 @@ import type { ClipRecord, NewClip } from '../../src-shared/contract/library';
 import { FileGrants } from '../access/file-grants';
 import { planRender } from '../render/render-plan';
 import { assembleWork } from '../render/render-parts';
+import { measureIntegratedLoudness } from '../audio/loudness';
+import { decodeWav } from '../audio/wav';
 import { RenderService, type RenderServiceOptions } from './render-service';
 import { asHost, fakeRenderHost as fakeHost, MODEL, RATE } from '../render/testing/fake-render-host';
 
@@ -59,6 +61,21 @@ describe('RenderService', () => {
     expect(path.basename(done.outputPath!)).toBe('my-book.wav');
     expect(clips[0].clip).toMatchObject({ title: 'My Book', input: DOC, inputFormat: 'text', voice: 'ryan', seed: 7, params: { temperature: 0.9 } });
     expect(done.durationMs).toBe(Math.round((clips[0].pcm.length / RATE) * 1000));
+  });
+
+  it('assembles the whole work at the loudness target the request gives (one gain; the parts are the same)', async () => {
+    const { service } = setup();
+    const measured: number[] = [];
+    for (const targetLufs of [-20, -30]) {
+      const job = await service.start({ source: { kind: 'text', text: DOC, inputFormat: 'text', title: `Loud ${targetLufs}` }, voice: 'ryan', language: 'auto', seed: 7, loudness: { targetLufs, truePeakCeilingDbtp: -1 } });
+      await service.settled(job.id);
+      const done = service.list().find((j) => j.id === job.id)!;
+      expect(done.state).toBe('done');
+      const { pcm, sampleRateHz } = decodeWav(new Uint8Array(fs.readFileSync(done.outputPath!)));
+      measured.push(measureIntegratedLoudness(pcm, sampleRateHz));
+    }
+    expect(measured[0]).toBeCloseTo(-20, 0);
+    expect(measured[1]).toBeCloseTo(-30, 0);
   });
 
   it('shows retries with their reason and fails a part that cannot succeed, finishing the rest', async () => {

@@ -16,7 +16,7 @@ import type { ModelInfo } from '../../src-shared/synthesis';
 import type { FileGrants } from '../access/file-grants';
 import { decodeWav } from '../audio/wav';
 import { planRender, type RenderPlan } from '../render/render-plan';
-import { assembleWork } from '../render/render-parts';
+import { assembleWork, defaultAssemblyConfig } from '../render/render-parts';
 import { renderLocally } from '../render/render-local';
 import type { RenderProgress } from '../render/render-progress';
 import { RenderJobStore, type RenderRecord } from '../render/render-job-store';
@@ -76,7 +76,7 @@ export class RenderService {
       outputDir, numParts: plan.parts.length, numDone: 0, numFailed: 0, chapters: plan.chapters.map((c) => ({ ...c, numDone: 0 })),
       failures: [], retries: [], outputPath: null, clipId: null, durationMs: null, error: null,
     };
-    this.records.set(id, { job, documentPath, settings, queueUrl });
+    this.records.set(id, { job, documentPath, settings, queueUrl, ...(req.loudness ? { loudness: { ...req.loudness } } : {}) });
     this.run(id, plan);
     return this.update(id, {});
   }
@@ -215,7 +215,7 @@ export class RenderService {
         this.update(jobId, { state: 'failed', failures, error: `${failures.length} of ${plan.parts.length} parts failed; fix them and Resume (finished parts are kept)` });
         return;
       }
-      const work = assembleWork(plan, outputDir);
+      const work = assembleWork(plan, outputDir, { ...defaultAssemblyConfig(), ...(record.loudness ? { loudness: record.loudness } : {}) });
       const outputPath = path.join(outputDir, `${slug(record.job.title)}.wav`);
       fs.writeFileSync(outputPath, work.wav);
       const durationMs = Math.round((work.numSamples / work.sampleRateHz) * 1000);

@@ -156,7 +156,7 @@ export class StudioServices {
       [CHANNELS.getClip]: async (req) => this.libraryService().getClip(req.id),
       [CHANNELS.readClipAudio]: async (req) => this.libraryService().readClipAudio(req.id),
       [CHANNELS.deleteClip]: async (req) => ({ deleted: await this.libraryService().deleteClip(req.id) }),
-      [CHANNELS.updateClip]: async (req) => this.libraryService().updateClip(req.id, { title: req.title, favourite: req.favourite }),
+      [CHANNELS.updateClip]: async (req) => this.libraryService().updateClip(req.id, { title: req.title, favourite: req.favourite, chooseTake: req.chooseTake }),
       [CHANNELS.saveProject]: async (req) => this.uiServices().projects.save(req.project, req.path),
       [CHANNELS.openProject]: async (req) => this.uiServices().projects.open(req.path),
       [CHANNELS.listRecent]: async () => this.uiServices().projects.listRecent(),

@@ -2,6 +2,7 @@
  * The app shell: header with engine status and the synthetic-model notice, navigation between
  * the main areas, and the open area's panel. Each area's UI lives in features/<area>/.
  */
+import { Suspense, lazy } from 'react';
 import { AREAS, AREA_LABELS, type Area } from './shell.slice';
 import { useStudioStore } from '../store/store';
 import { useEngineStatus } from './useEngineStatus';
@@ -9,12 +10,15 @@ import { AREA_PANELS } from './area-panels';
 import { DesktopBridge } from './DesktopBridge';
 import './app.css';
 
+const FirstRun = lazy(() => import('../features/models/FirstRun').then((m) => ({ default: m.FirstRun })));
+
 export function App() {
   useEngineStatus();
   const area = useStudioStore((s) => s.area);
   const setArea = useStudioStore((s) => s.setArea);
   const status = useStudioStore((s) => s.engineStatus);
   const connectionError = useStudioStore((s) => s.connectionError);
+  const firstRunOpen = useStudioStore((s) => s.firstRunOpen);
   const Panel = AREA_PANELS[area];
   return (
     <div className="shell">
@@ -24,7 +28,12 @@ export function App() {
           {connectionError ? `Disconnected: ${connectionError}` : status ? `Engine ${status.state} · ${status.provider || '…'}` : 'Connecting…'}
         </span>
       </header>
-      {status?.model?.synthetic !== false && (
+      {status?.model?.synthetic === true && area === 'speak' && (
+        <Suspense fallback={null}>
+          <FirstRun />
+        </Suspense>
+      )}
+      {status?.model?.synthetic !== false && !firstRunOpen && (
         <div className="notice" role="note" data-testid="synthetic-notice">
           The loaded model is a synthetic checkpoint with random weights: it produces noise, not speech. Install a real model
           on the <button className="link" onClick={() => setArea('models')}>Models</button> page.

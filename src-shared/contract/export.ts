@@ -3,7 +3,7 @@
  * one WebSocket message) and comes back encoded in any AudioFormat by the same encoders as the
  * HTTP API's response_format. An export belongs to the caller that started it. Types and names only.
  */
-import type { AudioFormat } from '../audio-format';
+import type { AudioFormat, OutputLoudness } from '../audio-format';
 
 export const EXPORT_CHANNELS = Object.freeze({
   appendExportAudio: 'studio:export.appendAudio',
@@ -20,6 +20,8 @@ export interface ExportEncodeRequest {
   format: AudioFormat;
   /** mp3, opus and aac only. */
   bitrateKbps?: number;
+  /** Normalise the whole export to this (one gain under the true-peak ceiling) before encoding; absent: as sent. */
+  loudness?: OutputLoudness;
 }
 
 export interface ExportedAudio {

@@ -31,9 +31,19 @@ export interface NewClip {
   turnSpans: { turnIndex: number; startSample: number; endSample: number }[];
   /** Every voice the clip speaks in (SSML turns); absent: only `voice`. The voice filter finds the clip by each. */
   voices?: string[];
+  /**
+   * This clip is a take of one turn of another clip (a regenerated turn): the Library lists it
+   * under that clip's entry, not as a clip of its own. Absent: a clip of its own.
+   */
+  takeOf?: TakeOf;
 }
 
-export interface ClipRecord extends NewClip {
+export interface TakeOf {
+  clipId: string;
+  turnIndex: number;
+}
+
+export interface ClipRecord extends Omit<NewClip, 'takeOf'> {
   id: string;
   createdAtMs: number;
   numSamples: number;
@@ -41,6 +51,11 @@ export interface ClipRecord extends NewClip {
   /** Every voice of the clip, `voice` first, no repeats. */
   voices: string[];
   favourite: boolean;
+  takeOf: TakeOf | null;
+  /** Takes stored under this clip (0 for a take). */
+  numTakes: number;
+  /** Turn index → the take clip chosen for it; a turn not listed uses the clip's own audio. */
+  chosenTakes: Record<number, string>;
 }
 
 export interface ClipQuery {
@@ -51,20 +66,22 @@ export interface ClipQuery {
   language?: string;
   favouritesOnly?: boolean;
   limit?: number;
+  /** The takes of this clip (oldest first) instead of the clips; other filters apply to them too. */
+  takesOf?: string;
 }
 
 export interface LibraryApi {
   [LIBRARY_CHANNELS.listClips]: { request: ClipQuery; response: ClipRecord[] };
   /**
-   * Stores a clip. The audio is `pcm`, or — to keep large audio off the wire — the result of a
+   * Stores a clip (or, with clip.takeOf, a take under its clip's entry). The audio is `pcm`, or — to keep large audio off the wire — the result of a
    * recent studio:tts.synthesize call by the same host, named by its requestId.
    */
   [LIBRARY_CHANNELS.saveClip]: { request: { clip: NewClip; pcm?: Float32Array; fromRequestId?: string }; response: ClipRecord };
   [LIBRARY_CHANNELS.getClip]: { request: { id: string }; response: ClipRecord };
   [LIBRARY_CHANNELS.readClipAudio]: { request: { id: string }; response: { sampleRateHz: number; pcm: Float32Array } };
   [LIBRARY_CHANNELS.deleteClip]: { request: { id: string }; response: { deleted: boolean } };
-  /** Renames a clip or marks it a favourite. */
-  [LIBRARY_CHANNELS.updateClip]: { request: { id: string; title?: string; favourite?: boolean }; response: ClipRecord };
+  /** Renames a clip, marks it a favourite, or chooses a turn's take (takeId null: the clip's own audio). */
+  [LIBRARY_CHANNELS.updateClip]: { request: { id: string; title?: string; favourite?: boolean; chooseTake?: { turnIndex: number; takeId: string | null } }; response: ClipRecord };
 }
 
 export interface LibraryEvents {}

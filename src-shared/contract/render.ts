@@ -4,6 +4,7 @@
  * set, by `studio worker`s on BullMQ; per-chapter progress, failures with reasons, cancel, resume
  * (also after a restart) and the finished work saved to the Library. Types and channel names only.
  */
+import type { OutputLoudness } from '../audio-format';
 import type { SamplingParams } from '../synthesis';
 
 export const RENDER_CHANNELS = Object.freeze({
@@ -36,6 +37,8 @@ export interface RenderStartRequest {
   params?: Partial<SamplingParams>;
   /** Folder for the parts and the result (a granted, writable one); default <data>/renders/<id>. */
   outputDir?: string;
+  /** The whole work's loudness target and true-peak ceiling (one gain at assembly); absent: the default. */
+  loudness?: OutputLoudness;
 }
 
 export interface RenderJob {

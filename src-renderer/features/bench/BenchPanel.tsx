@@ -9,6 +9,7 @@ import { LiveChart } from '../../components/LiveChart';
 import type { BenchRunInput, BenchWorkload } from '../../../src-shared/contract/bench';
 import { exportBench, loadBenchRuns, startBench, stopBench } from './bench-actions';
 import { BenchCompare, BenchTables } from './BenchTables';
+import { CompareCharts } from './CompareCharts';
 import { EngineList } from './EngineList';
 
 function parseCounts(text: string): number[] {
@@ -146,7 +147,12 @@ export function BenchPanel() {
           </div>
           {(compared[0] || compared[1]) && (
             <div className="compare" data-testid="bench-compare">
-              {compared[0] && compared[1] && <BenchCompare a={compared[0]} b={compared[1]} />}
+              {compared[0] && compared[1] && (
+                <div className="compare-side">
+                  <BenchCompare a={compared[0]} b={compared[1]} />
+                  <CompareCharts a={compared[0]} b={compared[1]} />
+                </div>
+              )}
               {compared.map((r, i) => (r ? <BenchTables key={i} run={r} /> : null))}
             </div>
           )}

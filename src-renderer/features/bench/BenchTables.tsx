@@ -13,7 +13,8 @@ export interface CompareRow {
   numClients: number;
   a: { reqPerS: number; min: number; max: number; numPasses: number; numCompleted: number };
   b: { reqPerS: number; min: number; max: number; numPasses: number; numCompleted: number };
-  change: number;
+  /** B over A minus one; null when A completed nothing (no ratio to take). */
+  change: number | null;
   /**
    * 'faster'/'slower' only when both runs have 2+ passes and their ranges do not overlap;
    * 'within noise' when they overlap; 'spread unknown' with a single pass on either side.
@@ -36,10 +37,10 @@ export function compareRuns(a: BenchRunView, b: BenchRunView): CompareRow[] {
   for (const r of a.summary) {
     const sa = side(a, r.workload, r.numClients);
     const sb = side(b, r.workload, r.numClients);
-    if (!sa || !sb || sa.reqPerS <= 0) continue;
-    const change = sb.reqPerS / sa.reqPerS - 1;
+    if (!sa || !sb) continue;
+    const change = sa.reqPerS > 0 ? sb.reqPerS / sa.reqPerS - 1 : null;
     const overlap = sb.min <= sa.max && sa.min <= sb.max;
-    const verdict = sa.numPasses < 2 || sb.numPasses < 2 ? 'spread unknown' : overlap ? 'within noise' : change > 0 ? 'faster' : 'slower';
+    const verdict = sa.numPasses < 2 || sb.numPasses < 2 ? 'spread unknown' : overlap ? 'within noise' : sb.reqPerS > sa.reqPerS ? 'faster' : 'slower';
     rows.push({ workload: r.workload, numClients: r.numClients, a: sa, b: sb, change, verdict });
   }
   return rows;

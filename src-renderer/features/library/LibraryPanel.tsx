@@ -2,12 +2,55 @@
  * The clip library: every generated clip with its text, voices, parameters, seed, duration,
  * timings and model hash; search, a voice filter (a clip matches by any of its turns' voices) and
  * favourites only; per clip: favourite, rename, play, download as WAV, re-open in the editor
- * (asked first when it would replace unsaved work), delete (asked first).
+ * (asked first when it would replace unsaved work), delete (asked first). One entry per clip: a
+ * regenerated turn is a take under its clip's entry, listed per turn with play and choose; the
+ * clip plays and downloads with its chosen takes in place.
  */
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import type { ClipRecord } from '../../../src-shared/contract/library';
 import { useStudioStore } from '../../store/store';
-import { deleteClip, downloadClip, playClip, refreshLibrary, reopenClip, reopenWouldReplaceWork, updateClip } from './library-actions';
+import { deleteClip, downloadClip, loadTakes, playClip, refreshLibrary, reopenClip, reopenWouldReplaceWork, updateClip } from './library-actions';
+
+/** A clip's takes, per turn: the clip's own audio or one of its takes, each playable and choosable. */
+function ClipTakes({ clip }: { clip: ClipRecord }) {
+  const [takes, setTakes] = useState<ClipRecord[] | null>(null);
+  useEffect(() => {
+    let live = true;
+    void loadTakes(clip.id).then((t) => live && setTakes(t));
+    return () => {
+      live = false;
+    };
+  }, [clip.id, clip.numTakes]);
+  if (!takes) return <p className="muted">Loading takes…</p>;
+  const turns = [...new Set(takes.map((t) => t.takeOf?.turnIndex ?? 0))].sort((a, b) => a - b);
+  return (
+    <div className="clip-takes">
+      {turns.map((turnIndex) => {
+        const chosen = clip.chosenTakes[turnIndex] ?? null;
+        const ofTurn = takes.filter((t) => (t.takeOf?.turnIndex ?? 0) === turnIndex);
+        const name = `clip-${clip.id}-turn-${turnIndex}`;
+        return (
+          <fieldset key={turnIndex} data-testid={`clip-turn-${turnIndex}`}>
+            <legend>Turn {turnIndex + 1}</legend>
+            <label>
+              <input type="radio" name={name} checked={chosen === null} onChange={() => void updateClip(clip.id, { chooseTake: { turnIndex, takeId: null } })} /> Original (seed {clip.seed})
+            </label>
+            {ofTurn.map((t, i) => (
+              <span key={t.id} className="inline">
+                <label>
+                  <input type="radio" name={name} checked={chosen === t.id} onChange={() => void updateClip(clip.id, { chooseTake: { turnIndex, takeId: t.id } })} data-testid="take-choose" /> Take {i + 1} · {t.voice} · seed {t.seed} · {(t.durationMs / 1000).toFixed(2)} s
+                </label>
+                <button aria-label={`Play turn ${turnIndex + 1} take ${i + 1}`} onClick={() => void playClip(t.id)}>
+                  Play
+                </button>
+              </span>
+            ))}
+          </fieldset>
+        );
+      })}
+    </div>
+  );
+}
 
 function ClipTitle({ clip }: { clip: ClipRecord }) {
   const [draft, setDraft] = useState<string | null>(null);
@@ -59,6 +102,7 @@ export function LibraryPanel() {
   const setFilter = useStudioStore((s) => s.setLibraryFilter);
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
   const [confirmReopen, setConfirmReopen] = useState<string | null>(null);
+  const [openTakes, setOpenTakes] = useState<string | null>(null);
 
   useEffect(() => {
     const timer = setTimeout(() => void refreshLibrary(), 200);
@@ -106,10 +150,16 @@ export function LibraryPanel() {
           </thead>
           <tbody>
             {clips.map((c) => (
-              <tr key={c.id} data-testid="library-clip">
+              <Fragment key={c.id}>
+              <tr data-testid="library-clip">
                 <td>
                   <ClipTitle clip={c} />
                   <div className="muted clip-text" title={c.input}>{c.inputFormat.toUpperCase()} · {new Date(c.createdAtMs).toLocaleString()}</div>
+                  {c.numTakes > 0 && (
+                    <button className="link" aria-expanded={openTakes === c.id} onClick={() => setOpenTakes(openTakes === c.id ? null : c.id)} data-testid="clip-takes-toggle">
+                      {c.numTakes} take{c.numTakes > 1 ? 's' : ''} {openTakes === c.id ? '▾' : '▸'}
+                    </button>
+                  )}
                 </td>
                 <td data-testid="clip-voices">{c.voices.join(', ')}<div className="muted">{c.language}</div></td>
                 <td>{c.seed}</td>
@@ -140,6 +190,14 @@ export function LibraryPanel() {
                   )}
                 </td>
               </tr>
+              {openTakes === c.id && (
+                <tr data-testid="clip-takes">
+                  <td colSpan={8}>
+                    <ClipTakes clip={c} />
+                  </td>
+                </tr>
+              )}
+              </Fragment>
             ))}
           </tbody>
         </table>

@@ -13,6 +13,8 @@ import { DEFAULT_DOCUMENT } from '../editor/editor.slice';
 import { hasUnsavedChanges } from '../projects/project-actions';
 import { randomId } from '../timeline/timeline.slice';
 import { playPcm } from '../../components/pcm-player';
+import { composeTimeline, type ClipAudio } from '../timeline/compose-timeline';
+import type { ProjectTurn } from '../../../src-shared/contract/projects';
 import { downloadBytes, encodeWav } from '../../components/wav-encode';
 
 function newId(): string {
@@ -38,9 +40,32 @@ export async function refreshLibrary(): Promise<void> {
   }
 }
 
+/**
+ * The clip as the library's choices make it: each turn with a chosen take has that take in its
+ * place (the Timeline's composition: the clip's gaps, silent around a replaced turn); without
+ * choices, the clip's own audio.
+ */
+export async function clipAudioWithTakes(clip: ClipRecord): Promise<ClipAudio> {
+  const own = await call(CHANNELS.readClipAudio, { id: clip.id });
+  const chosen = Object.entries(clip.chosenTakes ?? {}).map(([turn, takeId]) => ({ turnIndex: Number(turn), takeId }));
+  if (chosen.length === 0) return own;
+  const audio: Record<string, ClipAudio> = { [clip.id]: own };
+  for (const { takeId } of chosen) audio[takeId] = await call(CHANNELS.readClipAudio, { id: takeId });
+  const turns: ProjectTurn[] = clip.turnSpans.map((span) => {
+    const takeId = clip.chosenTakes[span.turnIndex];
+    const ownRef = { takeId: 'own', clipId: clip.id, seed: clip.seed, startSample: span.startSample, endSample: span.endSample, createdAtMs: clip.createdAtMs };
+    const takes = takeId ? [ownRef, { takeId, clipId: takeId, seed: 0, startSample: 0, endSample: audio[takeId].pcm.length, createdAtMs: 0 }] : [ownRef];
+    return { turnIndex: span.turnIndex, takes, chosenTakeId: takeId ?? 'own', previousTakeId: null };
+  });
+  const composed = composeTimeline({ clipId: clip.id, numSamples: own.pcm.length, turnSpans: clip.turnSpans }, turns, audio);
+  return composed ? { sampleRateHz: composed.sampleRateHz, pcm: composed.pcm } : own;
+}
+
+/** Plays a clip as its chosen takes make it (a take id plays that take alone). */
 export async function playClip(id: string): Promise<void> {
   try {
-    const audio = await call(CHANNELS.readClipAudio, { id });
+    const clip = useStudioStore.getState().libraryClips.find((c) => c.id === id);
+    const audio = clip ? await clipAudioWithTakes(clip) : await call(CHANNELS.readClipAudio, { id });
     playPcm(audio.pcm, audio.sampleRateHz);
   } catch (err) {
     fail(err);
@@ -48,7 +73,7 @@ export async function playClip(id: string): Promise<void> {
 }
 
 /** Renames a clip and/or marks it a favourite; the list shows the stored result. */
-export async function updateClip(id: string, patch: { title?: string; favourite?: boolean }): Promise<void> {
+export async function updateClip(id: string, patch: { title?: string; favourite?: boolean; chooseTake?: { turnIndex: number; takeId: string | null } }): Promise<void> {
   try {
     useStudioStore.getState().replaceLibraryClip(await call(CHANNELS.updateClip, { id, ...patch }));
   } catch (err) {
@@ -91,13 +116,39 @@ export async function deleteClip(id: string): Promise<void> {
   }
 }
 
-/** Saves a clip as a 16-bit WAV named after its title, voice and seed. */
+/** Saves a clip (with its chosen takes) as a 16-bit WAV named after its title, voice and seed. */
 export async function downloadClip(clip: ClipRecord): Promise<void> {
   try {
-    const audio = await call(CHANNELS.readClipAudio, { id: clip.id });
+    const audio = await clipAudioWithTakes(clip);
     const name = `${clip.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'clip'}-${clip.voice}-seed${clip.seed}.wav`;
     downloadBytes(encodeWav(audio.pcm, audio.sampleRateHz, 'pcm16'), name, 'audio/wav');
   } catch (err) {
     fail(err);
   }
+}
+
+/** A clip's takes (regenerated turns), oldest first. */
+export async function loadTakes(clipId: string): Promise<ClipRecord[]> {
+  try {
+    return await call(CHANNELS.listClips, { takesOf: clipId });
+  } catch (err) {
+    fail(err);
+    return [];
+  }
+}
+
+/**
+ * Tells the library which take a Timeline turn now uses (the base clip's own audio, or a take
+ * clip), so the clip's entry shows the same choice. Quiet when the base clip is not in the library.
+ */
+export async function recordChosenTake(turnIndex: number): Promise<void> {
+  const s = useStudioStore.getState();
+  const baseClipId = s.baseLayout?.clipId;
+  const turn = s.turns.find((t) => t.turnIndex === turnIndex);
+  const take = turn?.takes.find((k) => k.takeId === turn.chosenTakeId);
+  if (!baseClipId || !take) return;
+  await call(CHANNELS.updateClip, { id: baseClipId, chooseTake: { turnIndex, takeId: take.clipId === baseClipId ? null : take.clipId } }).then(
+    (clip) => useStudioStore.getState().replaceLibraryClip(clip),
+    () => undefined,
+  );
 }

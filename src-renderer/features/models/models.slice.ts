@@ -12,6 +12,9 @@ export interface ModelsSlice {
   /** A pull shown for confirmation (size, free space) before anything is downloaded. */
   pendingPull: PullPlan | null;
   modelsError: string | null;
+  /** The first-run screen is showing (it carries the synthetic-model note then). */
+  firstRunOpen: boolean;
+  setFirstRunOpen(open: boolean): void;
   setModels(models: ModelEntry[]): void;
   setModelsState(state: ModelsState): void;
   setPull(progress: PullProgress): void;
@@ -25,6 +28,8 @@ export const createModelsSlice: StateCreator<ModelsSlice, [], [], ModelsSlice> =
   pulls: {},
   pendingPull: null,
   modelsError: null,
+  firstRunOpen: false,
+  setFirstRunOpen: (firstRunOpen) => set({ firstRunOpen }),
   setModels: (models) => set({ models }),
   setModelsState: (modelsState) => set({ modelsState }),
   setPull: (p) => set({ pulls: { ...get().pulls, [p.modelId]: p } }),

@@ -69,6 +69,7 @@ describe('RenderPanel', () => {
     await waitFor(() => expect(screen.getAllByTestId('render-job')).toHaveLength(2));
     expect(calls.find((c) => c.channel === 'studio:render.start')!.request).toEqual({
       source: { kind: 'text', text: 'One.\n\nTwo.', inputFormat: 'text', title: 'Typed' }, voice: 'vivian', language: 'english', seed: 7,
+      loudness: { targetLufs: -16, truePeakCeilingDbtp: -1 }, // the Settings target (default here)
     });
   });
 

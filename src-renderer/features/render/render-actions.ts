@@ -39,6 +39,7 @@ export async function startRender(source: RenderSource, options: { seed: number;
       seed: options.seed,
       ...(v.params ? { params: v.params } : {}),
       ...(options.outputDir ? { outputDir: options.outputDir } : {}),
+      loudness: { ...s.outputLoudness },
     });
     s.upsertRender(job);
   } catch (err) {

@@ -1,12 +1,62 @@
 /**
- * Settings: appearance (system / light / dark, kept across reloads), output (the loudness every
- * clip is normalised to, where clips and projects are written), and what the studio runs on (host,
+ * Settings: appearance (system / light / dark, kept across reloads), output (the loudness target and
+ * true-peak ceiling every clip and export is normalised to, settable; where clips and projects are written), and what the studio runs on (host,
  * version, data folder, engine provider and why it was chosen, engine version, loaded model).
  */
 import { useState } from 'react';
 import { useStudioStore } from '../../store/store';
-import { DEFAULT_OUTPUT_LOUDNESS } from '../../../src-shared/audio-format';
+import { DEFAULT_OUTPUT_LOUDNESS, OUTPUT_LOUDNESS_LIMITS } from '../../../src-shared/audio-format';
 import { THEMES, applyTheme, readTheme, type Theme } from './theme';
+
+/** The loudness target and ceiling inputs: applied on Apply, checked against the contract's ranges. */
+function LoudnessSetting() {
+  const current = useStudioStore((s) => s.outputLoudness);
+  const setOutputLoudness = useStudioStore((s) => s.setOutputLoudness);
+  const [lufs, setLufs] = useState(String(current.targetLufs));
+  const [ceiling, setCeiling] = useState(String(current.truePeakCeilingDbtp));
+  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const apply = (targetLufs: number, truePeakCeilingDbtp: number) => {
+    const problem = setOutputLoudness({ targetLufs, truePeakCeilingDbtp });
+    setMessage(problem ? { error: true, text: problem } : { error: false, text: `Saved: new clips and exports are normalised to ${targetLufs} LUFS, true peak at most ${truePeakCeilingDbtp} dBTP.` });
+  };
+  const { targetLufs: t, truePeakCeilingDbtp: c } = OUTPUT_LOUDNESS_LIMITS;
+  return (
+    <form
+      className="row"
+      noValidate
+      data-testid="loudness-setting"
+      onSubmit={(e) => {
+        e.preventDefault();
+        apply(lufs.trim() === '' ? NaN : Number(lufs), ceiling.trim() === '' ? NaN : Number(ceiling));
+      }}
+    >
+      <label>
+        Loudness target (LUFS){' '}
+        <input type="number" step={0.5} min={t.min} max={t.max} value={lufs} onChange={(e) => setLufs(e.target.value)} data-testid="loudness-target" style={{ width: '6em' }} />
+      </label>
+      <label>
+        True-peak ceiling (dBTP){' '}
+        <input type="number" step={0.1} min={c.min} max={c.max} value={ceiling} onChange={(e) => setCeiling(e.target.value)} data-testid="loudness-ceiling" style={{ width: '6em' }} />
+      </label>
+      <button type="submit" data-testid="loudness-apply">Apply</button>
+      <button
+        type="button"
+        onClick={() => {
+          setLufs(String(DEFAULT_OUTPUT_LOUDNESS.targetLufs));
+          setCeiling(String(DEFAULT_OUTPUT_LOUDNESS.truePeakCeilingDbtp));
+          apply(DEFAULT_OUTPUT_LOUDNESS.targetLufs, DEFAULT_OUTPUT_LOUDNESS.truePeakCeilingDbtp);
+        }}
+      >
+        Reset to {DEFAULT_OUTPUT_LOUDNESS.targetLufs} / {DEFAULT_OUTPUT_LOUDNESS.truePeakCeilingDbtp}
+      </button>
+      {message && (
+        <span role={message.error ? 'alert' : 'status'} className={message.error ? 'error' : 'muted'} data-testid="loudness-message">
+          {message.text}
+        </span>
+      )}
+    </form>
+  );
+}
 
 const THEME_LABELS: Record<Theme, string> = { system: 'Follow the system', light: 'Light', dark: 'Dark' };
 
@@ -23,7 +73,7 @@ export function SettingsPanel() {
     setTheme(t);
     applyTheme(t, window.localStorage);
   };
-  const { targetLufs, truePeakCeilingDbtp } = DEFAULT_OUTPUT_LOUDNESS;
+  const { targetLufs, truePeakCeilingDbtp } = useStudioStore((s) => s.outputLoudness);
   return (
     <section>
       <h2>Settings</h2>
@@ -40,10 +90,11 @@ export function SettingsPanel() {
       </div>
       <div className="panel">
         <h3>Output</h3>
+        <LoudnessSetting />
         <dl className="facts">
           <dt>Loudness</dt>
           <dd data-testid="output-loudness">
-            every clip normalised to {targetLufs} LUFS integrated, true peak at most {truePeakCeilingDbtp} dBTP (one gain, no limiter; live streamed chunks come before that gain)
+            every clip (Speak, Timeline takes, previews, the Timeline's export) normalised to {targetLufs} LUFS integrated, true peak at most {truePeakCeilingDbtp} dBTP (one gain, no limiter). Live playback while a clip streams plays at the gain predicted from the audio so far (glided, capped under the ceiling), and switches to the final normalised clip when it arrives in time.
           </dd>
           <dt>Clips</dt>
           <dd className="mono">{info ? joinPath(info.userDataDir, 'library', 'clips') : '…'}</dd>

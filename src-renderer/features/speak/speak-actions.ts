@@ -24,10 +24,11 @@ export async function speak(options: { stream?: boolean } = {}): Promise<void> {
   store.upsertJob(job);
   store.setSpeakError(null);
   const request = buildRequest(job.requestId, seed, { input: store.speakText, inputFormat: store.speakFormat });
-  const player = options.stream === false ? null : new StreamPlayer();
+  const player = options.stream === false ? null : new StreamPlayer(request.loudness ?? null);
   const unfollow = followRequest(job, player);
   try {
     const result = await call(CHANNELS.synthesize, request);
+    player?.replaceWithFinal(result.pcm, result.sampleRateHz);
     const clip = await call(CHANNELS.saveClip, { clip: clipFrom(request, result), fromRequestId: request.requestId });
     const s = useStudioStore.getState();
     s.addClip(clip, { sampleRateHz: result.sampleRateHz, pcm: result.pcm });
@@ -51,7 +52,7 @@ export async function speak(options: { stream?: boolean } = {}): Promise<void> {
     if (e.code !== 'cancelled') s.setSpeakError(`${e.message} (${e.code})`);
   } finally {
     unfollow();
-    if (player) setTimeout(() => player.dispose(), 30_000);
+    if (player) setTimeout(() => player.dispose(), Math.max(30, player.remainingS() + 1) * 1000);
   }
 }
 
@@ -75,12 +76,13 @@ export async function previewVoice(voice: string): Promise<void> {
   const s = useStudioStore.getState();
   const native = s.voices.find((v) => v.name === voice)?.nativeLanguage;
   const language = s.voiceSettings.language;
-  const key = `${s.modelInfo?.modelHash ?? s.modelInfo?.id ?? ''}:${voice}:${language}`;
+  const { targetLufs, truePeakCeilingDbtp } = s.outputLoudness;
+  const key = `${s.modelInfo?.modelHash ?? s.modelInfo?.id ?? ''}:${voice}:${language}:${targetLufs}:${truePeakCeilingDbtp}`;
   s.setPreviewingVoice(voice);
   try {
     let audio = previewCache.get(key);
     if (!audio) {
-      const result = await call(CHANNELS.synthesize, { requestId: `preview-${newId()}`, input: previewLine(language, native), inputFormat: 'text', voice, language, seed: 1, priority: 'interactive', stream: false });
+      const result = await call(CHANNELS.synthesize, { requestId: `preview-${newId()}`, input: previewLine(language, native), inputFormat: 'text', voice, language, seed: 1, priority: 'interactive', stream: false, loudness: { targetLufs, truePeakCeilingDbtp } });
       audio = { pcm: result.pcm, sampleRateHz: result.sampleRateHz };
       previewCache.set(key, audio);
     }

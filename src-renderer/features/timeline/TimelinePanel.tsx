@@ -14,6 +14,7 @@ import { MAX_ZOOM_PX_PER_S, MIN_ZOOM_PX_PER_S } from './timeline.slice';
 import { timelinePlayer } from './timeline-player';
 import { TraceTable } from './TraceTable';
 import { exportAudioFile } from './export-actions';
+import { normalizeLoudness } from '../../../src-main/audio/normalize-loudness';
 import { AUDIO_FORMATS, type AudioFormat } from '../../../src-shared/audio-format';
 import { toStudioError } from '../../../src-shared/errors';
 
@@ -48,6 +49,8 @@ export function TimelinePanel() {
   const [selection, setSelection] = useState<WaveformSelection | null>(null);
   const [loop, setLoop] = useState(false);
   const [exportFormat, setExportFormat] = useState<AudioFormat>('wav');
+  const [normaliseExport, setNormaliseExport] = useState(true);
+  const outputLoudness = useStudioStore((s) => s.outputLoudness);
   const [exportStatus, setExportStatus] = useState<string | null>(null);
 
   const composed = useMemo(() => (baseLayout ? composeTimeline(baseLayout, turns, clipAudio) : null), [baseLayout, turns, clipAudio]);
@@ -74,12 +77,17 @@ export function TimelinePanel() {
     );
   }
 
+  // Float WAV is written here, not in main: the same one-gain normalisation (the normaliser is pure) keeps it with the other formats.
   const exportWav = (pcm: Float32Array, name: string, format: WavSampleFormat) =>
-    downloadBytes(encodeWav(pcm, composed.sampleRateHz, format), `${name}-${format === 'pcm16' ? '16bit' : 'float'}.wav`, 'audio/wav');
+    downloadBytes(
+      encodeWav(normaliseExport ? normalizeLoudness(pcm, composed.sampleRateHz, outputLoudness).pcm : pcm, composed.sampleRateHz, format),
+      `${name}-${format === 'pcm16' ? '16bit' : 'float'}.wav`,
+      'audio/wav',
+    );
   const baseName = projectName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'clip';
   const exportAs = (pcm: Float32Array, name: string) => {
     setExportStatus(`Exporting ${FORMAT_LABELS[exportFormat]}…`);
-    exportAudioFile(pcm, composed.sampleRateHz, exportFormat, name).then(
+    exportAudioFile(pcm, composed.sampleRateHz, exportFormat, name, normaliseExport ? outputLoudness : undefined).then(
       (fileName) => setExportStatus(`Saved ${fileName}`),
       (err: unknown) => setExportStatus(`Export failed: ${toStudioError(err).message}`),
     );
@@ -129,6 +137,9 @@ export function TimelinePanel() {
               <option key={f} value={f}>{FORMAT_LABELS[f]}</option>
             ))}
           </select>
+        </label>
+        <label className="check" title="Takes and gain edits change the whole clip's loudness; this brings the export back to the Settings target in one gain">
+          <input type="checkbox" data-testid="export-normalise" checked={normaliseExport} onChange={(e) => setNormaliseExport(e.target.checked)} /> Normalise to {outputLoudness.targetLufs} LUFS
         </label>
         <button data-testid="export-audio" onClick={() => exportAs(composed.pcm, baseName)}>Export</button>
         <button data-testid="export-wavf32" onClick={() => exportWav(composed.pcm, baseName, 'float32')}>Export WAV float</button>

@@ -8,6 +8,7 @@
 import { useState } from 'react';
 import type { ProjectTurn, TakeRef } from '../../../src-shared/contract/projects';
 import { useStudioStore } from '../../store/store';
+import { recordChosenTake } from '../library/library-actions';
 import { playPcm, stopPcm } from '../../components/pcm-player';
 import { MAX_SEED } from '../voice/voice.slice';
 import { isEdited, NO_EDIT, takeSamples, type ClipAudio } from './compose-timeline';
@@ -35,7 +36,11 @@ export interface TurnTakesProps {
 export function TurnTakes({ turn, sampleRateHz, region, onPlayRegion, exportLabel, onExport }: TurnTakesProps) {
   const clipAudio = useStudioStore((s) => s.clipAudio);
   const clips = useStudioStore((s) => s.clips);
-  const chooseTake = useStudioStore((s) => s.chooseTake);
+  const chooseInTimeline = useStudioStore((s) => s.chooseTake);
+  const chooseTake = (turnIndex: number, takeId: string) => {
+    chooseInTimeline(turnIndex, takeId);
+    void recordChosenTake(turnIndex);
+  };
   const revertTake = useStudioStore((s) => s.revertTake);
   const compare = useStudioStore((s) => s.compare);
   const setCompare = useStudioStore((s) => s.setCompare);

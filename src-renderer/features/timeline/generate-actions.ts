@@ -43,6 +43,7 @@ export function buildRequest(requestId: string, seed: number, doc?: { input: str
     priority: 'interactive',
     stream: true,
     ...(s.editorFormat === 'ssml' ? { ssmlOptions: { ...s.editorSsmlOptions } } : {}),
+    loudness: { ...s.outputLoudness },
   };
 }
 
@@ -122,13 +123,24 @@ export async function generate(options: { turnIndex?: number; stream?: boolean; 
   };
   store.upsertJob(job);
   const request: SynthesisRequest = { ...buildRequest(job.requestId, seed), ...(isTurn ? { turnIndex: options.turnIndex } : {}) };
-  const player = options.stream === false ? null : new StreamPlayer();
+  const player = options.stream === false ? null : new StreamPlayer(request.loudness ?? null);
   const unfollow = followRequest(job, player);
   try {
     const result = await call(CHANNELS.synthesize, request);
+    player?.replaceWithFinal(result.pcm, result.sampleRateHz);
     const clip = clipFrom(request, result);
-    if (isTurn) clip.title = `Turn ${options.turnIndex! + 1} take · ${clip.title}`;
-    const saved = await call(CHANNELS.saveClip, { clip, fromRequestId: request.requestId });
+    if (isTurn) {
+      clip.title = `Turn ${options.turnIndex! + 1} take · ${clip.title}`;
+      // Filed under the clip it is a take of: the Library keeps one entry per clip with its takes.
+      const baseClipId = useStudioStore.getState().baseLayout?.clipId;
+      if (baseClipId) clip.takeOf = { clipId: baseClipId, turnIndex: options.turnIndex! };
+    }
+    // A base clip deleted from the library since: the take is stored as a clip of its own.
+    const saved = await call(CHANNELS.saveClip, { clip, fromRequestId: request.requestId }).catch((err: unknown) => {
+      if (!clip.takeOf || toStudioError(err).code !== 'not-found') throw err;
+      const { takeOf: _dropped, ...own } = clip;
+      return call(CHANNELS.saveClip, { clip: own, fromRequestId: request.requestId });
+    });
     const s = useStudioStore.getState();
     s.addClip(saved, { sampleRateHz: result.sampleRateHz, pcm: result.pcm });
     if (isTurn) {
@@ -144,7 +156,7 @@ export async function generate(options: { turnIndex?: number; stream?: boolean; 
     useStudioStore.getState().patchJob(job.jobId, e.code === 'cancelled' ? { state: 'cancelled' } : { state: 'failed', error: { code: e.code, message: e.message } });
   } finally {
     unfollow();
-    if (player) setTimeout(() => player.dispose(), 30_000);
+    if (player) setTimeout(() => player.dispose(), Math.max(30, player.remainingS() + 1) * 1000);
   }
   return useStudioStore.getState().jobs.find((j) => j.jobId === job.jobId) ?? job;
 }

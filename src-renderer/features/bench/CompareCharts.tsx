@@ -1,0 +1,89 @@
+/**
+ * Overlaid charts for a two-run comparison, beside its delta table: per workload × clients, run A
+ * and run B side by side — req/s with each run's pass-to-pass range as an error bar, and p95
+ * latency (median over the valid passes) — so a change and its uncertainty read at a glance. Each
+ * chart is as wide as its card (fits at 1024 px); animations off.
+ */
+import { memo } from 'react';
+import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { BenchRunView } from '../../../src-shared/contract/bench';
+import { compareRuns } from './BenchTables';
+
+export interface CompareChartPoint {
+  label: string;
+  aReqPerS: number;
+  bReqPerS: number;
+  /** [below, above] the value: the pass-to-pass range as error-bar offsets (0 with one pass). */
+  aRange: [number, number];
+  bRange: [number, number];
+  aP95S: number | null;
+  bP95S: number | null;
+}
+
+function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function p95Of(run: BenchRunView, workload: string, numClients: number): number | null {
+  const variant = run.input.variants[0]?.name;
+  return median(run.passes.filter((p) => p.workload === workload && p.numClients === numClients && p.valid && (variant === undefined || p.variant === variant)).map((p) => p.latencyP95S));
+}
+
+export function compareChartData(a: BenchRunView, b: BenchRunView): CompareChartPoint[] {
+  return compareRuns(a, b).map((r) => ({
+    label: `${r.workload} ×${r.numClients}`,
+    aReqPerS: r.a.reqPerS,
+    bReqPerS: r.b.reqPerS,
+    aRange: [Math.max(0, r.a.reqPerS - r.a.min), Math.max(0, r.a.max - r.a.reqPerS)],
+    bRange: [Math.max(0, r.b.reqPerS - r.b.min), Math.max(0, r.b.max - r.b.reqPerS)],
+    aP95S: p95Of(a, r.workload, r.numClients),
+    bP95S: p95Of(b, r.workload, r.numClients),
+  }));
+}
+
+const A_COLOR = '#2f6fed';
+const B_COLOR = '#ef6c00';
+
+export const CompareCharts = memo(function CompareCharts({ a, b }: { a: BenchRunView; b: BenchRunView }) {
+  const data = compareChartData(a, b);
+  if (data.length === 0) return null;
+  return (
+    <div className="charts compare-charts" data-testid="bench-compare-charts">
+      <figure className="chart" data-testid="compare-chart-throughput" data-num-points={data.length} aria-label={`Throughput, run A against run B, ${data.length} workloads`}>
+        <h3>Throughput (req/s, bars: pass range)</h3>
+        <ResponsiveContainer width="100%" height={190} minWidth={0}>
+          <BarChart data={data} margin={{ top: 4, right: 8, bottom: 4, left: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+            <XAxis dataKey="label" />
+            <YAxis width={44} />
+            <Tooltip isAnimationActive={false} />
+            <Legend />
+            <Bar dataKey="aReqPerS" name="A" fill={A_COLOR} isAnimationActive={false}>
+              <ErrorBar dataKey="aRange" width={6} stroke="var(--fg, #333)" />
+            </Bar>
+            <Bar dataKey="bReqPerS" name="B" fill={B_COLOR} isAnimationActive={false}>
+              <ErrorBar dataKey="bRange" width={6} stroke="var(--fg, #333)" />
+            </Bar>
+          </BarChart>
+        </ResponsiveContainer>
+      </figure>
+      <figure className="chart" data-testid="compare-chart-latency" data-num-points={data.length} aria-label={`p95 latency, run A against run B, ${data.length} workloads`}>
+        <h3>p95 latency (s, median of passes)</h3>
+        <ResponsiveContainer width="100%" height={190} minWidth={0}>
+          <BarChart data={data} margin={{ top: 4, right: 8, bottom: 4, left: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+            <XAxis dataKey="label" />
+            <YAxis width={44} />
+            <Tooltip isAnimationActive={false} />
+            <Legend />
+            <Bar dataKey="aP95S" name="A" fill={A_COLOR} isAnimationActive={false} />
+            <Bar dataKey="bP95S" name="B" fill={B_COLOR} isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      </figure>
+    </div>
+  );
+});
