@@ -4,6 +4,7 @@
  * Types only. Per-request params live here; engine config (batch limits, providers) does not.
  */
 import type { SerializedStudioError } from './errors';
+import type { SavedVoiceConditioning } from './contract/voices';
 
 /** Sampling parameters, named after generation_config.json's keys in camelCase. */
 export interface SamplingParams {
@@ -54,6 +55,11 @@ export interface SynthesisRequest {
    * values from the model's speaker encoder. Required by Base, refused by the other types.
    */
   speakerEmbedding?: readonly number[];
+  /**
+   * Saved voices (the studio's voice library) that `voice` or an SSML <voice name> may name by name
+   * or id, with what makes each speak. Main fills it in from the library; clients never send it.
+   */
+  savedVoices?: readonly SavedVoiceConditioning[];
   params?: Partial<SamplingParams>;
   priority?: RequestPriority;
   /** Optional deadline after which the request is cancelled with 'timeout'. */

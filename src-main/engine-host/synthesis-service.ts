@@ -177,7 +177,7 @@ export class HostedSynthesis implements SynthesisService {
     }
     let plan: TurnPlan;
     try {
-      plan = planTurns(request, { voices: this.info.voices, languages: this.info.languages });
+      plan = planTurns(request, { voices: this.info.voices, languages: this.info.languages, model: { kind: this.info.kind, size: this.info.size } });
     } catch (err) {
       throw toStudioError(err);
     }
@@ -224,7 +224,10 @@ export class HostedSynthesis implements SynthesisService {
       }
       if (preparation.cancelled) throw new StudioError('cancelled', `request '${request.requestId}' was cancelled`, { requestId: request.requestId });
       const id = turnSequenceId(request.requestId, turn.index);
-      sequences.push(this.engine.prepare({ ...request, requestId: id, input: turn.text, inputFormat: 'text', voice: turn.voice, language: turn.language, instruct: turn.instruct }));
+      const { savedVoices: _saved, ...own } = request;
+      sequences.push(
+        this.engine.prepare({ ...own, requestId: id, input: turn.text, inputFormat: 'text', voice: turn.voice, language: turn.language, instruct: turn.instruct, speakerEmbedding: turn.speakerEmbedding ?? request.speakerEmbedding }),
+      );
     }
     return sequences;
   }

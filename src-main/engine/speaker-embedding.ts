@@ -22,7 +22,7 @@ export interface SpeakerEmbedding {
 
 export interface SpeakerEncoder {
   embed(pcm: Float32Array, sampleRateHz: number): Promise<SpeakerEmbedding>;
-  /** The same from a clip's file bytes (WAV of any rate and channel count; see reference-audio.ts). */
+  /** The same from a clip's file bytes (WAV, MP3, FLAC, Ogg Vorbis/Opus of any rate and channel count; see reference-audio.ts). */
   embedBytes(bytes: Uint8Array): Promise<SpeakerEmbedding>;
   dispose(): Promise<void>;
 }
@@ -50,8 +50,8 @@ export async function createSpeakerEncoder(builtDir: string, manifest: Pick<Mode
   };
   return {
     embed,
-    embedBytes(bytes) {
-      const decoded = decodeReferenceAudio(bytes);
+    async embedBytes(bytes) {
+      const decoded = await decodeReferenceAudio(bytes);
       return embed(decoded.pcm, decoded.sampleRateHz);
     },
     dispose: () => disposeSession(session),
