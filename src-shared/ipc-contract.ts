@@ -12,6 +12,7 @@ import { BENCH_CHANNELS, BENCH_EVENTS, type BenchApi, type BenchEvents } from '.
 import { MODEL_CHANNELS, MODEL_EVENTS, type ModelsApi, type ModelsEvents } from './contract/models';
 import { EXPORT_CHANNELS, type ExportApi, type ExportEvents } from './contract/export';
 import { DESKTOP_CHANNELS, DESKTOP_EVENTS, type DesktopApi, type DesktopEvents } from './contract/desktop';
+import { VOICE_CHANNELS, type VoicesApi, type VoicesEvents } from './contract/voices';
 
 export const CHANNELS = Object.freeze({
   ...APP_CHANNELS,
@@ -22,11 +23,12 @@ export const CHANNELS = Object.freeze({
   ...MODEL_CHANNELS,
   ...EXPORT_CHANNELS,
   ...DESKTOP_CHANNELS,
+  ...VOICE_CHANNELS,
 });
 export const EVENTS = Object.freeze({ ...TTS_EVENTS, ...BENCH_EVENTS, ...MODEL_EVENTS, ...DESKTOP_EVENTS });
 
-export type StudioApi = AppApi & TtsApi & LibraryApi & ProjectsApi & BenchApi & ModelsApi & ExportApi & DesktopApi;
-export type StudioEvents = AppEvents & TtsEvents & LibraryEvents & ProjectsEvents & BenchEvents & ModelsEvents & ExportEvents & DesktopEvents;
+export type StudioApi = AppApi & TtsApi & LibraryApi & ProjectsApi & BenchApi & ModelsApi & ExportApi & DesktopApi & VoicesApi;
+export type StudioEvents = AppEvents & TtsEvents & LibraryEvents & ProjectsEvents & BenchEvents & ModelsEvents & ExportEvents & DesktopEvents & VoicesEvents;
 
 export type Channel = keyof StudioApi & string;
 export type EventName = keyof StudioEvents & string;
@@ -35,7 +37,7 @@ export type ResponseOf<C extends Channel> = StudioApi[C]['response'];
 
 /**
  * Channels that change what every client gets (switch the model, download or delete models, run
- * benchmarks): only the local privileged session may call them (the Electron window, or the
+ * benchmarks, change the voice library): only the local privileged session may call them (the Electron window, or the
  * headless UI opened from its token URL on this machine).
  */
 export const ADMIN_CHANNELS: readonly Channel[] = Object.freeze([
@@ -47,6 +49,11 @@ export const ADMIN_CHANNELS: readonly Channel[] = Object.freeze([
   CHANNELS.startRun,
   CHANNELS.stopRun,
   CHANNELS.deleteProject,
+  // the voice library is every client's: only the local session adds to it, renames or deletes
+  CHANNELS.cloneVoice,
+  CHANNELS.designVoice,
+  CHANNELS.renameVoice,
+  CHANNELS.deleteVoice,
 ]);
 
 export const CHANNEL_NAMES: readonly string[] = Object.freeze(Object.values(CHANNELS));

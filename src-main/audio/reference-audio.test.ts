@@ -84,6 +84,6 @@ describe('reference audio bytes', () => {
     await expect(decodeReferenceAudio(bytes('OggS'))).rejects.toThrow(/Ogg file with an unknown codec/);
     const cut = fixture('clip-mono-16k.flac').subarray(0, 60);
     await expect(decodeReferenceAudio(cut)).rejects.toMatchObject({ code: 'invalid-argument', message: expect.stringMatching(/could not be decoded as FLAC .*export it again/) });
-    await expect(decodeReferenceAudio(new Uint8Array(64 * 1024 * 1024 + 1))).rejects.toMatchObject({ code: 'input-too-long' });
+    await expect(decodeReferenceAudio(new Uint8Array(64 * 1024 * 1024 + 1))).rejects.toMatchObject({ code: 'payload-too-large' });
   });
 });

@@ -98,7 +98,7 @@ function damaged(format: string, detail: string): StudioError {
 /** Bytes of a clip (any common format and rate) → mono float PCM at the clip's own rate. */
 export async function decodeReferenceAudio(bytes: Uint8Array): Promise<DecodedReference> {
   if (bytes.byteLength > MAX_REFERENCE_BYTES) {
-    throw new StudioError('input-too-long', `the reference clip is ${(bytes.byteLength / 1048576).toFixed(0)} MB but at most ${MAX_REFERENCE_BYTES / 1048576} MB is read; cut it to 5–15 s of one person speaking`, {
+    throw new StudioError('payload-too-large', `the reference clip is ${(bytes.byteLength / 1048576).toFixed(0)} MB but at most ${MAX_REFERENCE_BYTES / 1048576} MB is read; cut it to 5–15 s of one person speaking`, {
       field: 'referenceAudio',
       numBytes: bytes.byteLength,
     });

@@ -12,6 +12,8 @@ export interface HostMethods {
   status: { args: Record<string, never>; result: EngineStatus };
   modelInfo: { args: Record<string, never>; result: ModelInfo | null };
   listVoices: { args: Record<string, never>; result: VoiceInfo[] };
+  /** A Base model's speaker embedding of a reference clip (its file's bytes, any common format): the x-vector clone prompt. */
+  makeVoice: { args: { audio: Uint8Array }; result: { embedding: number[]; durationMs: number; warnings: string[] } };
   /** Stop accepting, finish or cancel in-flight work within graceMs, then reply. */
   drain: { args: { graceMs: number }; result: { numFinished: number; numCancelled: number } };
   /** The supervisor's heartbeat (host-client.ts watchdog); answered from the host's event loop. */

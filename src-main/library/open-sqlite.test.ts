@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/errors';
-import { openLibraryDb } from './library-db';
+import { LIBRARY_MIGRATIONS, openLibraryDb } from './library-db';
 import { betterSqliteLoader, defaultSqliteLoaders, describeLoadFailure, nodeSqliteLoader, openSqlite, type SqliteBackendLoader } from './open-sqlite';
 import { probe } from './testing/sqlite-test-backends';
 import { fakeNodeSqliteLoader } from './testing/sqlite-test-backends';
@@ -73,7 +73,7 @@ describe('openSqlite', () => {
     const fallback = probe('node:sqlite').ok ? nodeSqliteLoader() : fakeNodeSqliteLoader();
     const library = openLibraryDb(tempDir(), undefined, { loaders: [failing('better-sqlite3', ABI_MISMATCH), fallback] });
     expect(library.backend).toBe('node:sqlite');
-    expect(library.version).toBe(3);
+    expect(library.version).toBe(LIBRARY_MIGRATIONS.length);
     library.dispose();
   });
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClipStore } from './clip-store';
 import { createBenchRunStore } from './bench-run-store';
-import { LIBRARY_DB_FILE_NAME, openLibraryDb } from './library-db';
+import { LIBRARY_DB_FILE_NAME, LIBRARY_MIGRATIONS, openLibraryDb } from './library-db';
 import { openSqlite } from './open-sqlite';
 import { sqlParameterNames } from './sqlite-connection';
 import { loaderFor, probe, type TestBackendName } from './testing/sqlite-test-backends';
@@ -77,7 +77,7 @@ for (const name of BACKENDS) {
       expect(library.db.pragmaValue('journal_mode')).toBe('wal');
       expect(library.db.pragmaValue('synchronous')).toBe(2); // 2 = FULL
       expect(library.db.pragmaValue('foreign_keys')).toBe(1);
-      expect(library.db.pragmaValue('user_version')).toBe(3);
+      expect(library.db.pragmaValue('user_version')).toBe(LIBRARY_MIGRATIONS.length);
       const clips = new ClipStore(library.db);
       clips.insert(clipRow('a', 1));
       clips.insert(clipRow('b', 2));

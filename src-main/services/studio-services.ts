@@ -22,6 +22,13 @@ import { ModelsService, type ModelManagerPort } from './models-service';
 import { ExportService } from './export-service';
 import { ssmlOptionsForRequest } from '../ssml/ssml-options';
 import type { FileGrants } from '../access/file-grants';
+import { VoiceLibraryService } from './voice-library-service';
+import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
+import type { SynthesisRequest } from '../../src-shared/synthesis';
+import { readVoiceDescriptors } from '../engine/list-voices';
+import { defaultOpenAiVoiceMap } from '../headless/speech-routes';
+import { readFile, stat } from 'node:fs/promises';
+import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
 
 /** What the services need of the engine host (HostClient implements it; tests fake it). */
 export interface EngineHostApi {
@@ -107,6 +114,7 @@ export class StudioServices {
   private readonly exports = new ExportService();
   private ui: { projects: ProjectService; bench: BenchService; models: ModelsService } | null = null;
   private library: LibraryService | null = null;
+  private voices: VoiceLibraryService | null = null;
 
   constructor(private readonly options: StudioServicesOptions) {
     options.host.onEvent((event, payload) => this.route(event, payload));
@@ -124,7 +132,8 @@ export class StudioServices {
         if (options.inputLimits) checkInputLimits(req.input, req.inputFormat, options.inputLimits);
         this.owners.set(req.requestId, ctx);
         try {
-          const result = await options.host.call('synthesize', req);
+          const savedVoices = this.savedVoicesFor(req);
+          const result = await options.host.call('synthesize', savedVoices.length > 0 ? { ...req, savedVoices } : req);
           this.recentResults.set(req.requestId, result);
           if (this.recentResults.size > MAX_RECENT_RESULTS) this.recentResults.delete(this.recentResults.keys().next().value!);
           return result;
@@ -165,7 +174,8 @@ export class StudioServices {
       [CHANNELS.validateSsml]: async (req) => {
         // The loaded model's voices and languages, as generation checks them; none loaded: any voice passes.
         const info = await options.host.call('modelInfo', {}).catch(() => null);
-        const facts = { voices: info?.voices ?? null, languages: info?.languages ?? null, requestLanguage: req.language };
+        const saved = this.savedVoicesFor({ input: req.text, inputFormat: 'ssml', voice: '' }).map((v) => ({ name: v.name }));
+        const facts = { voices: info ? [...info.voices, ...saved] : null, languages: info?.languages ?? null, requestLanguage: req.language };
         return this.uiServices().projects.validateSsml(req.text, ssmlOptionsForRequest(req.ssmlOptions, facts));
       },
       [CHANNELS.startRun]: async (req, ctx) =>
@@ -186,6 +196,18 @@ export class StudioServices {
       [CHANNELS.showOpenProject]: async () => this.desktop().showOpenProject(),
       [CHANNELS.showSaveProject]: async (req) => this.desktop().showSaveProject(req.suggestedName),
       [CHANNELS.showImportAudio]: async () => this.desktop().showImportAudio(),
+      [CHANNELS.listSavedVoices]: async () => this.voiceLibrary().list(),
+      [CHANNELS.cloneVoice]: async (req) => {
+        const library = this.voiceLibrary();
+        library.checkName(req.name); // before the clip is read or the encoder runs
+        const audio = req.audio ?? (await this.readGrantedClip(req.path!));
+        const originalName = req.originalName ?? (req.path ? path.basename(req.path) : 'clip');
+        const model = await options.host.call('modelInfo', {});
+        return library.clone({ name: req.name, audio, originalName }, model, (bytes) => options.host.call('makeVoice', { audio: bytes }));
+      },
+      [CHANNELS.designVoice]: async (req) => this.voiceLibrary().design(req, await options.host.call('modelInfo', {})),
+      [CHANNELS.renameVoice]: async (req) => this.voiceLibrary().rename(req.id, req.name),
+      [CHANNELS.deleteVoice]: async (req) => ({ deleted: await this.voiceLibrary().delete(req.id) }),
     };
   }
 
@@ -202,6 +224,49 @@ export class StudioServices {
   private libraryService(): LibraryService {
     this.library ??= new LibraryService({ dataDir: this.options.appInfo().userDataDir, sqliteLoaders: this.options.sqliteLoaders });
     return this.library;
+  }
+
+  /** The voice library, in the library database (so unavailable with it). */
+  voiceLibrary(): VoiceLibraryService {
+    if (this.voices) return this.voices;
+    const library = this.libraryService();
+    const reservedNames = [...Object.keys(readVoiceDescriptors()), ...Object.keys(defaultOpenAiVoiceMap())];
+    this.voices = new VoiceLibraryService({ dataDir: this.options.appInfo().userDataDir, libraryDb: library.libraryDb, reservedNames });
+    return this.voices;
+  }
+
+  /**
+   * The saved voices a request may speak in: plain text, the one its voice names; SSML, those its
+   * voice or the document names. None when the library is unavailable (the engine then refuses the name).
+   */
+  savedVoicesFor(req: Pick<SynthesisRequest, 'input' | 'inputFormat' | 'voice'>): SavedVoiceConditioning[] {
+    let all: SavedVoiceConditioning[];
+    try {
+      all = this.voiceLibrary().conditioning();
+    } catch {
+      return [];
+    }
+    const voice = req.voice.toLowerCase();
+    const named = (v: SavedVoiceConditioning) => v.id === req.voice || v.name.toLowerCase() === voice;
+    if (req.inputFormat !== 'ssml') return all.filter(named);
+    const text = req.input.toLowerCase();
+    return all.filter((v) => named(v) || text.includes(v.name.toLowerCase()) || text.includes(v.id));
+  }
+
+  /** A clip named by path: only one the user picked or dropped (granted), read whole within the size limit. */
+  private async readGrantedClip(clipPath: string): Promise<Uint8Array> {
+    const grants = this.options.grants;
+    if (!grants) throw new StudioError('forbidden', 'this host takes clips as uploaded bytes only; send audio instead of path', { field: 'path' });
+    const real = grants.check(clipPath, 'read');
+    const sizeBytes = (await stat(real).catch(() => null))?.size ?? 0;
+    if (sizeBytes > MAX_REFERENCE_BYTES) {
+      throw new StudioError('payload-too-large', `the clip is ${(sizeBytes / 1048576).toFixed(0)} MB but at most ${MAX_REFERENCE_BYTES / 1048576} MB is read; cut it to 5–15 s`, { field: 'path' });
+    }
+    try {
+      return new Uint8Array(await readFile(real));
+    } catch {
+      throw new StudioError('not-found', `the clip ${path.basename(real)} could not be read; import it again`, { field: 'path' });
+    }
   }
 
   /** Projects, bench and models services, created on first use in the user data folder. */
