@@ -251,7 +251,7 @@ export class HostedSynthesis implements SynthesisService {
       const id = turnSequenceId(request.requestId, turn.index);
       const { savedVoices: _saved, ...own } = request;
       sequences.push(
-        this.engine.prepare({ ...own, requestId: id, input: turn.text, inputFormat: 'text', voice: turn.voice, language: turn.language, instruct: turn.instruct, speakerEmbedding: turn.speakerEmbedding ?? request.speakerEmbedding }),
+        this.engine.prepare({ ...own, requestId: id, input: turn.text, inputFormat: 'text', voice: turn.savedVoiceId ? '' : turn.voice, language: turn.language, instruct: turn.instruct, speakerEmbedding: turn.speakerEmbedding ?? request.speakerEmbedding }),
       );
     }
     return sequences;

@@ -19,6 +19,8 @@ export interface PlannedTurn {
   voice: string;
   language: string;
   instruct: string | undefined;
+  /** Set when `voice` names a saved voice: its id; the engine then gets no speaker name. */
+  savedVoiceId?: string;
   /** A saved cloned voice's speaker embedding (else the request's own, if any). */
   speakerEmbedding?: readonly number[];
 }
@@ -44,7 +46,7 @@ function withSavedVoice(turn: PlannedTurn, request: SynthesisRequest, facts: Tur
   if (!saved || !facts.model) return turn;
   const c = conditioningFor(saved, facts.model);
   for (const w of c.warnings) if (!warnings.includes(w)) warnings.push(w);
-  return { ...turn, voice: '', instruct: c.instruct ?? turn.instruct, ...(c.speakerEmbedding ? { speakerEmbedding: c.speakerEmbedding } : {}) };
+  return { ...turn, voice: saved.name, savedVoiceId: saved.id, instruct: c.instruct ?? turn.instruct, ...(c.speakerEmbedding ? { speakerEmbedding: c.speakerEmbedding } : {}) };
 }
 
 export function planTurns(request: SynthesisRequest, facts: TurnPlanFacts): TurnPlan {
