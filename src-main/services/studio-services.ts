@@ -22,11 +22,9 @@ import { ModelsService, type ModelManagerPort } from './models-service';
 import { ExportService } from './export-service';
 import { ssmlOptionsForRequest } from '../ssml/ssml-options';
 import type { FileGrants } from '../access/file-grants';
-import { VoiceLibraryService } from './voice-library-service';
+import { VoiceLibraryService, defaultReservedVoiceNames, selectSavedVoices } from './voice-library-service';
 import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
-import { readVoiceDescriptors } from '../engine/list-voices';
-import { defaultOpenAiVoiceMap } from '../headless/speech-routes';
 import { readFile, stat } from 'node:fs/promises';
 import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
 
@@ -230,8 +228,7 @@ export class StudioServices {
   voiceLibrary(): VoiceLibraryService {
     if (this.voices) return this.voices;
     const library = this.libraryService();
-    const reservedNames = [...Object.keys(readVoiceDescriptors()), ...Object.keys(defaultOpenAiVoiceMap())];
-    this.voices = new VoiceLibraryService({ dataDir: this.options.appInfo().userDataDir, libraryDb: library.libraryDb, reservedNames });
+    this.voices = new VoiceLibraryService({ dataDir: this.options.appInfo().userDataDir, libraryDb: library.libraryDb, reservedNames: defaultReservedVoiceNames() });
     return this.voices;
   }
 
@@ -240,17 +237,11 @@ export class StudioServices {
    * voice or the document names. None when the library is unavailable (the engine then refuses the name).
    */
   savedVoicesFor(req: Pick<SynthesisRequest, 'input' | 'inputFormat' | 'voice'>): SavedVoiceConditioning[] {
-    let all: SavedVoiceConditioning[];
     try {
-      all = this.voiceLibrary().conditioning();
+      return selectSavedVoices(this.voiceLibrary().conditioning(), req);
     } catch {
       return [];
     }
-    const voice = req.voice.toLowerCase();
-    const named = (v: SavedVoiceConditioning) => v.id === req.voice || v.name.toLowerCase() === voice;
-    if (req.inputFormat !== 'ssml') return all.filter(named);
-    const text = req.input.toLowerCase();
-    return all.filter((v) => named(v) || text.includes(v.name.toLowerCase()) || text.includes(v.id));
   }
 
   /** A clip named by path: only one the user picked or dropped (granted), read whole within the size limit. */

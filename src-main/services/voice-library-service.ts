@@ -18,7 +18,9 @@ import {
   type SavedVoiceConditioning,
   type SavedVoiceKind,
 } from '../../src-shared/contract/voices';
-import type { ModelInfo } from '../../src-shared/synthesis';
+import type { ModelInfo, SynthesisRequest } from '../../src-shared/synthesis';
+import { readVoiceDescriptors } from '../engine/list-voices';
+import { defaultOpenAiVoiceMap } from '../headless/speech-routes';
 import { sniffAudioContainer } from '../audio/reference-audio';
 import type { LibraryDb } from '../library/library-db';
 import { VoiceStore, conditioningOf, publicVoice, type StoredVoice } from '../library/voice-store';
@@ -185,6 +187,23 @@ export class VoiceLibraryService {
     if (!v) throw notFound(id);
     return v;
   }
+}
+
+/** Names a saved voice may not take: the official speakers and the OpenAI voice names the API maps. */
+export function defaultReservedVoiceNames(): string[] {
+  return [...Object.keys(readVoiceDescriptors()), ...Object.keys(defaultOpenAiVoiceMap())];
+}
+
+/**
+ * The saved voices a request may speak in: plain text, the one its voice names (id or name); SSML,
+ * also those the document mentions (a cheap text match; the parser decides which it really names).
+ */
+export function selectSavedVoices(all: readonly SavedVoiceConditioning[], req: Pick<SynthesisRequest, 'input' | 'inputFormat' | 'voice'>): SavedVoiceConditioning[] {
+  const voice = req.voice.toLowerCase();
+  const named = (v: SavedVoiceConditioning) => v.id === req.voice || v.name.toLowerCase() === voice;
+  if (req.inputFormat !== 'ssml') return all.filter(named);
+  const text = req.input.toLowerCase();
+  return all.filter((v) => named(v) || text.includes(v.name.toLowerCase()) || text.includes(v.id));
 }
 
 function notFound(id: string): StudioError {
