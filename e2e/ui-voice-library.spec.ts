@@ -65,7 +65,7 @@ test('import a clip, save a voice, speak with it, and find it in /v1/voices', as
   await page.getByTestId('speak-input').fill('Hello from a cloned voice.');
   await page.getByTestId('speak-generate').click();
   await expect(page.getByTestId('speak-result')).toBeVisible({ timeout: 90_000 });
-  await expect(page.getByTestId('speak-used-voice')).toHaveText(id);
+  await expect(page.getByTestId('speak-used-voice')).toHaveText('Anna E2E');
   await ui.screenshot('ui-voice-library-1440');
 
   // The HTTP API lists it and speaks it by id.

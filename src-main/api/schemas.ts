@@ -147,6 +147,7 @@ const benchRunInputSchema = z.strictObject({
   clientCounts: z.array(z.number().int().min(1).max(512)).min(1).max(16),
   windowMs: z.number().int().min(1_000).max(3_600_000),
   numPasses: z.number().int().min(1).max(10),
+  voice: z.string().min(1).max(64).optional(),
 });
 
 export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {

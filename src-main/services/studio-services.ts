@@ -265,7 +265,7 @@ export class StudioServices {
     if (this.ui) return this.ui;
     const dataDir = this.options.appInfo().userDataDir;
     const host = this.options.host;
-    const runner = this.options.benchRunner ?? createProtocolBenchRunner(host);
+    const runner = this.options.benchRunner ?? createProtocolBenchRunner(host, (req) => this.savedVoicesFor(req));
     // Bench history lives in the library database; a run store that opens it lazily lets a
     // benchmark run (unsaved) when the library is unavailable.
     let store: BenchRunStore | null = null;

@@ -75,7 +75,7 @@ describe('voice library on a Base model', () => {
     const direct = (await served.runtime.host.call('synthesize', { requestId: 'direct', input: 'Hello there.', inputFormat: 'text', voice: '', language: 'auto', seed: 5, speakerEmbedding: made.embedding })) as SynthesisResult;
     const viaLibrary = await value<SynthesisResult>('studio:tts.synthesize', { requestId: 'lib', input: 'Hello there.', inputFormat: 'text', voice: anna.id, language: 'auto', seed: 5 });
     expect(viaLibrary.pcm).toEqual(direct.pcm);
-    expect(viaLibrary.effectiveParams.voice).toBe(anna.id);
+    expect(viaLibrary.effectiveParams.voice).toBe('Anna Reads');
   });
 
   it('resolves <voice name> in SSML to the saved voice', async () => {
@@ -86,6 +86,19 @@ describe('voice library on a Base model', () => {
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(unknown.json())).toMatch(/Nobody.*Anna Reads/);
   });
+
+  it('runs the benchmark in-process in a saved voice', async () => {
+    const finished = new Promise<{ status: string; error: string | null; summary: { numCompletedBefore: number }[] }>((resolve) => {
+      const ctx: CallContext = { callerId: 'bench', role: 'admin', emit: (event, payload) => event === 'studio:bench.onDidFinishRun' && resolve(payload as never) };
+      void served.runtime.dispatcher
+        .dispatch('studio:bench.start', { variants: [{ name: 'a', target: 'inproc' }], workloads: ['plain'], clientCounts: [1], windowMs: 1000, numPasses: 1, voice: anna.id }, ctx)
+        .then((reply) => !reply.ok && resolve({ status: 'refused', error: reply.error.message, summary: [] }));
+    });
+    const view = await finished;
+    expect(view.error).toBeNull();
+    expect(view.status).toBe('done');
+    expect(view.summary[0].numCompletedBefore).toBeGreaterThan(0); // without the voice's embedding the Base model refuses every request
+  }, 120_000);
 
   it('lists saved voices on GET /v1/voices without embeddings or paths', async () => {
     const body = (await (await fetch(`${served.server.url}/v1/voices`)).json()) as { saved: SavedVoice[] };

@@ -81,6 +81,8 @@ export function SavedVoicesPanel() {
   const setArea = useStudioStore((s) => s.setArea);
   const [cloneName, setCloneName] = useState('');
   const [cloneFile, setCloneFile] = useState<File | null>(null);
+  /** Bumped after a voice is saved: a new file field (a file input cannot be cleared from state). */
+  const [cloneFormKey, setCloneFormKey] = useState(0);
   const [designName, setDesignName] = useState('');
   const [description, setDescription] = useState('');
 
@@ -116,9 +118,10 @@ export function SavedVoicesPanel() {
         <summary>Clone from a clip…</summary>
         {canClone ? (
           <form
+            key={cloneFormKey}
             onSubmit={(e) => {
               e.preventDefault();
-              if (cloneFile) void cloneVoiceFromFile(cloneName, cloneFile).then((v) => v && (setCloneName(''), setCloneFile(null)));
+              if (cloneFile) void cloneVoiceFromFile(cloneName, cloneFile).then((v) => v && (setCloneName(''), setCloneFile(null), setCloneFormKey((k) => k + 1)));
             }}
           >
             <input aria-label="Name of the cloned voice" data-testid="voice-clone-name" placeholder="Name, e.g. Anna" value={cloneName} maxLength={64} onChange={(e) => setCloneName(e.target.value)} />
