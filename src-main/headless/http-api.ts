@@ -178,8 +178,16 @@ export function createHttpApi(options: HttpApiOptions) {
   /** A saved voice's id or name goes through as its id (the services attach what it needs); else a speaker or OpenAI name. */
   async function requestVoice(requested: string): Promise<string> {
     const key = requested.toLowerCase();
-    const saved = savedVoices().find((v) => v.id === requested || v.name.toLowerCase() === key);
-    return saved ? saved.id : resolveVoice(requested, await speakers(), options.voiceMap);
+    const all = savedVoices();
+    const saved = all.find((v) => v.id === requested || v.name.toLowerCase() === key);
+    if (saved) return saved.id;
+    const names = await speakers();
+    if (names.length > 0) return resolveVoice(requested, names, options.voiceMap);
+    // A Base or VoiceDesign model has no speakers: only saved voices can be named.
+    throw new StudioError('invalid-argument', `voice '${requested.slice(0, 64)}' is not a saved voice and this model has no preset speakers; use one of: ${all.map((v) => v.name).join(', ') || '(none saved: clone or design one first, see GET /v1/voices)'}`, {
+      field: 'voice',
+      allowed: all.map((v) => v.name),
+    });
   }
 
   async function loadedModelId(): Promise<string | null> {

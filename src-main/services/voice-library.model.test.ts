@@ -85,19 +85,33 @@ describe('voice library on a Base model', () => {
     const unknown = await postJson(`${served.server.url}/api/v1/tts`, { ssml: '<speak><voice name="Nobody">x</voice></speak>', voice: anna.id });
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(unknown.json())).toMatch(/Nobody.*Anna Reads/);
+    // the editor's live check accepts the saved voice's name too
+    expect(await value('studio:ssml.validate', { text: '<speak><voice name="anna reads">x</voice></speak>' })).toMatchObject({ ok: true, numTurns: 1 });
+    expect(await value('studio:ssml.validate', { text: '<speak><voice name="Nobody">x</voice></speak>' })).toMatchObject({ ok: false });
+  });
+
+  it('answers hostile voice values with a 400 naming the field', async () => {
+    for (const voice of ['../../etc/passwd', 'v-0123456789ab', 'anna reads\u0000', { id: 'x'.repeat(65) }, 'x'.repeat(65)]) {
+      const res = await postJson(`${served.server.url}/v1/audio/speech`, { input: 'Hi.', voice });
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res.json())).toMatch(/voice/);
+    }
+    const object = await postJson(`${served.server.url}/v1/audio/speech`, { input: 'Hi.', voice: { id: anna.id }, response_format: 'wav' });
+    expect(object.status).toBe(200);
   });
 
   it('runs the benchmark in-process in a saved voice', async () => {
-    const finished = new Promise<{ status: string; error: string | null; summary: { numCompletedBefore: number }[] }>((resolve) => {
+    const finished = new Promise<{ status: string; error: string | null; passes: { numErrors: number }[] }>((resolve) => {
       const ctx: CallContext = { callerId: 'bench', role: 'admin', emit: (event, payload) => event === 'studio:bench.onDidFinishRun' && resolve(payload as never) };
       void served.runtime.dispatcher
         .dispatch('studio:bench.start', { variants: [{ name: 'a', target: 'inproc' }], workloads: ['plain'], clientCounts: [1], windowMs: 1000, numPasses: 1, voice: anna.id }, ctx)
-        .then((reply) => !reply.ok && resolve({ status: 'refused', error: reply.error.message, summary: [] }));
+        .then((reply) => !reply.ok && resolve({ status: 'refused', error: reply.error.message, passes: [] }));
     });
     const view = await finished;
     expect(view.error).toBeNull();
     expect(view.status).toBe('done');
-    expect(view.summary[0].numCompletedBefore).toBeGreaterThan(0); // without the voice's embedding the Base model refuses every request
+    // Without the voice's embedding the Base model would refuse every request: errors, no audio.
+    expect(view.passes).toEqual([expect.objectContaining({ numErrors: 0 })]);
   }, 120_000);
 
   it('lists saved voices on GET /v1/voices without embeddings or paths', async () => {
