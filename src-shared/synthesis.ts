@@ -56,6 +56,13 @@ export interface SynthesisRequest {
    */
   speakerEmbedding?: readonly number[];
   /**
+   * Base checkpoints, in-context mode (generate_voice_clone's default, with speakerEmbedding): the
+   * reference clip's speech-tokenizer codes [numFrames][16] and its transcript; both or neither.
+   * A ClonePrompt (voice-clone.ts) carries all three.
+   */
+  refCodes?: readonly (readonly number[])[];
+  refText?: string;
+  /**
    * Saved voices (the studio's voice library) that `voice` or an SSML <voice name> may name by name
    * or id, with what makes each speak. Main fills it in from the library; clients never send it.
    */

@@ -135,6 +135,7 @@ const cloneVoiceSchema = z
       .optional(),
     path: z.string().min(1).max(4096).optional(),
     originalName: z.string().max(255).optional(),
+    refText: z.string().max(4096).optional(),
   })
   .refine((r) => (r.audio === undefined) !== (r.path === undefined), 'send the clip as audio (its bytes) or as path (an imported file), one of the two');
 

@@ -45,7 +45,7 @@ async function withModel<T>(flags: ModelFlags, use: (service: SynthesisService, 
 }
 
 function describeVoice(v: SavedVoice): string {
-  const what = v.kind === 'clone' ? `cloned (${v.model.size} Base${v.clip ? `, ${(v.clip.durationMs / 1000).toFixed(1)} s of ${v.clip.originalName}` : ''})` : `designed: "${v.description}"`;
+  const what = v.kind === 'clone' ? `cloned ${v.cloneMode === 'icl' ? 'in-context' : 'x-vector'} (${v.model.size} Base${v.clip ? `, ${(v.clip.durationMs / 1000).toFixed(1)} s of ${v.clip.originalName}` : ''})` : `designed: "${v.description}"`;
   return `${v.id}  ${v.name.padEnd(20)} ${what}`;
 }
 
@@ -73,15 +73,16 @@ export function registerVoice(program: Command): void {
     .command('clone <clip>')
     .description('clone the voice of a clip (WAV, MP3, FLAC, Ogg; 5–15 s of one person speaking) with a Base model and save it')
     .requiredOption('--name <name>', 'the name to save it under (used by --voice, SSML <voice name> and the API)')
+    .option('--text <transcript>', "what the clip says: clones in-context (the official default, more faithful); without it the voice comes from the speaker embedding alone")
     .option('--model <dir>', 'a Base model folder (Qwen3-TTS-12Hz-0.6B-Base or 1.7B-Base, built or checkpoint)')
     .option('--provider <name>', 'auto, cpu, webgpu, cuda or dml', 'auto')
-    .action(async (clip: string, opts: ModelFlags & { name: string }) => {
+    .action(async (clip: string, opts: ModelFlags & { name: string; text?: string }) => {
       if (!fs.existsSync(clip)) throw new UsageError(`no file at ${clip}`, 'pass the path of an audio file');
       const audio = new Uint8Array(fs.readFileSync(clip));
       const saved = await withVoiceLibrary(async (voices) => {
         voices.checkName(opts.name); // before the model loads
         return withModel(opts, (service, model) =>
-          voices.clone({ name: opts.name, audio, originalName: path.basename(clip) }, model, (bytes) => service.call('makeVoice', { audio: bytes }) as Promise<HostMethods['makeVoice']['result']>),
+          voices.clone({ name: opts.name, audio, originalName: path.basename(clip), refText: opts.text }, model, (bytes, refText) => service.call('makeVoice', { audio: bytes, refText }) as Promise<HostMethods['makeVoice']['result']>),
         );
       });
       console.log(describeVoice(saved));

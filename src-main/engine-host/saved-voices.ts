@@ -14,6 +14,9 @@ export interface LoadedModelFacts {
 
 export interface VoiceConditioning {
   speakerEmbedding?: readonly number[];
+  /** In-context clones: the reference clip's codes and transcript. */
+  refCodes?: readonly (readonly number[])[];
+  refText?: string;
   instruct?: string;
   warnings: string[];
 }
@@ -42,6 +45,6 @@ export function conditioningFor(voice: SavedVoiceConditioning, model: LoadedMode
       value: voice.name,
     });
   }
-  const warnings = voice.prompt.mode === 'icl' ? [`saved voice '${voice.name}' holds an in-context prompt; this engine speaks it from its speaker embedding (x-vector mode)`] : [];
-  return { speakerEmbedding: voice.prompt.embedding, warnings };
+  const p = voice.prompt;
+  return p.mode === 'icl' ? { speakerEmbedding: p.embedding, refCodes: p.refCodes, refText: p.refText, warnings: [] } : { speakerEmbedding: p.embedding, warnings: [] };
 }

@@ -22,7 +22,7 @@ import type { HostHeartbeat, HostMethod, HostMethods, HostStartOptions } from '.
 import { planTurns, type TurnPlan } from './turn-plan';
 import { SchedulerAdmissionPolicy, schedulerConfigFor } from './scheduler-policy';
 import type { SchedulerConfig } from '../scheduler/batch-policy';
-import { createSpeakerEncoder, type SpeakerEncoder } from '../engine/speaker-embedding';
+import { createVoiceCloner, type VoiceCloner } from '../engine/voice-cloner';
 
 export interface SynthesisService {
   call(method: HostMethod, args: unknown): Promise<unknown>;
@@ -151,7 +151,7 @@ export class HostedSynthesis implements SynthesisService {
       case 'listVoices':
         return this.info.voices;
       case 'makeVoice':
-        return this.makeVoice((args as HostMethods['makeVoice']['args']).audio);
+        return this.makeVoice(args as HostMethods['makeVoice']['args']);
       case 'drain':
         return this.drain((args as HostMethods['drain']['args']).graceMs);
       case 'ping':
@@ -159,10 +159,10 @@ export class HostedSynthesis implements SynthesisService {
     }
   }
 
-  private speakerEncoder: Promise<SpeakerEncoder> | null = null;
+  private voiceCloner: Promise<VoiceCloner> | null = null;
 
-  /** Clones a voice: the speaker encoder (opened on first use, on the CPU) over the decoded, checked clip. */
-  private async makeVoice(audio: Uint8Array): Promise<HostMethods['makeVoice']['result']> {
+  /** Clones a voice: the speaker (and speech) encoders, opened on first use on the CPU, over the decoded, checked clip. */
+  private async makeVoice({ audio, refText }: HostMethods['makeVoice']['args']): Promise<HostMethods['makeVoice']['result']> {
     if (!(audio instanceof Uint8Array)) throw new StudioError('invalid-argument', 'makeVoice needs the clip file\'s bytes', { field: 'audio' });
     const manifest = this.engine.parts.manifest;
     if (!manifest.speakerEncoder || !this.options.builtDir) {
@@ -172,9 +172,9 @@ export class HostedSynthesis implements SynthesisService {
       });
     }
     const builtDir = this.options.builtDir;
-    this.speakerEncoder ??= createSpeakerEncoder(builtDir, manifest);
-    const voice = await (await this.speakerEncoder).embedBytes(audio);
-    return { embedding: [...voice.embedding], durationMs: voice.durationMs, warnings: voice.warnings };
+    this.voiceCloner ??= createVoiceCloner(builtDir, manifest);
+    const text = refText?.trim() ?? '';
+    return (await this.voiceCloner).createClonePromptFromBytes(audio, text ? { mode: 'icl', refText: text } : { mode: 'xvector' });
   }
 
   /** The answer to the supervisor's heartbeat: proof that this event loop runs, and how long the current step has. */
@@ -190,8 +190,8 @@ export class HostedSynthesis implements SynthesisService {
 
   async dispose(): Promise<void> {
     this.loop.stop();
-    const encoder = await this.speakerEncoder?.catch(() => null);
-    await encoder?.dispose();
+    const cloner = await this.voiceCloner?.catch(() => null);
+    await cloner?.dispose();
     await this.engine.dispose();
   }
 
@@ -251,7 +251,7 @@ export class HostedSynthesis implements SynthesisService {
       const id = turnSequenceId(request.requestId, turn.index);
       const { savedVoices: _saved, ...own } = request;
       sequences.push(
-        this.engine.prepare({ ...own, requestId: id, input: turn.text, inputFormat: 'text', voice: turn.savedVoiceId ? '' : turn.voice, language: turn.language, instruct: turn.instruct, speakerEmbedding: turn.speakerEmbedding ?? request.speakerEmbedding }),
+        this.engine.prepare({ ...own, requestId: id, input: turn.text, inputFormat: 'text', voice: turn.savedVoiceId ? '' : turn.voice, language: turn.language, instruct: turn.instruct, ...(turn.savedVoiceId ? { speakerEmbedding: turn.speakerEmbedding, refCodes: turn.refCodes, refText: turn.refText } : {}) }),
       );
     }
     return sequences;

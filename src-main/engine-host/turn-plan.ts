@@ -21,8 +21,10 @@ export interface PlannedTurn {
   instruct: string | undefined;
   /** Set when `voice` names a saved voice: its id; the engine then gets no speaker name. */
   savedVoiceId?: string;
-  /** A saved cloned voice's speaker embedding (else the request's own, if any). */
+  /** A saved cloned voice's speaker embedding, and its reference codes and text when in-context (else the request's own apply). */
   speakerEmbedding?: readonly number[];
+  refCodes?: readonly (readonly number[])[];
+  refText?: string;
 }
 
 export interface TurnPlan {
@@ -46,7 +48,7 @@ function withSavedVoice(turn: PlannedTurn, request: SynthesisRequest, facts: Tur
   if (!saved || !facts.model) return turn;
   const c = conditioningFor(saved, facts.model);
   for (const w of c.warnings) if (!warnings.includes(w)) warnings.push(w);
-  return { ...turn, voice: saved.name, savedVoiceId: saved.id, instruct: c.instruct ?? turn.instruct, ...(c.speakerEmbedding ? { speakerEmbedding: c.speakerEmbedding } : {}) };
+  return { ...turn, voice: saved.name, savedVoiceId: saved.id, instruct: c.instruct ?? turn.instruct, ...(c.speakerEmbedding ? { speakerEmbedding: c.speakerEmbedding } : {}), ...(c.refCodes ? { refCodes: c.refCodes, refText: c.refText } : {}) };
 }
 
 export function planTurns(request: SynthesisRequest, facts: TurnPlanFacts): TurnPlan {

@@ -93,6 +93,11 @@ async function openStages(manifest: ModelManifest, modelDir: string, config: Eng
   }
 }
 
+/** Whether 'auto' tries its next provider after this failure: graphs a provider cannot run, or a provider that does not load. */
+export function triesNextProvider(code: string): boolean {
+  return code === 'model-invalid' || code === 'unsupported';
+}
+
 export async function createEngine(options: CreateEngineOptions): Promise<Engine> {
   const log = options.log ?? ((line: string) => console.info(line));
   const config = resolveEngineConfig(options.config ?? {});
@@ -112,7 +117,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
       return new Engine({ manifest: buildManifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, policy: options.policy, codecBatching });
     } catch (err) {
       const error = toStudioError(err);
-      if (error.code !== 'model-invalid' || plan.candidates.length === 1) throw error;
+      if (!triesNextProvider(error.code) || plan.candidates.length === 1) throw error;
       failures.push(`${candidate.provider}: ${error.message}`);
     }
   }

@@ -167,4 +167,10 @@ export interface ModelManifest {
    * [B, encDim], encDim = talker.hiddenSize). Absent for CustomVoice and VoiceDesign.
    */
   speakerEncoder?: { file: string; melDim: number; encDim: number; sampleRateHz: number };
+  /**
+   * Base checkpoints only: the speech tokenizer's compiled encoder (fp32, PCM [B, numSamples] at
+   * sampleRateHz, numSamples a multiple of samplesPerFrame → codes [B, numQuantizers, numSamples /
+   * samplesPerFrame]) for in-context cloning. Absent for CustomVoice and VoiceDesign.
+   */
+  speechEncoder?: { file: string; sampleRateHz: number; samplesPerFrame: number; numQuantizers: number };
 }

@@ -201,7 +201,7 @@ export class StudioServices {
         const audio = req.audio ?? (await this.readGrantedClip(req.path!));
         const originalName = req.originalName ?? (req.path ? path.basename(req.path) : 'clip');
         const model = await options.host.call('modelInfo', {});
-        return library.clone({ name: req.name, audio, originalName }, model, (bytes) => options.host.call('makeVoice', { audio: bytes }));
+        return library.clone({ name: req.name, audio, originalName, refText: req.refText }, model, (bytes, refText) => options.host.call('makeVoice', { audio: bytes, refText }));
       },
       [CHANNELS.designVoice]: async (req) => this.voiceLibrary().design(req, await options.host.call('modelInfo', {})),
       [CHANNELS.renameVoice]: async (req) => this.voiceLibrary().rename(req.id, req.name),

@@ -14,7 +14,11 @@ import { VoiceLibraryService, defaultReservedVoiceNames, selectSavedVoices } fro
 const BASE = { id: 'base-model', kind: 'base', size: '0.6B' } as ModelInfo;
 const DESIGN = { id: 'design-model', kind: 'voice_design', size: '1.7B' } as ModelInfo;
 const MP3 = Uint8Array.from([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0, 1, 2, 3]);
-const made = async () => ({ embedding: [0.5, 0.25], durationMs: 5123.4, warnings: [] });
+const made = async (_audio: Uint8Array, refText?: string) => ({
+  prompt: refText ? { mode: 'icl' as const, embedding: [0.5, 0.25], refCodes: [[1, 2]], refText } : { mode: 'xvector' as const, embedding: [0.5, 0.25] },
+  durationMs: 5123.4,
+  warnings: [],
+});
 
 const opened: { dir: string; db: LibraryDb }[] = [];
 function service(): { voices: VoiceLibraryService; dir: string } {
@@ -53,6 +57,9 @@ describe('VoiceLibraryService', () => {
     expect(new Uint8Array(readFileSync(path.join(dir, 'library', 'voices', `${v.id}.mp3`)))).toEqual(MP3);
     expect(readdirSync(path.join(dir, 'library', 'voices'))).toEqual([`${v.id}.mp3`]); // no temporary file left
     expect(voices.conditioning()[0].prompt).toEqual({ mode: 'xvector', embedding: [0.5, 0.25] });
+    const icl = await voices.clone({ name: 'Icl', audio: MP3, originalName: 'a.mp3', refText: '  Hello there. ' }, BASE, made);
+    expect(icl.cloneMode).toBe('icl');
+    expect(voices.conditioning().find((c) => c.id === icl.id)!.prompt).toEqual({ mode: 'icl', embedding: [0.5, 0.25], refCodes: [[1, 2]], refText: 'Hello there.' });
     await expect(voices.clone({ name: 'Other', audio: MP3, originalName: 'a.mp3' }, DESIGN, made)).rejects.toThrow(/needs a Base model but the loaded one is voice_design/);
   });
 

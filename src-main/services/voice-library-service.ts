@@ -19,6 +19,7 @@ import {
   type SavedVoiceKind,
 } from '../../src-shared/contract/voices';
 import type { ModelInfo, SynthesisRequest } from '../../src-shared/synthesis';
+import type { ClonePrompt } from '../../src-shared/voice-clone';
 import { readVoiceDescriptors } from '../engine/list-voices';
 import { defaultOpenAiVoiceMap } from '../headless/speech-routes';
 import { sniffAudioContainer } from '../audio/reference-audio';
@@ -34,12 +35,14 @@ export interface VoiceLibraryOptions {
 }
 
 /** What the engine host made of a clip (HostMethods.makeVoice). */
-export type MakeVoice = (audio: Uint8Array) => Promise<{ embedding: number[]; durationMs: number; warnings: string[] }>;
+export type MakeVoice = (audio: Uint8Array, refText?: string) => Promise<{ prompt: ClonePrompt; durationMs: number; warnings: string[] }>;
 
 export interface NewClonedVoice {
   name: string;
   audio: Uint8Array;
   originalName: string;
+  /** What the clip says: clones in-context ('icl'); absent, from the x-vector alone. */
+  refText?: string;
 }
 
 const newVoiceId = () => `v-${randomBytes(6).toString('hex')}`;
@@ -116,7 +119,8 @@ export class VoiceLibraryService {
     const name = this.checkName(input.name);
     requireModel('clone', model);
     const container = sniffAudioContainer(input.audio);
-    const made = await makeVoice(input.audio); // decodes and checks the clip; refuses bad audio
+    const refText = input.refText?.trim() || undefined;
+    const made = await makeVoice(input.audio, refText); // decodes and checks the clip; refuses bad audio
     const id = newVoiceId();
     const fileName = `${id}.${container === 'mp4' || container === null ? 'bin' : container}`;
     const file = path.join(this.voicesDir, fileName);
@@ -128,10 +132,10 @@ export class VoiceLibraryService {
       createdAtMs: this.nowMs(),
       model: { id: model!.id, kind: model!.kind, size: model!.size },
       description: null,
-      cloneMode: 'xvector',
+      cloneMode: made.prompt.mode,
       clip: { originalName: input.originalName.slice(0, 255), fileName, sizeBytes: input.audio.byteLength, durationMs: Math.round(made.durationMs) },
       warnings: made.warnings,
-      prompt: { mode: 'xvector', embedding: made.embedding },
+      prompt: made.prompt,
     };
     try {
       this.store.insert(voice);

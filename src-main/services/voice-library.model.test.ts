@@ -1,6 +1,7 @@
 // The voice library end to end on the tiny synthetic Base model, through the real engine host: an MP3
 // clip cloned into a saved voice (its clip copied into the data folder) speaks by id and by name on
-// the HTTP API with the same bytes as its embedding passed by hand, and by name in SSML; /v1/voices
+// the HTTP API with the same bytes as its embedding passed by hand (x-vector; in-context with a
+// transcript, the same bytes as its prompt's fields), and by name in SSML; /v1/voices
 // lists it without the embedding; renames and deletes take effect; only the admin may change the
 // library, clips by path only within the grants; bad clips and hostile input get clear errors.
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import type { CallContext } from '../api/dispatcher';
 import { encodeAudio } from '../audio/encode-audio';
 import { encodeWav } from '../audio/wav';
 import { ensureTinyVariant } from '../model-builder/tiny-model';
+import { clonePromptFields } from '../engine/voice-cloner';
 import { postJson, serveTiny, type Served } from '../headless/testing/serve-tiny';
 
 const admin: CallContext = { callerId: 'window', role: 'admin', emit: () => {} };
@@ -72,10 +74,24 @@ describe('voice library on a Base model', () => {
     expect(byName.status).toBe(200);
     expect(byName.bytes).toEqual(byId.bytes);
     const made = await served.runtime.host.call('makeVoice', { audio: mp3 });
-    const direct = (await served.runtime.host.call('synthesize', { requestId: 'direct', input: 'Hello there.', inputFormat: 'text', voice: '', language: 'auto', seed: 5, speakerEmbedding: made.embedding })) as SynthesisResult;
+    const direct = (await served.runtime.host.call('synthesize', { requestId: 'direct', input: 'Hello there.', inputFormat: 'text', voice: '', language: 'auto', seed: 5, speakerEmbedding: made.prompt.embedding })) as SynthesisResult;
     const viaLibrary = await value<SynthesisResult>('studio:tts.synthesize', { requestId: 'lib', input: 'Hello there.', inputFormat: 'text', voice: anna.id, language: 'auto', seed: 5 });
     expect(viaLibrary.pcm).toEqual(direct.pcm);
     expect(viaLibrary.effectiveParams.voice).toBe('Anna Reads');
+  });
+
+  it('clones in-context when given the transcript, and speaks with the bytes of its prompt by hand', async () => {
+    const icl = await value<SavedVoice>('studio:voices.clone', { name: 'Anna ICL', audio: mp3, originalName: 'anna.mp3', refText: 'A steady tone.' });
+    expect(icl.cloneMode).toBe('icl');
+    const made = await served.runtime.host.call('makeVoice', { audio: mp3, refText: 'A steady tone.' });
+    expect(made.prompt).toMatchObject({ mode: 'icl', refText: 'A steady tone.' });
+    expect(made.prompt.refCodes!.length).toBeGreaterThan(40); // 12.5 frames a second of the ~4 s trimmed clip
+    const direct = (await served.runtime.host.call('synthesize', { requestId: 'direct-icl', input: 'Hello there.', inputFormat: 'text', voice: '', language: 'auto', seed: 5, ...clonePromptFields(made.prompt) })) as SynthesisResult;
+    const viaLibrary = await value<SynthesisResult>('studio:tts.synthesize', { requestId: 'lib-icl', input: 'Hello there.', inputFormat: 'text', voice: 'anna icl', language: 'auto', seed: 5 });
+    expect(viaLibrary.pcm).toEqual(direct.pcm);
+    const xvector = await value<SynthesisResult>('studio:tts.synthesize', { requestId: 'lib-x', input: 'Hello there.', inputFormat: 'text', voice: anna.id, language: 'auto', seed: 5 });
+    expect(xvector.pcm).not.toEqual(viaLibrary.pcm);
+    await value('studio:voices.delete', { id: icl.id });
   });
 
   it('resolves <voice name> in SSML to the saved voice', async () => {

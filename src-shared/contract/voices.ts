@@ -4,6 +4,7 @@
  * description (a VoiceDesign checkpoint) — used wherever a built-in speaker name is. Types and
  * channel names only; the store is src-main/library/voice-store.ts.
  */
+import type { ClonePrompt } from '../voice-clone';
 
 export const VOICE_CHANNELS = Object.freeze({
   listSavedVoices: 'studio:voices.list',
@@ -15,19 +16,8 @@ export const VOICE_CHANNELS = Object.freeze({
 
 export type SavedVoiceKind = 'clone' | 'design';
 
-/**
- * What makes a cloned voice speak, as generate_voice_clone takes it: 'xvector' (the speaker embedding
- * only) or 'icl' (in-context: also the reference clip's codes and transcript). Mirrors ClonePrompt.
- */
-export interface VoiceClonePrompt {
-  mode: 'xvector' | 'icl';
-  /** talker.hiddenSize values from the speaker encoder of the model it was made with. */
-  embedding: number[];
-  /** icl only: the reference clip's codec codes, [frame][codebook]. */
-  refCodes?: number[][];
-  /** icl only: what the reference clip says. */
-  refText?: string;
-}
+/** What makes a cloned voice speak: the clone prompt of src-shared/voice-clone.ts ('xvector' or 'icl'). */
+export type VoiceClonePrompt = ClonePrompt;
 
 /** The reference clip a cloned voice was made from, as copied into the data folder. */
 export interface SavedVoiceClip {
@@ -75,9 +65,10 @@ export interface VoicesApi {
   /**
    * Clones the voice of a clip with the loaded Base model and saves it. The clip is `audio` (its
    * file's bytes, uploaded) or `path` (a file the user picked in the import dialog or dropped, which
-   * main has granted); `originalName` is shown in the list.
+   * main has granted); `originalName` is shown in the list. With `refText` (what the clip says) the
+   * voice is cloned in-context ('icl', the official default; more faithful), else from the x-vector alone.
    */
-  [VOICE_CHANNELS.cloneVoice]: { request: { name: string; audio?: Uint8Array; path?: string; originalName?: string }; response: SavedVoice };
+  [VOICE_CHANNELS.cloneVoice]: { request: { name: string; audio?: Uint8Array; path?: string; originalName?: string; refText?: string }; response: SavedVoice };
   /** Saves a VoiceDesign description as a named voice (the loaded model must be VoiceDesign). */
   [VOICE_CHANNELS.designVoice]: { request: { name: string; description: string }; response: SavedVoice };
   [VOICE_CHANNELS.renameVoice]: { request: { id: string; name: string }; response: SavedVoice };

@@ -50,11 +50,13 @@ describe('SavedVoicesPanel', () => {
     fireEvent.change(screen.getByTestId('voice-clone-name'), { target: { value: 'Anna' } });
     const file = new File([Uint8Array.of(1, 2, 3)], 'anna.mp3', { type: 'audio/mpeg' });
     fireEvent.change(screen.getByTestId('voice-clone-file'), { target: { files: [file] } });
+    fireEvent.change(screen.getByTestId('voice-clone-text'), { target: { value: ' Hello there. ' } });
     expect((screen.getByTestId('voice-clone-save') as HTMLButtonElement).disabled).toBe(false);
     fireEvent.submit(screen.getByTestId('voice-clone-save').closest('form')!);
     await waitFor(() => expect(JSON.stringify([useStudioStore.getState().voiceLibraryError, useStudioStore.getState().voiceSettings.voice])).toBe(JSON.stringify([null, ANNA.id])));
-    const clone = calls.find((c) => c.channel === 'studio:voices.clone')!.request as { name: string; audio: Uint8Array; originalName: string };
+    const clone = calls.find((c) => c.channel === 'studio:voices.clone')!.request as { name: string; audio: Uint8Array; originalName: string; refText: string };
     expect(clone.name).toBe('Anna');
+    expect(clone.refText).toBe('Hello there.');
     expect(clone.originalName).toBe('anna.mp3');
     expect([...clone.audio]).toEqual([1, 2, 3]);
     expect(screen.getByTestId(`saved-voice-${ANNA.id}`).textContent).toMatch(/Anna.*cloned · 0.6B Base · 4.2 s clip/);

@@ -36,7 +36,7 @@ function SavedVoiceRow({ v, active }: { v: SavedVoice; active: boolean }) {
         <input aria-label={`New name for ${v.name}`} data-testid="saved-voice-rename-input" value={renaming} maxLength={64} onChange={(e) => setRenaming(e.target.value)} />
       )}{' '}
       <span className="muted">
-        {v.kind === 'clone' ? `cloned · ${v.model.size} Base${v.clip ? ` · ${(v.clip.durationMs / 1000).toFixed(1)} s clip` : ''}` : `designed: “${v.description}”`}
+        {v.kind === 'clone' ? `cloned${v.cloneMode === 'icl' ? ' in-context' : ''} · ${v.model.size} Base${v.clip ? ` · ${(v.clip.durationMs / 1000).toFixed(1)} s clip` : ''}` : `designed: “${v.description}”`}
       </span>
       {v.warnings.length > 0 && <span className="hint"> ({v.warnings.join('; ')})</span>}
       <span className="toolbar">
@@ -81,6 +81,7 @@ export function SavedVoicesPanel() {
   const setArea = useStudioStore((s) => s.setArea);
   const [cloneName, setCloneName] = useState('');
   const [cloneFile, setCloneFile] = useState<File | null>(null);
+  const [cloneText, setCloneText] = useState('');
   /** Bumped after a voice is saved: a new file field (a file input cannot be cleared from state). */
   const [cloneFormKey, setCloneFormKey] = useState(0);
   const [designName, setDesignName] = useState('');
@@ -121,11 +122,20 @@ export function SavedVoicesPanel() {
             key={cloneFormKey}
             onSubmit={(e) => {
               e.preventDefault();
-              if (cloneFile) void cloneVoiceFromFile(cloneName, cloneFile).then((v) => v && (setCloneName(''), setCloneFile(null), setCloneFormKey((k) => k + 1)));
+              if (cloneFile) void cloneVoiceFromFile(cloneName, cloneFile, cloneText).then((v) => v && (setCloneName(''), setCloneFile(null), setCloneText(''), setCloneFormKey((k) => k + 1)));
             }}
           >
             <input aria-label="Name of the cloned voice" data-testid="voice-clone-name" placeholder="Name, e.g. Anna" value={cloneName} maxLength={64} onChange={(e) => setCloneName(e.target.value)} />
             <input aria-label="Reference clip (WAV, MP3, FLAC or Ogg)" data-testid="voice-clone-file" type="file" accept="audio/*,.wav,.mp3,.flac,.ogg,.opus" onChange={(e) => setCloneFile(e.target.files?.[0] ?? null)} />
+            <textarea
+              aria-label="What the clip says (optional)"
+              data-testid="voice-clone-text"
+              rows={2}
+              maxLength={4096}
+              value={cloneText}
+              onChange={(e) => setCloneText(e.target.value)}
+              placeholder="What the clip says (optional): with it the voice is cloned in-context, more faithfully; without it from its timbre alone"
+            />
             <button className="primary" data-testid="voice-clone-save" type="submit" disabled={!cloneFile || cloneName.trim() === '' || busy !== null}>
               {busy === 'clone' ? 'Cloning…' : 'Clone and save'}
             </button>

@@ -54,11 +54,14 @@ function readBytes(file: Blob): Promise<Uint8Array> {
   });
 }
 
-/** Clones the voice of `file` (any common audio format) with the loaded Base model and selects it. */
-export function cloneVoiceFromFile(name: string, file: Blob & { name?: string }): Promise<SavedVoice | null> {
+/**
+ * Clones the voice of `file` (any common audio format) with the loaded Base model and selects it;
+ * with `refText` (what the clip says) in-context, the official default, else from the x-vector alone.
+ */
+export function cloneVoiceFromFile(name: string, file: Blob & { name?: string }, refText = ''): Promise<SavedVoice | null> {
   return making('clone', async () => {
     const audio = await readBytes(file);
-    return call(CHANNELS.cloneVoice, { name, audio, originalName: file.name ?? 'clip' });
+    return call(CHANNELS.cloneVoice, { name, audio, originalName: file.name ?? 'clip', ...(refText.trim() ? { refText: refText.trim() } : {}) });
   });
 }
 
