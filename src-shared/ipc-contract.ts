@@ -13,6 +13,7 @@ import { MODEL_CHANNELS, MODEL_EVENTS, type ModelsApi, type ModelsEvents } from 
 import { EXPORT_CHANNELS, type ExportApi, type ExportEvents } from './contract/export';
 import { DESKTOP_CHANNELS, DESKTOP_EVENTS, type DesktopApi, type DesktopEvents } from './contract/desktop';
 import { VOICE_CHANNELS, type VoicesApi, type VoicesEvents } from './contract/voices';
+import { RENDER_CHANNELS, RENDER_EVENTS, type RenderApi, type RenderEvents } from './contract/render';
 
 export const CHANNELS = Object.freeze({
   ...APP_CHANNELS,
@@ -24,11 +25,12 @@ export const CHANNELS = Object.freeze({
   ...EXPORT_CHANNELS,
   ...DESKTOP_CHANNELS,
   ...VOICE_CHANNELS,
+  ...RENDER_CHANNELS,
 });
-export const EVENTS = Object.freeze({ ...TTS_EVENTS, ...BENCH_EVENTS, ...MODEL_EVENTS, ...DESKTOP_EVENTS });
+export const EVENTS = Object.freeze({ ...TTS_EVENTS, ...BENCH_EVENTS, ...MODEL_EVENTS, ...DESKTOP_EVENTS, ...RENDER_EVENTS });
 
-export type StudioApi = AppApi & TtsApi & LibraryApi & ProjectsApi & BenchApi & ModelsApi & ExportApi & DesktopApi & VoicesApi;
-export type StudioEvents = AppEvents & TtsEvents & LibraryEvents & ProjectsEvents & BenchEvents & ModelsEvents & ExportEvents & DesktopEvents & VoicesEvents;
+export type StudioApi = AppApi & TtsApi & LibraryApi & ProjectsApi & BenchApi & ModelsApi & ExportApi & DesktopApi & RenderApi & VoicesApi;
+export type StudioEvents = AppEvents & TtsEvents & LibraryEvents & ProjectsEvents & BenchEvents & ModelsEvents & ExportEvents & DesktopEvents & RenderEvents & VoicesEvents;
 
 export type Channel = keyof StudioApi & string;
 export type EventName = keyof StudioEvents & string;
@@ -54,6 +56,13 @@ export const ADMIN_CHANNELS: readonly Channel[] = Object.freeze([
   CHANNELS.designVoice,
   CHANNELS.renameVoice,
   CHANNELS.deleteVoice,
+  // renders write files, hold the engines for long and are shared by every window
+  CHANNELS.startRender,
+  CHANNELS.listRenders,
+  CHANNELS.cancelRender,
+  CHANNELS.resumeRender,
+  CHANNELS.getRenderQueue,
+  CHANNELS.setRenderQueue,
 ]);
 
 export const CHANNEL_NAMES: readonly string[] = Object.freeze(Object.values(CHANNELS));

@@ -66,10 +66,18 @@ export function resolveCodecStateStore(config: EngineConfig, provider: ProviderN
   return provider === 'webgpu' ? 'device' : 'host';
 }
 
-async function openStages(manifest: ModelManifest, modelDir: string, config: EngineConfig, provider: ProviderName): Promise<ModelStages> {
+/** The session options every stage starts from: provider, device pin, threads. */
+export function stageSessionOptions(manifest: ModelManifest, config: EngineConfig, provider: ProviderName): SessionOptions {
   const options: SessionOptions = { provider };
+  // a CPU candidate (provider 'auto' falling back) has no device to pin
+  if (config.deviceIndex >= 0 && provider !== 'cpu') options.deviceIndex = config.deviceIndex;
   const numThreads = intraOpThreads(manifest, config);
   if (numThreads > 0) options.intraOpNumThreads = numThreads;
+  return options;
+}
+
+async function openStages(manifest: ModelManifest, modelDir: string, config: EngineConfig, provider: ProviderName): Promise<ModelStages> {
+  const options = stageSessionOptions(manifest, config, provider);
   const embeddings = new EmbeddingTables(modelDir, manifest);
   try {
     const buckets = resolveShapeBuckets(config, provider);

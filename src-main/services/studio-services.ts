@@ -27,6 +27,7 @@ import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { readFile, stat } from 'node:fs/promises';
 import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
+import { RenderService } from './render-service';
 
 /** What the services need of the engine host (HostClient implements it; tests fake it). */
 export interface EngineHostApi {
@@ -89,6 +90,7 @@ export interface DesktopPort {
   showOpenProject(): Promise<{ path: string | null }>;
   showSaveProject(suggestedName: string): Promise<{ path: string | null }>;
   showImportAudio(): Promise<{ imported: ImportedAudio[] }>;
+  showOpenDocument(): Promise<{ path: string | null }>;
 }
 
 const MAX_RECENT_RESULTS = 16;
@@ -113,6 +115,7 @@ export class StudioServices {
   private ui: { projects: ProjectService; bench: BenchService; models: ModelsService } | null = null;
   private library: LibraryService | null = null;
   private voices: VoiceLibraryService | null = null;
+  private renders: RenderService | null = null;
 
   constructor(private readonly options: StudioServicesOptions) {
     options.host.onEvent((event, payload) => this.route(event, payload));
@@ -130,8 +133,7 @@ export class StudioServices {
         if (options.inputLimits) checkInputLimits(req.input, req.inputFormat, options.inputLimits);
         this.owners.set(req.requestId, ctx);
         try {
-          const savedVoices = this.savedVoicesFor(req);
-          const result = await options.host.call('synthesize', savedVoices.length > 0 ? { ...req, savedVoices } : req);
+          const result = await options.host.call('synthesize', this.attachSavedVoices(req));
           this.recentResults.set(req.requestId, result);
           if (this.recentResults.size > MAX_RECENT_RESULTS) this.recentResults.delete(this.recentResults.keys().next().value!);
           return result;
@@ -206,6 +208,13 @@ export class StudioServices {
       [CHANNELS.designVoice]: async (req) => this.voiceLibrary().design(req, await options.host.call('modelInfo', {})),
       [CHANNELS.renameVoice]: async (req) => this.voiceLibrary().rename(req.id, req.name),
       [CHANNELS.deleteVoice]: async (req) => ({ deleted: await this.voiceLibrary().delete(req.id) }),
+      [CHANNELS.showOpenDocument]: async () => this.desktop().showOpenDocument(),
+      [CHANNELS.startRender]: async (req) => this.renderService().start(req),
+      [CHANNELS.listRenders]: async () => this.renderService().list(),
+      [CHANNELS.cancelRender]: async (req) => ({ cancelled: this.renderService().cancel(req.jobId) }),
+      [CHANNELS.resumeRender]: async (req) => this.renderService().resume(req.jobId),
+      [CHANNELS.getRenderQueue]: async () => ({ queueUrl: this.renderService().readQueueUrl() }),
+      [CHANNELS.setRenderQueue]: async (req) => this.renderService().setQueueUrl(req.queueUrl),
     };
   }
 
@@ -244,6 +253,12 @@ export class StudioServices {
     }
   }
 
+  /** The request with the saved voices it names attached (unchanged when it names none). */
+  attachSavedVoices(req: SynthesisRequest): SynthesisRequest {
+    const savedVoices = this.savedVoicesFor(req);
+    return savedVoices.length > 0 ? { ...req, savedVoices } : req;
+  }
+
   /** A clip named by path: only one the user picked or dropped (granted), read whole within the size limit. */
   private async readGrantedClip(clipPath: string): Promise<Uint8Array> {
     const grants = this.options.grants;
@@ -258,6 +273,34 @@ export class StudioServices {
     } catch {
       throw new StudioError('not-found', `the clip ${path.basename(real)} could not be read; import it again`, { field: 'path' });
     }
+  }
+
+  /** Renders (the Render page), created on first use; their events go to admin windows only. */
+  private renderService(): RenderService {
+    const host = this.options.host;
+    // Local renders speak saved voices as the Speak screen does (queue workers in other processes do not).
+    const withSavedVoices: Pick<EngineHostApi, 'call'> & { readonly size?: number } = {
+      get size() {
+        return (host as { size?: number }).size;
+      },
+      call: ((method: HostMethod, args: never) => host.call(method, method === 'synthesize' ? this.attachSavedVoices(args as SynthesisRequest) : args)) as EngineHostApi['call'],
+    };
+    this.renders ??= new RenderService({
+      dataDir: this.options.appInfo().userDataDir,
+      host: withSavedVoices,
+      grants: this.options.grants,
+      openProject: (p) => this.uiServices().projects.open(p),
+      saveToLibrary: (clip, pcm) => this.libraryService().saveClip(clip, pcm),
+      onDidChange: (job) => {
+        for (const ctx of this.subscribers.values()) if (ctx.role === 'admin') ctx.emit(EVENTS.onDidChangeRender, job);
+      },
+    });
+    return this.renders;
+  }
+
+  /** Stops running renders (each stays resumable) before the engines go away. */
+  async dispose(): Promise<void> {
+    await this.renders?.dispose();
   }
 
   /** Projects, bench and models services, created on first use in the user data folder. */

@@ -13,8 +13,9 @@ import { createBenchSlice, type BenchSlice } from '../features/bench/bench.slice
 import { createModelsSlice, type ModelsSlice } from '../features/models/models.slice';
 import { createSpeakSlice, type SpeakSlice } from '../features/speak/speak.slice';
 import { createVoiceLibrarySlice, type VoiceLibrarySlice } from '../features/voice-library/voice-library.slice';
+import { createRenderSlice, type RenderSlice } from '../features/render/render.slice';
 
-export type StudioState = ShellSlice & VoiceSlice & EditorSlice & TimelineSlice & LibrarySlice & ProjectsSlice & BenchSlice & ModelsSlice & SpeakSlice & VoiceLibrarySlice;
+export type StudioState = ShellSlice & VoiceSlice & EditorSlice & TimelineSlice & LibrarySlice & ProjectsSlice & BenchSlice & ModelsSlice & SpeakSlice & RenderSlice & VoiceLibrarySlice;
 
 export const useStudioStore = create<StudioState>()((...a) => ({
   ...createShellSlice(...a),
@@ -27,6 +28,7 @@ export const useStudioStore = create<StudioState>()((...a) => ({
   ...createModelsSlice(...a),
   ...createSpeakSlice(...a),
   ...createVoiceLibrarySlice(...a),
+  ...createRenderSlice(...a),
 }));
 
 const initialState = useStudioStore.getState();

@@ -13,6 +13,7 @@ import { CAPI_CAPABILITIES, type OrtRuntime, type OrtTensor, type ProviderName, 
 import { loadOrtApi, nativeView, readPointers, readString, type LoadedOrtApi, type OrtApiTable, type Ptr } from './ort-api';
 import { CUDA_MEMCPY, cudaCopy } from './cuda-memcpy';
 import { preloadFoundCudaLibraries } from './cuda-preload';
+import { pinnedProviderOptions } from '../device-pinning';
 import { studioErrorFromStatus, type StatusContext } from './ort-status';
 
 type Kind = 'env' | 'session' | 'value' | 'ioBinding' | 'runOptions' | 'memoryInfo' | 'allocator';
@@ -169,12 +170,20 @@ class CapiCore {
 /** Provider name as ORT's SessionOptionsAppendExecutionProvider knows it. */
 const GENERIC_PROVIDER_NAME: Partial<Record<ProviderName, string>> = { webgpu: 'WebGPU', dml: 'DML' };
 
+/** The provider option entries the C API gets for `options`: the given ones plus the device pin (exported for tests). */
+export function providerEntries(options: SessionOptions): [string, string][] {
+  const pinned = pinnedProviderOptions(options.provider, options.deviceIndex ?? -1, 'c-api');
+  return Object.entries({ ...options.providerOptions, ...pinned }).map(([k, v]) => [k, String(v)]);
+}
+
 function appendProvider(core: CapiCore, so: Ptr, options: SessionOptions): void {
   const { api } = core;
-  const entries = Object.entries(options.providerOptions ?? {});
+  const entries = providerEntries(options);
   const fix = options.provider === 'cuda'
     ? "install the CUDA provider with 'npm run setup:cuda' and make the CUDA 13 libraries loadable (STUDIO_CUDA_LIB_PATH), or pick --provider webgpu/cpu"
-    : `check the ${options.provider} provider options (${entries.map(([k]) => k).join(', ') || 'none'}) or pick another provider`;
+    : options.deviceIndex !== undefined
+      ? `check that ${options.provider} device ${options.deviceIndex} exists (--devices auto takes the devices the provider sees) and the provider options (${entries.map(([k]) => k).join(', ')})`
+      : `check the ${options.provider} provider options (${entries.map(([k]) => k).join(', ') || 'none'}) or pick another provider`;
   const ctx = { action: `adding the ${options.provider} execution provider`, fix };
   if (options.provider === 'cpu') return;
   if (options.provider === 'cuda') {
