@@ -37,9 +37,15 @@ describe('studio voice', () => {
   it('clones, lists, speaks, renames and deletes a saved voice', async () => {
     let io = capture();
     expect(await runCli(['voice', 'clone', CLIP, '--name', 'Anna', '--model', baseModel, '--provider', 'cpu'])).toBe(0);
-    expect(io.out.join('\n')).toMatch(/^v-[0-9a-f]{12} {2}Anna .*cloned \(.* Base, 2\.\d s of clip-stereo-44k\.mp3\)/);
+    expect(io.out.join('\n')).toMatch(/^v-[0-9a-f]{12} {2}Anna .*cloned x-vector \(.* Base, 2\.\d s of clip-stereo-44k\.mp3\)/);
     expect(io.err.join('')).toMatch(/warning: the reference clip is only 2\.\d s long/);
     expect(readdirSync(path.join(dataDir, 'library', 'voices'))).toEqual([expect.stringMatching(/^v-[0-9a-f]{12}\.mp3$/)]);
+    vi.restoreAllMocks();
+
+    io = capture();
+    expect(await runCli(['voice', 'clone', CLIP, '--name', 'Anna ICL', '--text', 'A steady tone.', '--model', baseModel, '--provider', 'cpu'])).toBe(0);
+    expect(io.out.join('\n')).toMatch(/Anna ICL .*cloned in-context/);
+    expect(await runCli(['voice', 'delete', 'anna icl'])).toBe(0);
     vi.restoreAllMocks();
 
     io = capture();
