@@ -1,7 +1,7 @@
 /**
  * The voice library as a user meets it: with the CustomVoice test model the Speak screen says which
  * checkpoint cloning needs; a tiny synthetic Base checkpoint (written here, imported and built on the
- * Models page) clones a voice from an MP3 clip picked in the file field; the saved voice speaks from
+ * Models page) clones a voice in-context from an MP3 clip picked in the file field and its transcript; the saved voice speaks from
  * the Speak screen and appears in the HTTP API's GET /v1/voices (and speaks there by id); a delete
  * asks first and can be undone. Leaves the host on the embedded model for the specs after it.
  */
@@ -52,9 +52,10 @@ test('import a clip, save a voice, speak with it, and find it in /v1/voices', as
   await page.getByTestId('voice-clone').locator('summary').click();
   await page.getByTestId('voice-clone-name').fill('Anna E2E');
   await page.getByTestId('voice-clone-file').setInputFiles({ name: 'anna.mp3', mimeType: 'audio/mpeg', buffer: readFileSync(CLIP) });
+  await page.getByTestId('voice-clone-text').fill('A steady tone for two seconds.'); // the transcript: in-context cloning
   await page.getByTestId('voice-clone-save').click();
   const saved = page.getByTestId('saved-voice-list').locator('li', { hasText: 'Anna E2E' });
-  await expect(saved).toContainText('cloned');
+  await expect(saved).toContainText('cloned in-context');
   await expect(saved.getByTestId('saved-voice-use')).toHaveText('In use');
   await expect(page.getByTestId('speak-will-use')).toContainText('will use Anna E2E');
   const id = (await saved.getAttribute('data-testid'))!.replace('saved-voice-', '');
@@ -71,7 +72,7 @@ test('import a clip, save a voice, speak with it, and find it in /v1/voices', as
   // The HTTP API lists it and speaks it by id.
   const auth = { authorization: `Bearer ${E2E_TOKEN}` };
   const voices = await (await request.get('/v1/voices', { headers: auth })).json();
-  expect(voices.saved).toEqual([expect.objectContaining({ id, name: 'Anna E2E', kind: 'clone', cloneMode: 'xvector' })]);
+  expect(voices.saved).toEqual([expect.objectContaining({ id, name: 'Anna E2E', kind: 'clone', cloneMode: 'icl' })]);
   const speech = await request.post('/v1/audio/speech', { headers: auth, data: { input: 'Hi.', voice: id, response_format: 'wav' } });
   expect(speech.status()).toBe(200);
 
