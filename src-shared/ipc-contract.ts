@@ -12,6 +12,7 @@ import { BENCH_CHANNELS, BENCH_EVENTS, type BenchApi, type BenchEvents } from '.
 import { MODEL_CHANNELS, MODEL_EVENTS, type ModelsApi, type ModelsEvents } from './contract/models';
 import { EXPORT_CHANNELS, type ExportApi, type ExportEvents } from './contract/export';
 import { DESKTOP_CHANNELS, DESKTOP_EVENTS, type DesktopApi, type DesktopEvents } from './contract/desktop';
+import { VOICE_CHANNELS, type VoicesApi, type VoicesEvents } from './contract/voices';
 import { RENDER_CHANNELS, RENDER_EVENTS, type RenderApi, type RenderEvents } from './contract/render';
 
 export const CHANNELS = Object.freeze({
@@ -23,12 +24,13 @@ export const CHANNELS = Object.freeze({
   ...MODEL_CHANNELS,
   ...EXPORT_CHANNELS,
   ...DESKTOP_CHANNELS,
+  ...VOICE_CHANNELS,
   ...RENDER_CHANNELS,
 });
 export const EVENTS = Object.freeze({ ...TTS_EVENTS, ...BENCH_EVENTS, ...MODEL_EVENTS, ...DESKTOP_EVENTS, ...RENDER_EVENTS });
 
-export type StudioApi = AppApi & TtsApi & LibraryApi & ProjectsApi & BenchApi & ModelsApi & ExportApi & DesktopApi & RenderApi;
-export type StudioEvents = AppEvents & TtsEvents & LibraryEvents & ProjectsEvents & BenchEvents & ModelsEvents & ExportEvents & DesktopEvents & RenderEvents;
+export type StudioApi = AppApi & TtsApi & LibraryApi & ProjectsApi & BenchApi & ModelsApi & ExportApi & DesktopApi & RenderApi & VoicesApi;
+export type StudioEvents = AppEvents & TtsEvents & LibraryEvents & ProjectsEvents & BenchEvents & ModelsEvents & ExportEvents & DesktopEvents & RenderEvents & VoicesEvents;
 
 export type Channel = keyof StudioApi & string;
 export type EventName = keyof StudioEvents & string;
@@ -37,7 +39,7 @@ export type ResponseOf<C extends Channel> = StudioApi[C]['response'];
 
 /**
  * Channels that change what every client gets (switch the model, download or delete models, run
- * benchmarks): only the local privileged session may call them (the Electron window, or the
+ * benchmarks, change the voice library): only the local privileged session may call them (the Electron window, or the
  * headless UI opened from its token URL on this machine).
  */
 export const ADMIN_CHANNELS: readonly Channel[] = Object.freeze([
@@ -49,6 +51,11 @@ export const ADMIN_CHANNELS: readonly Channel[] = Object.freeze([
   CHANNELS.startRun,
   CHANNELS.stopRun,
   CHANNELS.deleteProject,
+  // the voice library is every client's: only the local session adds to it, renames or deletes
+  CHANNELS.cloneVoice,
+  CHANNELS.designVoice,
+  CHANNELS.renameVoice,
+  CHANNELS.deleteVoice,
   // renders write files, hold the engines for long and are shared by every window
   CHANNELS.startRender,
   CHANNELS.listRenders,

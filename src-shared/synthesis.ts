@@ -5,6 +5,7 @@
  */
 import type { SerializedStudioError } from './errors';
 import type { OutputLoudness } from './audio-format';
+import type { SavedVoiceConditioning } from './contract/voices';
 
 /** Sampling parameters, named after generation_config.json's keys in camelCase. */
 export interface SamplingParams {
@@ -62,6 +63,11 @@ export interface SynthesisRequest {
    */
   refCodes?: readonly (readonly number[])[];
   refText?: string;
+  /**
+   * Saved voices (the studio's voice library) that `voice` or an SSML <voice name> may name by name
+   * or id, with what makes each speak. Main fills it in from the library; clients never send it.
+   */
+  savedVoices?: readonly SavedVoiceConditioning[];
   params?: Partial<SamplingParams>;
   priority?: RequestPriority;
   /** Optional deadline after which the request is cancelled with 'timeout'. */

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { CHANNELS, type Channel } from '../../src-shared/ipc-contract';
 import { AUDIO_FORMATS, OUTPUT_LOUDNESS_LIMITS } from '../../src-shared/audio-format';
 import { EXPORT_CHUNK_MAX_SAMPLES } from '../../src-shared/contract/export';
+import { VOICE_ID_PATTERN } from '../../src-shared/contract/voices';
+import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
 
 const empty = z.strictObject({});
 
@@ -134,6 +136,23 @@ export const projectDocumentSchema = z.strictObject({
     .max(10_000),
 });
 
+/** Names are checked in full by the voice library (pattern, reserved names, uniqueness); here only their size. */
+const voiceNameSchema = z.string().min(1).max(200);
+const voiceIdSchema = z.string().regex(VOICE_ID_PATTERN, 'a saved voice id (v- and 12 hex digits)');
+
+const cloneVoiceSchema = z
+  .strictObject({
+    name: voiceNameSchema,
+    audio: z
+      .instanceof(Uint8Array)
+      .refine((bytes) => bytes.byteLength <= MAX_REFERENCE_BYTES, `at most ${MAX_REFERENCE_BYTES / 1048576} MB; cut the clip to 5–15 s`)
+      .optional(),
+    path: z.string().min(1).max(4096).optional(),
+    originalName: z.string().max(255).optional(),
+    refText: z.string().max(4096).optional(),
+  })
+  .refine((r) => (r.audio === undefined) !== (r.path === undefined), 'send the clip as audio (its bytes) or as path (an imported file), one of the two');
+
 const benchRunInputSchema = z.strictObject({
   variants: z
     .array(z.strictObject({ name: z.string().min(1).max(64), target: z.enum(['inproc', 'http']), url: z.string().url().optional() }))
@@ -143,6 +162,7 @@ const benchRunInputSchema = z.strictObject({
   clientCounts: z.array(z.number().int().min(1).max(512)).min(1).max(16),
   windowMs: z.number().int().min(1_000).max(3_600_000),
   numPasses: z.number().int().min(1).max(10),
+  voice: z.string().min(1).max(64).optional(),
 });
 
 export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
@@ -207,6 +227,11 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
   [CHANNELS.showOpenProject]: empty,
   [CHANNELS.showSaveProject]: z.strictObject({ suggestedName: z.string().min(1).max(255) }),
   [CHANNELS.showImportAudio]: empty,
+  [CHANNELS.listSavedVoices]: empty,
+  [CHANNELS.cloneVoice]: cloneVoiceSchema,
+  [CHANNELS.designVoice]: z.strictObject({ name: voiceNameSchema, description: z.string().min(1).max(4096) }),
+  [CHANNELS.renameVoice]: z.strictObject({ id: voiceIdSchema, name: voiceNameSchema }),
+  [CHANNELS.deleteVoice]: z.strictObject({ id: voiceIdSchema }),
   [CHANNELS.showOpenDocument]: empty,
   [CHANNELS.startRender]: z.strictObject({
     source: z.discriminatedUnion('kind', [

@@ -34,6 +34,13 @@ describe('reference clip', () => {
     expect(() => prepareReferenceClip(new Float32Array(0), 24000)).toThrow(/empty/);
   });
 
+  it('keeps the first 30 s of a long clip, with a warning', () => {
+    const clip = prepareReferenceClip(voiced(40, 16000), 16000);
+    expect(clip.durationMs).toBe(30_000);
+    expect(clip.pcm.length).toBe(30 * 24000);
+    expect(clip.warnings.join(' ')).toMatch(/holds 40 s of sound; only its first 30 s are used/);
+  });
+
   it('warns about a clipped clip and a short one, and still prepares them', () => {
     const loud = voiced(5, 24000, 2).map((v) => Math.max(-1, Math.min(1, v)));
     expect(prepareReferenceClip(loud, 24000).warnings.join(' ')).toMatch(/clipped .* lower input gain/);

@@ -1,6 +1,6 @@
 /**
  * Prepares a reference clip for voice cloning: resamples to the speaker encoder's rate with our
- * resampler, trims leading and trailing silence, and checks it (too short or silent → an error naming
+ * resampler, trims leading and trailing silence (and anything past 30 s), and checks it (too short or silent → an error naming
  * the fix; clipped or short-but-usable → a warning). Pure; mono float PCM in, mono float PCM out.
  */
 import { StudioError } from '../../src-shared/errors';
@@ -10,6 +10,8 @@ import { resample } from './resample';
 export const MIN_REFERENCE_MS = 1000;
 /** Below this it works but clones less faithfully: a warning (peers ask for 3–10 s). */
 export const SHORT_REFERENCE_MS = 3000;
+/** Longer clips add nothing to the x-vector but time: the first 30 s of sound are used, with a warning. */
+export const MAX_REFERENCE_MS = 30_000;
 const SILENCE_DBFS = -50;
 const SILENT_CLIP_DBFS = -60;
 const TRIM_WINDOW_MS = 10;
@@ -54,7 +56,10 @@ export function prepareReferenceClip(pcm: Float32Array, sampleRateHz: number, ta
     throw new StudioError('invalid-argument', `the reference clip is silent (level ${dbfs(rmsOf(pcm)).toFixed(0)} dBFS, below ${SILENT_CLIP_DBFS} dBFS); check the microphone or pick another file`, { field: 'referenceAudio' });
   }
   const atRate = sampleRateHz === targetRateHz ? pcm : resample(pcm, sampleRateHz, targetRateHz);
-  const trimmed = trimSilence(atRate, targetRateHz);
+  const whole = trimSilence(atRate, targetRateHz);
+  const maxSamples = Math.round((MAX_REFERENCE_MS / 1000) * targetRateHz);
+  const trimmed = whole.length > maxSamples ? whole.subarray(0, maxSamples) : whole;
+  if (trimmed !== whole) warnings.push(`the reference clip holds ${(whole.length / targetRateHz).toFixed(0)} s of sound; only its first ${MAX_REFERENCE_MS / 1000} s are used (5–15 s is enough)`);
   const durationMs = (trimmed.length / targetRateHz) * 1000;
   if (durationMs < MIN_REFERENCE_MS) {
     throw new StudioError('invalid-argument', `the reference clip holds ${(durationMs / 1000).toFixed(1)} s of sound after trimming silence but at least ${MIN_REFERENCE_MS / 1000} s is needed; give 5–15 s of one person speaking`, {

@@ -25,14 +25,14 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('studio CLI', () => {
   it('prints help for the program and for every subcommand with exit code 0', async () => {
-    const names = ['start', 'serve', 'synth', 'bench', 'model', 'model synth', 'model build', 'model inspect', 'model pull', 'model list', 'model remove', 'model verify', 'render', 'worker'];
+    const names = ['start', 'serve', 'synth', 'bench', 'model', 'model synth', 'model build', 'model inspect', 'model pull', 'model list', 'model remove', 'model verify', 'render', 'worker', 'voice', 'voice list', 'voice clone', 'voice design', 'voice rename', 'voice delete'];
     for (const name of names) {
       const { out } = capture();
       expect(await runCli([...name.split(' '), '--help'])).toBe(0);
       expect(out.join('')).toContain('Usage: studio');
       vi.restoreAllMocks();
     }
-    expect(createProgram().commands.map((c) => c.name())).toEqual(['start', 'serve', 'synth', 'bench', 'model', 'render', 'worker']);
+    expect(createProgram().commands.map((c) => c.name())).toEqual(['start', 'serve', 'synth', 'bench', 'model', 'render', 'worker', 'voice']);
   });
 
   it('exits 2 on an unknown command or a bad flag value, naming the fix', async () => {

@@ -11,6 +11,7 @@ import { registerSynth } from './synth-command';
 import { registerModel } from './model-command';
 import { registerBench } from './bench-command';
 import { registerRender } from './render-command';
+import { registerVoice } from './voice-command';
 import { STUDIO_VERSION } from '../../src-shared/version';
 
 export function createProgram(): Command {
@@ -27,6 +28,7 @@ export function createProgram(): Command {
   registerBench(program);
   registerModel(program);
   registerRender(program);
+  registerVoice(program);
   for (const c of program.commands) c.exitOverride();
   return program;
 }

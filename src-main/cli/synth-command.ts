@@ -14,6 +14,9 @@ import { encodeWavBytes, floatToPcm16 } from '../engine/wav-bytes';
 import { defaultUserDataDir } from '../app/paths';
 import { UsageError, parseIntFlag } from './cli-errors';
 import { addSamplingFlags, samplingParamsFromFlags, type SamplingFlags } from './sampling-flags';
+import { withVoiceLibrary } from './voice-command';
+import { selectSavedVoices } from '../services/voice-library-service';
+import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 
 interface SynthOptions extends SamplingFlags {
   voice: string;
@@ -29,6 +32,15 @@ interface SynthOptions extends SamplingFlags {
   listVoices?: boolean;
   ssmlDialect: string;
   lenient?: boolean;
+}
+
+/** The data folder's saved voices; none where the library cannot open (no SQLite backend in this runtime). */
+async function savedVoices(): Promise<{ all: SavedVoiceConditioning[] }> {
+  try {
+    return { all: await withVoiceLibrary(async (voices) => voices.conditioning()) };
+  } catch {
+    return { all: [] };
+  }
 }
 
 async function runSynth(text: string | undefined, opts: SynthOptions): Promise<void> {
@@ -54,16 +66,19 @@ async function runSynth(text: string | undefined, opts: SynthOptions): Promise<v
     if (opts.listVoices) {
       const voices = (await service.call('listVoices', {})) as VoiceInfo[];
       for (const v of voices) console.log(`${v.name.padEnd(10)} ${v.nativeLanguage.padEnd(9)} ${v.dialect ? `(${v.dialect}) ` : ''}${v.description}`);
+      for (const v of (await savedVoices()).all) console.log(`${v.name.padEnd(10)} saved ${v.kind === 'clone' ? 'cloned voice (Base models)' : 'designed voice (VoiceDesign models)'}`);
       return;
     }
     const input = opts.ssml ? fs.readFileSync(opts.ssml, 'utf8') : text;
     if (input === undefined) throw new UsageError('no text given', 'pass the text as an argument, e.g. studio synth "Hello." -o hello.wav, or --ssml file.xml');
     if (!opts.output && !opts.stream) throw new UsageError('no output given', 'pass -o out.wav, or --stream to write raw PCM to stdout');
+    const saved = selectSavedVoices((await savedVoices()).all, { input, inputFormat: opts.ssml ? 'ssml' : 'text', voice: opts.voice });
     const request: SynthesisRequest = {
       requestId: 'cli',
       input,
       inputFormat: opts.ssml ? 'ssml' : 'text',
-      voice: opts.voice.toLowerCase(),
+      voice: opts.voice.toLowerCase(), // saved voices match by name case-insensitively, and ids are lower-case
+      ...(saved.length > 0 ? { savedVoices: saved } : {}),
       language: opts.language.toLowerCase(),
       seed: parseIntFlag('seed', opts.seed, 0, 2 ** 32 - 1),
       instruct: opts.instruct,
@@ -89,7 +104,7 @@ export function registerSynth(program: Command): void {
   const command = program
     .command('synth [text]')
     .description('synthesise text (or an SSML file) to a WAV file')
-    .option('--voice <name>', 'speaker (see --list-voices)', 'ryan')
+    .option('--voice <name>', "speaker, or a saved voice's name or id (see --list-voices, studio voice list)", 'ryan')
     .option('--language <lang>', "language, or 'auto'", 'auto')
     .option('--seed <n>', 'sampling seed: the same seed gives the same bytes', '42')
     .option('-o, --output <file>', 'output WAV file')

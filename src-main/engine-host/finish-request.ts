@@ -4,6 +4,7 @@
  * PCM is joined in order (SSML requests through the audio pipeline) and the request-level
  * timings are computed. Audio duration and RTF refer to the final (post-processed) recording.
  */
+import { findSavedVoice } from './saved-voices';
 import { StudioError } from '../../src-shared/errors';
 import type { SynthesisOutcome, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import type { TurnPlan } from './turn-plan';
@@ -50,8 +51,8 @@ export function finishRequest(
       audioDurationMs,
       rtf: audioDurationMs > 0 ? latencyTotalMs / audioDurationMs : 0,
     },
-    // A one-turn take reports the turn's own voice and language (what the take was made with).
-    effectiveParams: request.turnIndex === undefined ? { ...first.effectiveParams, voice: request.voice, language: request.language } : { ...first.effectiveParams, voice: plan.turns[0].voice, language: plan.turns[0].language },
+    // A one-turn take reports the turn's own voice and language (what the take was made with); a saved voice by its name.
+    effectiveParams: request.turnIndex === undefined ? { ...first.effectiveParams, voice: findSavedVoice(request.voice, request.savedVoices)?.name ?? request.voice, language: request.language } : { ...first.effectiveParams, voice: plan.turns[0].voice, language: plan.turns[0].language },
     warnings: [...plan.warnings, ...joined.warnings, ...new Set(turns.flatMap((t) => t.warnings))],
     truncated: turns.some((t) => t.truncated),
     marks: joined.marks,

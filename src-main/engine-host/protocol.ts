@@ -4,6 +4,7 @@
  * Payloads are structured-cloneable (typed arrays travel as such).
  */
 import type { SerializedStudioError } from '../../src-shared/errors';
+import type { ClonePrompt } from '../../src-shared/voice-clone';
 import type { EngineStatus, ModelInfo, SynthesisRequest, SynthesisResult, VoiceInfo } from '../../src-shared/synthesis';
 
 export interface HostMethods {
@@ -12,6 +13,8 @@ export interface HostMethods {
   status: { args: Record<string, never>; result: EngineStatus };
   modelInfo: { args: Record<string, never>; result: ModelInfo | null };
   listVoices: { args: Record<string, never>; result: VoiceInfo[] };
+  /** A Base model's clone prompt of a reference clip (its file's bytes, any common format): in-context ('icl') with its transcript, else x-vector. */
+  makeVoice: { args: { audio: Uint8Array; refText?: string }; result: { prompt: ClonePrompt; durationMs: number; warnings: string[] } };
   /** Stop accepting, finish or cancel in-flight work within graceMs, then reply. */
   drain: { args: { graceMs: number }; result: { numFinished: number; numCancelled: number } };
   /** The supervisor's heartbeat (host-client.ts watchdog); answered from the host's event loop. */

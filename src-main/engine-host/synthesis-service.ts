@@ -22,6 +22,7 @@ import type { HostHeartbeat, HostMethod, HostMethods, HostStartOptions } from '.
 import { planTurns, type TurnPlan } from './turn-plan';
 import { SchedulerAdmissionPolicy, schedulerConfigFor } from './scheduler-policy';
 import type { SchedulerConfig } from '../scheduler/batch-policy';
+import { createVoiceCloner, type VoiceCloner } from '../engine/voice-cloner';
 
 export interface SynthesisService {
   call(method: HostMethod, args: unknown): Promise<unknown>;
@@ -68,12 +69,14 @@ export async function createSynthesisService(options: HostStartOptions, emit: Em
   log(`scheduler: ${JSON.stringify(schedulerConfig)}`);
   const audioInserts = { roots: options.audioRoots ?? [], maxBytes: AUDIO_INSERT_MAX_BYTES };
   log(`<audio> files are inserted from: ${audioInserts.roots.length > 0 ? audioInserts.roots.join(', ') : '(no folder: every <audio src> is refused)'}`);
-  return new HostedSynthesis(engine, schedulerConfig, { id: options.modelId ?? options.model, synthetic: model.synthetic, displayName: model.displayName }, emit, { audioInserts, log });
+  return new HostedSynthesis(engine, schedulerConfig, { id: options.modelId ?? options.model, synthetic: model.synthetic, displayName: model.displayName }, emit, { audioInserts, log, builtDir: model.builtDir });
 }
 
 export interface HostedSynthesisOptions {
   audioInserts: AudioInsertPolicy;
   log: (m: string) => void;
+  /** The built model folder (its speaker encoder, for makeVoice); absent over fake stages. */
+  builtDir?: string;
 }
 
 const NO_INSERTS: LoadedInserts = { audio: new Map(), warnings: [] };
@@ -147,11 +150,31 @@ export class HostedSynthesis implements SynthesisService {
         return this.info;
       case 'listVoices':
         return this.info.voices;
+      case 'makeVoice':
+        return this.makeVoice(args as HostMethods['makeVoice']['args']);
       case 'drain':
         return this.drain((args as HostMethods['drain']['args']).graceMs);
       case 'ping':
         return this.heartbeat();
     }
+  }
+
+  private voiceCloner: Promise<VoiceCloner> | null = null;
+
+  /** Clones a voice: the speaker (and speech) encoders, opened on first use on the CPU, over the decoded, checked clip. */
+  private async makeVoice({ audio, refText }: HostMethods['makeVoice']['args']): Promise<HostMethods['makeVoice']['result']> {
+    if (!(audio instanceof Uint8Array)) throw new StudioError('invalid-argument', 'makeVoice needs the clip file\'s bytes', { field: 'audio' });
+    const manifest = this.engine.parts.manifest;
+    if (!manifest.speakerEncoder || !this.options.builtDir) {
+      throw new StudioError('unsupported', `cloning a voice needs a Base model but the loaded one is ${this.info.kind}; pull Qwen3-TTS-12Hz-0.6B-Base or 1.7B-Base on the Models page (or studio model pull) and use it`, {
+        field: 'model',
+        validValues: ['base'],
+      });
+    }
+    const builtDir = this.options.builtDir;
+    this.voiceCloner ??= createVoiceCloner(builtDir, manifest);
+    const text = refText?.trim() ?? '';
+    return (await this.voiceCloner).createClonePromptFromBytes(audio, text ? { mode: 'icl', refText: text } : { mode: 'xvector' });
   }
 
   /** The answer to the supervisor's heartbeat: proof that this event loop runs, and how long the current step has. */
@@ -167,6 +190,8 @@ export class HostedSynthesis implements SynthesisService {
 
   async dispose(): Promise<void> {
     this.loop.stop();
+    const cloner = await this.voiceCloner?.catch(() => null);
+    await cloner?.dispose();
     await this.engine.dispose();
   }
 
@@ -177,7 +202,7 @@ export class HostedSynthesis implements SynthesisService {
     }
     let plan: TurnPlan;
     try {
-      plan = planTurns(request, { voices: this.info.voices, languages: this.info.languages });
+      plan = planTurns(request, { voices: this.info.voices, languages: this.info.languages, model: { kind: this.info.kind, size: this.info.size } });
     } catch (err) {
       throw toStudioError(err);
     }
@@ -224,7 +249,10 @@ export class HostedSynthesis implements SynthesisService {
       }
       if (preparation.cancelled) throw new StudioError('cancelled', `request '${request.requestId}' was cancelled`, { requestId: request.requestId });
       const id = turnSequenceId(request.requestId, turn.index);
-      sequences.push(this.engine.prepare({ ...request, requestId: id, input: turn.text, inputFormat: 'text', voice: turn.voice, language: turn.language, instruct: turn.instruct }));
+      const { savedVoices: _saved, ...own } = request;
+      sequences.push(
+        this.engine.prepare({ ...own, requestId: id, input: turn.text, inputFormat: 'text', voice: turn.savedVoiceId ? '' : turn.voice, language: turn.language, instruct: turn.instruct, ...(turn.savedVoiceId ? { speakerEmbedding: turn.speakerEmbedding, refCodes: turn.refCodes, refText: turn.refText } : {}) }),
+      );
     }
     return sequences;
   }

@@ -11,6 +11,7 @@ import { DIALECT_LABELS } from '../ssml/dialects';
 import { parseSsml } from '../ssml/parse-ssml';
 import type { MarkSegment, SsmlSegment, TurnSegment } from '../ssml/segments';
 import { ssmlOptionsForRequest } from '../ssml/ssml-options';
+import { conditioningFor, findSavedVoice, type LoadedModelFacts } from './saved-voices';
 
 export interface PlannedTurn {
   index: number;
@@ -18,6 +19,12 @@ export interface PlannedTurn {
   voice: string;
   language: string;
   instruct: string | undefined;
+  /** Set when `voice` names a saved voice: its id; the engine then gets no speaker name. */
+  savedVoiceId?: string;
+  /** A saved cloned voice's speaker embedding, and its reference codes and text when in-context (else the request's own apply). */
+  speakerEmbedding?: readonly number[];
+  refCodes?: readonly (readonly number[])[];
+  refText?: string;
 }
 
 export interface TurnPlan {
@@ -31,6 +38,17 @@ export interface TurnPlanFacts {
   /** The model's speakers: names only, or VoiceInfo (whose descriptions let <voice gender> pick one). */
   voices: readonly string[] | readonly VoiceInfo[];
   languages: readonly string[];
+  /** The loaded model's kind and size, which decide whether a saved voice can speak on it; absent: saved voices are not resolved. */
+  model?: LoadedModelFacts;
+}
+
+/** A turn speaks in a saved voice when its voice names one: its conditioning replaces the speaker name. */
+function withSavedVoice(turn: PlannedTurn, request: SynthesisRequest, facts: TurnPlanFacts, warnings: string[]): PlannedTurn {
+  const saved = facts.model ? findSavedVoice(turn.voice, request.savedVoices) : null;
+  if (!saved || !facts.model) return turn;
+  const c = conditioningFor(saved, facts.model);
+  for (const w of c.warnings) if (!warnings.includes(w)) warnings.push(w);
+  return { ...turn, voice: saved.name, savedVoiceId: saved.id, instruct: c.instruct ?? turn.instruct, ...(c.speakerEmbedding ? { speakerEmbedding: c.speakerEmbedding } : {}), ...(c.refCodes ? { refCodes: c.refCodes, refText: c.refText } : {}) };
 }
 
 export function planTurns(request: SynthesisRequest, facts: TurnPlanFacts): TurnPlan {
@@ -38,16 +56,21 @@ export function planTurns(request: SynthesisRequest, facts: TurnPlanFacts): Turn
     if (request.turnIndex !== undefined && request.turnIndex !== 0) {
       throw new StudioError('invalid-argument', `turnIndex ${request.turnIndex} is not a turn of plain text (it is one turn, 0)`, { field: 'turnIndex' });
     }
-    return { turns: [{ index: 0, text: request.input, voice: request.voice, language: request.language, instruct: request.instruct }], segments: null, warnings: [] };
+    const warnings: string[] = [];
+    const turn = withSavedVoice({ index: 0, text: request.input, voice: request.voice, language: request.language, instruct: request.instruct }, request, facts, warnings);
+    return { turns: [turn], segments: null, warnings };
   }
-  const voices = facts.voices.map((v) => (typeof v === 'string' ? { name: v } : v));
+  const saved = facts.model ? (request.savedVoices ?? []).map((v) => ({ name: v.name })) : [];
+  const voices = [...facts.voices.map((v) => (typeof v === 'string' ? { name: v } : v)), ...saved];
   const parsed = parseSsml(request.input, ssmlOptionsForRequest(request.ssmlOptions, { voices, languages: facts.languages, requestLanguage: request.language }));
   const turns: PlannedTurn[] = [];
+  const savedWarnings: string[] = [];
   for (const s of parsed.segments) {
     if (s.kind !== 'turn') continue;
-    turns.push({ index: s.index, text: s.text, voice: s.voice ?? request.voice, language: s.language ?? request.language, instruct: s.voiceDescription ?? request.instruct });
+    const turn = { index: s.index, text: s.text, voice: s.voice ?? request.voice, language: s.language ?? request.language, instruct: s.voiceDescription ?? request.instruct };
+    turns.push(s.voiceDescription ? turn : withSavedVoice(turn, request, facts, savedWarnings));
   }
-  const warnings = parsed.warnings.map((w) => `SSML ${w.line}:${w.column}: ${w.message}`);
+  const warnings = [...parsed.warnings.map((w) => `SSML ${w.line}:${w.column}: ${w.message}`), ...savedWarnings];
   if (parsed.dialectDetectedFrom !== null && parsed.dialect !== 'ssml11') warnings.unshift(`SSML dialect: ${DIALECT_LABELS[parsed.dialect]} (detected from ${parsed.dialectDetectedFrom})`);
   const plan: TurnPlan = { turns, segments: parsed.segments, warnings };
   return request.turnIndex === undefined ? plan : onlyTurn(plan, request.turnIndex);

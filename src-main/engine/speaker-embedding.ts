@@ -24,7 +24,7 @@ export interface SpeakerEncoder {
   embed(pcm: Float32Array, sampleRateHz: number): Promise<SpeakerEmbedding>;
   /** The same from a clip prepareReferenceClip already made (at the encoder's rate). */
   embedPrepared(clip: PreparedReference): Promise<SpeakerEmbedding>;
-  /** The same from a clip's file bytes (WAV of any rate and channel count; see reference-audio.ts). */
+  /** The same from a clip's file bytes (WAV, MP3, FLAC, Ogg Vorbis/Opus of any rate and channel count; see reference-audio.ts). */
   embedBytes(bytes: Uint8Array): Promise<SpeakerEmbedding>;
   dispose(): Promise<void>;
 }
@@ -54,8 +54,8 @@ export async function createSpeakerEncoder(builtDir: string, manifest: Pick<Mode
   return {
     embed,
     embedPrepared,
-    embedBytes(bytes) {
-      const decoded = decodeReferenceAudio(bytes);
+    async embedBytes(bytes) {
+      const decoded = await decodeReferenceAudio(bytes);
       return embed(decoded.pcm, decoded.sampleRateHz);
     },
     dispose: () => disposeSession(session),

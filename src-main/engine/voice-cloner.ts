@@ -62,8 +62,8 @@ export async function createVoiceCloner(builtDir: string, manifest: Pick<ModelMa
   };
   return {
     createClonePrompt,
-    createClonePromptFromBytes(bytes, options) {
-      const decoded = decodeReferenceAudio(bytes);
+    async createClonePromptFromBytes(bytes, options) {
+      const decoded = await decodeReferenceAudio(bytes);
       return createClonePrompt({ ...options, pcm: decoded.pcm, sampleRateHz: decoded.sampleRateHz });
     },
     async dispose() {

@@ -1,6 +1,6 @@
 /**
  * The headless host's HTTP API routes: OpenAI-compatible POST /v1/audio/speech, POST /api/v1/tts,
- * GET /status, /readyz, /v1/models[/{id}], /v1/voices. Access (Host, Origin, token) is decided by
+ * GET /status, /readyz, /v1/models[/{id}], /v1/voices (the model's speakers and the saved voices). Access (Host, Origin, token) is decided by
  * the server before a route runs; here: methods (405 + Allow, HEAD), JSON bodies only (415),
  * byte caps (413), strict schemas (400 naming the field), 503 + Retry-After while draining.
  */
@@ -9,6 +9,7 @@ import { StudioError, toStudioError } from '../../src-shared/errors';
 import { EVENTS } from '../../src-shared/ipc-contract';
 import type { AudioChunk, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import type { StudioRuntime } from '../app/studio-runtime';
+import type { SavedVoice } from '../../src-shared/contract/voices';
 import { timeStretch } from '../audio/time-stretch';
 import { createAudioEncodeStream, encodeAudio, type AudioEncodeStream } from '../audio/encode-audio';
 import { contentTypeFor, type AudioFormat } from '../../src-shared/audio-format';
@@ -165,6 +166,30 @@ export function createHttpApi(options: HttpApiOptions) {
     return (await runtime.host.call('listVoices', {})).map((v) => v.name);
   }
 
+  /** The voice library's voices; none when the library is unavailable on this host. */
+  function savedVoices(): SavedVoice[] {
+    try {
+      return runtime.services.voiceLibrary().list();
+    } catch {
+      return [];
+    }
+  }
+
+  /** A saved voice's id or name goes through as its id (the services attach what it needs); else a speaker or OpenAI name. */
+  async function requestVoice(requested: string): Promise<string> {
+    const key = requested.toLowerCase();
+    const all = savedVoices();
+    const saved = all.find((v) => v.id === requested || v.name.toLowerCase() === key);
+    if (saved) return saved.id;
+    const names = await speakers();
+    if (names.length > 0) return resolveVoice(requested, names, options.voiceMap);
+    // A Base or VoiceDesign model has no speakers: only saved voices can be named.
+    throw new StudioError('invalid-argument', `voice '${requested.slice(0, 64)}' is not a saved voice and this model has no preset speakers; use one of: ${all.map((v) => v.name).join(', ') || '(none saved: clone or design one first, see GET /v1/voices)'}`, {
+      field: 'voice',
+      allowed: all.map((v) => v.name),
+    });
+  }
+
   async function loadedModelId(): Promise<string | null> {
     return runtime.host.lastKnownStatus?.model?.id ?? (await runtime.host.call('modelInfo', {}))?.id ?? null;
   }
@@ -221,7 +246,7 @@ export function createHttpApi(options: HttpApiOptions) {
     },
     {
       pattern: /^\/v1\/voices$/,
-      methods: { GET: async (_req, res) => sendJson(res, 200, { voices: await runtime.host.call('listVoices', {}), openai: options.voiceMap }) },
+      methods: { GET: async (_req, res) => sendJson(res, 200, { voices: await runtime.host.call('listVoices', {}), saved: savedVoices(), openai: options.voiceMap }) },
     },
     {
       pattern: /^\/v1\/audio\/speech$/,
@@ -232,7 +257,7 @@ export function createHttpApi(options: HttpApiOptions) {
           if (!modelMatches(body.model, await loadedModelId())) {
             throw new StudioError('not-found', `model '${body.model}' is not served here; use ${OPENAI_MODEL_ALIASES.join(', ')} or the id from GET /v1/models`, { field: 'model' });
           }
-          const voice = resolveVoice(typeof body.voice === 'string' ? body.voice : body.voice.id, await speakers(), options.voiceMap);
+          const voice = await requestVoice(typeof body.voice === 'string' ? body.voice : body.voice.id);
           await synthesize(res, speechToRequest(body, voice), { format: body.response_format, speed: body.speed, sse: body.stream_format === 'sse' });
         },
       },
@@ -243,7 +268,7 @@ export function createHttpApi(options: HttpApiOptions) {
         POST: async (req, res) => {
           refuseWhileDraining();
           const body = parseBody(ttsBodySchema, await readJsonBody(req));
-          const voice = resolveVoice(body.voice, await speakers(), options.voiceMap);
+          const voice = await requestVoice(body.voice);
           await synthesize(res, ttsToRequest(body, voice), { format: body.response_format, speed: body.speed, sse: false });
         },
       },

@@ -101,6 +101,27 @@ export const LIBRARY_MIGRATIONS: readonly LibraryMigration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    name: 'saved-voices',
+    up(db) {
+      db.exec(`
+        CREATE TABLE saved_voices (
+          id            TEXT PRIMARY KEY,
+          name          TEXT NOT NULL,
+          name_key      TEXT NOT NULL UNIQUE,  -- lower(name): names are unique case-insensitively
+          kind          TEXT NOT NULL,         -- 'clone' | 'design'
+          created_at_ms INTEGER NOT NULL,
+          model_json    TEXT NOT NULL,         -- {id, kind, size} of the model it was made with
+          description   TEXT,                  -- design: the VoiceDesign description
+          prompt_json   TEXT,                  -- clone: {mode, embedding, refCodes?, refText?}
+          clip_json     TEXT,                  -- clone: the source clip copied under library/voices/
+          warnings_json TEXT NOT NULL
+        );
+        CREATE INDEX saved_voices_created ON saved_voices (created_at_ms DESC);
+      `);
+    },
+  },
 ];
 
 export interface LibraryDb {

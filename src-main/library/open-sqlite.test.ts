@@ -73,7 +73,7 @@ describe('openSqlite', () => {
     const fallback = probe('node:sqlite').ok ? nodeSqliteLoader() : fakeNodeSqliteLoader();
     const library = openLibraryDb(tempDir(), undefined, { loaders: [failing('better-sqlite3', ABI_MISMATCH), fallback] });
     expect(library.backend).toBe('node:sqlite');
-    expect(library.version).toBe(4);
+    expect(library.version).toBe(5);
     library.dispose();
   });
 

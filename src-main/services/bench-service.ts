@@ -5,6 +5,7 @@
  * lists past runs (from a run store when provided, else those of this session). Also the adapters
  * to src-main/bench's runBenchmark (with live samples from observed targets) and its run store.
  */
+import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 import { StudioError } from '../../src-shared/errors';
 import type { BenchPassRow, BenchRunInput, BenchRunView, BenchSample, BenchSummaryRow, BenchWorkload } from '../../src-shared/contract/bench';
 import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
@@ -176,13 +177,15 @@ function observeTarget(target: BenchTarget, seen: { inFlight: number; done: { at
 }
 
 /** The real runner: benchmark-protocol.md through src-main/bench's runBenchmark, against this host or HTTP. */
-export function createProtocolBenchRunner(host: BenchHostPort): BenchRunnerPort {
+/** `savedVoicesFor`: the voice library's voices a request names (the in-process target speaks saved voices as the API does). */
+export function createProtocolBenchRunner(host: BenchHostPort, savedVoicesFor: (request: SynthesisRequest) => SavedVoiceConditioning[] = () => []): BenchRunnerPort {
   const inprocClient = {
     synthesize: async (request: SynthesisRequest, signal: AbortSignal) => {
       const onAbort = () => void host.call('cancel', { requestId: request.requestId }).catch(() => {});
       signal.addEventListener('abort', onAbort, { once: true });
       try {
-        const result = await host.call('synthesize', request);
+        const savedVoices = savedVoicesFor(request);
+        const result = await host.call('synthesize', savedVoices.length > 0 ? { ...request, savedVoices } : request);
         return { ...result, wav: encodeWavBytes(result.pcm, result.sampleRateHz, 'pcm16') };
       } finally {
         signal.removeEventListener('abort', onAbort);
@@ -231,7 +234,7 @@ export function createProtocolBenchRunner(host: BenchHostPort): BenchRunnerPort 
       }, BENCH_SAMPLE_INTERVAL_MS);
       try {
         const record = await runBenchmark(
-          { variants, workloads: input.workloads, clientCounts: input.clientCounts, windowMs: input.windowMs, numPasses: input.numPasses },
+          { variants, workloads: input.workloads, clientCounts: input.clientCounts, windowMs: input.windowMs, numPasses: input.numPasses, ...(input.voice ? { voice: input.voice } : {}) },
           { signal: hooks.signal, runId: hooks.runId, onProgress: (p) => (progress = p) },
         );
         return outputOf(record);

@@ -22,6 +22,11 @@ import { ModelsService, type ModelManagerPort } from './models-service';
 import { ExportService } from './export-service';
 import { ssmlOptionsForRequest } from '../ssml/ssml-options';
 import type { FileGrants } from '../access/file-grants';
+import { VoiceLibraryService, defaultReservedVoiceNames, selectSavedVoices } from './voice-library-service';
+import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
+import type { SynthesisRequest } from '../../src-shared/synthesis';
+import { readFile, stat } from 'node:fs/promises';
+import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
 import { RenderService } from './render-service';
 
 /** What the services need of the engine host (HostClient implements it; tests fake it). */
@@ -109,6 +114,7 @@ export class StudioServices {
   private readonly exports = new ExportService();
   private ui: { projects: ProjectService; bench: BenchService; models: ModelsService } | null = null;
   private library: LibraryService | null = null;
+  private voices: VoiceLibraryService | null = null;
   private renders: RenderService | null = null;
 
   constructor(private readonly options: StudioServicesOptions) {
@@ -127,7 +133,7 @@ export class StudioServices {
         if (options.inputLimits) checkInputLimits(req.input, req.inputFormat, options.inputLimits);
         this.owners.set(req.requestId, ctx);
         try {
-          const result = await options.host.call('synthesize', req);
+          const result = await options.host.call('synthesize', this.attachSavedVoices(req));
           this.recentResults.set(req.requestId, result);
           if (this.recentResults.size > MAX_RECENT_RESULTS) this.recentResults.delete(this.recentResults.keys().next().value!);
           return result;
@@ -168,7 +174,8 @@ export class StudioServices {
       [CHANNELS.validateSsml]: async (req) => {
         // The loaded model's voices and languages, as generation checks them; none loaded: any voice passes.
         const info = await options.host.call('modelInfo', {}).catch(() => null);
-        const facts = { voices: info?.voices ?? null, languages: info?.languages ?? null, requestLanguage: req.language };
+        const saved = this.savedVoicesFor({ input: req.text, inputFormat: 'ssml', voice: '' }).map((v) => ({ name: v.name }));
+        const facts = { voices: info ? [...info.voices, ...saved] : null, languages: info?.languages ?? null, requestLanguage: req.language };
         return this.uiServices().projects.validateSsml(req.text, ssmlOptionsForRequest(req.ssmlOptions, facts));
       },
       [CHANNELS.startRun]: async (req, ctx) =>
@@ -189,6 +196,18 @@ export class StudioServices {
       [CHANNELS.showOpenProject]: async () => this.desktop().showOpenProject(),
       [CHANNELS.showSaveProject]: async (req) => this.desktop().showSaveProject(req.suggestedName),
       [CHANNELS.showImportAudio]: async () => this.desktop().showImportAudio(),
+      [CHANNELS.listSavedVoices]: async () => this.voiceLibrary().list(),
+      [CHANNELS.cloneVoice]: async (req) => {
+        const library = this.voiceLibrary();
+        library.checkName(req.name); // before the clip is read or the encoder runs
+        const audio = req.audio ?? (await this.readGrantedClip(req.path!));
+        const originalName = req.originalName ?? (req.path ? path.basename(req.path) : 'clip');
+        const model = await options.host.call('modelInfo', {});
+        return library.clone({ name: req.name, audio, originalName, refText: req.refText }, model, (bytes, refText) => options.host.call('makeVoice', { audio: bytes, refText }));
+      },
+      [CHANNELS.designVoice]: async (req) => this.voiceLibrary().design(req, await options.host.call('modelInfo', {})),
+      [CHANNELS.renameVoice]: async (req) => this.voiceLibrary().rename(req.id, req.name),
+      [CHANNELS.deleteVoice]: async (req) => ({ deleted: await this.voiceLibrary().delete(req.id) }),
       [CHANNELS.showOpenDocument]: async () => this.desktop().showOpenDocument(),
       [CHANNELS.startRender]: async (req) => this.renderService().start(req),
       [CHANNELS.listRenders]: async () => this.renderService().list(),
@@ -214,11 +233,61 @@ export class StudioServices {
     return this.library;
   }
 
+  /** The voice library, in the library database (so unavailable with it). */
+  voiceLibrary(): VoiceLibraryService {
+    if (this.voices) return this.voices;
+    const library = this.libraryService();
+    this.voices = new VoiceLibraryService({ dataDir: this.options.appInfo().userDataDir, libraryDb: library.libraryDb, reservedNames: defaultReservedVoiceNames() });
+    return this.voices;
+  }
+
+  /**
+   * The saved voices a request may speak in: plain text, the one its voice names; SSML, those its
+   * voice or the document names. None when the library is unavailable (the engine then refuses the name).
+   */
+  savedVoicesFor(req: Pick<SynthesisRequest, 'input' | 'inputFormat' | 'voice'>): SavedVoiceConditioning[] {
+    try {
+      return selectSavedVoices(this.voiceLibrary().conditioning(), req);
+    } catch {
+      return [];
+    }
+  }
+
+  /** The request with the saved voices it names attached (unchanged when it names none). */
+  attachSavedVoices(req: SynthesisRequest): SynthesisRequest {
+    const savedVoices = this.savedVoicesFor(req);
+    return savedVoices.length > 0 ? { ...req, savedVoices } : req;
+  }
+
+  /** A clip named by path: only one the user picked or dropped (granted), read whole within the size limit. */
+  private async readGrantedClip(clipPath: string): Promise<Uint8Array> {
+    const grants = this.options.grants;
+    if (!grants) throw new StudioError('forbidden', 'this host takes clips as uploaded bytes only; send audio instead of path', { field: 'path' });
+    const real = grants.check(clipPath, 'read');
+    const sizeBytes = (await stat(real).catch(() => null))?.size ?? 0;
+    if (sizeBytes > MAX_REFERENCE_BYTES) {
+      throw new StudioError('payload-too-large', `the clip is ${(sizeBytes / 1048576).toFixed(0)} MB but at most ${MAX_REFERENCE_BYTES / 1048576} MB is read; cut it to 5–15 s`, { field: 'path' });
+    }
+    try {
+      return new Uint8Array(await readFile(real));
+    } catch {
+      throw new StudioError('not-found', `the clip ${path.basename(real)} could not be read; import it again`, { field: 'path' });
+    }
+  }
+
   /** Renders (the Render page), created on first use; their events go to admin windows only. */
   private renderService(): RenderService {
+    const host = this.options.host;
+    // Local renders speak saved voices as the Speak screen does (queue workers in other processes do not).
+    const withSavedVoices: Pick<EngineHostApi, 'call'> & { readonly size?: number } = {
+      get size() {
+        return (host as { size?: number }).size;
+      },
+      call: ((method: HostMethod, args: never) => host.call(method, method === 'synthesize' ? this.attachSavedVoices(args as SynthesisRequest) : args)) as EngineHostApi['call'],
+    };
     this.renders ??= new RenderService({
       dataDir: this.options.appInfo().userDataDir,
-      host: this.options.host,
+      host: withSavedVoices,
       grants: this.options.grants,
       openProject: (p) => this.uiServices().projects.open(p),
       saveToLibrary: (clip, pcm) => this.libraryService().saveClip(clip, pcm),
@@ -239,7 +308,7 @@ export class StudioServices {
     if (this.ui) return this.ui;
     const dataDir = this.options.appInfo().userDataDir;
     const host = this.options.host;
-    const runner = this.options.benchRunner ?? createProtocolBenchRunner(host);
+    const runner = this.options.benchRunner ?? createProtocolBenchRunner(host, (req) => this.savedVoicesFor(req));
     // Bench history lives in the library database; a run store that opens it lazily lets a
     // benchmark run (unsaved) when the library is unavailable.
     let store: BenchRunStore | null = null;

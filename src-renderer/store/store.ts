@@ -12,10 +12,11 @@ import { createProjectsSlice, type ProjectsSlice } from '../features/projects/pr
 import { createBenchSlice, type BenchSlice } from '../features/bench/bench.slice';
 import { createModelsSlice, type ModelsSlice } from '../features/models/models.slice';
 import { createSpeakSlice, type SpeakSlice } from '../features/speak/speak.slice';
+import { createVoiceLibrarySlice, type VoiceLibrarySlice } from '../features/voice-library/voice-library.slice';
 import { createRenderSlice, type RenderSlice } from '../features/render/render.slice';
 import { createSettingsSlice, type SettingsSlice } from '../features/settings/settings.slice';
 
-export type StudioState = ShellSlice & VoiceSlice & EditorSlice & TimelineSlice & LibrarySlice & ProjectsSlice & BenchSlice & ModelsSlice & SpeakSlice & RenderSlice & SettingsSlice;
+export type StudioState = ShellSlice & VoiceSlice & EditorSlice & TimelineSlice & LibrarySlice & ProjectsSlice & BenchSlice & ModelsSlice & SpeakSlice & RenderSlice & SettingsSlice & VoiceLibrarySlice;
 
 export const useStudioStore = create<StudioState>()((...a) => ({
   ...createShellSlice(...a),
@@ -27,6 +28,7 @@ export const useStudioStore = create<StudioState>()((...a) => ({
   ...createBenchSlice(...a),
   ...createModelsSlice(...a),
   ...createSpeakSlice(...a),
+  ...createVoiceLibrarySlice(...a),
   ...createRenderSlice(...a),
   ...createSettingsSlice(...a),
 }));

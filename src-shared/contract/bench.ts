@@ -32,6 +32,8 @@ export interface BenchRunInput {
   clientCounts: number[];
   windowMs: number;
   numPasses: number;
+  /** The voice every request speaks in: a model speaker or a saved voice's name or id; default the protocol's ('ryan'). */
+  voice?: string;
 }
 
 /** One live sample, about 4 per second while a measurement runs. */

@@ -7,7 +7,7 @@ import { useEffect, useMemo } from 'react';
 import { useStudioStore } from '../../store/store';
 import { LiveChart } from '../../components/LiveChart';
 import type { BenchRunInput, BenchWorkload } from '../../../src-shared/contract/bench';
-import { exportBench, loadBenchRuns, startBench, stopBench } from './bench-actions';
+import { exportBench, loadBenchRuns, loadBenchVoices, startBench, stopBench } from './bench-actions';
 import { BenchCompare, BenchTables } from './BenchTables';
 import { CompareCharts } from './CompareCharts';
 import { EngineList } from './EngineList';
@@ -22,6 +22,8 @@ function BenchForm({ form, onChange, disabled }: { form: BenchRunInput; onChange
     if (next.length) onChange({ ...form, workloads: next });
   };
   const twoVariants = form.variants.length === 2;
+  const speakers = useStudioStore((s) => s.voices);
+  const saved = useStudioStore((s) => s.savedVoices);
   return (
     <fieldset disabled={disabled} className="bench-form">
       <legend>Run</legend>
@@ -59,6 +61,22 @@ function BenchForm({ form, onChange, disabled }: { form: BenchRunInput; onChange
           Window (s) <input aria-label="Window seconds" type="number" min={1} value={form.windowMs / 1000} onChange={(e) => onChange({ ...form, windowMs: Math.max(1, Number(e.target.value) || 1) * 1000 })} />
         </label>
         <label>
+          Voice{' '}
+          <select aria-label="Voice" data-testid="bench-voice" value={form.voice ?? ''} onChange={(e) => onChange({ ...form, voice: e.target.value || undefined })}>
+            <option value="">default (ryan)</option>
+            {speakers.map((v) => (
+              <option key={v.name} value={v.name}>
+                {v.name}
+              </option>
+            ))}
+            {saved.map((v) => (
+              <option key={v.id} value={v.id}>
+                {v.name} (saved {v.kind === 'clone' ? 'clone' : 'design'})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
           Passes <input aria-label="Passes" type="number" min={1} max={10} value={form.numPasses} onChange={(e) => onChange({ ...form, numPasses: Math.max(1, Math.min(10, Math.floor(Number(e.target.value) || 1))) })} />
         </label>
       </div>
@@ -78,6 +96,7 @@ export function BenchPanel() {
 
   useEffect(() => {
     void loadBenchRuns();
+    void loadBenchVoices();
   }, []);
 
   const current = runs.find((r) => r.runId === runId) ?? null;

@@ -43,6 +43,16 @@ export async function loadBenchRuns(): Promise<void> {
   }
 }
 
+/** The voices a run may speak in: the model's speakers (already in the store) and the saved voices. */
+export async function loadBenchVoices(): Promise<void> {
+  try {
+    const saved = await call(CHANNELS.listSavedVoices, {});
+    if (Array.isArray(saved)) useStudioStore.getState().setSavedVoices(saved);
+  } catch {
+    // no library on this host: the model's speakers only
+  }
+}
+
 export async function exportBench(runId: string, format: 'json' | 'markdown' | 'html'): Promise<void> {
   try {
     const file = await call(CHANNELS.exportRun, { runId, format });

@@ -13,6 +13,7 @@ import { DiceIcon, SamplingFields } from '../voice/VoicePanel';
 import { cancelAll, randomSeed } from '../timeline/generate-actions';
 import { previewVoice, speak } from './speak-actions';
 import type { SpeakResult } from './speak.slice';
+import { SavedVoicesPanel, savedVoiceLabel } from '../voice-library/SavedVoicesPanel';
 
 function UsedLine({ r }: { r: SpeakResult }) {
   const u = r.used;
@@ -57,6 +58,7 @@ export function SpeakPanel() {
   const settings = useStudioStore((s) => s.voiceSettings);
   const update = useStudioStore((s) => s.updateVoiceSettings);
   const setArea = useStudioStore((s) => s.setArea);
+  const savedVoices = useStudioStore((s) => s.savedVoices);
   const running = useStudioStore((s) => s.jobs.some((j) => j.kind === 'speak' && (j.state === 'waiting' || j.state === 'running')));
 
   useEffect(() => {
@@ -115,7 +117,7 @@ export function SpeakPanel() {
               Cancel
             </button>
             <span className="muted" data-testid="speak-will-use">
-              will use {settings.voice} · seed {seedMode === 'random' ? 'new random' : settings.seed}
+              will use {savedVoices.find((v) => v.id === settings.voice)?.name ?? settings.voice} · seed {seedMode === 'random' ? 'new random' : settings.seed}
             </span>
           </div>
           {error && (
@@ -136,6 +138,15 @@ export function SpeakPanel() {
                     {v.name} — {v.nativeLanguage}
                   </option>
                 ))}
+                {savedVoices.length > 0 && (
+                  <optgroup label="Saved voices">
+                    {savedVoices.map((v) => (
+                      <option key={v.id} value={v.id}>
+                        {savedVoiceLabel(v)}
+                      </option>
+                    ))}
+                  </optgroup>
+                )}
               </select>
               <button data-testid="speak-preview" disabled={!modelInfo || previewing !== null} onClick={() => void previewVoice(settings.voice)} aria-label={`Preview ${settings.voice}`}>
                 {previewing === settings.voice ? 'Making preview…' : 'Preview'}
@@ -143,6 +154,7 @@ export function SpeakPanel() {
             </div>
             {selected && <p className="hint">{selected.description}</p>}
           </div>
+          <SavedVoicesPanel />
           <div className="field">
             <label htmlFor="speak-language">Language</label>
             <select id="speak-language" value={settings.language} onChange={(e) => update({ language: e.target.value })}>

@@ -67,6 +67,7 @@ export function SamplingFields() {
 export function VoicePanel() {
   const modelInfo = useStudioStore((s) => s.modelInfo);
   const voices = useStudioStore((s) => s.voices);
+  const savedVoices = useStudioStore((s) => s.savedVoices);
   const models = useStudioStore((s) => s.models);
   const settings = useStudioStore((s) => s.voiceSettings);
   const loadError = useStudioStore((s) => s.voiceLoadError);
@@ -114,7 +115,7 @@ export function VoicePanel() {
 
       <fieldset className="speakers">
         <legend>Speaker</legend>
-        {voices.length === 0 && <p className="hint">No speakers yet{modelInfo ? '' : ' — the engine is still loading'}.</p>}
+        {voices.length === 0 && savedVoices.length === 0 && <p className="hint">No speakers yet{modelInfo ? '' : ' — the engine is still loading'}.</p>}
         <div className="speaker-grid" role="radiogroup" aria-label="Speaker">
           {voices.map((v) => (
             <label key={v.name} className={`speaker ${v.name === settings.voice ? 'selected' : ''}`}>
@@ -122,6 +123,14 @@ export function VoicePanel() {
               <span className="speaker-name">{v.name}</span>
               <span className="speaker-lang">{v.nativeLanguage}{v.dialect ? ` (${v.dialect})` : ''}</span>
               <span className="speaker-desc">{v.description}</span>
+            </label>
+          ))}
+          {savedVoices.map((v) => (
+            <label key={v.id} className={`speaker ${v.id === settings.voice ? 'selected' : ''}`}>
+              <input type="radio" name="speaker" value={v.id} checked={v.id === settings.voice} onChange={() => update({ voice: v.id })} />
+              <span className="speaker-name">{v.name}</span>
+              <span className="speaker-lang">saved</span>
+              <span className="speaker-desc">{v.kind === 'clone' ? `cloned voice (${v.model.size} Base)` : `designed: ${v.description}`}</span>
             </label>
           ))}
         </div>

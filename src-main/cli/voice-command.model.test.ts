@@ -1,0 +1,79 @@
+// `studio voice` on the tiny synthetic Base model in a temporary data folder: clone an MP3 (sox-made
+// fixture) under a name, list it, speak it with `studio synth --voice <name>` (text and SSML), refuse
+// a taken name and a model that cannot clone, rename and delete it.
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ensureTinyVariant } from '../model-builder/tiny-model';
+import { runCli } from './cli';
+
+const CLIP = path.resolve(import.meta.dirname, '../audio/fixtures/clip-stereo-44k.mp3');
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'studio-voice-cli-'));
+let baseModel: string;
+let customModel: string;
+const previous = process.env.STUDIO_DATA_DIR;
+
+function capture(): { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => (err.push(String(s)), true));
+  vi.spyOn(console, 'log').mockImplementation((...a) => void out.push(a.join(' ')));
+  return { out, err };
+}
+
+beforeAll(async () => {
+  process.env.STUDIO_DATA_DIR = dataDir;
+  baseModel = (await ensureTinyVariant({ size: 'tiny', modelType: 'base' })).builtDir;
+  customModel = (await ensureTinyVariant({ size: 'tiny', modelType: 'custom_voice' })).builtDir;
+}, 300_000);
+afterEach(() => vi.restoreAllMocks());
+afterAll(() => {
+  if (previous === undefined) delete process.env.STUDIO_DATA_DIR;
+  else process.env.STUDIO_DATA_DIR = previous;
+});
+
+describe('studio voice', () => {
+  it('clones, lists, speaks, renames and deletes a saved voice', async () => {
+    let io = capture();
+    expect(await runCli(['voice', 'clone', CLIP, '--name', 'Anna', '--model', baseModel, '--provider', 'cpu'])).toBe(0);
+    expect(io.out.join('\n')).toMatch(/^v-[0-9a-f]{12} {2}Anna .*cloned x-vector \(.* Base, 2\.\d s of clip-stereo-44k\.mp3\)/);
+    expect(io.err.join('')).toMatch(/warning: the reference clip is only 2\.\d s long/);
+    expect(readdirSync(path.join(dataDir, 'library', 'voices'))).toEqual([expect.stringMatching(/^v-[0-9a-f]{12}\.mp3$/)]);
+    vi.restoreAllMocks();
+
+    io = capture();
+    expect(await runCli(['voice', 'clone', CLIP, '--name', 'Anna ICL', '--text', 'A steady tone.', '--model', baseModel, '--provider', 'cpu'])).toBe(0);
+    expect(io.out.join('\n')).toMatch(/Anna ICL .*cloned in-context/);
+    expect(await runCli(['voice', 'delete', 'anna icl'])).toBe(0);
+    vi.restoreAllMocks();
+
+    io = capture();
+    expect(await runCli(['voice', 'list', '--json'])).toBe(0);
+    const [anna] = JSON.parse(io.out.join('')) as { id: string; name: string }[];
+    expect(anna.name).toBe('Anna');
+    vi.restoreAllMocks();
+
+    const wav = path.join(dataDir, 'anna.wav');
+    const ssml = path.join(dataDir, 'anna.xml');
+    writeFileSync(ssml, '<speak><voice name="ANNA">Hi there.</voice></speak>');
+    io = capture();
+    expect(await runCli(['synth', 'Hello there.', '--voice', 'anna', '--model', baseModel, '--provider', 'cpu', '-o', wav])).toBe(0);
+    expect(existsSync(wav)).toBe(true);
+    expect(await runCli(['synth', '--ssml', ssml, '--voice', anna.id, '--model', baseModel, '--provider', 'cpu', '-o', wav])).toBe(0);
+    vi.restoreAllMocks();
+
+    io = capture();
+    expect(await runCli(['voice', 'clone', CLIP, '--name', 'anna', '--model', baseModel])).toBe(2);
+    expect(io.err.join('')).toMatch(/already called 'Anna'/);
+    expect(await runCli(['voice', 'clone', CLIP, '--name', 'Other', '--model', customModel, '--provider', 'cpu'])).toBe(1);
+    expect(io.err.join('')).toMatch(/needs a Base model but the loaded one is custom_voice\nfix: pull Qwen3-TTS-12Hz-0.6B-Base/);
+    vi.restoreAllMocks();
+
+    io = capture();
+    expect(await runCli(['voice', 'rename', 'anna', 'Narrator'])).toBe(0);
+    expect(await runCli(['voice', 'delete', anna.id])).toBe(0);
+    expect(io.out.join('\n')).toMatch(/Narrator[\s\S]*deleted Narrator/);
+    expect(readdirSync(path.join(dataDir, 'library', 'voices'))).toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,124 @@
+/**
+ * `studio voice list|clone|design|rename|delete`: the voice library in the data folder (the same one
+ * the studio and `studio serve` use). Cloning runs the Base model's speaker encoder in this process;
+ * designing saves a VoiceDesign description. `studio synth --voice <name>` then speaks a saved voice.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { SavedVoice } from '../../src-shared/contract/voices';
+import type { ModelInfo } from '../../src-shared/synthesis';
+import { defaultUserDataDir } from '../app/paths';
+import { EMBEDDED_TINY } from '../engine-host/embedded-model';
+import { createSynthesisService, type SynthesisService } from '../engine-host/synthesis-service';
+import type { HostMethods } from '../engine-host/protocol';
+import { LibraryService } from '../services/library-service';
+import { VoiceLibraryService, defaultReservedVoiceNames } from '../services/voice-library-service';
+import { UsageError } from './cli-errors';
+
+interface ModelFlags {
+  model?: string;
+  provider: string;
+}
+
+/** The data folder's voice library; `use` runs with it open and closes it after. */
+export async function withVoiceLibrary<T>(use: (voices: VoiceLibraryService) => Promise<T>, dataDir = defaultUserDataDir()): Promise<T> {
+  const library = new LibraryService({ dataDir });
+  try {
+    return await use(new VoiceLibraryService({ dataDir, libraryDb: library.libraryDb, reservedNames: defaultReservedVoiceNames() }));
+  } finally {
+    library.dispose();
+  }
+}
+
+async function withModel<T>(flags: ModelFlags, use: (service: SynthesisService, model: ModelInfo) => Promise<T>): Promise<T> {
+  const service = await createSynthesisService(
+    { model: flags.model ?? process.env.STUDIO_MODEL ?? EMBEDDED_TINY, cacheDir: path.join(defaultUserDataDir(), 'cache'), engineConfig: { provider: flags.provider } },
+    () => {},
+    () => {},
+  );
+  try {
+    return await use(service, (await service.call('modelInfo', {})) as ModelInfo);
+  } finally {
+    await service.dispose();
+  }
+}
+
+function describeVoice(v: SavedVoice): string {
+  const what = v.kind === 'clone' ? `cloned ${v.cloneMode === 'icl' ? 'in-context' : 'x-vector'} (${v.model.size} Base${v.clip ? `, ${(v.clip.durationMs / 1000).toFixed(1)} s of ${v.clip.originalName}` : ''})` : `designed: "${v.description}"`;
+  return `${v.id}  ${v.name.padEnd(20)} ${what}`;
+}
+
+function found(voices: VoiceLibraryService, idOrName: string): SavedVoice {
+  const voice = voices.find(idOrName);
+  if (!voice) throw new UsageError(`no saved voice '${idOrName}'`, "list them with 'studio voice list'");
+  return voice;
+}
+
+export function registerVoice(program: Command): void {
+  const voice = program.command('voice').description('the voice library: voices cloned from a clip (Base models) or designed from a description (VoiceDesign)');
+
+  voice
+    .command('list')
+    .description('list the saved voices')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const list = await withVoiceLibrary(async (voices) => voices.list());
+      if (opts.json) console.log(JSON.stringify(list, null, 2));
+      else if (list.length === 0) console.log("no saved voices; make one with 'studio voice clone clip.wav --name Anna --model <Base model>'");
+      else for (const v of list) console.log(describeVoice(v));
+    });
+
+  voice
+    .command('clone <clip>')
+    .description('clone the voice of a clip (WAV, MP3, FLAC, Ogg; 5–15 s of one person speaking) with a Base model and save it')
+    .requiredOption('--name <name>', 'the name to save it under (used by --voice, SSML <voice name> and the API)')
+    .option('--text <transcript>', "what the clip says: clones in-context (the official default, more faithful); without it the voice comes from the speaker embedding alone")
+    .option('--model <dir>', 'a Base model folder (Qwen3-TTS-12Hz-0.6B-Base or 1.7B-Base, built or checkpoint)')
+    .option('--provider <name>', 'auto, cpu, webgpu, cuda or dml', 'auto')
+    .action(async (clip: string, opts: ModelFlags & { name: string; text?: string }) => {
+      if (!fs.existsSync(clip)) throw new UsageError(`no file at ${clip}`, 'pass the path of an audio file');
+      const audio = new Uint8Array(fs.readFileSync(clip));
+      const saved = await withVoiceLibrary(async (voices) => {
+        voices.checkName(opts.name); // before the model loads
+        return withModel(opts, (service, model) =>
+          voices.clone({ name: opts.name, audio, originalName: path.basename(clip), refText: opts.text }, model, (bytes, refText) => service.call('makeVoice', { audio: bytes, refText }) as Promise<HostMethods['makeVoice']['result']>),
+        );
+      });
+      console.log(describeVoice(saved));
+      for (const w of saved.warnings) process.stderr.write(`warning: ${w}\n`);
+    });
+
+  voice
+    .command('design <description>')
+    .description('save a VoiceDesign description as a named voice')
+    .requiredOption('--name <name>', 'the name to save it under')
+    .option('--model <dir>', 'a VoiceDesign model folder (Qwen3-TTS-12Hz-1.7B-VoiceDesign)')
+    .option('--provider <name>', 'auto, cpu, webgpu, cuda or dml', 'auto')
+    .action(async (description: string, opts: ModelFlags & { name: string }) => {
+      const saved = await withVoiceLibrary(async (voices) => {
+        voices.checkName(opts.name);
+        return withModel(opts, async (_service, model) => voices.design({ name: opts.name, description }, model));
+      });
+      console.log(describeVoice(saved));
+    });
+
+  voice
+    .command('rename <voice> <newName>')
+    .description('rename a saved voice (by id or name)')
+    .action(async (idOrName: string, newName: string) => {
+      console.log(describeVoice(await withVoiceLibrary(async (voices) => voices.rename(found(voices, idOrName).id, newName))));
+    });
+
+  voice
+    .command('delete <voice>')
+    .description('delete a saved voice (by id or name) and its copy of the clip')
+    .action(async (idOrName: string) => {
+      const name = await withVoiceLibrary(async (voices) => {
+        const v = found(voices, idOrName);
+        await voices.delete(v.id);
+        return v.name;
+      });
+      console.log(`deleted ${name}`);
+    });
+}
