@@ -22,7 +22,10 @@ import { resolveKvStrategy, talkerOptionsFor } from './kv/create-kv-store';
 import { presentNames } from './kv/kv-store';
 import { modelDirForProvider } from './model-dir-for-provider';
 import { planProviders, probeProviders } from './provider-select';
+import { BoundTalkerDecode } from './models/talker-bound-decode';
+import type { HostKvStore } from './kv/host-kv-store';
 import { createSession, type ProviderName, type SessionOptions } from './runtime/ort';
+import { boundBufferLocation, GRAPH_CAPTURE_OPTIONS } from './runtime/runtime';
 import { loadTextTokenizer } from './tokenizer';
 
 export interface CreateEngineOptions {
@@ -66,8 +69,25 @@ export function resolveCodecStateStore(config: EngineConfig, provider: ProviderN
   return provider === 'webgpu' ? 'device' : 'host';
 }
 
+/**
+ * The capture-ready talker decode when graphCapture asks for it: its session needs the ioBinding
+ * capability (the C-API adapter), and its buffers sit in the provider's device memory (host memory on CPU).
+ */
+async function openBoundDecode(manifest: ModelManifest, modelDir: string, config: EngineConfig, options: SessionOptions, kv: HostKvStore): Promise<BoundTalkerDecode | undefined> {
+  if (config.graphCapture.mode === 'off') return undefined;
+  const graph = manifest.graphs.talkerDecode;
+  if (!graph) throw new StudioError('model-invalid', `graphCapture.mode '${config.graphCapture.mode}' needs the capture-ready talker graph (builder v10 on); rebuild the model with 'studio model build'`, { field: 'graphCapture.mode' });
+  const capture = config.graphCapture.mode === 'on' ? (GRAPH_CAPTURE_OPTIONS[options.provider] ?? {}) : {};
+  const location = boundBufferLocation(options.provider);
+  const open = (model: string | Uint8Array, extra: Partial<SessionOptions>) => createSession(model, { ...options, ...extra, providerOptions: { ...options.providerOptions, ...extra.providerOptions } });
+  return BoundTalkerDecode.open(path.join(modelDir, graph.file), manifest, kv.pool, open, capture, location, config.graphCapture.maxBuckets);
+}
+
 async function openStages(manifest: ModelManifest, modelDir: string, config: EngineConfig, provider: ProviderName): Promise<ModelStages> {
   const options: SessionOptions = { provider };
+  if (Object.keys(config.providerOptions).length > 0) options.providerOptions = { ...config.providerOptions };
+  // the captured form runs on the C-API adapter; every stage then uses it, so one ONNX Runtime environment holds the provider
+  if (config.graphCapture.mode !== 'off') options.runtime = 'c-api';
   const numThreads = intraOpThreads(manifest, config);
   if (numThreads > 0) options.intraOpNumThreads = numThreads;
   const embeddings = new EmbeddingTables(modelDir, manifest);
@@ -75,9 +95,11 @@ async function openStages(manifest: ModelManifest, modelDir: string, config: Eng
     const buckets = resolveShapeBuckets(config, provider);
     const talkerRows = buckets ? { decode: config.shapeBuckets.talkerRows, prefill: config.shapeBuckets.talkerPrefillRows } : null;
     const strategy = resolveKvStrategy(config, provider);
-    const talkerOptions: SessionOptions = strategy === 'device' && provider === 'webgpu' ? { ...options, gpuOutputs: presentNames(manifest.talker.numLayers) } : options;
-    const talkerSession = await createSession(path.join(modelDir, manifest.graphs.talker.file), talkerOptions);
-    const talker = new OrtTalker(talkerSession, manifest, await talkerOptionsFor(manifest, config, provider, talkerRows));
+    const talkerSessionOptions: SessionOptions = strategy === 'device' && provider === 'webgpu' ? { ...options, gpuOutputs: presentNames(manifest.talker.numLayers) } : options;
+    const talkerSession = await createSession(path.join(modelDir, manifest.graphs.talker.file), talkerSessionOptions);
+    const talkerOptions = await talkerOptionsFor(manifest, config, provider, talkerRows);
+    const boundDecode = await openBoundDecode(manifest, modelDir, config, options, talkerOptions.kv as HostKvStore);
+    const talker = new OrtTalker(talkerSession, manifest, { ...talkerOptions, boundDecode });
     const useLoop = (config.codePredictor === 'manifest' ? manifest.defaultCodePredictor : config.codePredictor) === 'loop';
     const cpGraph = useLoop ? manifest.graphs.codePredictorLoop : manifest.graphs.codePredictorStep;
     const cpSession = await createSession(path.join(modelDir, cpGraph.file), options);

@@ -129,6 +129,8 @@ export interface ModelManifest {
   graphs: {
     /** Prefill and decode (past length 0 for prefill), batched, KV in/out. */
     talker: GraphSpec;
+    /** Capture-ready decode (builder v10 on): static shapes, one KV buffer bound as past and present. */
+    talkerDecode?: GraphSpec;
     /** One code-predictor call per sub-step with KV (variant a). */
     codePredictorStep: GraphSpec;
     /** All 15 sub-steps in one call, sampling from host uniforms (variant b). */

@@ -1,0 +1,72 @@
+// The capture-ready talker decode (talker-decode.onnx over bound buffers, KV updated in place) on the
+// CPU provider through the C-API adapter: 'bound' and 'on' (capture asked for; CPU runs the same static
+// graphs uncaptured) give today's codes and PCM bytes, greedy and sampled, alone and batched beside
+// staggered others, with shape buckets on and off; the decode runs really went through the bound form.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SynthesisRequest } from '../../src-shared/synthesis';
+import { ensureTinyModel } from '../model-builder/tiny-model';
+import { createEngine } from './create-engine';
+import type { Engine } from './engine';
+import type { OrtTalker } from './models/talker';
+import { runAndCollect, type RequestOutputs } from './testing/run-and-collect';
+
+const CONFIG = { provider: 'cpu', maxRunningSequences: 8, maxPrefillSequences: 8 };
+const VOICES = ['ryan', 'dylan', 'sohee', 'vivian'];
+
+const REQUESTS: SynthesisRequest[] = Array.from({ length: 6 }, (_, i) => ({
+  requestId: `q${i}`,
+  input: i % 2 ? 'Words of a different length here.' : 'Short one.',
+  inputFormat: 'text',
+  voice: VOICES[i % VOICES.length],
+  language: 'english',
+  seed: 77 + 13 * i,
+  params: i % 3 === 0 ? { maxNewTokens: 9 + i, doSample: false } : { maxNewTokens: 9 + i, temperature: 0.9 },
+}));
+
+const bound = (engine: Engine) => (engine.parts.stages.talker as unknown as OrtTalker & { options: { boundDecode?: { stats(): { numRuns: number; numRunsStaged: number } } } }).options.boundDecode;
+
+let builtDir: string;
+let today: Engine;
+let solo: RequestOutputs;
+let together: RequestOutputs;
+const ARRIVALS = REQUESTS.map((_, i) => 2 * i);
+
+beforeAll(async () => {
+  ({ builtDir } = await ensureTinyModel());
+  today = await createEngine({ modelDir: builtDir, config: CONFIG, log: () => {} });
+  solo = new Map();
+  for (const r of REQUESTS) for (const [k, v] of await runAndCollect(today, [r])) solo.set(k, v);
+  together = await runAndCollect(today, REQUESTS, ARRIVALS);
+}, 120_000);
+
+afterAll(async () => {
+  await today?.dispose();
+});
+
+describe('capture-ready talker decode (tiny, CPU, C-API adapter)', () => {
+  it('today\'s form is batch-invariant here (the reference the captured form must equal)', () => {
+    for (const r of REQUESTS) expect(together.get(r.requestId), r.requestId).toEqual(solo.get(r.requestId));
+  });
+
+  for (const [mode, extra] of [['bound', {}], ['on', {}], ['on', { shapeBuckets: { mode: 'on', talkerRows: 4 } }]] as const) {
+    it(`graphCapture '${mode}'${'shapeBuckets' in extra ? ' with decode runs of 4 rows' : ''}: the same codes and PCM bytes alone and staggered beside others`, { timeout: 120_000 }, async () => {
+      const engine = await createEngine({ modelDir: builtDir, config: { ...CONFIG, ...extra, graphCapture: { mode } }, log: () => {} });
+      try {
+        for (const r of REQUESTS) expect((await runAndCollect(engine, [r])).get(r.requestId), r.requestId).toEqual(solo.get(r.requestId));
+        const staggered = await runAndCollect(engine, REQUESTS, ARRIVALS);
+        for (const r of REQUESTS) expect(staggered.get(r.requestId), r.requestId).toEqual(solo.get(r.requestId));
+        const stats = bound(engine)!.stats();
+        expect(stats.numRuns).toBeGreaterThan(REQUESTS.length);
+        // a bucket keeps its rows between steps: staging happens only when the rows or their lengths change
+        expect(stats.numRunsStaged).toBeLessThan(stats.numRuns);
+        expect((engine.parts.stages.talker as unknown as OrtTalker).kvStats()).toMatchObject({ strategy: 'host', numSequences: 0 });
+      } finally {
+        await engine.dispose();
+      }
+    });
+  }
+
+  it('refuses kvCache.mode device with capture, naming both keys', () => {
+    return expect(createEngine({ modelDir: builtDir, config: { ...CONFIG, kvCache: { mode: 'device' }, graphCapture: { mode: 'on' } }, log: () => {} })).rejects.toThrow(/kvCache.mode.*graphCapture.mode/);
+  });
+});
