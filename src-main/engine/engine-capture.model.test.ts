@@ -23,7 +23,7 @@ const REQUESTS: SynthesisRequest[] = Array.from({ length: 6 }, (_, i) => ({
   params: i % 3 === 0 ? { maxNewTokens: 9 + i, doSample: false } : { maxNewTokens: 9 + i, temperature: 0.9 },
 }));
 
-const bound = (engine: Engine) => (engine.parts.stages.talker as unknown as OrtTalker & { options: { boundDecode?: { stats(): { numRuns: number; numRunsStaged: number } } } }).options.boundDecode;
+const boundStats = (engine: Engine) => (engine.parts.stages.talker as unknown as OrtTalker).boundDecodeStats();
 
 let builtDir: string;
 let today: Engine;
@@ -55,11 +55,12 @@ describe('capture-ready talker decode (tiny, CPU, C-API adapter)', () => {
         for (const r of REQUESTS) expect((await runAndCollect(engine, [r])).get(r.requestId), r.requestId).toEqual(solo.get(r.requestId));
         const staggered = await runAndCollect(engine, REQUESTS, ARRIVALS);
         for (const r of REQUESTS) expect(staggered.get(r.requestId), r.requestId).toEqual(solo.get(r.requestId));
-        const stats = bound(engine)!.stats();
+        const stats = boundStats(engine)!;
         expect(stats.numRuns).toBeGreaterThan(REQUESTS.length);
         // a bucket keeps its rows between steps: staging happens only when the rows or their lengths change
         expect(stats.numRunsStaged).toBeLessThan(stats.numRuns);
         expect((engine.parts.stages.talker as unknown as OrtTalker).kvStats()).toMatchObject({ strategy: 'host', numSequences: 0 });
+        expect(boundStats(today)).toBeNull();
       } finally {
         await engine.dispose();
       }

@@ -17,7 +17,7 @@ import { disposeTensor, runSession, tensor, type OrtSession, type OrtTensor } fr
 import { activationTensor, toFloat32, type ActivationDtype } from './activations';
 import { callInChunks, fixedChunks } from './bucketed-stages';
 import type { TalkerInput, TalkerOutput, TalkerStage } from './stages';
-import type { BoundTalkerDecode } from './talker-bound-decode';
+import type { BoundDecodeStats, BoundTalkerDecode } from './talker-bound-decode';
 
 export interface OrtTalkerOptions {
   kv: TalkerKvStore;
@@ -66,6 +66,11 @@ export class OrtTalker implements TalkerStage {
 
   kvStats(): KvStoreStats {
     return this.options.kv.stats();
+  }
+
+  /** Runs, stagings and buckets of the capture-ready decode form (null when decode runs talker.onnx). */
+  boundDecodeStats(): BoundDecodeStats | null {
+    return this.options.boundDecode?.stats() ?? null;
   }
 
   async dispose(): Promise<void> {
