@@ -17,7 +17,7 @@ async function synthesize(name: string): Promise<{ wavs: Uint8Array[] }> {
   const variant = createInprocVariant(name, { model, provider: 'cpu', userDataDir: fs.mkdtempSync(path.join(tmp, `${name}-`)), log: () => {} });
   const target = await variant.createTarget();
   try {
-    expect((await target.status?.())?.provider ?? 'cpu').toBe('cpu');
+    expect((await target.describe?.())?.provider).toBe('cpu');
     const wavs: Uint8Array[] = [];
     for (const seed of [5, 6]) {
       const r = await target.synthesize({ text: 'Bench words.', voice: 'ryan', seed, stream: false }, new AbortController().signal);
