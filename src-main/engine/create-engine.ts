@@ -16,13 +16,14 @@ import { OrtCodePredictorLoop } from './models/code-predictor-loop';
 import { openCodecDecoder } from './models/codec-decoder';
 import { EmbeddingTables } from './models/embedding-tables';
 import { loadModelManifest } from './models/model-manifest';
-import type { ModelStages } from './models/stages';
+import type { CodePredictorStage, ModelStages } from './models/stages';
 import { OrtTalker } from './models/talker';
 import { resolveKvStrategy, talkerOptionsFor } from './kv/create-kv-store';
 import { presentNames } from './kv/kv-store';
 import { modelDirForProvider } from './model-dir-for-provider';
 import { planProviders, probeProviders } from './provider-select';
 import { BoundTalkerDecode } from './models/talker-bound-decode';
+import { BoundCodePredictorLoop } from './models/code-predictor-bound-loop';
 import type { HostKvStore } from './kv/host-kv-store';
 import { createSession, type ProviderName, type SessionOptions } from './runtime/ort';
 import { boundBufferLocation, GRAPH_CAPTURE_OPTIONS } from './runtime/runtime';
@@ -73,14 +74,33 @@ export function resolveCodecStateStore(config: EngineConfig, provider: ProviderN
  * The capture-ready talker decode when graphCapture asks for it: its session needs the ioBinding
  * capability (the C-API adapter), and its buffers sit in the provider's device memory (host memory on CPU).
  */
+function captureSetup(manifest: ModelManifest, modelDir: string, config: EngineConfig, options: SessionOptions, graph: keyof ModelManifest['graphs']) {
+  const spec = manifest.graphs[graph];
+  if (!spec) throw new StudioError('model-invalid', `graphCapture.mode '${config.graphCapture.mode}' needs the capture-ready graph ${graph} (builder v10 on); rebuild the model with 'studio model build'`, { field: 'graphCapture.mode' });
+  return {
+    model: path.join(modelDir, spec.file),
+    open: (model: string | Uint8Array, extra: Partial<SessionOptions>) => createSession(model, { ...options, ...extra, providerOptions: { ...options.providerOptions, ...extra.providerOptions } }),
+    capture: config.graphCapture.mode === 'on' ? { ...GRAPH_CAPTURE_OPTIONS[options.provider] } : {},
+    location: boundBufferLocation(options.provider),
+  };
+}
+
 async function openBoundDecode(manifest: ModelManifest, modelDir: string, config: EngineConfig, options: SessionOptions, kv: HostKvStore): Promise<BoundTalkerDecode | undefined> {
   if (config.graphCapture.mode === 'off') return undefined;
-  const graph = manifest.graphs.talkerDecode;
-  if (!graph) throw new StudioError('model-invalid', `graphCapture.mode '${config.graphCapture.mode}' needs the capture-ready talker graph (builder v10 on); rebuild the model with 'studio model build'`, { field: 'graphCapture.mode' });
-  const capture = config.graphCapture.mode === 'on' ? (GRAPH_CAPTURE_OPTIONS[options.provider] ?? {}) : {};
-  const location = boundBufferLocation(options.provider);
-  const open = (model: string | Uint8Array, extra: Partial<SessionOptions>) => createSession(model, { ...options, ...extra, providerOptions: { ...options.providerOptions, ...extra.providerOptions } });
-  return BoundTalkerDecode.open(path.join(modelDir, graph.file), manifest, kv.pool, open, capture, location, config.graphCapture.maxBuckets);
+  const c = captureSetup(manifest, modelDir, config, options, 'talkerDecode');
+  return BoundTalkerDecode.open(c.model, manifest, kv.pool, c.open, c.capture, c.location, config.graphCapture.maxBuckets);
+}
+
+/** The code predictor: the loop graph (capture-ready form when graphCapture asks) or the step graph (never captured). */
+async function openCodePredictor(manifest: ModelManifest, modelDir: string, config: EngineConfig, options: SessionOptions, embeddings: EmbeddingTables): Promise<CodePredictorStage> {
+  const useLoop = (config.codePredictor === 'manifest' ? manifest.defaultCodePredictor : config.codePredictor) === 'loop';
+  if (useLoop && config.graphCapture.mode !== 'off') {
+    const c = captureSetup(manifest, modelDir, config, options, 'codePredictorLoopStatic');
+    return BoundCodePredictorLoop.open(c.model, manifest, embeddings, c.open, c.capture, c.location, config.graphCapture.maxBuckets);
+  }
+  const cpGraph = useLoop ? manifest.graphs.codePredictorLoop : manifest.graphs.codePredictorStep;
+  const cpSession = await createSession(path.join(modelDir, cpGraph.file), options);
+  return useLoop ? new OrtCodePredictorLoop(cpSession, manifest, embeddings) : new OrtCodePredictor(cpSession, manifest, embeddings);
 }
 
 async function openStages(manifest: ModelManifest, modelDir: string, config: EngineConfig, provider: ProviderName): Promise<ModelStages> {
@@ -100,10 +120,7 @@ async function openStages(manifest: ModelManifest, modelDir: string, config: Eng
     const talkerOptions = await talkerOptionsFor(manifest, config, provider, talkerRows);
     const boundDecode = await openBoundDecode(manifest, modelDir, config, options, talkerOptions.kv as HostKvStore);
     const talker = new OrtTalker(talkerSession, manifest, { ...talkerOptions, boundDecode });
-    const useLoop = (config.codePredictor === 'manifest' ? manifest.defaultCodePredictor : config.codePredictor) === 'loop';
-    const cpGraph = useLoop ? manifest.graphs.codePredictorLoop : manifest.graphs.codePredictorStep;
-    const cpSession = await createSession(path.join(modelDir, cpGraph.file), options);
-    const innerPredictor = useLoop ? new OrtCodePredictorLoop(cpSession, manifest, embeddings) : new OrtCodePredictor(cpSession, manifest, embeddings);
+    const innerPredictor = await openCodePredictor(manifest, modelDir, config, options, embeddings);
     const codePredictor = buckets ? new BucketedCodePredictor(innerPredictor, config.shapeBuckets.codePredictorRows) : innerPredictor;
     const stream = resolveCodecMode(config) === 'stream';
     const innerCodec = await openCodecDecoder(modelDir, manifest, options, stream, stream && resolveCodecStateStore(config, provider) === 'device');

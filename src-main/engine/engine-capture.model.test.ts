@@ -1,12 +1,14 @@
-// The capture-ready talker decode (talker-decode.onnx over bound buffers, KV updated in place) on the
-// CPU provider through the C-API adapter: 'bound' and 'on' (capture asked for; CPU runs the same static
-// graphs uncaptured) give today's codes and PCM bytes, greedy and sampled, alone and batched beside
-// staggered others, with shape buckets on and off; the decode runs really went through the bound form.
+// The capture-ready forms (talker-decode.onnx over bound buffers with the KV updated in place, and the
+// code-predictor loop's static form) on the CPU provider through the C-API adapter: 'bound' and 'on'
+// (capture asked for; CPU runs the same static graphs uncaptured) give today's codes and PCM bytes,
+// greedy and sampled, alone and batched beside staggered others, with shape buckets on and off and with
+// the step code predictor; the runs really went through the bound forms.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
 import type { Engine } from './engine';
+import { BoundCodePredictorLoop } from './models/code-predictor-bound-loop';
 import type { OrtTalker } from './models/talker';
 import { runAndCollect, type RequestOutputs } from './testing/run-and-collect';
 
@@ -48,8 +50,13 @@ describe('capture-ready talker decode (tiny, CPU, C-API adapter)', () => {
     for (const r of REQUESTS) expect(together.get(r.requestId), r.requestId).toEqual(solo.get(r.requestId));
   });
 
-  for (const [mode, extra] of [['bound', {}], ['on', {}], ['on', { shapeBuckets: { mode: 'on', talkerRows: 4 } }]] as const) {
-    it(`graphCapture '${mode}'${'shapeBuckets' in extra ? ' with decode runs of 4 rows' : ''}: the same codes and PCM bytes alone and staggered beside others`, { timeout: 120_000 }, async () => {
+  const CASES = [
+    ['bound', {}, ''],
+    ['on', {}, ''],
+    ['on', { shapeBuckets: { mode: 'on', talkerRows: 4, codePredictorRows: 4 } }, ' with decode and code-predictor runs of 4 rows'],
+  ] as const;
+  for (const [mode, extra, label] of CASES) {
+    it(`graphCapture '${mode}'${label}: the same codes and PCM bytes alone and staggered beside others`, { timeout: 120_000 }, async () => {
       const engine = await createEngine({ modelDir: builtDir, config: { ...CONFIG, ...extra, graphCapture: { mode } }, log: () => {} });
       try {
         for (const r of REQUESTS) expect((await runAndCollect(engine, [r])).get(r.requestId), r.requestId).toEqual(solo.get(r.requestId));
@@ -61,11 +68,27 @@ describe('capture-ready talker decode (tiny, CPU, C-API adapter)', () => {
         expect(stats.numRunsStaged).toBeLessThan(stats.numRuns);
         expect((engine.parts.stages.talker as unknown as OrtTalker).kvStats()).toMatchObject({ strategy: 'host', numSequences: 0 });
         expect(boundStats(today)).toBeNull();
+        const predictor = engine.parts.stages.codePredictor;
+        if (!('shapeBuckets' in extra)) expect((predictor as BoundCodePredictorLoop).stats().numRuns).toBeGreaterThan(REQUESTS.length);
       } finally {
         await engine.dispose();
       }
     });
   }
+
+  it("graphCapture 'on' with the step code predictor (never captured): the step path's bytes", { timeout: 120_000 }, async () => {
+    const step = await createEngine({ modelDir: builtDir, config: { ...CONFIG, codePredictor: 'step' }, log: () => {} });
+    const engine = await createEngine({ modelDir: builtDir, config: { ...CONFIG, codePredictor: 'step', graphCapture: { mode: 'on' } }, log: () => {} });
+    try {
+      const expected = await runAndCollect(step, REQUESTS, ARRIVALS);
+      expect(await runAndCollect(engine, REQUESTS, ARRIVALS)).toEqual(expected);
+      expect(engine.parts.stages.codePredictor).not.toBeInstanceOf(BoundCodePredictorLoop);
+      expect(boundStats(engine)!.numRuns).toBeGreaterThan(0);
+    } finally {
+      await step.dispose();
+      await engine.dispose();
+    }
+  });
 
   it('refuses kvCache.mode device with capture, naming both keys', () => {
     return expect(createEngine({ modelDir: builtDir, config: { ...CONFIG, kvCache: { mode: 'device' }, graphCapture: { mode: 'on' } }, log: () => {} })).rejects.toThrow(/kvCache.mode.*graphCapture.mode/);

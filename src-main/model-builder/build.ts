@@ -9,7 +9,7 @@ import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
 import { checkpointFingerprint, openCheckpoint, TOKENIZER_FILE_KEYS } from './checkpoint';
 import { expectedCheckpointTensors } from './checkpoint-tensors';
-import { buildCodePredictorLoopGraph } from './code-predictor-loop-graph';
+import { buildCodePredictorLoopGraph, buildCodePredictorLoopStaticGraph } from './code-predictor-loop-graph';
 import { buildCodePredictorStepGraph } from './code-predictor-graph';
 import { buildCodecGraph } from './codec-graph-build';
 import { writeEmbeddingTables } from './embeddings';
@@ -98,7 +98,7 @@ async function writeBuild(
   checkDiskSpace(builtDir, estimateBuiltBytes(checkpoint.config, dtype) + numCodecBytes);
   const act = dtype === 'fp16' ? 'float16' : 'float32';
   const args = { config, weights: checkpoint.weights, dtype: act, outDir: builtDir, builderVersion: BUILDER_VERSION, ops } as const;
-  const numGraphs = 5;
+  const numGraphs = 6;
   report({ phase: 'graphs', done: 0, total: numGraphs });
   const talker = buildTalkerGraph(args);
   report({ phase: 'graphs', done: 1, total: numGraphs });
@@ -108,8 +108,10 @@ async function writeBuild(
   report({ phase: 'graphs', done: 3, total: numGraphs });
   const codePredictorLoop = buildCodePredictorLoopGraph(args);
   report({ phase: 'graphs', done: 4, total: numGraphs });
-  const codec = buildCodecGraph(checkpoint.dir, builtDir, dtype, ops);
+  const codePredictorLoopStatic = buildCodePredictorLoopStaticGraph(args);
   report({ phase: 'graphs', done: 5, total: numGraphs });
+  const codec = buildCodecGraph(checkpoint.dir, builtDir, dtype, ops);
+  report({ phase: 'graphs', done: 6, total: numGraphs });
   const embeddings = await writeEmbeddingTables(checkpoint.weights, config, builtDir, act, report);
   const speakerEncoder = writeSpeakerEncoder(checkpoint, builtDir);
   for (const name of checkpoint.tokenizerFiles) fs.copyFileSync(path.join(checkpoint.dir, name), path.join(builtDir, name));
@@ -131,7 +133,7 @@ async function writeBuild(
     speakers: config.speakers,
     languages: config.languages,
     generation: config.generation,
-    graphs: { talker, talkerDecode, codePredictorStep, codePredictorLoop, codec: codec.graph, codecStream: codec.streamGraph },
+    graphs: { talker, talkerDecode, codePredictorStep, codePredictorLoop, codePredictorLoopStatic, codec: codec.graph, codecStream: codec.streamGraph },
     codec: codec.facts,
     defaultCodePredictor: DEFAULT_CODE_PREDICTOR,
     embeddings,

@@ -135,6 +135,8 @@ export interface ModelManifest {
     codePredictorStep: GraphSpec;
     /** All 15 sub-steps in one call, sampling from host uniforms (variant b). */
     codePredictorLoop: GraphSpec;
+    /** The loop graph's capture-ready form (builder v10 on): sampler K and rank mask from the host. */
+    codePredictorLoopStatic?: GraphSpec;
     /** Codec decoder: codes [batch, numQuantizers, frames] → PCM [batch, frames · samplesPerFrame]. */
     codec: GraphSpec;
     /** The same decoder fed new frames only, with carried state inputs/outputs (builder v9 on). */

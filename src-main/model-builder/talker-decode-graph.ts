@@ -7,13 +7,13 @@
  * new_value_i are the new rows alone (what the host KV pool stores). Weights are shared with
  * talker.onnx.data when the bytes match (they do unless the builder changed), else written apart.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
 import { decoderLayer, loadDecoderLayerWeights } from './decoder-layer';
 import type { GraphSpec, IoSpec } from './manifest';
 import { rmsNorm, ropeCaches, ropeFor, type Rope } from './onnx/composite-ops';
 import { GraphBuilder } from './onnx/graph-builder';
+import { writeSharingWeights } from './shared-weights';
 import { TALKER_GRAPH_FILE, type GraphBuildArgs } from './talker-graph';
 import { WeightLoader } from './weight-loader';
 
@@ -78,36 +78,13 @@ function writeGraph(args: GraphBuildArgs, dataPath: string, location: string): v
   g.save(path.join(args.outDir, TALKER_DECODE_GRAPH_FILE));
 }
 
-function sameBytes(a: string, b: string): boolean {
-  if (fs.statSync(a).size !== fs.statSync(b).size) return false;
-  const [fa, fb] = [fs.openSync(a, 'r'), fs.openSync(b, 'r')];
-  try {
-    const [ba, bb] = [Buffer.alloc(1 << 20), Buffer.alloc(1 << 20)];
-    for (;;) {
-      const n = fs.readSync(fa, ba, 0, ba.length, null);
-      if (n !== fs.readSync(fb, bb, 0, bb.length, null)) return false;
-      if (n === 0) return true;
-      if (!ba.subarray(0, n).equals(bb.subarray(0, n))) return false;
-    }
-  } finally {
-    fs.closeSync(fa);
-    fs.closeSync(fb);
-  }
-}
-
 /** Writes talker-decode.onnx after the talker graph (whose weights file it shares when they match). */
 export function buildTalkerDecodeGraph(args: GraphBuildArgs): GraphSpec {
-  const shared = path.join(args.outDir, `${TALKER_GRAPH_FILE}.data`);
-  const own = `${TALKER_DECODE_GRAPH_FILE}.data`;
-  const scratch = path.join(args.outDir, `${own}.tmp`);
-  writeGraph(args, scratch, `${TALKER_GRAPH_FILE}.data`);
-  const isShared = sameBytes(scratch, shared);
-  fs.rmSync(scratch);
-  if (!isShared) writeGraph(args, path.join(args.outDir, own), own);
+  const externalDataFile = writeSharingWeights(args.outDir, TALKER_DECODE_GRAPH_FILE, `${TALKER_GRAPH_FILE}.data`, (dataPath, location) => writeGraph(args, dataPath, location));
   const io = talkerDecodeIo(args);
   return {
     file: TALKER_DECODE_GRAPH_FILE,
-    externalDataFile: isShared ? `${TALKER_GRAPH_FILE}.data` : own,
+    externalDataFile,
     inputs: io.inputs,
     outputs: io.outputs,
     doc:

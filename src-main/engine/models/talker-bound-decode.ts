@@ -17,10 +17,8 @@ import { pastName, presentName } from '../kv/kv-store';
 import type { SessionOptions, StageBinding, StageBuffer, StageSession } from '../runtime/runtime';
 import { float16BitsToFloat32, float32ToFloat16Bits } from '../../model-builder/float-bits';
 import type { ActivationDtype } from './activations';
+import { openBindable, type OpenSession } from './bound-runs';
 import type { TalkerInput, TalkerOutput } from './stages';
-
-/** Opens a session (the engine's createSession with its provider and options). */
-export type OpenSession = (model: string | Uint8Array, options: Partial<SessionOptions>) => Promise<StageSession>;
 
 export interface BoundDecodeStats {
   numRuns: number;
@@ -82,8 +80,7 @@ export class BoundTalkerDecode {
     const kvCount = manifest.talker.numLayers * 2;
     const sessions: StageSession[] = [];
     const opened = async (m: string | Uint8Array, options: Partial<SessionOptions>) => {
-      const s = await open(m, { ...options, ioBinding: true });
-      if (!s.bind) throw new StudioError('unsupported', `the ${s.runtime} ONNX Runtime adapter has no IoBinding; the captured talker form needs the C-API adapter`);
+      const s = await openBindable(open, m, options);
       sessions.push(s);
       return s;
     };
