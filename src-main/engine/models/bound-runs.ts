@@ -5,10 +5,9 @@
  * run and outputs leave through a download run (copy graphs on the same provider, host memory on the
  * other side); inputs a kernel reads on the host (TopK's K) are bound in host memory directly.
  */
-import type { Tensor } from 'onnxruntime-node';
 import { StudioError } from '../../../src-shared/errors';
 import { buildTypedCopyGraph, copyInputName, copyOutputName } from '../../model-builder/copy-graph';
-import type { SessionOptions, StageBinding, StageBuffer, StageSession, TensorDtype } from '../runtime/runtime';
+import type { HostTensorData, SessionOptions, StageBinding, StageBuffer, StageSession, TensorDtype } from '../runtime/runtime';
 
 /** Opens a session (the engine's createSession with its provider and options). */
 export type OpenSession = (model: string | Uint8Array, options: Partial<SessionOptions>) => Promise<StageSession>;
@@ -31,8 +30,8 @@ export interface BoundRunsStats {
 interface Bucket {
   graphId: number;
   bindings: StageBinding[];
-  inputs: Record<string, Tensor.DataType>;
-  outputs: Record<string, Tensor.DataType>;
+  inputs: Record<string, HostTensorData>;
+  outputs: Record<string, HostTensorData>;
 }
 
 /** Opens a session for IoBinding, or says which adapter lacks it. */
@@ -81,7 +80,7 @@ export class BoundRuns {
   }
 
   /** One run in the bucket of these dims (by input and output name): write() fills the inputs' host views; returns the outputs' (valid until the next run). */
-  async run(dims: Record<string, readonly number[]>, write: (inputs: Record<string, Tensor.DataType>) => void): Promise<Record<string, Tensor.DataType>> {
+  async run(dims: Record<string, readonly number[]>, write: (inputs: Record<string, HostTensorData>) => void): Promise<Record<string, HostTensorData>> {
     const b = this.bucket(dims);
     write(b.inputs);
     const [step, upload, download] = b.bindings;
@@ -119,7 +118,7 @@ export class BoundRuns {
   private openBucket(dims: Record<string, readonly number[]>): Bucket {
     const [step, upload, download] = [this.session.bind(), this.upload.bind(), this.download.bind()];
     try {
-      const inputs: Record<string, Tensor.DataType> = {};
+      const inputs: Record<string, HostTensorData> = {};
       let u = 0;
       for (const io of this.inputs) {
         if (io.host) {
@@ -130,7 +129,7 @@ export class BoundRuns {
         upload.attach(copyOutputName(u), bound, 'output');
         inputs[io.name] = upload.input(copyInputName(u++), io.dtype, dims[io.name]).host!;
       }
-      const outputs: Record<string, Tensor.DataType> = {};
+      const outputs: Record<string, HostTensorData> = {};
       this.outputs.forEach((io, i) => {
         download.attach(copyInputName(i), step.output(io.name, io.dtype, dims[io.name], this.location), 'input');
         outputs[io.name] = download.output(copyOutputName(i), io.dtype, dims[io.name]).host!;

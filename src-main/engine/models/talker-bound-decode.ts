@@ -8,7 +8,6 @@
  * The host KV pool stays the record: a bucket's KV is staged from it when the bucket holds other
  * rows or lengths, and every step's new rows go back to it (prefill and regrouping keep using it).
  */
-import { StudioError } from '../../../src-shared/errors';
 import { MASK_NEGATIVE } from '../../model-builder/onnx/composite-ops';
 import { buildCopyGraph, buildTypedCopyGraph, copyInputName, copyOutputName } from '../../model-builder/copy-graph';
 import type { ModelManifest } from '../../model-builder/manifest';

@@ -8,6 +8,8 @@ import type * as ort from 'onnxruntime-node';
 
 export type ProviderName = 'cpu' | 'webgpu' | 'cuda' | 'dml';
 export type OrtTensor = ort.Tensor;
+/** A host tensor's typed array (Float32Array, BigInt64Array, …). */
+export type HostTensorData = ort.Tensor.DataType;
 export type TensorDtype = 'float32' | 'float16' | 'int64' | 'int32' | 'bool';
 export type RuntimeName = 'node' | 'c-api';
 
@@ -50,7 +52,7 @@ export interface StageBuffer {
   readonly dtype: TensorDtype;
   readonly dims: readonly number[];
   readonly location: 'cpu' | 'device';
-  readonly host: ort.Tensor.DataType | null;
+  readonly host: HostTensorData | null;
 }
 
 /** IoBinding over buffers that keep their addresses across runs (what graph capture replays against). */
