@@ -3,6 +3,9 @@
 // (capture asked for; CPU runs the same static graphs uncaptured) give today's codes and PCM bytes,
 // greedy and sampled, alone and batched beside staggered others, with shape buckets on and off and with
 // the step code predictor; the runs really went through the bound forms.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { ensureTinyModel } from '../model-builder/tiny-model';
@@ -10,7 +13,9 @@ import { createEngine } from './create-engine';
 import type { Engine } from './engine';
 import { BoundCodePredictorLoop } from './models/code-predictor-bound-loop';
 import type { OrtTalker } from './models/talker';
+import { referenceSynthesis } from './reference-synthesis';
 import { runAndCollect, type RequestOutputs } from './testing/run-and-collect';
+import { encodeWavBytes } from './wav-bytes';
 
 const CONFIG = { provider: 'cpu', maxRunningSequences: 8, maxPrefillSequences: 8 };
 const VOICES = ['ryan', 'dylan', 'sohee', 'vivian'];
@@ -89,6 +94,24 @@ describe('capture-ready talker decode (tiny, CPU, C-API adapter)', () => {
       await engine.dispose();
     }
   });
+
+  for (const [codePredictor, file] of [['step', 'tiny-engine.json'], ['loop', 'tiny-engine-loop.json']] as const) {
+    it(`graphCapture 'on' reproduces the stored ${codePredictor} golden (${file}) on the unbatched reference path`, { timeout: 120_000 }, async () => {
+      const stored = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, 'golden', file), 'utf8')) as { requests: SynthesisRequest[]; golden: Record<string, { codes: number[][]; wavPcm16Sha256: string }> };
+      const engine = await createEngine({ modelDir: builtDir, config: { provider: 'cpu', codePredictor, graphCapture: { mode: 'on' } }, log: () => {} });
+      try {
+        const p = engine.parts;
+        for (const r of stored.requests) {
+          const ref = await referenceSynthesis(p.stages, p.manifest, p.tokenizer, p.config, r);
+          expect(ref.codes, r.requestId).toEqual(stored.golden[r.requestId].codes);
+          expect(createHash('sha256').update(encodeWavBytes(ref.pcm, 24000, 'pcm16')).digest('hex'), r.requestId).toBe(stored.golden[r.requestId].wavPcm16Sha256);
+        }
+        expect(boundStats(engine)!.numRuns).toBeGreaterThan(0);
+      } finally {
+        await engine.dispose();
+      }
+    });
+  }
 
   it('refuses kvCache.mode device with capture, naming both keys', () => {
     return expect(createEngine({ modelDir: builtDir, config: { ...CONFIG, kvCache: { mode: 'device' }, graphCapture: { mode: 'on' } }, log: () => {} })).rejects.toThrow(/kvCache.mode.*graphCapture.mode/);
