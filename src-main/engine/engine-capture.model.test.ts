@@ -1,8 +1,9 @@
 // The capture-ready forms (talker-decode.onnx over bound buffers with the KV updated in place, and the
 // code-predictor loop's static form) on the CPU provider through the C-API adapter: 'bound' and 'on'
 // (capture asked for; CPU runs the same static graphs uncaptured) give today's codes and PCM bytes,
-// greedy and sampled, alone and batched beside staggered others, with shape buckets on and off and with
-// the step code predictor; the runs really went through the bound forms.
+// greedy and sampled, alone and batched beside staggered others, with shape buckets on and off, with the
+// step code predictor and on the fp16 build, and reproduce the stored goldens; the runs really went
+// through the bound forms.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -91,6 +92,21 @@ describe('capture-ready talker decode (tiny, CPU, C-API adapter)', () => {
       expect(boundStats(engine)!.numRuns).toBeGreaterThan(0);
     } finally {
       await step.dispose();
+      await engine.dispose();
+    }
+  });
+
+  it("fp16 build: graphCapture 'on' gives today's fp16 codes and PCM bytes, staggered beside others", { timeout: 180_000 }, async () => {
+    const fp16 = (await ensureTinyModel('fp16')).builtDir;
+    const plain = await createEngine({ modelDir: fp16, config: CONFIG, log: () => {} });
+    const engine = await createEngine({ modelDir: fp16, config: { ...CONFIG, graphCapture: { mode: 'on' } }, log: () => {} });
+    try {
+      const expected = await runAndCollect(plain, REQUESTS, ARRIVALS);
+      expect(await runAndCollect(engine, REQUESTS, ARRIVALS)).toEqual(expected);
+      expect(engine.parts.manifest.dtype).toBe('fp16');
+      expect(boundStats(engine)!.numRuns).toBeGreaterThan(REQUESTS.length);
+    } finally {
+      await plain.dispose();
       await engine.dispose();
     }
   });
