@@ -12,6 +12,7 @@ import { BENCH_CHANNELS, BENCH_EVENTS, type BenchApi, type BenchEvents } from '.
 import { MODEL_CHANNELS, MODEL_EVENTS, type ModelsApi, type ModelsEvents } from './contract/models';
 import { EXPORT_CHANNELS, type ExportApi, type ExportEvents } from './contract/export';
 import { DESKTOP_CHANNELS, DESKTOP_EVENTS, type DesktopApi, type DesktopEvents } from './contract/desktop';
+import { RENDER_CHANNELS, RENDER_EVENTS, type RenderApi, type RenderEvents } from './contract/render';
 
 export const CHANNELS = Object.freeze({
   ...APP_CHANNELS,
@@ -22,11 +23,12 @@ export const CHANNELS = Object.freeze({
   ...MODEL_CHANNELS,
   ...EXPORT_CHANNELS,
   ...DESKTOP_CHANNELS,
+  ...RENDER_CHANNELS,
 });
-export const EVENTS = Object.freeze({ ...TTS_EVENTS, ...BENCH_EVENTS, ...MODEL_EVENTS, ...DESKTOP_EVENTS });
+export const EVENTS = Object.freeze({ ...TTS_EVENTS, ...BENCH_EVENTS, ...MODEL_EVENTS, ...DESKTOP_EVENTS, ...RENDER_EVENTS });
 
-export type StudioApi = AppApi & TtsApi & LibraryApi & ProjectsApi & BenchApi & ModelsApi & ExportApi & DesktopApi;
-export type StudioEvents = AppEvents & TtsEvents & LibraryEvents & ProjectsEvents & BenchEvents & ModelsEvents & ExportEvents & DesktopEvents;
+export type StudioApi = AppApi & TtsApi & LibraryApi & ProjectsApi & BenchApi & ModelsApi & ExportApi & DesktopApi & RenderApi;
+export type StudioEvents = AppEvents & TtsEvents & LibraryEvents & ProjectsEvents & BenchEvents & ModelsEvents & ExportEvents & DesktopEvents & RenderEvents;
 
 export type Channel = keyof StudioApi & string;
 export type EventName = keyof StudioEvents & string;
@@ -47,6 +49,13 @@ export const ADMIN_CHANNELS: readonly Channel[] = Object.freeze([
   CHANNELS.startRun,
   CHANNELS.stopRun,
   CHANNELS.deleteProject,
+  // renders write files, hold the engines for long and are shared by every window
+  CHANNELS.startRender,
+  CHANNELS.listRenders,
+  CHANNELS.cancelRender,
+  CHANNELS.resumeRender,
+  CHANNELS.getRenderQueue,
+  CHANNELS.setRenderQueue,
 ]);
 
 export const CHANNEL_NAMES: readonly string[] = Object.freeze(Object.values(CHANNELS));

@@ -54,6 +54,13 @@ export interface SynthesisRequest {
    * values from the model's speaker encoder. Required by Base, refused by the other types.
    */
   speakerEmbedding?: readonly number[];
+  /**
+   * Base checkpoints, in-context mode (generate_voice_clone's default, with speakerEmbedding): the
+   * reference clip's speech-tokenizer codes [numFrames][16] and its transcript; both or neither.
+   * A ClonePrompt (voice-clone.ts) carries all three.
+   */
+  refCodes?: readonly (readonly number[])[];
+  refText?: string;
   params?: Partial<SamplingParams>;
   priority?: RequestPriority;
   /** Optional deadline after which the request is cancelled with 'timeout'. */

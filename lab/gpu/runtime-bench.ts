@@ -16,7 +16,7 @@ import { OrtCodecDecoder } from '../../src-main/engine/models/codec-decoder';
 import { EmbeddingTables } from '../../src-main/engine/models/embedding-tables';
 import { loadModelManifest } from '../../src-main/engine/models/model-manifest';
 import { OrtTalker } from '../../src-main/engine/models/talker';
-import type { CapiStageSession } from '../../src-main/engine/runtime/capi/capi-runtime';
+import { capturesGraphs, type CapiStageSession } from '../../src-main/engine/runtime/capi/capi-runtime';
 import { createSession, type OrtSession, type OrtTensor, type ProviderName, type SessionOptions, type TensorDtype } from '../../src-main/engine/runtime/ort';
 
 /** Provider, adapter and provider options of each variant; `bound` replays through IoBinding. */
@@ -45,33 +45,40 @@ async function timeMs(fn: () => Promise<unknown>, runs: number): Promise<{ meanM
 }
 
 /** A session that remembers the feeds of its last run (host tensors), for the bound replay. */
-function recording(session: OrtSession): { session: OrtSession; inner: OrtSession; lastFeeds: () => Record<string, OrtTensor> | null } {
+function recording(session: OrtSession): { session: OrtSession; inner: OrtSession; lastFeeds: () => Record<string, OrtTensor> | null; lastResults: () => Record<string, OrtTensor> | null } {
   let last: Record<string, OrtTensor> | null = null;
+  let results: Record<string, OrtTensor> | null = null;
   const proxy: OrtSession = {
     runtime: session.runtime,
     inputNames: session.inputNames,
     outputNames: session.outputNames,
-    run: (feeds, fetches) => ((last = feeds), session.run(feeds, fetches)),
+    run: async (feeds, fetches) => ((last = feeds), (results = await session.run(feeds, fetches))),
     endProfiling: () => session.endProfiling(),
     release: () => session.release(),
   };
-  return { session: proxy, inner: session, lastFeeds: () => last };
+  return { session: proxy, inner: session, lastFeeds: () => last, lastResults: () => results };
 }
 
-/** The last feeds replayed through one IoBinding (inputs copied once into persistent buffers, outputs on the device). */
-async function boundReplay(session: OrtSession, feeds: Record<string, OrtTensor>, runs: number): Promise<unknown> {
+const hex = (d: ArrayBufferView) => Buffer.from(d.buffer, d.byteOffset, d.byteLength).toString('hex');
+
+/**
+ * The last feeds replayed through one IoBinding whose buffers persist across runs: inputs and outputs
+ * in device memory (host memory on CPU), inputs written once before the runs; the outputs are read
+ * back and compared with the plain run's bytes (`sameBytes`).
+ */
+async function boundReplay(session: OrtSession, feeds: Record<string, OrtTensor>, results: Record<string, OrtTensor>, runs: number, location: 'cpu' | 'device'): Promise<unknown> {
   if (session.runtime !== 'c-api') return null;
   const binding = (session as CapiStageSession).bind();
   try {
     for (const [name, t] of Object.entries(feeds)) {
       if (t.location !== 'cpu') return { error: `input ${name} is @${t.location}` };
-      const buffer = binding.input(name, t.type as TensorDtype, t.dims);
-      const src = t.data as ArrayBufferView;
-      const dst = buffer.host as ArrayBufferView;
-      new Uint8Array(dst.buffer, dst.byteOffset, dst.byteLength).set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength));
+      await binding.write(binding.input(name, t.type as TensorDtype, t.dims, location), t.data as ArrayBufferView);
     }
-    for (const name of session.outputNames) binding.outputToDevice(name);
-    return await timeMs(() => binding.run({ gpuGraphId: 1 }), runs);
+    const outputs = Object.entries(results).map(([name, t]) => [binding.output(name, t.type as TensorDtype, t.dims, location), t] as const);
+    const timing = await timeMs(() => binding.run({ gpuGraphId: 1 }), runs);
+    let sameBytes = true;
+    for (const [buffer, t] of outputs) sameBytes &&= hex((await binding.read(buffer)) as ArrayBufferView) === hex(t.data as ArrayBufferView);
+    return { ...timing, location, sameBytes };
   } catch (err) {
     return { error: message(err) };
   } finally {
@@ -86,7 +93,10 @@ async function stageRuns(builtDir: string, variant: string, runs: number): Promi
   const h = manifest.talker.hiddenSize;
   const embeddings = new EmbeddingTables(builtDir, manifest);
   const out: Record<string, unknown> = { spec };
-  const open = async (file: string) => recording(await createSession(path.join(builtDir, file), { ...spec }));
+  // capture sessions run only over fixed buffers: the stage's own (plain) runs use the same provider without capture
+  const capture = capturesGraphs(spec);
+  const plainSpec = capture ? { ...spec, providerOptions: {} } : spec;
+  const open = async (file: string) => recording(await createSession(path.join(builtDir, file), { ...plainSpec }));
   const sine = (n: number, phase: number) => Float32Array.from({ length: n }, (_, i) => 0.5 * Math.sin(i * 0.37 + phase));
   const stage = async (name: string, file: string, run: (s: OrtSession) => Promise<{ call: () => Promise<unknown>; dispose: () => Promise<void> }>) => {
     try {
@@ -94,7 +104,14 @@ async function stageRuns(builtDir: string, variant: string, runs: number): Promi
       const { call, dispose } = await run(rec.session);
       const plain = await timeMs(call, runs).catch((err: unknown) => ({ error: message(err) }));
       const feeds = rec.lastFeeds();
-      out[name] = { plain, bound: feeds ? await boundReplay(rec.inner, feeds, runs) : null };
+      const results = rec.lastResults();
+      const location = spec.provider === 'cpu' ? 'cpu' : 'device';
+      let bound: unknown = null;
+      if (feeds && results && capture) {
+        const captured = await createSession(path.join(builtDir, file), { ...spec });
+        bound = await boundReplay(captured, feeds, results, runs, location).finally(() => captured.release());
+      } else if (feeds && results) bound = await boundReplay(rec.inner, feeds, results, runs, location);
+      out[name] = { plain, bound };
       await dispose();
     } catch (err) {
       out[name] = { error: message(err) };

@@ -186,6 +186,24 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
   [CHANNELS.showOpenProject]: empty,
   [CHANNELS.showSaveProject]: z.strictObject({ suggestedName: z.string().min(1).max(255) }),
   [CHANNELS.showImportAudio]: empty,
+  [CHANNELS.showOpenDocument]: empty,
+  [CHANNELS.startRender]: z.strictObject({
+    source: z.discriminatedUnion('kind', [
+      z.strictObject({ kind: z.literal('text'), text: z.string().min(1).max(16_777_216), inputFormat: z.enum(['text', 'ssml']), title: z.string().max(200) }),
+      z.strictObject({ kind: z.literal('file'), path: z.string().min(1).max(4096) }),
+      z.strictObject({ kind: z.literal('project'), path: z.string().min(1).max(4096) }),
+    ]),
+    voice: z.string().min(1).max(64),
+    language: z.string().min(1).max(64),
+    seed: z.number().int().min(0).max(2 ** 32 - 1),
+    params: samplingParamsSchema.optional(),
+    outputDir: z.string().min(1).max(4096).optional(),
+  }),
+  [CHANNELS.listRenders]: empty,
+  [CHANNELS.cancelRender]: z.strictObject({ jobId: idSchema }),
+  [CHANNELS.resumeRender]: z.strictObject({ jobId: idSchema }),
+  [CHANNELS.getRenderQueue]: empty,
+  [CHANNELS.setRenderQueue]: z.strictObject({ queueUrl: z.string().max(2048).nullable() }),
 };
 
 /** Turns zod issues into one readable sentence naming each field path. */

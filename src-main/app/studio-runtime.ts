@@ -122,6 +122,9 @@ export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntim
     services,
     dispatcher,
     userDataDir,
-    dispose: () => host.dispose(),
+    dispose: async () => {
+      await services.dispose();
+      await host.dispose();
+    },
   };
 }

@@ -51,6 +51,20 @@ describe('DesktopService', () => {
     expect(grants.isGranted(`${picked}.bak`, 'read')).toBe(false);
   });
 
+  it('grants a document picked to render for reading only, and nothing when cancelled', async () => {
+    const { home, grants, desktop, answers } = fixture();
+    const picked = path.join(home, 'book.txt');
+    writeFileSync(picked, 'Chapter one.');
+    answers.open.push([]);
+    expect(await desktop.showOpenDocument()).toEqual({ path: null });
+    expect(grants.isGranted(picked, 'read')).toBe(false);
+    answers.open.push([picked]);
+    expect(await desktop.showOpenDocument()).toEqual({ path: picked });
+    expect(grants.check(picked, 'read')).toBe(picked);
+    expect(grants.isGranted(picked, 'write')).toBe(false);
+    expect(grants.isGranted(path.join(home, 'other.txt'), 'read')).toBe(false);
+  });
+
   it('saves a project where the user chose, adding .studio.json when the name has no .json', async () => {
     const { home, data, grants, desktop, asked, answers } = fixture();
     answers.save.push(path.join(home, 'Talk'));

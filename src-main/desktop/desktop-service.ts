@@ -99,6 +99,18 @@ export class DesktopService implements DesktopPort {
     return { path: path.resolve(target) };
   }
 
+  /** Open dialog for a text or SSML document (the Render page); the pick is granted read only. */
+  async showOpenDocument(): Promise<{ path: string | null }> {
+    const [picked] = await this.options.dialogs.showOpen({
+      title: 'Open a document to render',
+      filters: [{ name: 'Text and SSML', extensions: [...TEXT_EXTENSIONS, ...SSML_EXTENSIONS] }],
+      multiple: false,
+    });
+    if (!picked) return { path: null };
+    this.options.grants.grant(picked, 'read', 'file');
+    return { path: path.resolve(picked) };
+  }
+
   /** The folder and name an export's save dialog starts at, and the grant once the user chose. */
   grantExport(savedPath: string): void {
     this.options.grants.grant(savedPath, 'write', 'file');

@@ -1,7 +1,9 @@
 /**
- * `--devices`: which engine hosts the pool starts. '0,1' names devices (a GPU provider: one engine
- * per GPU, each seeing only its own through CUDA_VISIBLE_DEVICES; CPU: one process per entry with
- * the cores split between them); 'auto' takes every GPU nvidia-smi lists, or one CPU engine.
+ * `--devices`: which engine hosts the pool starts. '0,1' names devices (CUDA: one engine per GPU,
+ * each seeing only its own through CUDA_VISIBLE_DEVICES; DirectML: the adapter index as the engine
+ * config's deviceIndex, a provider option; WebGPU: one engine, ORT 1.29 cannot pin its adapter; CPU:
+ * one process per entry with the cores split); 'auto' takes every device the provider's lister
+ * sees (nvidia-smi, the Windows display adapters), or one engine. A number past the list is refused.
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
@@ -25,39 +27,82 @@ export function countNvidiaGpus(): number {
   }
 }
 
+/** Counts the hardware display adapters Windows lists (DirectML's candidates); 0 elsewhere or when the query fails. */
+export function countDisplayAdapters(): number {
+  if (process.platform !== 'win32') return 0;
+  try {
+    const script = "@(Get-CimInstance Win32_VideoController | Where-Object { $_.PNPDeviceID -notlike 'ROOT\\*' }).Count";
+    return Number(execFileSync('powershell.exe', ['-NoProfile', '-Command', script], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim()) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** How many devices each provider's lister sees (0: none, or no lister: one engine, unpinned). */
+function numDevicesOf(provider: string, probe: DeviceProbe): number {
+  switch (provider) {
+    case 'cuda':
+    case 'auto':
+      return (probe.numGpus ?? countNvidiaGpus)();
+    case 'dml':
+      return (probe.numAdapters ?? countDisplayAdapters)();
+    default:
+      return 0; // cpu: processes, not devices; webgpu: one adapter it picks itself
+  }
+}
+
+export interface DeviceProbe {
+  numCpuCores?: number;
+  /** NVIDIA GPUs (nvidia-smi). */
+  numGpus?: () => number;
+  /** DirectML adapters (Windows display adapters). */
+  numAdapters?: () => number;
+}
+
 /**
- * The engines for a --devices value and provider. `numCpuCores` and `numGpus` are injectable for
- * tests. An explicit intraOpNumThreads in `engineConfig` wins over the CPU split.
+ * The engines for a --devices value and provider. The probe's counts are injectable for tests.
+ * An explicit intraOpNumThreads in `engineConfig` wins over the CPU split.
  */
-export function engineDevicesFor(
-  spec: string | undefined,
-  provider: string,
-  engineConfig: Record<string, unknown> = {},
-  probe: { numCpuCores?: number; numGpus?: () => number } = {},
-): EngineDevice[] {
+export function engineDevicesFor(spec: string | undefined, provider: string, engineConfig: Record<string, unknown> = {}, probe: DeviceProbe = {}): EngineDevice[] {
   const value = (spec ?? '').trim();
   if (value === '') return [{ label: 'default', env: {}, engineConfig: {} }];
-  const gpuProvider = provider === 'cuda' || provider === 'auto';
   let ids: string[];
   if (value === 'auto') {
-    const numGpus = gpuProvider ? (probe.numGpus ?? countNvidiaGpus)() : 0;
-    if (numGpus === 0) return [{ label: 'cpu#0', env: {}, engineConfig: {} }];
-    ids = Array.from({ length: numGpus }, (_, i) => String(i));
+    const numDevices = numDevicesOf(provider, probe);
+    if (numDevices === 0) return [{ label: provider === 'webgpu' ? 'webgpu' : 'cpu#0', env: {}, engineConfig: {} }];
+    ids = Array.from({ length: numDevices }, (_, i) => String(i));
   } else {
     ids = value.split(',').map((s) => s.trim());
     if (ids.some((id) => !/^\d{1,3}$/.test(id)) || new Set(ids).size !== ids.length || ids.length > 64) {
       throw new StudioError('invalid-argument', `--devices must be 'auto' or distinct device numbers like 0,1; got '${value}'`, { field: 'devices', value });
     }
+    checkDevicesExist(ids, provider, probe);
   }
-  const onCpu = provider === 'cpu';
-  if (!onCpu) {
-    if (provider !== 'cuda' && provider !== 'auto' && ids.length > 1) {
-      throw new StudioError('unsupported', `--devices with several entries needs provider cuda or cpu; ${provider} picks its adapter itself`, { field: 'devices', value });
+  if (provider === 'webgpu') {
+    if (ids.length > 1 || ids[0] !== '0') {
+      throw new StudioError('unsupported', `--devices ${value} with --provider webgpu: ONNX Runtime 1.29's WebGPU provider always takes Dawn's high-performance adapter and cannot be pinned to another; use --devices 0 (or leave it out), or --provider dml (Windows) or cuda (NVIDIA) for one engine per GPU`, { field: 'devices', value });
     }
-    return ids.map((id) => ({ label: `gpu:${id}`, env: { CUDA_VISIBLE_DEVICES: id }, engineConfig: {} }));
+    return [{ label: 'webgpu', env: {}, engineConfig: {} }];
   }
+  if (provider === 'dml') return ids.map((id) => ({ label: `dml:${id}`, env: {}, engineConfig: { deviceIndex: Number(id) } }));
+  if (provider !== 'cpu') return ids.map((id) => ({ label: `gpu:${id}`, env: { CUDA_VISIBLE_DEVICES: id }, engineConfig: {} }));
   const numCores = probe.numCpuCores ?? os.availableParallelism();
   const threads = Math.max(1, Math.floor(numCores / ids.length));
   const pinned = typeof engineConfig.intraOpNumThreads === 'number' && engineConfig.intraOpNumThreads > 0;
   return ids.map((id) => ({ label: `cpu#${id}`, env: {}, engineConfig: pinned ? {} : { intraOpNumThreads: threads } }));
+}
+
+/** A device number past what the provider's lister sees fails here, naming the ones there are (no lister answer: not checked). */
+function checkDevicesExist(ids: readonly string[], provider: string, probe: DeviceProbe): void {
+  if (provider === 'cpu' || provider === 'webgpu') return;
+  const numDevices = numDevicesOf(provider, probe);
+  const missing = ids.find((id) => Number(id) >= numDevices);
+  if (numDevices === 0 || missing === undefined) return;
+  const lister = provider === 'dml' ? 'Windows lists' : 'nvidia-smi lists';
+  const kind = provider === 'dml' ? 'display adapter' : 'GPU';
+  throw new StudioError(
+    'invalid-argument',
+    `--devices names device ${missing}, but ${lister} ${numDevices} ${kind}${numDevices === 1 ? '' : 's'} (${numDevices === 1 ? '0' : `0–${numDevices - 1}`}); use --devices ${Array.from({ length: numDevices }, (_, i) => i).join(',')} or --devices auto`,
+    { field: 'devices', value: ids.join(','), numDevices },
+  );
 }

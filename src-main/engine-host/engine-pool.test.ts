@@ -192,13 +192,13 @@ describe('engineDevicesFor', () => {
     expect(engineDevicesFor('0,1', 'cpu', {}, { numCpuCores: 8 }).map((d) => [d.label, d.engineConfig.intraOpNumThreads])).toEqual([['cpu#0', 4], ['cpu#1', 4]]);
     expect(engineDevicesFor('0,1,2', 'cpu', {}, { numCpuCores: 2 }).map((d) => d.engineConfig.intraOpNumThreads)).toEqual([1, 1, 1]);
     expect(engineDevicesFor('0,1', 'cpu', { intraOpNumThreads: 1 }).map((d) => d.engineConfig)).toEqual([{}, {}]);
-    expect(engineDevicesFor('2,3', 'cuda').map((d) => [d.label, d.env.CUDA_VISIBLE_DEVICES])).toEqual([['gpu:2', '2'], ['gpu:3', '3']]);
+    expect(engineDevicesFor('2,3', 'cuda', {}, { numGpus: () => 4 }).map((d) => [d.label, d.env.CUDA_VISIBLE_DEVICES])).toEqual([['gpu:2', '2'], ['gpu:3', '3']]);
     expect(engineDevicesFor('auto', 'cuda', {}, { numGpus: () => 4 }).map((d) => d.label)).toEqual(['gpu:0', 'gpu:1', 'gpu:2', 'gpu:3']);
     expect(engineDevicesFor('auto', 'auto', {}, { numGpus: () => 0 }).map((d) => d.label)).toEqual(['cpu#0']);
   });
 
   it('refuses malformed and duplicate lists, and several entries on providers that pick their own adapter', () => {
     for (const bad of ['0,0', 'a', '0;1', '-1']) expect(() => engineDevicesFor(bad, 'cpu')).toThrow(/--devices/);
-    expect(() => engineDevicesFor('0,1', 'webgpu')).toThrow(/cuda or cpu/);
+    expect(() => engineDevicesFor('0,1', 'webgpu')).toThrow(/cannot be pinned to another; use --devices 0/);
   });
 });

@@ -76,7 +76,7 @@ export function resolveCodecStateStore(config: EngineConfig, provider: ProviderN
  */
 function captureSetup(manifest: ModelManifest, modelDir: string, config: EngineConfig, options: SessionOptions, graph: keyof ModelManifest['graphs']) {
   const spec = manifest.graphs[graph];
-  if (!spec) throw new StudioError('model-invalid', `graphCapture.mode '${config.graphCapture.mode}' needs the capture-ready graph ${graph} (builder v10 on); rebuild the model with 'studio model build'`, { field: 'graphCapture.mode' });
+  if (!spec) throw new StudioError('model-invalid', `graphCapture.mode '${config.graphCapture.mode}' needs the capture-ready graph ${graph} (builder v11 on); rebuild the model with 'studio model build'`, { field: 'graphCapture.mode' });
   return {
     model: path.join(modelDir, spec.file),
     open: (model: string | Uint8Array, extra: Partial<SessionOptions>) => createSession(model, { ...options, ...extra, providerOptions: { ...options.providerOptions, ...extra.providerOptions } }),
@@ -103,13 +103,21 @@ async function openCodePredictor(manifest: ModelManifest, modelDir: string, conf
   return useLoop ? new OrtCodePredictorLoop(cpSession, manifest, embeddings) : new OrtCodePredictor(cpSession, manifest, embeddings);
 }
 
-async function openStages(manifest: ModelManifest, modelDir: string, config: EngineConfig, provider: ProviderName): Promise<ModelStages> {
+/** The session options every stage starts from: provider, device pin, threads. */
+export function stageSessionOptions(manifest: ModelManifest, config: EngineConfig, provider: ProviderName): SessionOptions {
   const options: SessionOptions = { provider };
+  // a CPU candidate (provider 'auto' falling back) has no device to pin
+  if (config.deviceIndex >= 0 && provider !== 'cpu') options.deviceIndex = config.deviceIndex;
   if (Object.keys(config.providerOptions).length > 0) options.providerOptions = { ...config.providerOptions };
-  // the captured form runs on the C-API adapter; every stage then uses it, so one ONNX Runtime environment holds the provider
+  // the captured forms run on the C-API adapter; every stage then uses it, so one ONNX Runtime environment holds the provider
   if (config.graphCapture.mode !== 'off') options.runtime = 'c-api';
   const numThreads = intraOpThreads(manifest, config);
   if (numThreads > 0) options.intraOpNumThreads = numThreads;
+  return options;
+}
+
+async function openStages(manifest: ModelManifest, modelDir: string, config: EngineConfig, provider: ProviderName): Promise<ModelStages> {
+  const options = stageSessionOptions(manifest, config, provider);
   const embeddings = new EmbeddingTables(modelDir, manifest);
   try {
     const buckets = resolveShapeBuckets(config, provider);
@@ -132,6 +140,11 @@ async function openStages(manifest: ModelManifest, modelDir: string, config: Eng
   }
 }
 
+/** Whether 'auto' tries its next provider after this failure: graphs a provider cannot run, or a provider that does not load. */
+export function triesNextProvider(code: string): boolean {
+  return code === 'model-invalid' || code === 'unsupported';
+}
+
 export async function createEngine(options: CreateEngineOptions): Promise<Engine> {
   const log = options.log ?? ((line: string) => console.info(line));
   const config = resolveEngineConfig(options.config ?? {});
@@ -151,7 +164,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
       return new Engine({ manifest: buildManifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, policy: options.policy, codecBatching });
     } catch (err) {
       const error = toStudioError(err);
-      if (error.code !== 'model-invalid' || plan.candidates.length === 1) throw error;
+      if (!triesNextProvider(error.code) || plan.candidates.length === 1) throw error;
       failures.push(`${candidate.provider}: ${error.message}`);
     }
   }

@@ -28,14 +28,14 @@ import type { TextTokenizer } from './tokenizer';
 export const MAX_BYTES_PER_TEXT_TOKEN = 8;
 
 /** Refuses text that cannot fit the token budget by its UTF-8 size alone, before it is tokenized. */
-function checkSizeBeforeTokenizing(field: 'input' | 'instruct', text: string, maxPositions: number, maxSequenceTokens: number): void {
+function checkSizeBeforeTokenizing(field: 'input' | 'instruct' | 'refText', text: string, maxPositions: number, maxSequenceTokens: number): void {
   const maxBytes = maxPositions * MAX_BYTES_PER_TEXT_TOKEN;
   // a string's UTF-16 length never exceeds its UTF-8 size, so a long one is refused without counting
   const numBytes = text.length > maxBytes ? text.length : Buffer.byteLength(text, 'utf8');
   if (numBytes <= maxBytes) return;
   throw new StudioError(
     'input-too-long',
-    `${field === 'input' ? 'text' : 'instruct'} is ${text.length > maxBytes ? 'at least ' : ''}${formatCount(numBytes)} bytes (UTF-8) but at most ${formatCount(maxBytes)} bytes fit the token budget (engine.maxSequenceTokens ${formatCount(maxSequenceTokens)} × ${MAX_BYTES_PER_TEXT_TOKEN} bytes per token); split the text into shorter requests (sentences or paragraphs) or raise maxSequenceTokens`,
+    `${field === 'input' ? 'text' : field} is ${text.length > maxBytes ? 'at least ' : ''}${formatCount(numBytes)} bytes (UTF-8) but at most ${formatCount(maxBytes)} bytes fit the token budget (engine.maxSequenceTokens ${formatCount(maxSequenceTokens)} × ${MAX_BYTES_PER_TEXT_TOKEN} bytes per token); split the text into shorter requests (sentences or paragraphs) or raise maxSequenceTokens`,
     { field, numBytesAtLeast: numBytes, maxBytes, maxSequenceTokens },
   );
 }
@@ -63,16 +63,25 @@ export function createSequence(
   const maxPositions = Math.min(config.maxSequenceTokens, manifest.talker.maxPositionEmbeddings);
   checkSizeBeforeTokenizing('input', request.input, maxPositions, config.maxSequenceTokens);
   if (typeof request.instruct === 'string') checkSizeBeforeTokenizing('instruct', request.instruct, maxPositions, config.maxSequenceTokens);
+  if (typeof request.refText === 'string') checkSizeBeforeTokenizing('refText', request.refText, maxPositions, config.maxSequenceTokens);
+  if (request.refCodes !== undefined && !Array.isArray(request.refCodes)) {
+    throw new StudioError('invalid-argument', 'refCodes must be an array of frames, each an array of codes', { field: 'refCodes' });
+  }
+  if (request.refText !== undefined && typeof request.refText !== 'string') {
+    throw new StudioError('invalid-argument', 'refText must be a string: the transcript of the reference clip', { field: 'refText' });
+  }
   const params = resolveSamplingParams(manifest.generation, request.params);
   if (request.speakerEmbedding !== undefined && !Array.isArray(request.speakerEmbedding)) {
     throw new StudioError('invalid-argument', 'speakerEmbedding must be an array of numbers', { field: 'speakerEmbedding' });
   }
-  const prompt = buildPrompt({ ...manifest, talkerHiddenSize: manifest.talker.hiddenSize }, tokenizer, {
+  const prompt = buildPrompt({ ...manifest, talkerHiddenSize: manifest.talker.hiddenSize, numCodeGroups: manifest.numCodeGroups, codebookSize: manifest.codePredictor.vocabSize }, tokenizer, {
     text: request.input,
     voice: request.voice,
     language: request.language,
     instruct: request.instruct,
     speakerEmbedding: request.speakerEmbedding ? Float32Array.from(request.speakerEmbedding) : undefined,
+    refCodes: request.refCodes,
+    refText: request.refText,
     layout: config.promptLayout,
   });
   const numRows = prompt.rows.length;
@@ -96,6 +105,7 @@ export function createSequence(
     pending: null,
     maxFrames: maxFramesFor(prompt.numTextTokens, numRows, params.maxNewTokens, { ...config, maxSequenceTokens: maxPositions }),
     truncated: false,
+    codecPrefix: request.refCodes ? request.refCodes.map((frame) => [...frame]) : [],
     numFramesDecoded: 0,
     pcmChunks: [],
     numChunksEmitted: 0,

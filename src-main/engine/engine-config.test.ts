@@ -8,6 +8,7 @@ describe('engine config', () => {
   it('has the documented defaults', () => {
     expect(defaultEngineConfig()).toEqual({
       provider: 'auto',
+      deviceIndex: -1,
       intraOpNumThreads: 0,
       codec: { mode: 'auto', stateStore: 'auto', chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
       maxSequenceTokens: 4096,

@@ -97,6 +97,8 @@ export interface CodecChunkConfig {
 
 export interface EngineConfig {
   provider: ProviderChoice;
+  /** The GPU/adapter index the sessions run on (DirectML, CUDA; WebGPU only 0); -1: the provider's own choice. The engine pool sets it per host. */
+  deviceIndex: number;
   /** ORT intra-op threads; 0 lets onnxruntime decide. */
   intraOpNumThreads: number;
   codec: CodecChunkConfig;
@@ -128,6 +130,7 @@ export interface EngineConfig {
 export function defaultEngineConfig(): EngineConfig {
   return {
     provider: 'auto',
+    deviceIndex: -1,
     intraOpNumThreads: 0,
     codec: { mode: 'auto', stateStore: 'auto', chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
     maxSequenceTokens: 4096,
@@ -159,6 +162,7 @@ const ENUMS: Record<string, readonly string[]> = {
 
 /** Lower bounds for integer keys (by key path). */
 const MINIMUMS: Record<string, number> = {
+  deviceIndex: -1,
   intraOpNumThreads: 0,
   'codec.chunkFrames': 1,
   'codec.firstChunkFrames': 1,
@@ -244,7 +248,7 @@ export function resolveEngineConfig(overrides: unknown = {}): Readonly<EngineCon
 export function describeEngineConfig(config: EngineConfig): string {
   const c = config.codec;
   return [
-    `provider=${config.provider} intraOpNumThreads=${config.intraOpNumThreads}`,
+    `provider=${config.provider}${config.deviceIndex >= 0 ? ` deviceIndex=${config.deviceIndex}` : ''} intraOpNumThreads=${config.intraOpNumThreads}`,
     `codec mode=${c.mode} stateStore=${c.stateStore} chunkFrames=${c.chunkFrames} firstChunkFrames=${c.firstChunkFrames} leftContextFrames=${c.leftContextFrames}`,
     `maxSequenceTokens=${config.maxSequenceTokens} maxRunningSequences=${config.maxRunningSequences} maxPrefillSequences=${config.maxPrefillSequences}`,
     `framesPerTextToken=${config.framesPerTextToken} minFramesCap=${config.minFramesCap} promptLayout=${config.promptLayout} codePredictor=${config.codePredictor} codecBatching=${config.codecBatching}`,

@@ -30,6 +30,10 @@ export function promptEmbeds(ctx: FrameContext, sequence: Sequence): Float32Arra
     if (row.textId !== null) e.addText(row.textId, out, i * e.hiddenSize);
     if (row.codecId !== null) e.addCodec(row.codecId, out, i * e.hiddenSize);
     if (row.codecVector) for (let j = 0; j < e.hiddenSize; j++) out[i * e.hiddenSize + j] += row.codecVector[j];
+    if (row.codecFrame) {
+      e.addCodec(row.codecFrame[0], out, i * e.hiddenSize);
+      for (let j = 1; j < row.codecFrame.length; j++) e.addCodePredictorCodec(j - 1, row.codecFrame[j], out, i * e.hiddenSize);
+    }
   });
   return out;
 }
@@ -124,8 +128,9 @@ export async function decodeAudio(ctx: FrameContext, sequences: readonly Sequenc
   for (;;) {
     const due = sequences.flatMap((s) => {
       const planned = nextCodecChunk(s.numFramesDecoded, s.codes.length, s.status !== 'running', ctx.codec);
-      const chunk = planned && stream ? { ...planned, contextFrames: 0 } : planned; // the carried state replaces the context
-      return chunk ? [{ s, chunk, window: s.codes.slice(chunk.startFrame - chunk.contextFrames, chunk.endFrame) }] : [];
+      if (!planned) return [];
+      const chunk = { ...planned, contextFrames: chunkContextFrames(ctx, s, planned.startFrame, stream) };
+      return [{ s, chunk, window: codecFrames(s, chunk.startFrame - chunk.contextFrames, chunk.endFrame) }];
     });
     if (due.length === 0) return pieces;
     const byLength = new Map<number, typeof due>();
@@ -145,9 +150,27 @@ export async function decodeAudio(ctx: FrameContext, sequences: readonly Sequenc
   }
 }
 
+/**
+ * Frames decoded again in front of a chunk: up to leftContextFrames earlier frames, reaching into the
+ * reference codes of an in-context request. Streaming keeps that context in its carried state instead,
+ * so it takes only the whole reference, once, in front of the first chunk.
+ */
+function chunkContextFrames(ctx: FrameContext, s: Sequence, startFrame: number, stream: boolean): number {
+  const numPrefix = s.codecPrefix.length;
+  if (stream) return startFrame === 0 ? numPrefix : 0;
+  return Math.min(ctx.codec.leftContextFrames, numPrefix + startFrame);
+}
+
+/** Frames [from, to) of the sequence's codec timeline; negative indices are the reference codes' last frames. */
+export function codecFrames(s: Pick<Sequence, 'codecPrefix' | 'codes'>, from: number, to: number): number[][] {
+  const prefix = from < 0 ? s.codecPrefix.slice(s.codecPrefix.length + from).map((f) => [...f]) : [];
+  return [...prefix, ...s.codes.slice(Math.max(0, from), to)];
+}
+
 /** One streaming codec call for a group of due chunks: each sequence continues from the state its previous chunk left in the codec. */
 async function decodeStreamed(ctx: FrameContext, group: readonly { s: Sequence; window: CodecWindow }[]): Promise<Float32Array[]> {
   const codec = ctx.stages.codec;
   if (!codec.decodeStreamBatch) throw new StudioError('internal', 'the codec stage says it streams but has no decodeStreamBatch; fix the stage', {});
-  return codec.decodeStreamBatch(group.map(({ s, window }) => ({ sequenceId: s.id, window, numDecodedFrames: s.numFramesDecoded })));
+  // after the first chunk the state holds the reference frames too
+  return codec.decodeStreamBatch(group.map(({ s, window }) => ({ sequenceId: s.id, window, numDecodedFrames: s.numFramesDecoded === 0 ? 0 : s.codecPrefix.length + s.numFramesDecoded })));
 }

@@ -143,6 +143,66 @@ describe('prompt', () => {
     expect(() => buildPrompt(FACTS, tokenizer, { text: 'hi', voice: 'ryan', language: 'english', speakerEmbedding: xVector, layout: 'non-streaming' })).toThrow(/needs a Base checkpoint/);
   });
 
+  describe('Base in-context mode (generate_icl_prompt)', () => {
+    const facts = { ...FACTS, ttsModelType: 'base', speakers: {}, talkerHiddenSize: 4, numCodeGroups: 3, codebookSize: 2048 };
+    const xVector = Float32Array.from([0.5, -1, 2, 0]);
+    const frames = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12], [13, 14, 15], [16, 17, 18]];
+    const prefix = [
+      row(151644, null), row(77091, null), row(198, null),
+      row(PAD, 2154), row(PAD, 2156), row(PAD, 2050), row(PAD, 2157),
+      { textId: PAD, codecId: null, codecVector: xVector },
+      row(151672, 2148),
+    ];
+    const frameRow = (textId: number, i: number) => ({ textId, codecId: null, codecFrame: frames[i] });
+    // reference text 'synthesis' + spoken text 'synthesis' + tts_eos: 20339 13189 20339 13189 151673
+    const icl = (numFrames: number, layout: 'non-streaming' | 'streaming-text') =>
+      buildPrompt(facts, tokenizer, { text: 'synthesis', voice: '', language: 'english', speakerEmbedding: xVector, refCodes: frames.slice(0, numFrames), refText: ' synthesis ', layout });
+
+    it('lays text beside codec_bos + reference frames and moves the overflow to the decode track (streaming text, the official default)', () => {
+      const prompt = icl(2, 'streaming-text');
+      // 5 text rows > 3 codec rows: the first 3 text ids ride on codec_bos and the 2 frames
+      expect(prompt.rows).toEqual([...prefix, row(20339, 2149), frameRow(13189, 0), frameRow(20339, 1)]);
+      expect(prompt.trailingTextIds).toEqual([13189, 151673]);
+      expect(prompt.numTextTokens).toBe(2); // the spoken text only: the frame budget ignores the reference
+    });
+
+    it('pads the text with tts_pad when the reference has more frames than text', () => {
+      const prompt = icl(6, 'streaming-text');
+      expect(prompt.rows.slice(prefix.length)).toEqual([
+        row(20339, 2149), frameRow(13189, 0), frameRow(20339, 1), frameRow(13189, 2), frameRow(151673, 3), frameRow(PAD, 4), frameRow(PAD, 5),
+      ]);
+      expect(prompt.trailingTextIds).toEqual([]);
+      expect(decodeTextId(prompt, 0)).toBe(PAD);
+    });
+
+    it('puts all text over codec_pad, then codec_bos and the frames over tts_pad (non-streaming)', () => {
+      const prompt = icl(2, 'non-streaming');
+      expect(prompt.rows).toEqual([
+        ...prefix,
+        row(20339, 2148), row(13189, 2148), row(20339, 2148), row(13189, 2148), row(151673, 2148),
+        row(PAD, 2149), frameRow(PAD, 0), frameRow(PAD, 1),
+      ]);
+      expect(prompt.trailingTextIds).toEqual([]);
+    });
+
+    it('refuses half a reference, malformed codes and references on other model types, naming the field', () => {
+      const base = { text: 'hi', voice: '', language: 'english', speakerEmbedding: xVector, layout: 'non-streaming' as const };
+      expect(() => buildPrompt(facts, tokenizer, { ...base, refCodes: frames })).toThrow(/without refText/);
+      expect(() => buildPrompt(facts, tokenizer, { ...base, refCodes: frames, refText: '  ' })).toThrow(/without refText/);
+      expect(() => buildPrompt(facts, tokenizer, { ...base, refText: 'hello' })).toThrow(/without refCodes/);
+      expect(() => buildPrompt(facts, tokenizer, { ...base, refCodes: [], refText: 'hello' })).toThrow(/without refCodes/);
+      expect(() => buildPrompt(facts, tokenizer, { ...base, refCodes: [[1, 2]], refText: 'hello' })).toThrow(/frame 0 has 2 codes but this model takes 3/);
+      expect(() => buildPrompt(facts, tokenizer, { ...base, refCodes: [[1, 2, 3], [1, 2048, 3]], refText: 'hello' })).toThrow(/frame 1 holds 2048/);
+      expect(() => buildPrompt(facts, tokenizer, { ...base, refCodes: [[1, 2.5, 3]], refText: 'hello' })).toThrow(/frame 0 holds 2.5/);
+      expect(() => buildPrompt(FACTS, tokenizer, { text: 'hi', voice: 'ryan', language: 'english', refCodes: frames, refText: 'hello', layout: 'non-streaming' })).toThrow(/need a Base checkpoint/);
+      try {
+        buildPrompt(facts, tokenizer, { ...base, refCodes: frames });
+      } catch (err) {
+        expect((err as StudioError).details.field).toBe('refText');
+      }
+    });
+  });
+
   it('lists auto plus the non-dialect languages', () => {
     expect(listLanguages(FACTS)).toEqual(['auto', 'english', 'chinese']);
   });

@@ -1,7 +1,8 @@
 /**
- * Builds the talker's prefill rows for a CustomVoice / VoiceDesign / Base (x-vector) request (spec §2):
- * each row is a text-track id and/or a codec-track id (or, for Base's speaker row, a codec-track vector)
- * whose embeddings the talker sums. Also resolves voice,
+ * Builds the talker's prefill rows for a CustomVoice / VoiceDesign / Base request (spec §2; Base in
+ * x-vector or in-context mode, as generate_voice_clone): each row is a text-track id and/or a
+ * codec-track id (or, for Base, the speaker's vector or a reference frame's 16 codes) whose
+ * embeddings the talker sums. Also resolves voice,
  * language (with the Dylan/Eric dialect rule) and instruct support, and names bad input. Pure: ids
  * come from the manifest and the tokenizer, never from constants here.
  */
@@ -13,6 +14,9 @@ import type { TextTokenizer } from './tokenizer';
 export type PromptFacts = Pick<ModelManifest, 'textTokens' | 'codecTokens' | 'speakers' | 'languages' | 'ttsModelType' | 'ttsModelSize'> & {
   /** The x-vector width a Base model takes (talker.hiddenSize); checked when given. */
   talkerHiddenSize?: number;
+  /** Codes per reference frame (numCodeGroups, 16) and codes per group (2048); reference codes are checked against them when given. */
+  numCodeGroups?: number;
+  codebookSize?: number;
 };
 
 /** One prefill position: embedding = T(textId) + C(codecId) (+ codecVector), either side may be absent. */
@@ -21,6 +25,8 @@ export interface PromptRow {
   codecId: number | null;
   /** Base only: the speaker embedding, added on the codec track in place of a speaker id's row. */
   codecVector?: Float32Array;
+  /** Base in-context mode: a reference frame's codes (codebook 0 first), embedded on the codec track as a decode step embeds a frame. */
+  codecFrame?: readonly number[];
 }
 
 export interface Prompt {
@@ -42,6 +48,9 @@ export interface PromptInput {
   instruct?: string;
   /** Base checkpoints: the x-vector of the voice to clone (talker.hiddenSize values). */
   speakerEmbedding?: Float32Array;
+  /** Base, in-context mode: the reference clip's codes [numFrames][numCodeGroups] and its transcript (both or neither). */
+  refCodes?: readonly (readonly number[])[];
+  refText?: string;
   layout: PromptLayout;
 }
 
@@ -131,6 +140,47 @@ function checkSpeakerEmbedding(facts: PromptFacts, embedding: Float32Array | und
   return embedding;
 }
 
+/** Base in-context mode needs both reference codes and text, each well formed; returns them or null (x-vector mode). */
+function checkReference(facts: PromptFacts, input: PromptInput): { refCodes: readonly (readonly number[])[]; refText: string } | null {
+  const { refCodes, refText } = input;
+  if (refCodes === undefined && refText === undefined) return null;
+  if (facts.ttsModelType !== 'base') invalid('refCodes', `a ${facts.ttsModelType} model has no in-context cloning; reference codes and text need a Base checkpoint`, []);
+  if (refCodes === undefined || refCodes.length === 0) invalid('refCodes', 'refText was given without refCodes: in-context cloning needs the reference clip\'s codes too (make a clone prompt from the clip)', []);
+  const text = (refText ?? '').trim();
+  if (text.length === 0) invalid('refText', 'refCodes were given without refText: in-context cloning needs the transcript of the reference clip (or clone in x-vector mode, without codes)', []);
+  const width = facts.numCodeGroups;
+  const size = facts.codebookSize;
+  refCodes.forEach((frame, t) => {
+    if (!Array.isArray(frame) || (width !== undefined && frame.length !== width)) {
+      invalid('refCodes', `refCodes frame ${t} has ${Array.isArray(frame) ? frame.length : 'no'} codes but this model takes ${width} per frame; make the clone prompt with this model`, []);
+    }
+    for (const code of frame) {
+      if (!Number.isInteger(code) || code < 0 || (size !== undefined && code >= size)) invalid('refCodes', `refCodes frame ${t} holds ${String(code)}; codes are integers in [0, ${size ?? '?'}); make the clone prompt again`, []);
+    }
+  });
+  return { refCodes, refText: text };
+}
+
+/**
+ * The in-context rows after the speaker prefix (generate_icl_prompt): text = reference text + spoken
+ * text + tts_eos, codec = codec_bos + one row per reference frame. 'streaming-text' (non_streaming_mode
+ * False, generate_voice_clone's default) lays them side by side, text padded with tts_pad or its
+ * overflow moved to the decode track; 'non-streaming' puts all text over codec_pad, then the codec rows over tts_pad.
+ */
+function inContextRows(facts: PromptFacts, textIds: number[], refCodes: readonly (readonly number[])[], layout: PromptLayout): { rows: PromptRow[]; trailingTextIds: number[] } {
+  const t = facts.textTokens;
+  const c = facts.codecTokens;
+  const text = [...textIds, t.ttsEos];
+  const codec: Omit<PromptRow, 'textId'>[] = [{ codecId: c.bos }, ...refCodes.map((frame) => ({ codecId: null, codecFrame: frame }))];
+  if (layout === 'non-streaming') {
+    const rows: PromptRow[] = text.map((textId) => ({ textId, codecId: c.pad }));
+    for (const part of codec) rows.push({ textId: t.ttsPad, ...part });
+    return { rows, trailingTextIds: [] };
+  }
+  const rows = codec.map((part, i) => ({ textId: i < text.length ? text[i] : t.ttsPad, ...part }));
+  return { rows, trailingTextIds: text.slice(codec.length) };
+}
+
 /** Builds the prefill rows and the decode-time text track for one request. */
 export function buildPrompt(facts: PromptFacts, tokenizer: TextTokenizer, input: PromptInput): Prompt {
   const text = input.text.trim();
@@ -138,6 +188,7 @@ export function buildPrompt(facts: PromptFacts, tokenizer: TextTokenizer, input:
   const warnings: string[] = [];
   const voice = resolveVoice(facts, input.voice, warnings);
   const speakerEmbedding = checkSpeakerEmbedding(facts, input.speakerEmbedding);
+  const reference = checkReference(facts, input);
   const languageId = resolveLanguageId(facts, voice, input.language);
   const { roleIds, spokenIds } = encodeSpokenText(tokenizer, text);
   const t = facts.textTokens;
@@ -154,7 +205,13 @@ export function buildPrompt(facts: PromptFacts, tokenizer: TextTokenizer, input:
     { textId: t.ttsBos, codecId: c.pad },
   ];
   let trailingTextIds: number[];
-  if (input.layout === 'non-streaming') {
+  if (reference) {
+    // the reference transcript is sliced like the spoken text ("assistant\n{refText}" minus the role ids)
+    const refIds = encodeSpokenText(tokenizer, reference.refText).spokenIds;
+    const icl = inContextRows(facts, [...refIds, ...spokenIds], reference.refCodes, input.layout);
+    for (const r of icl.rows) rows.push(r);
+    trailingTextIds = icl.trailingTextIds;
+  } else if (input.layout === 'non-streaming') {
     // a loop, not push(...rows): a spread of an input-sized array overflows the stack on long text
     for (const textId of spokenIds) rows.push({ textId, codecId: c.pad });
     rows.push({ textId: t.ttsEos, codecId: c.pad }, { textId: t.ttsPad, codecId: c.bos });

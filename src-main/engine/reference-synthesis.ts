@@ -7,7 +7,7 @@ import type { SynthesisRequest } from '../../src-shared/synthesis';
 import type { ModelManifest } from '../model-builder/manifest';
 import type { EngineConfig } from './engine-config';
 import { createSequence } from './create-sequence';
-import { codePredictorRow, frameEmbed, promptEmbeds, type FrameContext } from './frame-steps';
+import { codecFrames, codePredictorRow, frameEmbed, promptEmbeds, type FrameContext } from './frame-steps';
 import type { ModelStages } from './models/stages';
 import { counterUniform } from './sampling/counter-rng';
 import { sampleTalkerToken } from './sampling/sampler';
@@ -47,6 +47,8 @@ export async function referenceSynthesis(
     [out] = await stages.talker.decode([{ sequenceId: 0, embeds: frameEmbed(ctx, sequence), numRows: 1 }]);
   }
   stages.talker.release(0);
-  const pcm = sequence.codes.length > 0 ? await stages.codec.decode(sequence.codes) : new Float32Array(0);
+  // in-context requests: decode reference + generated codes, keep the generated frames' samples (as generate_voice_clone)
+  const numPrefixSamples = sequence.codecPrefix.length * stages.codec.samplesPerFrame;
+  const pcm = sequence.codes.length > 0 ? (await stages.codec.decode(codecFrames(sequence, -sequence.codecPrefix.length, sequence.codes.length))).slice(numPrefixSamples) : new Float32Array(0);
   return { codes: sequence.codes, pcm, truncated };
 }

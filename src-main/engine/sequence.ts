@@ -31,6 +31,12 @@ export interface Sequence {
   /** Frames allowed before the runaway guard stops the sequence. */
   maxFrames: number;
   truncated: boolean;
+  /**
+   * Base in-context mode: the reference clip's codes, decoded as left context in front of the first
+   * generated frames (the official decodes reference + generated codes and cuts the reference's
+   * share) and never output; [] otherwise.
+   */
+  codecPrefix: readonly (readonly number[])[];
   /** Frames already turned into PCM, and the PCM produced, in order. */
   numFramesDecoded: number;
   pcmChunks: Float32Array[];

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
 import { logMelSpectrogram, speakerEncoderMelParams } from '../audio/mel-spectrogram';
 import { decodeReferenceAudio } from '../audio/reference-audio';
-import { prepareReferenceClip } from '../audio/reference-clip';
+import { prepareReferenceClip, type PreparedReference } from '../audio/reference-clip';
 import type { ModelManifest } from '../model-builder/manifest';
 import { SPEAKER_ENCODER_INPUT, SPEAKER_ENCODER_OUTPUT } from '../model-builder/speaker-encoder/speaker-encoder-graph';
 import { createSession, disposeSession, runSession, tensor, type OrtSession } from './runtime/ort';
@@ -22,6 +22,8 @@ export interface SpeakerEmbedding {
 
 export interface SpeakerEncoder {
   embed(pcm: Float32Array, sampleRateHz: number): Promise<SpeakerEmbedding>;
+  /** The same from a clip prepareReferenceClip already made (at the encoder's rate). */
+  embedPrepared(clip: PreparedReference): Promise<SpeakerEmbedding>;
   /** The same from a clip's file bytes (WAV of any rate and channel count; see reference-audio.ts). */
   embedBytes(bytes: Uint8Array): Promise<SpeakerEmbedding>;
   dispose(): Promise<void>;
@@ -41,15 +43,17 @@ export async function createSpeakerEncoder(builtDir: string, manifest: Pick<Mode
     throw new StudioError('model-invalid', `the speaker encoder takes ${spec.melDim} mels at ${spec.sampleRateHz} Hz but the front end gives ${mel.numMels} at ${mel.sampleRateHz} Hz; rebuild the model`, {});
   }
   const session: OrtSession = await createSession(path.join(builtDir, spec.file), { provider: 'cpu' });
-  const embed = async (pcm: Float32Array, sampleRateHz: number): Promise<SpeakerEmbedding> => {
-    const clip = prepareReferenceClip(pcm, sampleRateHz, mel.sampleRateHz);
+  const embedPrepared = async (clip: PreparedReference): Promise<SpeakerEmbedding> => {
+    if (clip.sampleRateHz !== mel.sampleRateHz) throw new StudioError('internal', `the clip was prepared at ${clip.sampleRateHz} Hz but the speaker encoder takes ${mel.sampleRateHz} Hz`, {});
     const { data, numFrames } = logMelSpectrogram(clip.pcm, mel);
     const out = await runSession(session, { [SPEAKER_ENCODER_INPUT]: tensor('float32', data, [1, numFrames, mel.numMels]) });
     const embedding = Float32Array.from(out[SPEAKER_ENCODER_OUTPUT].data as Float32Array);
     return { embedding, durationMs: clip.durationMs, warnings: clip.warnings };
   };
+  const embed = (pcm: Float32Array, sampleRateHz: number) => embedPrepared(prepareReferenceClip(pcm, sampleRateHz, mel.sampleRateHz));
   return {
     embed,
+    embedPrepared,
     embedBytes(bytes) {
       const decoded = decodeReferenceAudio(bytes);
       return embed(decoded.pcm, decoded.sampleRateHz);

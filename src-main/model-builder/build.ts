@@ -17,13 +17,16 @@ import { MODEL_MANIFEST_FILE, MODEL_MANIFEST_VERSION, type BuildDtype, type Mode
 import type { OnProgress } from './progress';
 import { GRAPH_OPS, type GraphOps } from './onnx/graph-builder';
 import { publishDir, tempSiblingOf } from './publish-dir';
+import { SafetensorsFile } from './safetensors';
 import { buildTalkerDecodeGraph } from './talker-decode-graph';
 import { buildTalkerGraph } from './talker-graph';
 import { expectedSpeakerEncoderTensors } from './speaker-encoder/speaker-encoder-config';
 import { buildSpeakerEncoderGraph, SPEAKER_ENCODER_FILE } from './speaker-encoder/speaker-encoder-graph';
+import { usedSpeechEncoderTensors } from './speech-encoder/speech-encoder-config';
+import { buildSpeechEncoderGraph, SPEECH_ENCODER_FILE } from './speech-encoder/speech-encoder-graph';
 
 /** Bump when graphs, tables or the manifest change shape or meaning: old cache dirs are then ignored. */
-export const BUILDER_VERSION = '10';
+export const BUILDER_VERSION = '11';
 
 /** Measured on CPU (docs/benchmarks.md): the unrolled loop graph beats 15 step calls per frame. */
 export const DEFAULT_CODE_PREDICTOR: ModelManifest['defaultCodePredictor'] = 'loop';
@@ -114,6 +117,7 @@ async function writeBuild(
   report({ phase: 'graphs', done: 6, total: numGraphs });
   const embeddings = await writeEmbeddingTables(checkpoint.weights, config, builtDir, act, report);
   const speakerEncoder = writeSpeakerEncoder(checkpoint, builtDir);
+  const speechEncoder = writeSpeechEncoder(checkpoint, builtDir);
   for (const name of checkpoint.tokenizerFiles) fs.copyFileSync(path.join(checkpoint.dir, name), path.join(builtDir, name));
 
   const manifest: ModelManifest = {
@@ -140,6 +144,7 @@ async function writeBuild(
     files: Object.fromEntries(checkpoint.tokenizerFiles.map((name) => [TOKENIZER_FILE_KEYS[name], name])) as ModelManifest['files'],
     checkpointDir: checkpoint.dir,
     ...(speakerEncoder ? { speakerEncoder } : {}),
+    ...(speechEncoder ? { speechEncoder } : {}),
   };
   fs.writeFileSync(path.join(builtDir, MODEL_MANIFEST_FILE), JSON.stringify(manifest, null, 2));
   return manifest;
@@ -152,6 +157,21 @@ function writeSpeakerEncoder(checkpoint: ReturnType<typeof openCheckpoint>, buil
   const weights = new Map(expectedSpeakerEncoderTensors(config).map((t) => [t.name, { shape: t.shape, data: checkpoint.weights.readFloat32(t.name) }]));
   fs.writeFileSync(path.join(builtDir, SPEAKER_ENCODER_FILE), buildSpeakerEncoderGraph(config, weights));
   return { file: SPEAKER_ENCODER_FILE, melDim: config.melDim, encDim: config.encDim, sampleRateHz: config.sampleRateHz };
+}
+
+/** Base checkpoints: compiles the speech tokenizer's encoder (fp32; ~190 MB at full size, the 16 used codebooks only) for in-context cloning. */
+function writeSpeechEncoder(checkpoint: ReturnType<typeof openCheckpoint>, builtDir: string): ModelManifest['speechEncoder'] | null {
+  const config = checkpoint.speechEncoder;
+  if (!config) return null;
+  const file = SafetensorsFile.open(checkpoint.paths.speechTokenizerWeights);
+  let weights: Map<string, { shape: number[]; data: Float32Array }>;
+  try {
+    weights = new Map(usedSpeechEncoderTensors(config).map((t) => [t.name, { shape: t.shape, data: file.readFloat32(t.name) }]));
+  } finally {
+    file.close();
+  }
+  fs.writeFileSync(path.join(builtDir, SPEECH_ENCODER_FILE), buildSpeechEncoderGraph(config, weights));
+  return { file: SPEECH_ENCODER_FILE, sampleRateHz: config.sampleRateHz, samplesPerFrame: config.samplesPerFrame, numQuantizers: config.numValidQuantizers };
 }
 
 function readManifestIfValid(builtDir: string): ModelManifest | null {
@@ -169,7 +189,7 @@ function readManifestIfValid(builtDir: string): ModelManifest | null {
 /** Every file a manifest names, relative to the built dir. */
 export function manifestFiles(manifest: ModelManifest): string[] {
   const graphs = new Set(Object.values(manifest.graphs).flatMap((g) => (g.externalDataFile ? [g.file, g.externalDataFile] : [g.file])));
-  return [...graphs, ...Object.values(manifest.embeddings).map((t) => t.file), ...Object.values(manifest.files), ...(manifest.speakerEncoder ? [manifest.speakerEncoder.file] : [])];
+  return [...graphs, ...Object.values(manifest.embeddings).map((t) => t.file), ...Object.values(manifest.files), ...(manifest.speakerEncoder ? [manifest.speakerEncoder.file] : []), ...(manifest.speechEncoder ? [manifest.speechEncoder.file] : [])];
 }
 
 function missingFiles(builtDir: string, manifest: ModelManifest): string[] {

@@ -13,6 +13,7 @@ import { parseCheckpointConfig, type CheckpointConfig } from './checkpoint-confi
 import { expectedCheckpointTensors } from './checkpoint-tensors';
 import { SafetensorsFile } from './safetensors';
 import { expectedSpeakerEncoderTensors, parseSpeakerEncoderConfig, type SpeakerEncoderConfig } from './speaker-encoder/speaker-encoder-config';
+import { parseSpeechEncoderConfig, usedSpeechEncoderTensors, type SpeechEncoderConfig } from './speech-encoder/speech-encoder-config';
 
 export const CHECKPOINT_FILES = {
   config: 'config.json',
@@ -53,6 +54,8 @@ export interface Checkpoint {
   speechTokenizerConfig: Record<string, unknown>;
   /** Base checkpoints: the speaker encoder's config (its tensors are checked too); null for the other types. */
   speakerEncoder: SpeakerEncoderConfig | null;
+  /** Base checkpoints: the speech tokenizer encoder's config (its tensors in speech_tokenizer/model.safetensors are checked too); null for the other types. */
+  speechEncoder: SpeechEncoderConfig | null;
   /** Open reader over model.safetensors; call close() when done. */
   weights: SafetensorsFile;
   /** Absolute paths of every checkpoint file (optional ones included: check `present` before reading). */
@@ -100,6 +103,7 @@ export function openCheckpoint(dir: string): Checkpoint {
       key: 'speaker_encoder_config.enc_dim',
     });
   }
+  const speechEncoder = config.ttsModelType === 'base' ? checkSpeechEncoder(speechTokenizerConfig, paths) : null;
   const weights = SafetensorsFile.open(paths.weights);
   try {
     checkTensorShapes(config, weights, speakerEncoder);
@@ -107,7 +111,32 @@ export function openCheckpoint(dir: string): Checkpoint {
     weights.close();
     throw err;
   }
-  return { dir: absDir, config, rawConfig, speechTokenizerConfig, speakerEncoder, weights, paths, present, tokenizerFiles, close: () => weights.close() };
+  return { dir: absDir, config, rawConfig, speechTokenizerConfig, speakerEncoder, speechEncoder, weights, paths, present, tokenizerFiles, close: () => weights.close() };
+}
+
+/** Base: the speech tokenizer must ship its encoder (in-context cloning): config, and every tensor the encode path reads with the implied shape. */
+function checkSpeechEncoder(tokenizerConfig: Record<string, unknown>, paths: Checkpoint['paths']): SpeechEncoderConfig {
+  const config = parseSpeechEncoderConfig(tokenizerConfig, paths.speechTokenizerConfig);
+  const file = SafetensorsFile.open(paths.speechTokenizerWeights);
+  try {
+    const stored = new Set(file.names());
+    const missing = usedSpeechEncoderTensors(config).filter((t) => !stored.has(t.name));
+    if (missing.length > 0) {
+      throw new StudioError('model-invalid', `${paths.speechTokenizerWeights} lacks ${missing.length} encoder tensors (first: ${missing[0].name}); a Base checkpoint's speech tokenizer ships its encoder for voice cloning, download the full speech_tokenizer folder`, {
+        file: paths.speechTokenizerWeights,
+        tensor: missing[0].name,
+      });
+    }
+    for (const t of usedSpeechEncoderTensors(config)) {
+      const shape = file.info(t.name).shape;
+      if (shape.join(',') !== t.shape.join(',')) {
+        throw new StudioError('model-invalid', `${t.name} is [${shape.join(', ')}] but speech_tokenizer/config.json implies [${t.shape.join(', ')}]; the speech tokenizer's files do not match`, { file: paths.speechTokenizerWeights, tensor: t.name });
+      }
+    }
+  } finally {
+    file.close();
+  }
+  return config;
 }
 
 /** Every expected tensor (the speaker encoder's too, for Base) must exist with exactly the shape the config implies. */

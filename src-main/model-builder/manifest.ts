@@ -129,13 +129,13 @@ export interface ModelManifest {
   graphs: {
     /** Prefill and decode (past length 0 for prefill), batched, KV in/out. */
     talker: GraphSpec;
-    /** Capture-ready decode (builder v10 on): static shapes, one KV buffer bound as past and present. */
+    /** Capture-ready decode (builder v11 on): static shapes, one KV buffer bound as past and present. */
     talkerDecode?: GraphSpec;
     /** One code-predictor call per sub-step with KV (variant a). */
     codePredictorStep: GraphSpec;
     /** All 15 sub-steps in one call, sampling from host uniforms (variant b). */
     codePredictorLoop: GraphSpec;
-    /** The loop graph's capture-ready form (builder v10 on): sampler K and rank mask from the host. */
+    /** The loop graph's capture-ready form (builder v11 on): sampler K and rank mask from the host. */
     codePredictorLoopStatic?: GraphSpec;
     /** Codec decoder: codes [batch, numQuantizers, frames] → PCM [batch, frames · samplesPerFrame]. */
     codec: GraphSpec;
@@ -171,4 +171,10 @@ export interface ModelManifest {
    * [B, encDim], encDim = talker.hiddenSize). Absent for CustomVoice and VoiceDesign.
    */
   speakerEncoder?: { file: string; melDim: number; encDim: number; sampleRateHz: number };
+  /**
+   * Base checkpoints only: the speech tokenizer's compiled encoder (fp32, PCM [B, numSamples] at
+   * sampleRateHz, numSamples a multiple of samplesPerFrame → codes [B, numQuantizers, numSamples /
+   * samplesPerFrame]) for in-context cloning. Absent for CustomVoice and VoiceDesign.
+   */
+  speechEncoder?: { file: string; sampleRateHz: number; samplesPerFrame: number; numQuantizers: number };
 }

@@ -1,7 +1,7 @@
 /**
  * Writes synthetic checkpoints in the official folder layout with seeded random weights: config.json,
  * generation_config.json, model.safetensors (bf16 like the official, or fp32), the real Qwen2 tokenizer
- * files and speech_tokenizer/ from the codec colleague's synthetic decoder. Tensors stream to disk in
+ * files and speech_tokenizer/ from the synthetic decoder (and, for Base, encoder). Tensors stream to disk in
  * chunks, so even 1.7B needs little memory. The weights produce noise, not speech.
  */
 import fs from 'node:fs';
@@ -14,6 +14,7 @@ import type { OnProgress } from './progress';
 import { SafetensorsWriter, writeSafetensors, type FloatStorage } from './safetensors';
 import { fillUniform, streamKey } from './seeded-random';
 import { syntheticSpeakerEncoderTensors } from './speaker-encoder/synthetic-speaker-encoder';
+import { syntheticSpeechEncoderConfig, syntheticSpeechEncoderTensors } from './speech-encoder/synthetic-speech-encoder';
 import { syntheticCheckpointConfig, syntheticGenerationConfig, type SyntheticModelType, type SyntheticSize } from './synthetic-config';
 import { writeTokenizerFiles } from './tokenizer-files';
 
@@ -97,10 +98,19 @@ export async function writeSyntheticCheckpoint(options: SyntheticCheckpointOptio
   fs.renameSync(partialPath, weightsPath);
 
   report({ phase: 'speech-tokenizer', done: 0, total: 1 });
-  fs.writeFileSync(path.join(outDir, 'speech_tokenizer', 'config.json'), JSON.stringify(syntheticCodecConfig(codecSize), null, 2));
-  writeSafetensors(path.join(outDir, 'speech_tokenizer', 'model.safetensors'), syntheticCodecTensors(codecSize, seed), 'F32', { format: 'pt' });
+  // Base: the speech tokenizer also ships its encoder (in-context cloning), after the decoder's tensors
+  const tokenizerConfig = syntheticCodecConfig(codecSize);
+  const encoderConfig = modelType === 'base' ? syntheticSpeechEncoderConfig(codecSize === 'tiny' ? 'tiny' : 'full') : null;
+  if (encoderConfig) tokenizerConfig.encoder_config = encoderConfig;
+  fs.writeFileSync(path.join(outDir, 'speech_tokenizer', 'config.json'), JSON.stringify(tokenizerConfig, null, 2));
+  const tokenizerTensors = encoderConfig ? chain(syntheticCodecTensors(codecSize, seed), syntheticSpeechEncoderTensors(encoderConfig, seed)) : syntheticCodecTensors(codecSize, seed);
+  writeSafetensors(path.join(outDir, 'speech_tokenizer', 'model.safetensors'), tokenizerTensors, 'F32', { format: 'pt' });
   report({ phase: 'speech-tokenizer', done: 1, total: 1 });
   return { checkpointDir: outDir };
+}
+
+function* chain<T>(...parts: Iterable<T>[]): Iterable<T> {
+  for (const part of parts) yield* part;
 }
 
 function yieldToEventLoop(): Promise<void> {

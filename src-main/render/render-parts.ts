@@ -48,6 +48,8 @@ export async function renderPart(host: Pick<EngineHostApi, 'call'>, part: Pick<R
     seed: settings.seed,
     params: settings.params,
     stream: false,
+    // a long render yields to interactive requests (Speak, the API) sharing the engines
+    priority: 'bulk',
   };
   const result = await host.call('synthesize', request);
   fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -145,7 +145,7 @@ describe.skipIf(!HAVE_REDIS)('render queue on Redis', () => {
     expect(Buffer.from(work.wav).equals(Buffer.from(expected))).toBe(true);
     // a second run finds every part and queues nothing
     const again = await submitRender(redis.url, plan, outDir, () => {});
-    expect(again).toEqual({ failures: [], numQueued: 0 });
+    expect(again).toEqual({ failures: [], numQueued: 0, cancelled: false });
     await stopWorker(b);
   }, 180_000);
 

@@ -74,13 +74,23 @@ async function requeueLost(queue: Queue<RenderJobData>, todo: ReadonlyMap<string
   }
 }
 
+/** A cancelled render: its jobs no worker has taken yet leave the queue (running ones finish; their files are kept). */
+async function removeWaiting(queue: Queue<RenderJobData>, ids: Iterable<string>): Promise<void> {
+  for (const id of ids) {
+    const job = await queue.getJob(id).catch(() => undefined);
+    const state = await job?.getState().catch(() => 'unknown');
+    if (job && (state === 'waiting' || state === 'delayed' || state === 'prioritized')) await job.remove().catch(() => {});
+  }
+}
+
 export async function submitRender(
   url: string,
   plan: RenderPlan,
   outputDir: string,
   onProgress: (p: RenderProgress) => void,
   config: RenderQueueConfig = defaultQueueConfig(),
-): Promise<{ failures: PartFailure[]; numQueued: number }> {
+  signal?: AbortSignal,
+): Promise<{ failures: PartFailure[]; numQueued: number; cancelled: boolean }> {
   const queue = new Queue<RenderJobData>(RENDER_QUEUE_NAME, { connection: connectionFor(url) });
   queue.on('error', () => {}); // connection drops: ioredis reconnects; the poll below retries
   try {
@@ -102,7 +112,7 @@ export async function submitRender(
     }
     const numQueued = todo.size;
     onProgress(progressOf(plan, done, failed));
-    for (let round = 1; todo.size > 0; round++) {
+    for (let round = 1; todo.size > 0 && !signal?.aborted; round++) {
       await new Promise((r) => setTimeout(r, config.pollIntervalMs));
       let changed = false;
       // A part's file appears complete (temp + rename): its presence means done.
@@ -126,8 +136,9 @@ export async function submitRender(
       }
       if (changed) onProgress(progressOf(plan, done, failed));
     }
+    if (signal?.aborted) await removeWaiting(queue, todo.keys());
     const failures = plan.parts.filter((p) => failed.has(p.id)).map((part) => ({ part, reason: failed.get(part.id)! }));
-    return { failures, numQueued };
+    return { failures, numQueued, cancelled: signal?.aborted ?? false };
   } finally {
     await queue.close();
   }

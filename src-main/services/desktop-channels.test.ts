@@ -17,7 +17,7 @@ function bridgeWith(desktop?: DesktopPort) {
 describe('desktop channels', () => {
   it('answer unsupported without a desktop port', async () => {
     const bridge = bridgeWith();
-    for (const [channel, request] of [[CHANNELS.showOpenProject, {}], [CHANNELS.showSaveProject, { suggestedName: 'x' }], [CHANNELS.showImportAudio, {}]] as const) {
+    for (const [channel, request] of [[CHANNELS.showOpenProject, {}], [CHANNELS.showSaveProject, { suggestedName: 'x' }], [CHANNELS.showImportAudio, {}], [CHANNELS.showOpenDocument, {}]] as const) {
       const reply = await bridge.invoke(channel, request as never);
       expect(reply.ok ? 'ok' : reply.error.code, channel).toBe('unsupported');
     }
@@ -29,12 +29,14 @@ describe('desktop channels', () => {
       showOpenProject: async () => (calls.push('open'), { path: '/p.studio.json' }),
       showSaveProject: async (name) => (calls.push(`save ${name}`), { path: null }),
       showImportAudio: async () => (calls.push('import'), { imported: [] }),
+      showOpenDocument: async () => (calls.push('document'), { path: null }),
     });
     expect(await bridge.invoke(CHANNELS.showOpenProject, {})).toEqual({ ok: true, value: { path: '/p.studio.json' } });
     expect(await bridge.invoke(CHANNELS.showSaveProject, { suggestedName: 'Talk' })).toEqual({ ok: true, value: { path: null } });
     expect(await bridge.invoke(CHANNELS.showImportAudio, {})).toEqual({ ok: true, value: { imported: [] } });
+    expect(await bridge.invoke(CHANNELS.showOpenDocument, {})).toEqual({ ok: true, value: { path: null } });
     const bad = await bridge.invoke(CHANNELS.showSaveProject, { suggestedName: '', extra: 1 } as never);
     expect(bad.ok ? 'ok' : bad.error.code).toBe('invalid-argument');
-    expect(calls).toEqual(['open', 'save Talk', 'import']);
+    expect(calls).toEqual(['open', 'save Talk', 'import', 'document']);
   });
 });

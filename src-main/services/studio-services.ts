@@ -22,6 +22,7 @@ import { ModelsService, type ModelManagerPort } from './models-service';
 import { ExportService } from './export-service';
 import { ssmlOptionsForRequest } from '../ssml/ssml-options';
 import type { FileGrants } from '../access/file-grants';
+import { RenderService } from './render-service';
 
 /** What the services need of the engine host (HostClient implements it; tests fake it). */
 export interface EngineHostApi {
@@ -84,6 +85,7 @@ export interface DesktopPort {
   showOpenProject(): Promise<{ path: string | null }>;
   showSaveProject(suggestedName: string): Promise<{ path: string | null }>;
   showImportAudio(): Promise<{ imported: ImportedAudio[] }>;
+  showOpenDocument(): Promise<{ path: string | null }>;
 }
 
 const MAX_RECENT_RESULTS = 16;
@@ -107,6 +109,7 @@ export class StudioServices {
   private readonly exports = new ExportService();
   private ui: { projects: ProjectService; bench: BenchService; models: ModelsService } | null = null;
   private library: LibraryService | null = null;
+  private renders: RenderService | null = null;
 
   constructor(private readonly options: StudioServicesOptions) {
     options.host.onEvent((event, payload) => this.route(event, payload));
@@ -186,6 +189,13 @@ export class StudioServices {
       [CHANNELS.showOpenProject]: async () => this.desktop().showOpenProject(),
       [CHANNELS.showSaveProject]: async (req) => this.desktop().showSaveProject(req.suggestedName),
       [CHANNELS.showImportAudio]: async () => this.desktop().showImportAudio(),
+      [CHANNELS.showOpenDocument]: async () => this.desktop().showOpenDocument(),
+      [CHANNELS.startRender]: async (req) => this.renderService().start(req),
+      [CHANNELS.listRenders]: async () => this.renderService().list(),
+      [CHANNELS.cancelRender]: async (req) => ({ cancelled: this.renderService().cancel(req.jobId) }),
+      [CHANNELS.resumeRender]: async (req) => this.renderService().resume(req.jobId),
+      [CHANNELS.getRenderQueue]: async () => ({ queueUrl: this.renderService().readQueueUrl() }),
+      [CHANNELS.setRenderQueue]: async (req) => this.renderService().setQueueUrl(req.queueUrl),
     };
   }
 
@@ -202,6 +212,26 @@ export class StudioServices {
   private libraryService(): LibraryService {
     this.library ??= new LibraryService({ dataDir: this.options.appInfo().userDataDir, sqliteLoaders: this.options.sqliteLoaders });
     return this.library;
+  }
+
+  /** Renders (the Render page), created on first use; their events go to admin windows only. */
+  private renderService(): RenderService {
+    this.renders ??= new RenderService({
+      dataDir: this.options.appInfo().userDataDir,
+      host: this.options.host,
+      grants: this.options.grants,
+      openProject: (p) => this.uiServices().projects.open(p),
+      saveToLibrary: (clip, pcm) => this.libraryService().saveClip(clip, pcm),
+      onDidChange: (job) => {
+        for (const ctx of this.subscribers.values()) if (ctx.role === 'admin') ctx.emit(EVENTS.onDidChangeRender, job);
+      },
+    });
+    return this.renders;
+  }
+
+  /** Stops running renders (each stays resumable) before the engines go away. */
+  async dispose(): Promise<void> {
+    await this.renders?.dispose();
   }
 
   /** Projects, bench and models services, created on first use in the user data folder. */

@@ -16,6 +16,7 @@ import '../components/studio.css';
 const VoicePanel = lazy(() => import('../features/voice/VoicePanel').then((m) => ({ default: m.VoicePanel })));
 const Workspace = lazy(() => import('../features/timeline/Workspace').then((m) => ({ default: m.Workspace })));
 const LibraryPanel = lazy(() => import('../features/library/LibraryPanel').then((m) => ({ default: m.LibraryPanel })));
+const RenderPanel = lazy(() => import('../features/render/RenderPanel').then((m) => ({ default: m.RenderPanel })));
 const BenchPanel = lazy(() => import('../features/bench/BenchPanel').then((m) => ({ default: m.BenchPanel })));
 const ModelsPanel = lazy(() => import('../features/models/ModelsPanel').then((m) => ({ default: m.ModelsPanel })));
 const SettingsPanel = lazy(() => import('../features/settings/SettingsPanel').then((m) => ({ default: m.SettingsPanel })));
@@ -52,6 +53,7 @@ export const AREA_PANELS: Record<Area, ComponentType> = {
   voice: withSession(VoicePanel),
   timeline: withSession(Workspace),
   library: withSession(LibraryPanel),
+  render: withSession(RenderPanel),
   bench: withSession(BenchPanel),
   models: withSession(ModelsPanel),
   settings: withSession(SettingsPanel),

@@ -5,7 +5,7 @@ import type { StateCreator } from 'zustand';
 import type { AppInfo } from '../../src-shared/contract/app';
 import type { EngineStatus } from '../../src-shared/synthesis';
 
-export const AREAS = ['speak', 'voice', 'timeline', 'library', 'bench', 'models', 'settings'] as const;
+export const AREAS = ['speak', 'voice', 'timeline', 'library', 'render', 'bench', 'models', 'settings'] as const;
 export type Area = (typeof AREAS)[number];
 
 export const AREA_LABELS: Record<Area, string> = {
@@ -13,6 +13,7 @@ export const AREA_LABELS: Record<Area, string> = {
   voice: 'Voice',
   timeline: 'Timeline',
   library: 'Library',
+  render: 'Render',
   bench: 'Benchmark',
   models: 'Models',
   settings: 'Settings',

@@ -12,8 +12,9 @@ import { createProjectsSlice, type ProjectsSlice } from '../features/projects/pr
 import { createBenchSlice, type BenchSlice } from '../features/bench/bench.slice';
 import { createModelsSlice, type ModelsSlice } from '../features/models/models.slice';
 import { createSpeakSlice, type SpeakSlice } from '../features/speak/speak.slice';
+import { createRenderSlice, type RenderSlice } from '../features/render/render.slice';
 
-export type StudioState = ShellSlice & VoiceSlice & EditorSlice & TimelineSlice & LibrarySlice & ProjectsSlice & BenchSlice & ModelsSlice & SpeakSlice;
+export type StudioState = ShellSlice & VoiceSlice & EditorSlice & TimelineSlice & LibrarySlice & ProjectsSlice & BenchSlice & ModelsSlice & SpeakSlice & RenderSlice;
 
 export const useStudioStore = create<StudioState>()((...a) => ({
   ...createShellSlice(...a),
@@ -25,6 +26,7 @@ export const useStudioStore = create<StudioState>()((...a) => ({
   ...createBenchSlice(...a),
   ...createModelsSlice(...a),
   ...createSpeakSlice(...a),
+  ...createRenderSlice(...a),
 }));
 
 const initialState = useStudioStore.getState();

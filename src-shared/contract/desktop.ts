@@ -9,6 +9,7 @@ export const DESKTOP_CHANNELS = Object.freeze({
   showOpenProject: 'studio:desktop.showOpenProject',
   showSaveProject: 'studio:desktop.showSaveProject',
   showImportAudio: 'studio:desktop.showImportAudio',
+  showOpenDocument: 'studio:desktop.showOpenDocument',
 } as const);
 
 export const DESKTOP_EVENTS = Object.freeze({
@@ -47,6 +48,8 @@ export interface DesktopApi {
   [DESKTOP_CHANNELS.showOpenProject]: { request: Record<string, never>; response: { path: string | null } };
   [DESKTOP_CHANNELS.showSaveProject]: { request: { suggestedName: string }; response: { path: string | null } };
   [DESKTOP_CHANNELS.showImportAudio]: { request: Record<string, never>; response: { imported: ImportedAudio[] } };
+  /** Open dialog for a text or SSML document to render; the pick is granted read. */
+  [DESKTOP_CHANNELS.showOpenDocument]: { request: Record<string, never>; response: { path: string | null } };
 }
 
 export interface DesktopEvents {

@@ -6,6 +6,7 @@
 import * as ort from 'onnxruntime-node';
 import { StudioError } from '../../../src-shared/errors';
 import type { OrtRuntime, SessionOptions, StageSession } from './runtime';
+import { pinnedProviderOptions } from './device-pinning';
 
 class NodeStageSession implements StageSession {
   readonly runtime = 'node' as const;
@@ -28,9 +29,11 @@ class NodeStageSession implements StageSession {
   }
 }
 
-function bindingOptions(options: SessionOptions): ort.InferenceSession.SessionOptions {
+/** The binding's session options for `options` (exported for tests: what reaches ORT). */
+export function bindingOptions(options: SessionOptions): ort.InferenceSession.SessionOptions {
+  const provider = { ...options.providerOptions, ...pinnedProviderOptions(options.provider, options.deviceIndex ?? -1, 'node') };
   const so: ort.InferenceSession.SessionOptions = {
-    executionProviders: [options.providerOptions ? { name: options.provider, ...options.providerOptions } : options.provider],
+    executionProviders: [Object.keys(provider).length > 0 ? ({ name: options.provider, ...provider } as ort.InferenceSession.ExecutionProviderConfig) : options.provider],
     graphOptimizationLevel: options.graphOptimizationLevel ?? 'all',
     logSeverityLevel: 3,
   };
@@ -58,7 +61,9 @@ export const nodeRuntime: OrtRuntime = {
     } catch (err) {
       throw new StudioError(
         'model-invalid',
-        `could not create an onnxruntime session on provider '${options.provider}': ${(err as Error).message}; rebuild the model with 'studio model build' or pick another provider`,
+        options.deviceIndex === undefined
+          ? `could not create an onnxruntime session on provider '${options.provider}': ${(err as Error).message}; rebuild the model with 'studio model build' or pick another provider`
+          : `could not create an onnxruntime session on ${options.provider} device ${options.deviceIndex}: ${(err as Error).message}; check that device ${options.deviceIndex} exists (--devices auto takes the devices the provider sees), or rebuild the model with 'studio model build'`,
         { provider: options.provider, model: typeof model === 'string' ? model : `<${model.byteLength} bytes>` },
       );
     }

@@ -23,6 +23,8 @@ export interface SessionOptions {
   profileFilePrefix?: string;
   /** Session config entries (AddSessionConfigEntry keys). */
   extra?: Record<string, string>;
+  /** The device (adapter) index the session runs on; absent: the provider's own choice. Each adapter turns it into its provider option (device-pinning.ts). */
+  deviceIndex?: number;
   /** Options of the provider itself (WebGPU: validationMode, enableGraphCapture, …; CUDA: enable_cuda_graph, …). */
   providerOptions?: Record<string, string>;
   /** Which adapter opens the session; default: defaultRuntimeName(), upgraded when the options need a capability it lacks. */

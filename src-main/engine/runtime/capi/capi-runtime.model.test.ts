@@ -128,6 +128,30 @@ describe('C-API adapter IoBinding (CPU)', () => {
   });
 });
 
+describe('C-API adapter device buffers', () => {
+  it('writes and reads "device" buffers through a copy (CPU here: ORT has no CPU data transfer in the env, so the Identity-graph copy runs)', async () => {
+    const session = await capi.createSession(buildCopyGraph(1, 'int64', 2), { provider: 'cpu', providerOptions: { enable_cuda_graph: '1' } });
+    const binding = session.bind();
+    const input = binding.input(copyInputName(0), 'int64', [2, 3], 'device');
+    const output = binding.output(copyOutputName(0), 'int64', [2, 3], 'device');
+    expect(input.host).toBeNull();
+    for (let step = 0; step < 3; step++) {
+      const data = BigInt64Array.from({ length: 6 }, (_, i) => BigInt(step * 10 + i));
+      await binding.write(input, data);
+      await binding.run({ gpuGraphId: 1 });
+      expect(Array.from((await binding.read(output)) as BigInt64Array)).toEqual(Array.from(data));
+    }
+    await expect(binding.write(input, new BigInt64Array(5))).rejects.toThrow(/holds 48 bytes .*got 40/);
+    await session.release();
+    const plain = await capi.createSession(buildCopyGraph(1, 'float32', 1), { provider: 'cpu' });
+    const hostBinding = plain.bind();
+    const host = hostBinding.input(copyInputName(0), 'float32', [2]);
+    await hostBinding.write(host, Float32Array.of(1.5, 2.5));
+    expect(Array.from((await hostBinding.read(host)) as Float32Array)).toEqual([1.5, 2.5]);
+    await plain.release();
+  });
+});
+
 describe('C-API adapter errors', () => {
   it('turns a bad feed shape into an invalid-argument StudioError', async () => {
     const session = await capi.createSession(mlpGraph('float32'), { provider: 'cpu' });
@@ -160,11 +184,35 @@ describe('C-API adapter errors', () => {
     expect((err as StudioError).code).toBe('unsupported');
   });
 
+  it('refuses plain runs on a session that captures its graph (fresh per-run values would be replayed after they are freed)', async () => {
+    // the CPU provider ignores the capture option, so the guard is the adapter's own
+    const session = await capi.createSession(buildCopyGraph(1, 'float32', 1), { provider: 'cpu', providerOptions: { enable_cuda_graph: '1' } });
+    const err = await session.run({ [copyInputName(0)]: tensor('float32', new Float32Array(1), [1]) }).catch((e: unknown) => e);
+    expect((err as StudioError).code).toBe('invalid-argument');
+    expect((err as StudioError).message).toMatch(/use session\.bind\(\)/);
+    const binding = session.bind();
+    (binding.input(copyInputName(0), 'float32', [2]).host as Float32Array).set([3, 4]);
+    const out = binding.output(copyOutputName(0), 'float32', [2]);
+    await binding.run({ gpuGraphId: 1 });
+    expect(Array.from(out.host as Float32Array)).toEqual([3, 4]);
+    await session.release();
+  });
+
   it('refuses a bad run config value', async () => {
     const session = await capi.createSession(buildCopyGraph(1, 'float32', 1), { provider: 'cpu' });
     const feeds = { [copyInputName(0)]: tensor('float32', new Float32Array(1), [1]) };
     const err = await session.run(feeds, undefined, { config: { '': 'x' } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StudioError);
     await session.release();
+  });
+});
+
+describe('koffi stacks', () => {
+  it('gives native calls 8 MiB stacks on the main thread and on the async workers (128 KiB overflowed in the CUDA and WebGPU providers)', async () => {
+    const { configuredKoffi, NATIVE_STACK_BYTES } = await import('./koffi-config');
+    const { koffi, asyncSafe } = configuredKoffi();
+    expect(asyncSafe).toBe(true);
+    expect(koffi.config().async_stack_size).toBe(NATIVE_STACK_BYTES);
+    expect(koffi.config().sync_stack_size).toBe(NATIVE_STACK_BYTES);
   });
 });

@@ -7,10 +7,13 @@
 import path from 'node:path';
 import { Tensor } from 'onnxruntime-node';
 import { StudioError } from '../../../../src-shared/errors';
+import { buildCopyGraph, copyInputName, copyOutputName } from '../../../model-builder/copy-graph';
 import { ortBinDir } from '../ort';
 import { CAPI_CAPABILITIES, type OrtRuntime, type OrtTensor, type ProviderName, type SessionOptions, type StageSession, type TensorDtype } from '../runtime';
 import { loadOrtApi, nativeView, readPointers, readString, type LoadedOrtApi, type OrtApiTable, type Ptr } from './ort-api';
+import { CUDA_MEMCPY, cudaCopy } from './cuda-memcpy';
 import { preloadFoundCudaLibraries } from './cuda-preload';
+import { pinnedProviderOptions } from '../device-pinning';
 import { studioErrorFromStatus, type StatusContext } from './ort-status';
 
 type Kind = 'env' | 'session' | 'value' | 'ioBinding' | 'runOptions' | 'memoryInfo' | 'allocator';
@@ -56,9 +59,12 @@ class CapiCore {
   readonly env: Ptr;
   readonly allocator: Ptr;
   readonly cpuMemory: Ptr;
+  /** Every call on the calling thread: STUDIO_CAPI_SYNC=1 (a diagnostic), or koffi's worker stacks could not be enlarged. */
+  private readonly syncCalls: boolean;
 
   constructor(readonly loaded: LoadedOrtApi) {
     this.api = loaded.api;
+    this.syncCalls = process.env.STUDIO_CAPI_SYNC === '1' || !loaded.asyncSafe;
     this.env = this.out((o) => this.api.CreateEnv(LOG_ERROR, 'studio', o), { action: 'creating the ORT environment', fix: 'reinstall onnxruntime-node (npm ci)' });
     live.env++;
     this.allocator = this.out((o) => this.api.GetAllocatorWithDefaultOptions(o), { action: 'getting the default allocator', fix: 'reinstall onnxruntime-node' });
@@ -84,6 +90,7 @@ class CapiCore {
 
   /** Runs an entry on koffi's worker thread; resolves with its status checked. */
   async callAsync(fn: OrtApiTable[keyof OrtApiTable], args: unknown[], ctx: StatusContext): Promise<void> {
+    if (this.syncCalls) return this.check(fn(...args) as Ptr, ctx);
     const status = await new Promise<Ptr>((resolve, reject) => fn.async.apply(null, [...args, (err: Error | null, res: Ptr) => (err ? reject(err) : resolve(res))]));
     this.check(status, ctx);
   }
@@ -136,8 +143,17 @@ class CapiCore {
     }
   }
 
-  /** A host tensor with a copy of a CPU value's bytes. */
+  /** The name of the memory a value lives in ('Cpu', 'CudaPinned', 'Cuda', 'WebGPU_Buffer', …). */
+  memoryOf(value: Ptr): string {
+    const ctx = { action: 'reading where a tensor lives', fix: 'report this as a bug' };
+    const info = this.out((o) => this.api.GetTensorMemoryInfo(value, o), ctx);
+    return this.out<string>((o) => this.api.MemoryInfoGetName(info, o), ctx);
+  }
+
+  /** A host tensor with a copy of a host value's bytes (a device value is refused, never read as host memory). */
   tensorFromValue(value: Ptr): OrtTensor {
+    const memory = this.memoryOf(value);
+    if (memory !== 'Cpu' && memory !== 'CudaPinned') throw new StudioError('internal', `an output is in ${memory} memory, which the host cannot read directly; bind it with binding.output(…, 'device') and read() it`);
     const { dtype, dims } = this.describe(value);
     const copy = this.dataView(value, dtype, dims).slice(0);
     return new Tensor(dtype, typedArrayFor(dtype, copy) as never, dims);
@@ -154,12 +170,20 @@ class CapiCore {
 /** Provider name as ORT's SessionOptionsAppendExecutionProvider knows it. */
 const GENERIC_PROVIDER_NAME: Partial<Record<ProviderName, string>> = { webgpu: 'WebGPU', dml: 'DML' };
 
+/** The provider option entries the C API gets for `options`: the given ones plus the device pin (exported for tests). */
+export function providerEntries(options: SessionOptions): [string, string][] {
+  const pinned = pinnedProviderOptions(options.provider, options.deviceIndex ?? -1, 'c-api');
+  return Object.entries({ ...options.providerOptions, ...pinned }).map(([k, v]) => [k, String(v)]);
+}
+
 function appendProvider(core: CapiCore, so: Ptr, options: SessionOptions): void {
   const { api } = core;
-  const entries = Object.entries(options.providerOptions ?? {});
+  const entries = providerEntries(options);
   const fix = options.provider === 'cuda'
     ? "install the CUDA provider with 'npm run setup:cuda' and make the CUDA 13 libraries loadable (STUDIO_CUDA_LIB_PATH), or pick --provider webgpu/cpu"
-    : `check the ${options.provider} provider options (${entries.map(([k]) => k).join(', ') || 'none'}) or pick another provider`;
+    : options.deviceIndex !== undefined
+      ? `check that ${options.provider} device ${options.deviceIndex} exists (--devices auto takes the devices the provider sees) and the provider options (${entries.map(([k]) => k).join(', ')})`
+      : `check the ${options.provider} provider options (${entries.map(([k]) => k).join(', ') || 'none'}) or pick another provider`;
   const ctx = { action: `adding the ${options.provider} execution provider`, fix };
   if (options.provider === 'cpu') return;
   if (options.provider === 'cuda') {
@@ -179,6 +203,15 @@ function appendProvider(core: CapiCore, so: Ptr, options: SessionOptions): void 
   const name = GENERIC_PROVIDER_NAME[options.provider];
   if (!name) throw new StudioError('unsupported', `the C-API adapter has no provider '${options.provider}'`);
   core.check(api.SessionOptionsAppendExecutionProvider(so, name, entries.map(([k]) => k), entries.map(([, v]) => v), entries.length), ctx);
+}
+
+/** Provider option keys that turn graph capture on (CUDA graphs, WebGPU graph capture). */
+const CAPTURE_KEYS: readonly string[] = ['enable_cuda_graph', 'enableGraphCapture'];
+
+/** Whether the options turn graph capture on. */
+export function capturesGraphs(options: SessionOptions): boolean {
+  const o = options.providerOptions ?? {};
+  return CAPTURE_KEYS.some((k) => o[k] === '1' || o[k] === 'true');
 }
 
 function sessionOptions(core: CapiCore, options: SessionOptions): Ptr {
@@ -209,8 +242,8 @@ export interface RunSettings {
 /** Where a bound buffer lives: host memory, or the session provider's device memory. */
 export type BufferLocation = 'cpu' | 'device';
 
-/** Device memory names as ORT's providers register them (OrtMemoryInfo name). */
-const DEVICE_MEMORY_NAME: Partial<Record<ProviderName, string>> = { cuda: 'Cuda', webgpu: 'WebGPU_Buffer', dml: 'DML' };
+/** Device memory names as ORT's providers register them (OrtMemoryInfo name); on CPU the "device" is the host, written like a device. */
+const DEVICE_MEMORY_NAME: Partial<Record<ProviderName, string>> = { cpu: 'Cpu', cuda: 'Cuda', webgpu: 'WebGPU_Buffer', dml: 'DML' };
 
 /** A bound buffer: its host view exists for CPU buffers only (device buffers are written by the graph). */
 export interface BoundBuffer {
@@ -231,7 +264,9 @@ const boundValues = new WeakMap<BoundBuffer, Ptr>();
  * from theirs; outputs of unknown shape can be bound to a device and read back with takeOutputs().
  */
 export class CapiBinding {
-  private readonly buffers: { buffer: BoundBuffer; value: Ptr }[] = [];
+  private readonly buffers: { buffer: BoundBuffer; value: Ptr; role: 'input' | 'output'; staging?: Ptr }[] = [];
+  /** How device buffers are copied, once known: ORT's CopyTensors, or the CUDA runtime (CUDA only). */
+  private copyVia: 'ort' | 'cudart' | 'graph' | null = null;
   private readonly deviceInfos: Ptr[] = [];
   private allocator: Ptr = null;
   private released = false;
@@ -267,10 +302,10 @@ export class CapiBinding {
     return info;
   }
 
-  private allocate(name: string, dtype: TensorDtype, dims: readonly number[], location: BufferLocation): { buffer: BoundBuffer; value: Ptr } {
+  private allocate(name: string, dtype: TensorDtype, dims: readonly number[], location: BufferLocation, role: 'input' | 'output'): { buffer: BoundBuffer; value: Ptr } {
     const value = this.core.createValue(dtype, dims, this.ctx, location === 'cpu' ? this.core.allocator : this.deviceAllocator());
     const host = location === 'cpu' ? typedArrayFor(dtype, this.core.dataView(value, dtype, dims)) : null;
-    const entry = { buffer: { name, dtype, dims: [...dims], location, host }, value };
+    const entry = { buffer: { name, dtype, dims: [...dims], location, host }, value, role };
     this.buffers.push(entry);
     boundValues.set(entry.buffer, value);
     return entry;
@@ -279,7 +314,7 @@ export class CapiBinding {
   /** Allocates a persistent input buffer and binds it under `name`. */
   input(name: string, dtype: TensorDtype, dims: readonly number[], location: BufferLocation = 'cpu'): BoundBuffer {
     this.alive();
-    const { buffer, value } = this.allocate(name, dtype, dims, location);
+    const { buffer, value } = this.allocate(name, dtype, dims, location, 'input');
     this.core.check(this.core.api.BindInput(this.binding, name, value), this.ctx);
     return buffer;
   }
@@ -287,7 +322,7 @@ export class CapiBinding {
   /** Allocates a persistent output buffer of known shape and binds it under `name`. */
   output(name: string, dtype: TensorDtype, dims: readonly number[], location: BufferLocation = 'cpu'): BoundBuffer {
     this.alive();
-    const { buffer, value } = this.allocate(name, dtype, dims, location);
+    const { buffer, value } = this.allocate(name, dtype, dims, location, 'output');
     this.core.check(this.core.api.BindOutput(this.binding, name, value), this.ctx);
     return buffer;
   }
@@ -295,7 +330,7 @@ export class CapiBinding {
   /** Allocates one persistent buffer and binds it as both an input and an output (a KV cache that past and present share). */
   shared(inputName: string, outputName: string, dtype: TensorDtype, dims: readonly number[], location: BufferLocation = 'cpu'): BoundBuffer {
     this.alive();
-    const { buffer, value } = this.allocate(inputName, dtype, dims, location);
+    const { buffer, value } = this.allocate(inputName, dtype, dims, location, 'input');
     this.core.check(this.core.api.BindInput(this.binding, inputName, value), this.ctx);
     this.core.check(this.core.api.BindOutput(this.binding, outputName, value), this.ctx);
     return buffer;
@@ -309,15 +344,108 @@ export class CapiBinding {
     this.core.check((as === 'input' ? this.core.api.BindInput : this.core.api.BindOutput)(this.binding, name, value), this.ctx);
   }
 
+  /** Writes a bound buffer: host buffers through their view, device buffers by a copy from a persistent host staging tensor. */
+  async write(buffer: BoundBuffer, data: ArrayBufferView): Promise<void> {
+    this.alive();
+    const entry = this.entryOf(buffer, data.byteLength);
+    const src = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    if (buffer.location === 'cpu') {
+      const host = buffer.host as ArrayBufferView;
+      new Uint8Array(host.buffer, host.byteOffset, host.byteLength).set(src);
+      return;
+    }
+    new Uint8Array(this.core.dataView(this.staging(entry), buffer.dtype, buffer.dims)).set(src);
+    await this.copy(entry, 'toDevice');
+  }
+
+  /** A copy of a bound buffer's current bytes (device buffers through the host staging tensor). */
+  async read(buffer: BoundBuffer): Promise<Tensor.DataType> {
+    this.alive();
+    const bytes = elementCount(buffer.dims) * ELEMENT[buffer.dtype].bytes;
+    const entry = this.entryOf(buffer, bytes);
+    if (buffer.location === 'cpu') return typedArrayFor(buffer.dtype, this.core.dataView(entry.value, buffer.dtype, buffer.dims).slice(0));
+    this.staging(entry);
+    await this.copy(entry, 'toHost');
+    return typedArrayFor(buffer.dtype, this.core.dataView(entry.staging!, buffer.dtype, buffer.dims).slice(0));
+  }
+
+  private entryOf(buffer: BoundBuffer, byteLength: number): (typeof this.buffers)[number] {
+    const entry = this.buffers.find((b) => b.buffer === buffer);
+    if (!entry) throw new StudioError('internal', `${this.session.label}: buffer ${buffer.name} is not one of this binding's`);
+    const expected = elementCount(buffer.dims) * ELEMENT[buffer.dtype].bytes;
+    if (byteLength !== expected) throw new StudioError('invalid-argument', `${this.session.label}: ${buffer.name} holds ${expected} bytes (${buffer.dtype} [${buffer.dims.join(', ')}]), got ${byteLength}`);
+    return entry;
+  }
+
+  private staging(entry: (typeof this.buffers)[number]): Ptr {
+    entry.staging ??= this.core.createValue(entry.buffer.dtype, entry.buffer.dims, this.ctx);
+    return entry.staging;
+  }
+
+  /**
+   * One copy between a device buffer and its host staging tensor: ORT's CopyTensors where the
+   * environment has a data transfer for the device; else cudaMemcpy on CUDA; else a one-node Identity
+   * graph on the same provider whose bound output is the device buffer (or the staging tensor).
+   */
+  private async copy(entry: (typeof this.buffers)[number], direction: 'toDevice' | 'toHost'): Promise<void> {
+    const [src, dst] = direction === 'toDevice' ? [entry.staging!, entry.value] : [entry.value, entry.staging!];
+    const bytes = elementCount(entry.buffer.dims) * ELEMENT[entry.buffer.dtype].bytes;
+    const { api } = this.core;
+    if (this.copyVia === 'graph') return this.copyByGraph(entry.buffer, src, dst);
+    let ortProblem = '';
+    if (this.copyVia !== 'cudart') {
+      const status = api.CopyTensors(this.core.env, [src], [dst], null, 1) as Ptr;
+      if (!status) {
+        this.copyVia = 'ort';
+        return;
+      }
+      ortProblem = api.GetErrorMessage(status) as string;
+      api.ReleaseStatus(status);
+      if (this.copyVia === 'ort') throw new StudioError('internal', `copying ${bytes} bytes ${direction === 'toDevice' ? 'to' : 'from'} ${this.session.provider} memory failed: ${ortProblem}`);
+      if (this.session.provider !== 'cuda') {
+        this.copyVia = 'graph';
+        return this.copyByGraph(entry.buffer, src, dst);
+      }
+    }
+    const pointer = (v: Ptr) => this.core.out((o) => api.GetTensorMutableData(v, o), this.ctx);
+    const why = cudaCopy(pointer(dst), pointer(src), bytes, direction === 'toDevice' ? CUDA_MEMCPY.hostToDevice : CUDA_MEMCPY.deviceToHost);
+    if (why) throw new StudioError('unsupported', `copying ${bytes} bytes ${direction === 'toDevice' ? 'to' : 'from'} CUDA memory failed: ${why}${ortProblem ? ` (ORT CopyTensors: ${ortProblem})` : ''}; check STUDIO_CUDA_LIB_PATH`);
+    this.copyVia = 'cudart';
+  }
+
+  private async copyByGraph(buffer: BoundBuffer, src: Ptr, dst: Ptr): Promise<void> {
+    const copier = await this.session.copySession(buffer.dtype, buffer.dims.length);
+    const { api } = this.core;
+    const ctx = { action: `copying ${buffer.name} of ${this.session.label}`, fix: 'bind host (cpu) buffers instead' };
+    const binding = this.core.out((o) => api.CreateIoBinding(copier.handle, o), ctx);
+    try {
+      this.core.check(api.BindInput(binding, copyInputName(0), src), ctx);
+      this.core.check(api.BindOutput(binding, copyOutputName(0), dst), ctx);
+      await this.core.callAsync(api.RunWithBinding, [copier.handle, null, binding], ctx);
+    } finally {
+      api.ReleaseIoBinding(binding);
+    }
+  }
+
   /** Binds an output of unknown shape to the provider's device memory (BindOutputToDevice); read it with takeOutputs(). */
   outputToDevice(name: string): void {
     this.alive();
     this.core.check(this.core.api.BindOutputToDevice(this.binding, name, this.session.provider === 'cpu' ? this.core.cpuMemory : this.deviceMemoryInfo()), this.ctx);
   }
 
-  /** One run over the bound buffers (RunWithBinding), off the main thread. */
+  /**
+   * One run over the bound buffers (RunWithBinding), off the main thread. ORT copies a bound input
+   * to the device that consumes it when it is bound (IOBinding::BindInput), so on a GPU session
+   * every input is bound again here, after the caller wrote it (a no-op for a device input that a
+   * device node consumes; a fresh copy for one on the other side, e.g. TopK's K read on the host).
+   */
   async run(settings: RunSettings = {}): Promise<void> {
     this.alive();
+    if (this.session.provider !== 'cpu') {
+      for (const { buffer, value, role } of this.buffers) {
+        if (role === 'input') this.core.check(this.core.api.BindInput(this.binding, buffer.name, value), this.ctx);
+      }
+    }
     const runOptions = this.session.runOptions(settings);
     try {
       await this.core.callAsync(this.core.api.RunWithBinding, [this.session.handle, runOptions, this.binding], { action: `running ${this.session.label} with bound buffers`, fix: 'check the bound shapes against the graph inputs' });
@@ -350,9 +478,10 @@ export class CapiBinding {
     this.core.api.ClearBoundOutputs(this.binding);
     this.core.api.ReleaseIoBinding(this.binding);
     live.ioBinding--;
-    for (const { buffer, value } of this.buffers.splice(0)) {
+    for (const { buffer, value, staging } of this.buffers.splice(0)) {
       boundValues.delete(buffer);
       this.core.releaseValue(value);
+      if (staging) this.core.releaseValue(staging);
     }
     if (this.allocator) {
       this.core.api.ReleaseAllocator(this.allocator);
@@ -378,7 +507,24 @@ export class CapiStageSession implements StageSession {
     readonly label: string,
     readonly inputNames: readonly string[],
     readonly outputNames: readonly string[],
+    /** Graph capture is on (CUDA graphs / WebGPU capture): runs go through bind() only. */
+    readonly captures = false,
+    /** Opens a copy graph on this session's provider (no capture): device buffers are written through it. */
+    private readonly openCopy: (model: Uint8Array) => Promise<CapiStageSession> = () => Promise.reject(new StudioError('unsupported', 'no copy sessions here')),
   ) {}
+
+  private readonly copiers = new Map<string, Promise<CapiStageSession>>();
+
+  /** The cached Identity session for one dtype and rank, released with this session. */
+  copySession(dtype: TensorDtype, rank: number): Promise<CapiStageSession> {
+    const key = `${dtype}/${rank}`;
+    let s = this.copiers.get(key);
+    if (!s) {
+      s = this.openCopy(buildCopyGraph(1, dtype, rank));
+      this.copiers.set(key, s);
+    }
+    return s;
+  }
 
   alive(): void {
     if (this.released) throw new StudioError('internal', `session ${this.label} was released; open it again with createSession`);
@@ -407,6 +553,8 @@ export class CapiStageSession implements StageSession {
 
   async run(feeds: Record<string, OrtTensor>, fetches?: readonly string[], settings: RunSettings = {}): Promise<Record<string, OrtTensor>> {
     this.alive();
+    // A captured graph replays fixed addresses; fresh per-run values would be read after they are freed.
+    if (this.captures) throw new StudioError('invalid-argument', `${this.label} captures its graph, so it runs only over fixed buffers: use session.bind() (inputs and outputs at the same addresses every run, one gpu_graph_id per shape)`);
     const ctx = { action: `running ${this.label}`, fix: 'check the feed dtypes and shapes against the graph inputs' };
     const names = Object.keys(feeds);
     const outNames = fetches ?? this.outputNames;
@@ -445,6 +593,8 @@ export class CapiStageSession implements StageSession {
   async release(): Promise<void> {
     if (this.released) return;
     for (const b of [...this.bindings]) b.release();
+    for (const c of this.copiers.values()) await c.then((s) => s.release(), () => undefined);
+    this.copiers.clear();
     this.released = true;
     this.core.api.ReleaseSession(this.handle);
     live.session--;
@@ -497,7 +647,9 @@ class CapiRuntime implements OrtRuntime {
       session = o[0];
       live.session++;
       const names = sessionNames(core, session, label);
-      return new CapiStageSession(core, session, options.provider, label, names.inputs, names.outputs);
+      const copyOptions: SessionOptions = { provider: options.provider, providerOptions: Object.fromEntries(Object.entries(options.providerOptions ?? {}).filter(([k]) => !CAPTURE_KEYS.includes(k))) };
+      const openCopy = (bytes: Uint8Array) => this.createSession(bytes, copyOptions);
+      return new CapiStageSession(core, session, options.provider, label, names.inputs, names.outputs, capturesGraphs(options), openCopy);
     } catch (err) {
       if (session) {
         core.api.ReleaseSession(session);

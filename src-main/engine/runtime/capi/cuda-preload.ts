@@ -5,15 +5,15 @@
  * koffi is required on first use, so importing this module loads no native code.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { findCudaLibraries } from '../cuda-libraries';
+import { configuredKoffi } from './koffi-config';
 
 const loaded = new Set<string>();
 
 export function preloadLibraries(paths: readonly string[]): string | null {
   let koffi: { load(path: string): unknown };
   try {
-    koffi = createRequire(import.meta.url)('koffi') as typeof koffi;
+    koffi = configuredKoffi().koffi;
   } catch (err) {
     return `koffi (the FFI that loads them) is not available: ${(err as Error).message}; run npm ci`;
   }

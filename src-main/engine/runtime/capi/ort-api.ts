@@ -1,13 +1,14 @@
 /**
  * ORT's C API, reached through koffi: the OrtApi function table of the libonnxruntime.so.1 that
  * onnxruntime-node ships. The table is append-only across versions; the indices below are this
- * project's own list of the entries it uses, counted from the header's order (API version 13 and
- * earlier entries; checked at load time by calls whose answers are known, see verifyTable).
+ * project's own list of the entries it uses, counted from the header's order (entries up to API
+ * version 23, CopyTensors; checked at load time by calls whose answers are known, see verifyTable).
  */
-import koffi from 'koffi';
+import fs from 'node:fs';
+import { configuredKoffi } from './koffi-config';
 
-/** OrtApi version requested from OrtGetApiBase().GetApi; 13 covers every entry below. */
-export const ORT_API_VERSION = 13;
+/** OrtApi version requested from OrtGetApiBase().GetApi; 23 (ONNX Runtime 1.23) covers every entry below. */
+export const ORT_API_VERSION = 23;
 
 /** Pointers are BigInt in koffi; 0n is NULL. */
 export type Ptr = bigint | null;
@@ -70,8 +71,10 @@ const ENTRIES = {
   SessionOptionsAppendExecutionProvider_CUDA_V2: [204, 'void *(void *options, void *cudaOptions)'],
   CreateCUDAProviderOptions: [205, 'void *(_Out_ void **out)'],
   UpdateCUDAProviderOptions: [206, 'void *(void *cudaOptions, const char **keys, const char **values, size_t n)'],
+  GetTensorMemoryInfo: [194, 'void *(void *value, _Out_ void **out)'],
   ReleaseCUDAProviderOptions: [208, 'void (void *p)'],
   SessionOptionsAppendExecutionProvider: [216, 'void *(void *options, const char *provider, const char **keys, const char **values, size_t n)'],
+  CopyTensors: [386, 'void *(void *env, void **src, void **dst, void *stream, size_t n)'],
 } as const;
 
 export type EntryName = keyof typeof ENTRIES;
@@ -84,10 +87,13 @@ export interface LoadedOrtApi {
   api: OrtApiTable;
   version: string;
   libraryPath: string;
+  /** Whether calls may run on koffi's worker threads (their stacks were made large enough). */
+  asyncSafe: boolean;
 }
 
 /** Loads the library, asks for the OrtApi table and declares every entry of ENTRIES on it. */
 export function loadOrtApi(libraryPath: string): LoadedOrtApi {
+  const { koffi, asyncSafe } = configuredKoffi();
   const lib = koffi.load(libraryPath);
   const getApiBase = lib.func('void *OrtGetApiBase()');
   const base = getApiBase() as Ptr;
@@ -99,11 +105,29 @@ export function loadOrtApi(libraryPath: string): LoadedOrtApi {
   const count = Object.values(ENTRIES).reduce((m, [i]) => Math.max(m, i), 0) + 1;
   const slots = koffi.decode(table, koffi.array('void *', count)) as Ptr[];
   const api = {} as OrtApiTable;
+  const trace = process.env.STUDIO_CAPI_TRACE === '1';
   for (const [name, [index, signature]] of Object.entries(ENTRIES)) {
-    api[name as EntryName] = koffi.decode(slots[index], koffi.proto(signature)) as NativeFn;
+    const fn = koffi.decode(slots[index], koffi.proto(signature)) as NativeFn;
+    api[name as EntryName] = trace ? traced(name, fn) : fn;
   }
   verifyTable(api);
-  return { api, version, libraryPath };
+  return { api, version, libraryPath, asyncSafe };
+}
+
+/**
+ * STUDIO_CAPI_TRACE=1: every call is written to stderr before it is made (synchronously, so the
+ * last line before a native crash names the call that crashed).
+ */
+function traced(name: string, fn: NativeFn): NativeFn {
+  const t = ((...args: unknown[]) => {
+    fs.writeSync(2, `capi> ${name}\n`);
+    return fn(...args);
+  }) as NativeFn;
+  t.async = (...args: unknown[]) => {
+    fs.writeSync(2, `capi> ${name} (async)\n`);
+    fn.async(...args);
+  };
+  return t;
 }
 
 /** Calls with known answers: a table counted wrongly fails here, not later with a crash. */
@@ -121,14 +145,15 @@ function verifyTable(api: OrtApiTable): void {
 
 /** Reads n pointers from a native array. */
 export function readPointers(ptr: Ptr, n: number): Ptr[] {
+  const { koffi } = configuredKoffi();
   return n === 0 ? [] : (koffi.decode(ptr, koffi.array('void *', n)) as Ptr[]);
 }
 
 export function readString(ptr: Ptr): string {
-  return koffi.decode.string(ptr);
+  return configuredKoffi().koffi.decode.string(ptr);
 }
 
 /** An ArrayBuffer over native memory (no copy); valid while its owner lives. */
 export function nativeView(ptr: Ptr, byteLength: number): ArrayBuffer {
-  return koffi.view(ptr, byteLength);
+  return configuredKoffi().koffi.view(ptr, byteLength);
 }

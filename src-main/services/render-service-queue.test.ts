@@ -1,0 +1,79 @@
+/**
+ * The Render page's queue mode on a real redis-server (started here on a free loopback port): with
+ * a queue URL set, a render's parts become BullMQ jobs that a `studio worker` (in process, on a
+ * fake engine) renders, and the result is the same assembly; cancel takes the jobs no worker has
+ * taken off the queue.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Queue } from 'bullmq';
+import type { RenderJob } from '../../src-shared/contract/render';
+import { connectionFor, RENDER_QUEUE_NAME, startRenderWorker } from '../render/render-queue';
+import { asHost, fakeRenderHost, MODEL } from '../render/testing/fake-render-host';
+import { redisAvailable, TestRedis } from '../render/testing/redis-server';
+import { RenderService } from './render-service';
+
+const HAVE_REDIS = redisAvailable();
+const QUEUE = { pollIntervalMs: 50, backoffMs: 100 };
+const DOC = '# One\n\nFirst paragraph.\n\nSecond one.\n\n# Two\n\nThird.';
+
+let redis: TestRedis;
+const dirs: string[] = [];
+
+function service(): { service: RenderService; events: RenderJob[] } {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-render-queue-'));
+  dirs.push(dataDir);
+  const events: RenderJob[] = [];
+  const s = new RenderService({ dataDir, host: asHost(fakeRenderHost()), queueConfig: QUEUE, openProject: async () => { throw new Error('unused'); }, onDidChange: (j) => events.push(j) });
+  s.setQueueUrl(redis.url);
+  return { service: s, events };
+}
+
+const start = (s: RenderService, title: string) => s.start({ source: { kind: 'text', text: DOC, inputFormat: 'text', title }, voice: 'ryan', language: 'auto', seed: 3 });
+
+describe.skipIf(!HAVE_REDIS)('RenderService on the render queue', () => {
+  beforeAll(async () => {
+    redis = await TestRedis.start();
+  });
+  afterAll(async () => {
+    await redis?.dispose();
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it('submits every part to BullMQ, a worker renders them, and the render finishes with its file', async () => {
+    const { service: s, events } = service();
+    const host = fakeRenderHost();
+    const worker = startRenderWorker({ url: redis.url, host: asHost(host), model: MODEL.id, concurrency: 2 });
+    try {
+      const job = await start(s, 'Queued');
+      expect(job.mode).toBe('queue');
+      await s.settled(job.id);
+      const done = s.list()[0];
+      expect(done).toMatchObject({ state: 'done', numDone: 3, numParts: 3 });
+      expect(fs.existsSync(done.outputPath!)).toBe(true);
+      expect(host.synthesized.sort()).toEqual(['First paragraph.', 'Second one.', 'Third.']);
+      // progress comes from the part files as they appear (several may land within one poll)
+      expect([events[0].numDone, events[events.length - 1].numDone]).toEqual([0, 3]);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('cancel removes the jobs no worker took and leaves the render resumable', async () => {
+    const { service: s } = service();
+    const job = await start(s, 'Waiting');
+    await new Promise((r) => setTimeout(r, 200));
+    const queue = new Queue(RENDER_QUEUE_NAME, { connection: connectionFor(redis.url) });
+    try {
+      expect(await queue.getWaitingCount()).toBe(3);
+      expect(s.cancel(job.id)).toBe(true);
+      await s.settled(job.id);
+      expect(s.list()[0].state).toBe('cancelled');
+      expect(await queue.getWaitingCount()).toBe(0);
+    } finally {
+      await queue.close();
+    }
+  });
+});

@@ -1,0 +1,95 @@
+// @vitest-environment jsdom
+// Render page: lists main's renders and follows their change events (progress per chapter),
+// starts a render of typed text with the Voice page's voice and the page's seed, shows retries
+// and failed parts with their reasons, Cancel while running and Resume once stopped, and saves
+// the queue URL (empty: this machine).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { setBridge } from '../../ipc/client';
+import { resetStore, useStudioStore } from '../../store/store';
+import type { StudioBridge } from '../../../src-shared/ipc-contract';
+import type { RenderJob } from '../../../src-shared/contract/render';
+import { RenderPanel } from './RenderPanel';
+
+const JOB: RenderJob = {
+  id: 'j1', title: 'Book', state: 'running', mode: 'local', createdAtMs: 1, updatedAtMs: 1, voice: 'ryan', language: 'auto', seed: 42,
+  outputDir: '/data/renders/j1', numParts: 3, numDone: 0, numFailed: 0, chapters: [{ title: 'One', numDone: 0, numParts: 2 }, { title: 'Two', numDone: 0, numParts: 1 }],
+  failures: [], retries: [], outputPath: null, clipId: null, durationMs: null, error: null,
+};
+
+describe('RenderPanel', () => {
+  const calls: { channel: string; request: unknown }[] = [];
+  let emit: (payload: RenderJob) => void = () => {};
+  beforeEach(() => {
+    resetStore();
+    calls.length = 0;
+    const bridge: StudioBridge = {
+      invoke: async (channel, request) => {
+        calls.push({ channel, request });
+        const answers: Record<string, unknown> = {
+          'studio:render.list': [JOB],
+          'studio:render.getQueue': { queueUrl: null },
+          'studio:render.setQueue': { queueUrl: (request as { queueUrl: string | null }).queueUrl },
+          'studio:render.start': { ...JOB, id: 'j2', title: 'Typed', createdAtMs: 2 },
+          'studio:render.cancel': { cancelled: true },
+          'studio:render.resume': { ...JOB, updatedAtMs: 9 },
+        };
+        return { ok: true, value: answers[channel] as never };
+      },
+      on: (event, listener) => {
+        if (event === 'studio:render.onDidChange') emit = listener as (p: RenderJob) => void;
+        return () => {};
+      },
+    };
+    setBridge(bridge);
+  });
+  afterEach(() => {
+    cleanup();
+    setBridge(null);
+  });
+
+  it('shows progress per chapter and follows change events', async () => {
+    render(<RenderPanel />);
+    expect(await screen.findByLabelText('One: 0 of 2 parts')).toBeTruthy();
+    act(() => emit({ ...JOB, updatedAtMs: 2, numDone: 2, chapters: [{ title: 'One', numDone: 2, numParts: 2 }, { title: 'Two', numDone: 0, numParts: 1 }] }));
+    expect(screen.getByLabelText('One: 2 of 2 parts')).toBeTruthy();
+    expect(screen.getByTestId('render-count').textContent).toBe('2/3 parts');
+    // an older event after a newer state changes nothing
+    act(() => emit({ ...JOB, updatedAtMs: 1 }));
+    expect(screen.getByTestId('render-count').textContent).toBe('2/3 parts');
+  });
+
+  it('starts a render of typed text with the voice settings and the seed', async () => {
+    useStudioStore.getState().updateVoiceSettings({ voice: 'vivian', language: 'english' });
+    render(<RenderPanel />);
+    fireEvent.change(screen.getByLabelText('Render title'), { target: { value: 'Typed' } });
+    fireEvent.change(screen.getByLabelText('Document text'), { target: { value: 'One.\n\nTwo.' } });
+    fireEvent.change(screen.getByLabelText('Render seed'), { target: { value: '7' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Start render' }));
+    await waitFor(() => expect(screen.getAllByTestId('render-job')).toHaveLength(2));
+    expect(calls.find((c) => c.channel === 'studio:render.start')!.request).toEqual({
+      source: { kind: 'text', text: 'One.\n\nTwo.', inputFormat: 'text', title: 'Typed' }, voice: 'vivian', language: 'english', seed: 7,
+    });
+  });
+
+  it('shows retries and failed parts with reasons, cancels a running render and resumes a failed one', async () => {
+    render(<RenderPanel />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel Book' }));
+    await waitFor(() => expect(calls.some((c) => c.channel === 'studio:render.cancel')).toBe(true));
+    act(() => emit({ ...JOB, updatedAtMs: 3, state: 'failed', numFailed: 1, failures: [{ partIndex: 1, chapter: 0, reason: 'ssml-invalid: bad tag' }], retries: [{ partIndex: 0, attempt: 1, reason: 'engine-crashed: died' }], error: '1 of 3 parts failed' }));
+    expect(screen.getByTestId('render-failures').textContent).toContain('Part 2 (chapter 1) failed: ssml-invalid: bad tag');
+    expect(screen.getByText('Part 1, try 1: engine-crashed: died')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Resume Book' }));
+    await waitFor(() => expect(calls.find((c) => c.channel === 'studio:render.resume')?.request).toEqual({ jobId: 'j1' }));
+  });
+
+  it('saves the queue URL, and an empty one as this machine', async () => {
+    render(<RenderPanel />);
+    fireEvent.change(await screen.findByLabelText('Render queue URL'), { target: { value: 'redis://q:6379' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(useStudioStore.getState().renderQueueUrl).toBe('redis://q:6379'));
+    fireEvent.change(screen.getByLabelText('Render queue URL'), { target: { value: ' ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(useStudioStore.getState().renderQueueUrl).toBeNull());
+  });
+});
