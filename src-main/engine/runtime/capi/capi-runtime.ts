@@ -90,7 +90,7 @@ class CapiCore {
 
   /** Runs an entry on koffi's worker thread; resolves with its status checked. */
   async callAsync(fn: OrtApiTable[keyof OrtApiTable], args: unknown[], ctx: StatusContext): Promise<void> {
-    if (this.syncCalls) return this.check(fn(...args) as Ptr, ctx);
+    if (this.syncCalls) return this.check(Reflect.apply(fn, null, args) as Ptr, ctx);
     const status = await new Promise<Ptr>((resolve, reject) => fn.async.apply(null, [...args, (err: Error | null, res: Ptr) => (err ? reject(err) : resolve(res))]));
     this.check(status, ctx);
   }

@@ -121,11 +121,11 @@ export function loadOrtApi(libraryPath: string): LoadedOrtApi {
 function traced(name: string, fn: NativeFn): NativeFn {
   const t = ((...args: unknown[]) => {
     fs.writeSync(2, `capi> ${name}\n`);
-    return fn(...args);
+    return Reflect.apply(fn, null, args);
   }) as NativeFn;
   t.async = (...args: unknown[]) => {
     fs.writeSync(2, `capi> ${name} (async)\n`);
-    fn.async(...args);
+    Reflect.apply(fn.async, null, args);
   };
   return t;
 }
