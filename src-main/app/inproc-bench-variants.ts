@@ -4,6 +4,8 @@
  * benchmark measures what users get. 'serial' is one sequence at a time (the baseline), 'batched'
  * the defaults; the others each change one thing (arrival gathering, 64 running sequences and their
  * shape buckets, the codec mode and codec bucket, KV regroup through the host pool), as their descriptions say.
+ * The GPU-run variants (webgpu, webgpucapture, cuda, cudagraph) carry their provider; a --provider given
+ * to the bench replaces it (a test runs them on cpu so).
  */
 import { StudioError } from '../../src-shared/errors';
 import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
@@ -88,6 +90,26 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
   codecunsplit: {
     description: 'the defaults with codec calls never split by rows × frames (shapeBuckets.codecMaxRowFrames 0)',
     engineConfig: { shapeBuckets: { codecMaxRowFrames: 0 } },
+    schedulerConfig: {},
+  },
+  webgpu: {
+    description: 'GPU run, WebGPU as today: the defaults on provider webgpu (onnxruntime-node adapter, talker.onnx per step)',
+    engineConfig: { provider: 'webgpu' },
+    schedulerConfig: {},
+  },
+  webgpucapture: {
+    description: "GPU run, WebGPU + graph capture: the capture-ready talker decode through the C-API adapter's IoBinding, enableGraphCapture on (graphCapture 'on')",
+    engineConfig: { provider: 'webgpu', graphCapture: { mode: 'on' } },
+    schedulerConfig: {},
+  },
+  cuda: {
+    description: "GPU run, CUDA through the C-API adapter with the talker decode on bound buffers, no capture (graphCapture 'bound')",
+    engineConfig: { provider: 'cuda', graphCapture: { mode: 'bound' } },
+    schedulerConfig: {},
+  },
+  cudagraph: {
+    description: "GPU run, CUDA + CUDA graphs: the bound talker decode with enable_cuda_graph on, one captured graph per rows × capacity bucket (graphCapture 'on')",
+    engineConfig: { provider: 'cuda', graphCapture: { mode: 'on' } },
     schedulerConfig: {},
   },
   poolregroup: {

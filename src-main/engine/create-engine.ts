@@ -16,13 +16,17 @@ import { OrtCodePredictorLoop } from './models/code-predictor-loop';
 import { openCodecDecoder } from './models/codec-decoder';
 import { EmbeddingTables } from './models/embedding-tables';
 import { loadModelManifest } from './models/model-manifest';
-import type { ModelStages } from './models/stages';
+import type { CodePredictorStage, ModelStages } from './models/stages';
 import { OrtTalker } from './models/talker';
 import { resolveKvStrategy, talkerOptionsFor } from './kv/create-kv-store';
 import { presentNames } from './kv/kv-store';
 import { modelDirForProvider } from './model-dir-for-provider';
 import { planProviders, probeProviders } from './provider-select';
+import { BoundTalkerDecode } from './models/talker-bound-decode';
+import { BoundCodePredictorLoop } from './models/code-predictor-bound-loop';
+import type { HostKvStore } from './kv/host-kv-store';
 import { createSession, type ProviderName, type SessionOptions } from './runtime/ort';
+import { boundBufferLocation, GRAPH_CAPTURE_OPTIONS } from './runtime/runtime';
 import { loadTextTokenizer } from './tokenizer';
 
 export interface CreateEngineOptions {
@@ -66,11 +70,47 @@ export function resolveCodecStateStore(config: EngineConfig, provider: ProviderN
   return provider === 'webgpu' ? 'device' : 'host';
 }
 
+/**
+ * The capture-ready talker decode when graphCapture asks for it: its session needs the ioBinding
+ * capability (the C-API adapter), and its buffers sit in the provider's device memory (host memory on CPU).
+ */
+function captureSetup(manifest: ModelManifest, modelDir: string, config: EngineConfig, options: SessionOptions, graph: keyof ModelManifest['graphs']) {
+  const spec = manifest.graphs[graph];
+  if (!spec) throw new StudioError('model-invalid', `graphCapture.mode '${config.graphCapture.mode}' needs the capture-ready graph ${graph} (builder v11 on); rebuild the model with 'studio model build'`, { field: 'graphCapture.mode' });
+  return {
+    model: path.join(modelDir, spec.file),
+    open: (model: string | Uint8Array, extra: Partial<SessionOptions>) => createSession(model, { ...options, ...extra, providerOptions: { ...options.providerOptions, ...extra.providerOptions } }),
+    capture: config.graphCapture.mode === 'on' ? { ...GRAPH_CAPTURE_OPTIONS[options.provider] } : {},
+    location: boundBufferLocation(options.provider),
+  };
+}
+
+async function openBoundDecode(manifest: ModelManifest, modelDir: string, config: EngineConfig, options: SessionOptions, kv: HostKvStore): Promise<BoundTalkerDecode | undefined> {
+  if (config.graphCapture.mode === 'off') return undefined;
+  const c = captureSetup(manifest, modelDir, config, options, 'talkerDecode');
+  return BoundTalkerDecode.open(c.model, manifest, kv.pool, c.open, c.capture, c.location, config.graphCapture.maxBuckets);
+}
+
+/** The code predictor: the loop graph (capture-ready form when graphCapture asks) or the step graph (never captured). */
+async function openCodePredictor(manifest: ModelManifest, modelDir: string, config: EngineConfig, options: SessionOptions, embeddings: EmbeddingTables): Promise<CodePredictorStage> {
+  const useLoop = (config.codePredictor === 'manifest' ? manifest.defaultCodePredictor : config.codePredictor) === 'loop';
+  if (useLoop && config.graphCapture.mode !== 'off') {
+    const c = captureSetup(manifest, modelDir, config, options, 'codePredictorLoopStatic');
+    return BoundCodePredictorLoop.open(c.model, manifest, embeddings, c.open, c.capture, c.location, config.graphCapture.maxBuckets);
+  }
+  const cpGraph = useLoop ? manifest.graphs.codePredictorLoop : manifest.graphs.codePredictorStep;
+  const cpSession = await createSession(path.join(modelDir, cpGraph.file), options);
+  return useLoop ? new OrtCodePredictorLoop(cpSession, manifest, embeddings) : new OrtCodePredictor(cpSession, manifest, embeddings);
+}
+
 /** The session options every stage starts from: provider, device pin, threads. */
 export function stageSessionOptions(manifest: ModelManifest, config: EngineConfig, provider: ProviderName): SessionOptions {
   const options: SessionOptions = { provider };
   // a CPU candidate (provider 'auto' falling back) has no device to pin
   if (config.deviceIndex >= 0 && provider !== 'cpu') options.deviceIndex = config.deviceIndex;
+  if (Object.keys(config.providerOptions).length > 0) options.providerOptions = { ...config.providerOptions };
+  // the captured forms run on the C-API adapter; every stage then uses it, so one ONNX Runtime environment holds the provider
+  if (config.graphCapture.mode !== 'off') options.runtime = 'c-api';
   const numThreads = intraOpThreads(manifest, config);
   if (numThreads > 0) options.intraOpNumThreads = numThreads;
   return options;
@@ -83,13 +123,12 @@ async function openStages(manifest: ModelManifest, modelDir: string, config: Eng
     const buckets = resolveShapeBuckets(config, provider);
     const talkerRows = buckets ? { decode: config.shapeBuckets.talkerRows, prefill: config.shapeBuckets.talkerPrefillRows } : null;
     const strategy = resolveKvStrategy(config, provider);
-    const talkerOptions: SessionOptions = strategy === 'device' && provider === 'webgpu' ? { ...options, gpuOutputs: presentNames(manifest.talker.numLayers) } : options;
-    const talkerSession = await createSession(path.join(modelDir, manifest.graphs.talker.file), talkerOptions);
-    const talker = new OrtTalker(talkerSession, manifest, await talkerOptionsFor(manifest, config, provider, talkerRows));
-    const useLoop = (config.codePredictor === 'manifest' ? manifest.defaultCodePredictor : config.codePredictor) === 'loop';
-    const cpGraph = useLoop ? manifest.graphs.codePredictorLoop : manifest.graphs.codePredictorStep;
-    const cpSession = await createSession(path.join(modelDir, cpGraph.file), options);
-    const innerPredictor = useLoop ? new OrtCodePredictorLoop(cpSession, manifest, embeddings) : new OrtCodePredictor(cpSession, manifest, embeddings);
+    const talkerSessionOptions: SessionOptions = strategy === 'device' && provider === 'webgpu' ? { ...options, gpuOutputs: presentNames(manifest.talker.numLayers) } : options;
+    const talkerSession = await createSession(path.join(modelDir, manifest.graphs.talker.file), talkerSessionOptions);
+    const talkerOptions = await talkerOptionsFor(manifest, config, provider, talkerRows);
+    const boundDecode = await openBoundDecode(manifest, modelDir, config, options, talkerOptions.kv as HostKvStore);
+    const talker = new OrtTalker(talkerSession, manifest, { ...talkerOptions, boundDecode });
+    const innerPredictor = await openCodePredictor(manifest, modelDir, config, options, embeddings);
     const codePredictor = buckets ? new BucketedCodePredictor(innerPredictor, config.shapeBuckets.codePredictorRows) : innerPredictor;
     const stream = resolveCodecMode(config) === 'stream';
     const innerCodec = await openCodecDecoder(modelDir, manifest, options, stream, stream && resolveCodecStateStore(config, provider) === 'device');

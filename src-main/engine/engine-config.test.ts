@@ -21,7 +21,23 @@ describe('engine config', () => {
       codecBatching: 'auto',
       shapeBuckets: { mode: 'auto', talkerRows: 8, talkerPrefillRows: 1, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 },
       kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0, regroupOnDevice: true },
+      graphCapture: { mode: 'off', maxBuckets: 16 },
+      providerOptions: {},
     });
+  });
+
+  it('takes provider options as a free string map and refuses other values, naming the key', () => {
+    expect(resolveEngineConfig({ providerOptions: { enable_cuda_graph: '1', device_id: '1' } }).providerOptions).toEqual({ enable_cuda_graph: '1', device_id: '1' });
+    expect(() => resolveEngineConfig({ providerOptions: { enable_cuda_graph: 1 } })).toThrow(/providerOptions.*object of strings/);
+    expect(() => resolveEngineConfig({ providerOptions: ['x'] })).toThrow(/providerOptions.*object of strings/);
+  });
+
+  it('checks graphCapture: its modes, a bucket count ≥ 1, and no device-resident KV beside it', () => {
+    expect(resolveEngineConfig({ graphCapture: { mode: 'bound' } }).graphCapture).toEqual({ mode: 'bound', maxBuckets: 16 });
+    expect(() => resolveEngineConfig({ graphCapture: { mode: 'always' } })).toThrow(/graphCapture\.mode.*off, bound, on/);
+    expect(() => resolveEngineConfig({ graphCapture: { maxBuckets: 0 } })).toThrow(/graphCapture\.maxBuckets.*≥ 1/);
+    expect(() => resolveEngineConfig({ graphCapture: { mode: 'on' }, kvCache: { mode: 'device' } })).toThrow(/kvCache\.mode.*graphCapture\.mode 'on'/);
+    expect(resolveEngineConfig({ graphCapture: { mode: 'on' }, kvCache: { mode: 'host' } }).kvCache.mode).toBe('host');
   });
 
   it('rejects a shape-bucket mode or row count out of range naming its path', () => {

@@ -53,6 +53,21 @@ export interface KvCacheConfig {
   regroupOnDevice: boolean;
 }
 
+export type GraphCaptureChoice = 'off' | 'bound' | 'on';
+
+/**
+ * The talker's decode form. 'off': talker.onnx with fresh tensors per run (as before). 'bound': the
+ * capture-ready talker-decode.onnx through the C-API adapter's IoBinding, fixed buffers per (rows,
+ * capacity) bucket, KV updated in place. 'on': 'bound' plus the provider's capture option
+ * (GRAPH_CAPTURE_OPTIONS: CUDA graphs, WebGPU graph capture; the CPU provider runs the same graphs
+ * uncaptured). Not 'off' keeps the KV in the host pool (kvCache.mode 'device' is refused).
+ */
+export interface GraphCaptureConfig {
+  mode: GraphCaptureChoice;
+  /** Buckets (rows × capacity) with buffers held at once; the least recently used is released past this. */
+  maxBuckets: number;
+}
+
 export type CodecModeChoice = 'auto' | 'window' | 'stream';
 export type CodecStateChoice = 'auto' | 'host' | 'device';
 
@@ -107,6 +122,9 @@ export interface EngineConfig {
   codecBatching: CodecBatchingChoice;
   shapeBuckets: ShapeBucketConfig;
   kvCache: KvCacheConfig;
+  graphCapture: GraphCaptureConfig;
+  /** Options of the execution provider for every session (any key reaches it through the C-API adapter). */
+  providerOptions: Record<string, string>;
 }
 
 export function defaultEngineConfig(): EngineConfig {
@@ -125,6 +143,8 @@ export function defaultEngineConfig(): EngineConfig {
     codecBatching: 'auto',
     shapeBuckets: { mode: 'auto', talkerRows: 8, talkerPrefillRows: 1, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 },
     kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0, regroupOnDevice: true },
+    graphCapture: { mode: 'off', maxBuckets: 16 },
+    providerOptions: {},
   };
 }
 
@@ -137,6 +157,7 @@ const ENUMS: Record<string, readonly string[]> = {
   'kvCache.mode': ['auto', 'host', 'device'],
   'codec.mode': ['auto', 'window', 'stream'],
   'codec.stateStore': ['auto', 'host', 'device'],
+  'graphCapture.mode': ['off', 'bound', 'on'],
 };
 
 /** Lower bounds for integer keys (by key path). */
@@ -159,7 +180,11 @@ const MINIMUMS: Record<string, number> = {
   'kvCache.blockPositions': 1,
   'kvCache.initialBlocks': 0,
   'kvCache.maxBlocks': 0,
+  'graphCapture.maxBuckets': 1,
 };
+
+/** Keys whose value is a free-form string map. */
+const STRING_MAPS = new Set(['providerOptions']);
 
 function fail(keyPath: string, message: string): never {
   throw new StudioError('invalid-argument', `engine config '${keyPath}' ${message}`, { field: keyPath });
@@ -174,6 +199,13 @@ function merge(base: Record<string, unknown>, overrides: unknown, prefix: string
     const keyPath = prefix ? `${prefix}.${key}` : key;
     if (!(key in base)) fail(keyPath, `is not a setting; valid keys here: ${Object.keys(base).join(', ')}`);
     const current = base[key];
+    if (STRING_MAPS.has(keyPath)) {
+      if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.values(value).some((v) => typeof v !== 'string')) {
+        fail(keyPath, `must be an object of strings, got ${JSON.stringify(value)}`);
+      }
+      out[key] = { ...(value as Record<string, string>) };
+      continue;
+    }
     if (typeof current === 'object' && current !== null) {
       out[key] = merge(current as Record<string, unknown>, value, keyPath);
       continue;
@@ -203,6 +235,9 @@ export function resolveEngineConfig(overrides: unknown = {}): Readonly<EngineCon
   if (merged.codec.firstChunkFrames > merged.codec.chunkFrames) {
     fail('codec.firstChunkFrames', `(${merged.codec.firstChunkFrames}) must not exceed codec.chunkFrames (${merged.codec.chunkFrames})`);
   }
+  if (merged.graphCapture.mode !== 'off' && merged.kvCache.mode === 'device') {
+    fail('kvCache.mode', `'device' cannot be combined with graphCapture.mode '${merged.graphCapture.mode}' (the captured form keeps its KV in bound buffers staged from the host pool); use 'auto' or 'host'`);
+  }
   if (merged.maxPrefillSequences > merged.maxRunningSequences) {
     fail('maxPrefillSequences', `(${merged.maxPrefillSequences}) must not exceed maxRunningSequences (${merged.maxRunningSequences})`);
   }
@@ -219,5 +254,6 @@ export function describeEngineConfig(config: EngineConfig): string {
     `framesPerTextToken=${config.framesPerTextToken} minFramesCap=${config.minFramesCap} promptLayout=${config.promptLayout} codePredictor=${config.codePredictor} codecBatching=${config.codecBatching}`,
     `shapeBuckets mode=${config.shapeBuckets.mode} talkerRows=${config.shapeBuckets.talkerRows} talkerPrefillRows=${config.shapeBuckets.talkerPrefillRows} codePredictorRows=${config.shapeBuckets.codePredictorRows} codecMinRows=${config.shapeBuckets.codecMinRows} codecMaxRowFrames=${config.shapeBuckets.codecMaxRowFrames}`,
     `kvCache mode=${config.kvCache.mode} blockPositions=${config.kvCache.blockPositions} initialBlocks=${config.kvCache.initialBlocks} maxBlocks=${config.kvCache.maxBlocks} regroupOnDevice=${config.kvCache.regroupOnDevice}`,
+    `graphCapture mode=${config.graphCapture.mode} maxBuckets=${config.graphCapture.maxBuckets} providerOptions=${JSON.stringify(config.providerOptions)}`,
   ].join('\n');
 }

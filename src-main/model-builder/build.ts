@@ -9,7 +9,7 @@ import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
 import { checkpointFingerprint, openCheckpoint, TOKENIZER_FILE_KEYS } from './checkpoint';
 import { expectedCheckpointTensors } from './checkpoint-tensors';
-import { buildCodePredictorLoopGraph } from './code-predictor-loop-graph';
+import { buildCodePredictorLoopGraph, buildCodePredictorLoopStaticGraph } from './code-predictor-loop-graph';
 import { buildCodePredictorStepGraph } from './code-predictor-graph';
 import { buildCodecGraph } from './codec-graph-build';
 import { writeEmbeddingTables } from './embeddings';
@@ -18,6 +18,7 @@ import type { OnProgress } from './progress';
 import { GRAPH_OPS, type GraphOps } from './onnx/graph-builder';
 import { publishDir, tempSiblingOf } from './publish-dir';
 import { SafetensorsFile } from './safetensors';
+import { buildTalkerDecodeGraph } from './talker-decode-graph';
 import { buildTalkerGraph } from './talker-graph';
 import { expectedSpeakerEncoderTensors } from './speaker-encoder/speaker-encoder-config';
 import { buildSpeakerEncoderGraph, SPEAKER_ENCODER_FILE } from './speaker-encoder/speaker-encoder-graph';
@@ -25,7 +26,7 @@ import { usedSpeechEncoderTensors } from './speech-encoder/speech-encoder-config
 import { buildSpeechEncoderGraph, SPEECH_ENCODER_FILE } from './speech-encoder/speech-encoder-graph';
 
 /** Bump when graphs, tables or the manifest change shape or meaning: old cache dirs are then ignored. */
-export const BUILDER_VERSION = '10';
+export const BUILDER_VERSION = '11';
 
 /** Measured on CPU (docs/benchmarks.md): the unrolled loop graph beats 15 step calls per frame. */
 export const DEFAULT_CODE_PREDICTOR: ModelManifest['defaultCodePredictor'] = 'loop';
@@ -100,16 +101,20 @@ async function writeBuild(
   checkDiskSpace(builtDir, estimateBuiltBytes(checkpoint.config, dtype) + numCodecBytes);
   const act = dtype === 'fp16' ? 'float16' : 'float32';
   const args = { config, weights: checkpoint.weights, dtype: act, outDir: builtDir, builderVersion: BUILDER_VERSION, ops } as const;
-  const numGraphs = 4;
+  const numGraphs = 6;
   report({ phase: 'graphs', done: 0, total: numGraphs });
   const talker = buildTalkerGraph(args);
   report({ phase: 'graphs', done: 1, total: numGraphs });
-  const codePredictorStep = buildCodePredictorStepGraph(args);
+  const talkerDecode = buildTalkerDecodeGraph(args);
   report({ phase: 'graphs', done: 2, total: numGraphs });
-  const codePredictorLoop = buildCodePredictorLoopGraph(args);
+  const codePredictorStep = buildCodePredictorStepGraph(args);
   report({ phase: 'graphs', done: 3, total: numGraphs });
-  const codec = buildCodecGraph(checkpoint.dir, builtDir, dtype, ops);
+  const codePredictorLoop = buildCodePredictorLoopGraph(args);
   report({ phase: 'graphs', done: 4, total: numGraphs });
+  const codePredictorLoopStatic = buildCodePredictorLoopStaticGraph(args);
+  report({ phase: 'graphs', done: 5, total: numGraphs });
+  const codec = buildCodecGraph(checkpoint.dir, builtDir, dtype, ops);
+  report({ phase: 'graphs', done: 6, total: numGraphs });
   const embeddings = await writeEmbeddingTables(checkpoint.weights, config, builtDir, act, report);
   const speakerEncoder = writeSpeakerEncoder(checkpoint, builtDir);
   const speechEncoder = writeSpeechEncoder(checkpoint, builtDir);
@@ -132,7 +137,7 @@ async function writeBuild(
     speakers: config.speakers,
     languages: config.languages,
     generation: config.generation,
-    graphs: { talker, codePredictorStep, codePredictorLoop, codec: codec.graph, codecStream: codec.streamGraph },
+    graphs: { talker, talkerDecode, codePredictorStep, codePredictorLoop, codePredictorLoopStatic, codec: codec.graph, codecStream: codec.streamGraph },
     codec: codec.facts,
     defaultCodePredictor: DEFAULT_CODE_PREDICTOR,
     embeddings,
@@ -183,7 +188,7 @@ function readManifestIfValid(builtDir: string): ModelManifest | null {
 
 /** Every file a manifest names, relative to the built dir. */
 export function manifestFiles(manifest: ModelManifest): string[] {
-  const graphs = Object.values(manifest.graphs).flatMap((g) => (g.externalDataFile ? [g.file, g.externalDataFile] : [g.file]));
+  const graphs = new Set(Object.values(manifest.graphs).flatMap((g) => (g.externalDataFile ? [g.file, g.externalDataFile] : [g.file])));
   return [...graphs, ...Object.values(manifest.embeddings).map((t) => t.file), ...Object.values(manifest.files), ...(manifest.speakerEncoder ? [manifest.speakerEncoder.file] : []), ...(manifest.speechEncoder ? [manifest.speechEncoder.file] : [])];
 }
 

@@ -3,30 +3,45 @@
  * call, unrolled (weights shared), KV kept inside the graph, sampling from host-supplied uniforms via
  * in-graph-sampler.ts. Positions and masks are build-time constants and codes are int32, so no op of a
  * sub-step needs the host. Returns the codes and the sum of their code-predictor embeddings, which is the
- * codec part of the next talker input minus C(c0).
+ * codec part of the next talker input minus C(c0). The 'static' form (capture-ready) takes the sampler's
+ * K and rank mask from the host instead of computing them from top_k.
  */
 import path from 'node:path';
 import { codePredictorPass, loadCodePredictorWeights } from './code-predictor-graph';
 import type { CheckpointConfig } from './checkpoint-config';
-import { prepareSampler, sampleInGraph } from './in-graph-sampler';
+import { hostPreparedSampler, prepareSampler, sampleInGraph } from './in-graph-sampler';
 import type { GraphSpec, IoSpec } from './manifest';
 import type { ActivationType } from './onnx/composite-ops';
 import { GraphBuilder } from './onnx/graph-builder';
 import type { GraphBuildArgs } from './talker-graph';
+import { writeSharingWeights } from './shared-weights';
 import { WeightLoader } from './weight-loader';
 
 export const CODE_PREDICTOR_LOOP_FILE = 'code_predictor_loop.onnx';
+export const CODE_PREDICTOR_LOOP_STATIC_FILE = 'code_predictor_loop_static.onnx';
 
-export function codePredictorLoopIo(config: CheckpointConfig, dtype: ActivationType): { inputs: IoSpec[]; outputs: IoSpec[] } {
+/**
+ * 'dynamic': top_k per row, TopK's K = max(top_k) computed in the graph (int64 math, data-dependent shape).
+ * 'static' (capture-ready): the host writes K (top_k_max, one value per bucket) and the rank < top_k mask.
+ */
+export type LoopForm = 'dynamic' | 'static';
+
+export function codePredictorLoopIo(config: CheckpointConfig, dtype: ActivationType, form: LoopForm = 'dynamic'): { inputs: IoSpec[]; outputs: IoSpec[] } {
   const h = config.talker.hiddenSize;
   const numSteps = config.numCodeGroups - 1;
+  const topK: IoSpec[] = form === 'dynamic'
+    ? [{ name: 'top_k', dtype: 'int64', dims: ['batch'], doc: 'subtalker top-k per row, 1..vocab; 1 = greedy' }]
+    : [
+        { name: 'top_k_max', dtype: 'int64', dims: [1], doc: "TopK's K: the largest top_k of the call's rows (fixed per bucket; read on the host)" },
+        { name: 'in_top_k', dtype: 'float32', dims: ['batch', 'k'], doc: '1 where rank r < the row\'s top_k, else 0, for r < top_k_max' },
+      ];
   return {
     inputs: [
       { name: 'last_hidden', dtype, dims: ['batch', 1, h], doc: "the talker's last_hidden for the frame" },
       { name: 'first_code_embed', dtype, dims: ['batch', 1, h], doc: 'C(c0): talker codec_embedding row of the sampled codebook-0 token' },
       { name: 'uniforms', dtype: 'float32', dims: ['batch', numSteps], doc: 'one uniform in [0, 1) per sub-step (from the counter-based RNG of seed, frame, codebook)' },
       { name: 'temperature', dtype: 'float32', dims: ['batch'], doc: 'subtalker temperature per row (> 0)' },
-      { name: 'top_k', dtype: 'int64', dims: ['batch'], doc: 'subtalker top-k per row, 1..vocab; 1 = greedy' },
+      ...topK,
       { name: 'top_p', dtype: 'float32', dims: ['batch'], doc: 'subtalker top-p per row; 1 = off' },
     ],
     outputs: [
@@ -36,17 +51,18 @@ export function codePredictorLoopIo(config: CheckpointConfig, dtype: ActivationT
   };
 }
 
-export function buildCodePredictorLoopGraph(args: GraphBuildArgs): GraphSpec {
+function writeLoopGraph(args: GraphBuildArgs, form: LoopForm, file: string, dataPath: string, location: string): void {
   const { config, dtype } = args;
-  const file = path.join(args.outDir, CODE_PREDICTOR_LOOP_FILE);
-  const g = new GraphBuilder({ name: 'code_predictor_loop', producerVersion: args.builderVersion, ops: args.ops, externalData: { dataPath: `${file}.data`, location: `${CODE_PREDICTOR_LOOP_FILE}.data` } });
-  const io = codePredictorLoopIo(config, dtype);
+  const g = new GraphBuilder({ name: 'code_predictor_loop', producerVersion: args.builderVersion, ops: args.ops, externalData: { dataPath, location } });
+  const io = codePredictorLoopIo(config, dtype, form);
   for (const spec of io.inputs) g.input(spec.name, spec.dtype, spec.dims);
   const loader = new WeightLoader(g, args.weights, dtype);
   const w = loadCodePredictorWeights(loader, config);
   const numSteps = config.numCodeGroups - 1;
   const tables = Array.from({ length: numSteps }, (_, j) => loader.plain(`talker.code_predictor.model.codec_embedding.${j}.weight`));
-  const sampler = prepareSampler(g, { temperature: 'temperature', topK: 'top_k', topP: 'top_p' });
+  const sampler = form === 'dynamic'
+    ? prepareSampler(g, { temperature: 'temperature', topK: 'top_k', topP: 'top_p' })
+    : hostPreparedSampler(g, { temperature: 'temperature', topP: 'top_p', kMax: 'top_k_max', inTopK: 'in_top_k' });
 
   let rows = g.concat(['last_hidden', 'first_code_embed'], 1); // [B, 2, H]
   let pasts: { key: string | null; value: string | null }[] = w.layers.map(() => ({ key: null, value: null }));
@@ -68,12 +84,31 @@ export function buildCodePredictorLoopGraph(args: GraphBuildArgs): GraphSpec {
   }
   g.output(g.concat(codes, 1), 'int32', io.outputs[0].dims, 'codes');
   g.output(embedSum!, dtype, io.outputs[1].dims, 'codes_embed_sum');
-  g.save(file);
+  g.save(path.join(args.outDir, file));
+}
+
+export function buildCodePredictorLoopGraph(args: GraphBuildArgs): GraphSpec {
+  writeLoopGraph(args, 'dynamic', CODE_PREDICTOR_LOOP_FILE, path.join(args.outDir, `${CODE_PREDICTOR_LOOP_FILE}.data`), `${CODE_PREDICTOR_LOOP_FILE}.data`);
+  const io = codePredictorLoopIo(args.config, args.dtype);
   return {
     file: CODE_PREDICTOR_LOOP_FILE,
     externalDataFile: `${CODE_PREDICTOR_LOOP_FILE}.data`,
     inputs: io.inputs,
     outputs: io.outputs,
     doc: 'One call per frame for the whole batch; no KV in or out. Greedy rows pass top_k 1. Sampling: temperature → top-k → top-p → inverse CDF with the given uniform.',
+  };
+}
+
+/** The capture-ready form after the loop graph, sharing its weights file: no int64 math, static shapes per (rows, K). */
+export function buildCodePredictorLoopStaticGraph(args: GraphBuildArgs): GraphSpec {
+  const file = CODE_PREDICTOR_LOOP_STATIC_FILE;
+  const externalDataFile = writeSharingWeights(args.outDir, file, `${CODE_PREDICTOR_LOOP_FILE}.data`, (dataPath, location) => writeLoopGraph(args, 'static', file, dataPath, location));
+  const io = codePredictorLoopIo(args.config, args.dtype, 'static');
+  return {
+    file,
+    externalDataFile,
+    inputs: io.inputs,
+    outputs: io.outputs,
+    doc: 'The loop graph with the sampler\'s K and rank mask from the host (static shapes per rows × K, capture-ready); same nodes otherwise.',
   };
 }

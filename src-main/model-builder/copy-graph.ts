@@ -22,6 +22,18 @@ export function buildCopyGraph(count: number, elemType: ElemType, rank: number):
   return g.toBytes();
 }
 
+/** ONNX bytes of a copy graph whose tensor i has elemTypes[i] and ranks[i] dimensions. */
+export function buildTypedCopyGraph(elemTypes: readonly ElemType[], ranks: readonly number[]): Uint8Array {
+  const g = new GraphBuilder({ name: 'typed_tensor_copy' });
+  elemTypes.forEach((elemType, i) => {
+    const dims = Array.from({ length: ranks[i] }, (_, d) => `d${i}_${d}`);
+    g.input(copyInputName(i), elemType, dims);
+    g.node('Identity', [copyInputName(i)], [copyOutputName(i)]);
+    g.output(copyOutputName(i), elemType, dims);
+  });
+  return g.toBytes();
+}
+
 export const regroupSourceName = (source: number, i: number): string => `s${source}_${i}`;
 export const regroupOutputName = (i: number): string => `y_${i}`;
 export const REGROUP_ROWS = 'rows';

@@ -69,7 +69,16 @@ function toHeads(g: GraphBuilder, x: string, numHeads: number, headDim: number):
   return g.transpose(g.reshape(x, [0, 0, numHeads, headDim]), [0, 2, 1, 3]);
 }
 
-export function decoderLayer(g: GraphBuilder, w: DecoderLayerWeights, d: TransformerDims, dtype: ActivationType, io: DecoderLayerIo): { x: string; presentKey: string; presentValue: string } {
+/** The layer's outputs; newKey/newValue are the new rows [B, KVH, S, D] before they join the cache (plain attention only). */
+export interface DecoderLayerOut {
+  x: string;
+  presentKey: string;
+  presentValue: string;
+  newKey?: string;
+  newValue?: string;
+}
+
+export function decoderLayer(g: GraphBuilder, w: DecoderLayerWeights, d: TransformerDims, dtype: ActivationType, io: DecoderLayerIo): DecoderLayerOut {
   const normed = rmsNorm(g, io.x, w.inputNorm, d.rmsNormEps, dtype);
   const [qFlat, kFlat, vFlat] = splitLast(g, g.matmul(normed, w.qkvT), [d.numHeads * d.headDim, d.numKvHeads * d.headDim, d.numKvHeads * d.headDim]);
   const q4 = g.reshape(qFlat, [0, 0, d.numHeads, d.headDim]); // [B, S, Hq, D]
@@ -86,7 +95,7 @@ export function decoderLayer(g: GraphBuilder, w: DecoderLayerWeights, d: Transfo
   const presentKey = present(io.pastKey, kRot);
   const presentValue = present(io.pastValue, v);
   const attn = groupedQueryAttention(g, { q: qRot, k: presentKey, v: presentValue, mask, numHeads: d.numHeads, numKvHeads: d.numKvHeads, headDim: d.headDim, dtype });
-  return { x: residualAndMlp(g, w, d, dtype, io.x, attn), presentKey, presentValue };
+  return { x: residualAndMlp(g, w, d, dtype, io.x, attn), presentKey, presentValue, newKey: kRot, newValue: v };
 }
 
 /** x + o_proj(attn), then the MLP block with its residual. */

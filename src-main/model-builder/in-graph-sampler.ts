@@ -30,6 +30,12 @@ export function prepareSampler(g: GraphBuilder, p: SamplerInputs): PreparedSampl
   return { temperature: g.unsqueeze(p.temperature, [1]), topP: g.unsqueeze(p.topP, [1]), kMax, inTopK };
 }
 
+/** The same prepared values from host-written inputs (the capture-ready form: no int64 math, K fixed per bucket). */
+/** inTopK: fp32 [B, K], 1 where rank < top_k. */
+export function hostPreparedSampler(g: GraphBuilder, p: { temperature: string; topP: string; kMax: string; inTopK: string }): PreparedSampler {
+  return { temperature: g.unsqueeze(p.temperature, [1]), topP: g.unsqueeze(p.topP, [1]), kMax: p.kMax, inTopK: g.op('Greater', [p.inTopK, g.constFloat(0)]) };
+}
+
 /**
  * logits fp32 [B, V], uniform fp32 [B, 1] → code int32 [B, 1]. Greedy rows pass top_k 1 and uniform 0,
  * which draws the lowest id among tied maxima (the host's argmax).

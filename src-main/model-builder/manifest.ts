@@ -129,10 +129,14 @@ export interface ModelManifest {
   graphs: {
     /** Prefill and decode (past length 0 for prefill), batched, KV in/out. */
     talker: GraphSpec;
+    /** Capture-ready decode (builder v11 on): static shapes, one KV buffer bound as past and present. */
+    talkerDecode?: GraphSpec;
     /** One code-predictor call per sub-step with KV (variant a). */
     codePredictorStep: GraphSpec;
     /** All 15 sub-steps in one call, sampling from host uniforms (variant b). */
     codePredictorLoop: GraphSpec;
+    /** The loop graph's capture-ready form (builder v11 on): sampler K and rank mask from the host. */
+    codePredictorLoopStatic?: GraphSpec;
     /** Codec decoder: codes [batch, numQuantizers, frames] → PCM [batch, frames · samplesPerFrame]. */
     codec: GraphSpec;
     /** The same decoder fed new frames only, with carried state inputs/outputs (builder v9 on). */

@@ -1,6 +1,6 @@
 /**
  * Picks and sizes the talker's KV store for a provider: resolves kvCache 'auto' (device-resident on
- * WebGPU, host-resident elsewhere), the pool's block counts derived from the batch limits, and the
+ * WebGPU, host-resident elsewhere and whenever graphCapture is on: its buffers stage from the pool), the pool's block counts derived from the batch limits, and the
  * device strategy's downloader and on-device regrouper.
  */
 import type { ModelManifest } from '../../model-builder/manifest';
@@ -14,8 +14,9 @@ import { HostKvStore } from './host-kv-store';
 import type { TalkerKvStore } from './kv-store';
 import type { OrtTalkerOptions } from '../models/talker';
 
-export function resolveKvStrategy(config: Pick<EngineConfig, 'kvCache'>, provider: ProviderName): 'host' | 'device' {
+export function resolveKvStrategy(config: Pick<EngineConfig, 'kvCache' | 'graphCapture'>, provider: ProviderName): 'host' | 'device' {
   if (config.kvCache.mode !== 'auto') return config.kvCache.mode;
+  if (config.graphCapture.mode !== 'off') return 'host';
   return provider === 'webgpu' ? 'device' : 'host';
 }
 

@@ -98,9 +98,9 @@ export class HostKvPool {
 
   /**
    * Stores positions [from, to) of row `row` of per-layer [keys, values] arrays laid out
-   * [rows, KVH, capacity, D], growing the sequence's block table as needed.
+   * [rows, KVH, capacity, D] (slot p − firstSlot holds position p), growing the sequence's block table as needed.
    */
-  write(sequenceId: number, present: readonly ArrayLike<number>[], row: number, capacity: number, from: number, to: number): void {
+  write(sequenceId: number, present: readonly ArrayLike<number>[], row: number, capacity: number, from: number, to: number, firstSlot = 0): void {
     const d = this.dims;
     const table = this.tables.get(sequenceId) ?? { blocks: [], numPositions: 0 };
     this.tables.set(sequenceId, table);
@@ -113,7 +113,7 @@ export class HostKvPool {
         for (let h = 0; h < d.numKvHeads; h++) {
           for (let p = from; p < to; p++) {
             const block = this.blocks[table.blocks[Math.floor(p / d.blockPositions)]];
-            const start = row * rowStride + (h * capacity + p) * d.headDim;
+            const start = row * rowStride + (h * capacity + p - firstSlot) * d.headDim;
             block.set(src.subarray(start, start + d.headDim) as never, blockOffset(d, layer, which, h, p % d.blockPositions));
           }
         }

@@ -34,37 +34,51 @@ export class OrtCodePredictorLoop implements CodePredictorStage {
     const batch = rows.length;
     const h = this.manifest.talker.hiddenSize;
     const numSteps = this.manifest.numCodeGroups - 1;
-    const vocabSize = this.manifest.codePredictor.vocabSize;
     this.runBatchSizes.push(batch);
-    const hidden = new Float32Array(batch * h);
-    const firstEmbed = new Float32Array(batch * h);
-    const uniforms = new Float32Array(batch * numSteps);
-    const temperature = new Float32Array(batch);
-    const topK = new BigInt64Array(batch);
-    const topP = new Float32Array(batch);
-    rows.forEach((r, b) => {
-      hidden.set(r.hidden, b * h);
-      this.embeddings.addCodec(r.c0, firstEmbed, b * h);
-      const w = r.warpers;
-      if (w.doSample) uniforms.set(r.uniforms, b * numSteps); // greedy: 0, the lowest id among tied maxima
-      temperature[b] = w.doSample ? w.temperature : 1;
-      // host topK ≤ 0 means off: all tokens
-      topK[b] = BigInt(!w.doSample ? 1 : w.topK > 0 ? Math.min(w.topK, vocabSize) : vocabSize);
-      topP[b] = w.doSample ? w.topP : 1;
-    });
+    const x = loopInputs(rows, this.manifest, this.embeddings);
     const out = await runSession(this.session, {
-      last_hidden: activationTensor(this.dtype, hidden, [batch, 1, h]),
-      first_code_embed: activationTensor(this.dtype, firstEmbed, [batch, 1, h]),
-      uniforms: tensor('float32', uniforms, [batch, numSteps]),
-      temperature: tensor('float32', temperature, [batch]),
-      top_k: tensor('int64', topK, [batch]),
-      top_p: tensor('float32', topP, [batch]),
+      last_hidden: activationTensor(this.dtype, x.hidden, [batch, 1, h]),
+      first_code_embed: activationTensor(this.dtype, x.firstEmbed, [batch, 1, h]),
+      uniforms: tensor('float32', x.uniforms, [batch, numSteps]),
+      temperature: tensor('float32', x.temperature, [batch]),
+      top_k: tensor('int64', x.topK, [batch]),
+      top_p: tensor('float32', x.topP, [batch]),
     }, ['codes']);
-    const codes = out.codes.data as Int32Array;
-    return rows.map((_, b) => Array.from(codes.subarray(b * numSteps, (b + 1) * numSteps), Number));
+    return splitCodes(out.codes.data as Int32Array, batch, numSteps);
   }
 
   async dispose(): Promise<void> {
     await this.session.release();
   }
+}
+
+/** The loop graph's per-row inputs as host arrays (greedy rows: top_k 1, uniforms 0, temperature and top_p 1). */
+export function loopInputs(rows: readonly CodePredictorRow[], manifest: ModelManifest, embeddings: EmbeddingLookup) {
+  const batch = rows.length;
+  const h = manifest.talker.hiddenSize;
+  const numSteps = manifest.numCodeGroups - 1;
+  const vocabSize = manifest.codePredictor.vocabSize;
+  const x = {
+    hidden: new Float32Array(batch * h),
+    firstEmbed: new Float32Array(batch * h),
+    uniforms: new Float32Array(batch * numSteps),
+    temperature: new Float32Array(batch),
+    topK: new BigInt64Array(batch),
+    topP: new Float32Array(batch),
+  };
+  rows.forEach((r, b) => {
+    x.hidden.set(r.hidden, b * h);
+    embeddings.addCodec(r.c0, x.firstEmbed, b * h);
+    const w = r.warpers;
+    if (w.doSample) x.uniforms.set(r.uniforms, b * numSteps); // greedy: 0, the lowest id among tied maxima
+    x.temperature[b] = w.doSample ? w.temperature : 1;
+    // host topK ≤ 0 means off: all tokens
+    x.topK[b] = BigInt(!w.doSample ? 1 : w.topK > 0 ? Math.min(w.topK, vocabSize) : vocabSize);
+    x.topP[b] = w.doSample ? w.topP : 1;
+  });
+  return x;
+}
+
+export function splitCodes(codes: Int32Array, batch: number, numSteps: number): number[][] {
+  return Array.from({ length: batch }, (_, b) => Array.from(codes.subarray(b * numSteps, (b + 1) * numSteps), Number));
 }

@@ -7,6 +7,7 @@
  * rows, prefillBucketRows every prefill run: groups are split into runs of that size and a short run
  * is filled with copies of its last row, whose outputs are dropped (on WebGPU a row's logits changed
  * with the run's row count). The KV cache lives in a TalkerKvStore (host pool, or device-resident on WebGPU).
+ * With boundDecode, decode groups run on the capture-ready graph instead (talker-bound-decode.ts).
  */
 import { StudioError } from '../../../src-shared/errors';
 import type { ModelManifest } from '../../model-builder/manifest';
@@ -16,6 +17,7 @@ import { disposeTensor, runSession, tensor, type OrtSession, type OrtTensor } fr
 import { activationTensor, toFloat32, type ActivationDtype } from './activations';
 import { callInChunks, fixedChunks } from './bucketed-stages';
 import type { TalkerInput, TalkerOutput, TalkerStage } from './stages';
+import type { BoundDecodeStats, BoundTalkerDecode } from './talker-bound-decode';
 
 export interface OrtTalkerOptions {
   kv: TalkerKvStore;
@@ -25,6 +27,8 @@ export interface OrtTalkerOptions {
   bucketRows: number;
   /** The row count of every prefill run (0: a whole group in one run, unpadded). */
   prefillBucketRows: number;
+  /** Decode steps on the capture-ready graph over bound buffers (kv must then be the host store over the same pool). */
+  boundDecode?: BoundTalkerDecode;
 }
 
 export class OrtTalker implements TalkerStage {
@@ -53,7 +57,7 @@ export class OrtTalker implements TalkerStage {
     for (const input of inputs) {
       if (!this.options.kv.has(input.sequenceId)) throw new StudioError('internal', `sequence ${input.sequenceId} decodes before its prefill`);
     }
-    return this.runGrouped(inputs, this.options.bucketRows);
+    return this.runGrouped(inputs, this.options.bucketRows, true);
   }
 
   release(sequenceId: number): void {
@@ -64,12 +68,18 @@ export class OrtTalker implements TalkerStage {
     return this.options.kv.stats();
   }
 
+  /** Runs, stagings and buckets of the capture-ready decode form (null when decode runs talker.onnx). */
+  boundDecodeStats(): BoundDecodeStats | null {
+    return this.options.boundDecode?.stats() ?? null;
+  }
+
   async dispose(): Promise<void> {
+    await this.options.boundDecode?.dispose();
     await this.options.kv.dispose();
     await this.session.release();
   }
 
-  private async runGrouped(inputs: readonly TalkerInput[], bucketRows: number): Promise<TalkerOutput[]> {
+  private async runGrouped(inputs: readonly TalkerInput[], bucketRows: number, isDecode = false): Promise<TalkerOutput[]> {
     const groups = new Map<string, number[]>();
     inputs.forEach((input, i) => {
       const capacity = kvCapacity(this.options.kv.numPositions(input.sequenceId) + input.numRows, this.options.blockPositions);
@@ -80,14 +90,15 @@ export class OrtTalker implements TalkerStage {
     for (const [key, group] of groups) {
       const capacity = Number(key.split(':')[0]);
       const chunks = bucketRows > 0 ? fixedChunks(group.length, bucketRows) : [group.length];
-      const results = await callInChunks(group.map((i) => inputs[i]), chunks, bucketRows, (rows, numReal) => this.runGroup(rows, numReal, capacity), this.runBatchSizes);
+      const results = await callInChunks(group.map((i) => inputs[i]), chunks, bucketRows, (rows, numReal) => this.runGroup(rows, numReal, capacity, isDecode), this.runBatchSizes);
       group.forEach((i, g) => (outputs[i] = results[g]));
     }
     return outputs;
   }
 
   /** One run for rows that share KV capacity and new-row count; rows past numReal are padded copies. */
-  private async runGroup(rows: readonly TalkerInput[], numReal: number, capacity: number): Promise<TalkerOutput[]> {
+  private async runGroup(rows: readonly TalkerInput[], numReal: number, capacity: number, isDecode: boolean): Promise<TalkerOutput[]> {
+    if (isDecode && this.options.boundDecode) return this.options.boundDecode.run(rows, numReal, capacity);
     const batch = rows.length;
     const numNew = rows[0].numRows;
     const h = this.hiddenSize;

@@ -1,7 +1,7 @@
 // Adapter choice by capability: options the binding passes stay on the preferred adapter; provider
 // options it would drop, or device-resident outputs, move the session to the adapter that has them.
 import { describe, expect, it } from 'vitest';
-import { CAPI_CAPABILITIES, chooseRuntime, defaultRuntimeName, requiredCapabilities, type RuntimeCapabilities } from './runtime';
+import { boundBufferLocation, CAPI_CAPABILITIES, chooseRuntime, defaultRuntimeName, GRAPH_CAPTURE_OPTIONS, requiredCapabilities, type RuntimeCapabilities } from './runtime';
 
 const NODE: RuntimeCapabilities = { arbitraryProviderOptions: false, deviceOutputs: true, ioBinding: false, runConfig: false };
 const BOTH = [{ name: 'node' as const, capabilities: NODE }, { name: 'c-api' as const, capabilities: CAPI_CAPABILITIES }];
@@ -28,6 +28,21 @@ describe('ONNX Runtime adapter choice', () => {
     const none = chooseRuntime({ provider: 'webgpu', gpuOutputs: ['p'], providerOptions: { enableGraphCapture: '1' } }, 'node', BOTH);
     expect(none.name).toBeNull();
     expect(none.reason).toMatch(/no ONNX Runtime adapter has arbitraryProviderOptions, deviceOutputs/);
+  });
+
+  it('sends sessions run through IoBinding (the captured forms) to the C-API adapter, on CPU too', () => {
+    expect(requiredCapabilities({ provider: 'cpu', ioBinding: true })).toEqual(['ioBinding', 'runConfig']);
+    expect(chooseRuntime({ provider: 'cpu', ioBinding: true }, 'node', BOTH)).toEqual({ name: 'c-api', reason: 'c-api: the options need ioBinding, runConfig, which node lacks' });
+    expect(chooseRuntime({ provider: 'cpu', ioBinding: true }, 'node', [BOTH[0]]).name).toBeNull();
+  });
+
+  it('knows each provider\'s capture option and where its bound buffers live', () => {
+    expect(GRAPH_CAPTURE_OPTIONS.cuda).toEqual({ enable_cuda_graph: '1' });
+    expect(GRAPH_CAPTURE_OPTIONS.webgpu).toEqual({ enableGraphCapture: '1' });
+    expect(GRAPH_CAPTURE_OPTIONS.cpu).toBeNull();
+    expect(boundBufferLocation('cpu')).toBe('cpu');
+    expect(boundBufferLocation('cuda')).toBe('device');
+    expect(boundBufferLocation('webgpu')).toBe('device');
   });
 
   it('defaults to the binding unless STUDIO_ORT_RUNTIME=c-api', () => {

@@ -8,6 +8,8 @@ import type * as ort from 'onnxruntime-node';
 
 export type ProviderName = 'cpu' | 'webgpu' | 'cuda' | 'dml';
 export type OrtTensor = ort.Tensor;
+/** A host tensor's typed array (Float32Array, BigInt64Array, …). */
+export type HostTensorData = ort.Tensor.DataType;
 export type TensorDtype = 'float32' | 'float16' | 'int64' | 'int32' | 'bool';
 export type RuntimeName = 'node' | 'c-api';
 
@@ -27,6 +29,44 @@ export interface SessionOptions {
   providerOptions?: Record<string, string>;
   /** Which adapter opens the session; default: defaultRuntimeName(), upgraded when the options need a capability it lacks. */
   runtime?: RuntimeName;
+  /** The caller runs it through bind() (IoBinding over fixed buffers). */
+  ioBinding?: boolean;
+}
+
+/** The provider options that turn graph capture on; null: none (CPU runs the same static graphs uncaptured; DirectML untested). */
+export const GRAPH_CAPTURE_OPTIONS: Readonly<Record<ProviderName, Readonly<Record<string, string>> | null>> = {
+  cpu: null,
+  webgpu: { enableGraphCapture: '1' },
+  cuda: { enable_cuda_graph: '1' },
+  dml: null,
+};
+
+/** Where bound buffers that a graph reads and writes live: the provider's device memory, or host memory where it has none. */
+const HAS_DEVICE_MEMORY: Readonly<Record<ProviderName, boolean>> = { cpu: false, webgpu: true, cuda: true, dml: true };
+
+export function boundBufferLocation(provider: ProviderName): 'cpu' | 'device' {
+  return HAS_DEVICE_MEMORY[provider] ? 'device' : 'cpu';
+}
+
+/** A buffer bound for every run of a binding; `host` is its memory as a typed array (CPU buffers only). */
+export interface StageBuffer {
+  readonly name: string;
+  readonly dtype: TensorDtype;
+  readonly dims: readonly number[];
+  readonly location: 'cpu' | 'device';
+  readonly host: HostTensorData | null;
+}
+
+/** IoBinding over buffers that keep their addresses across runs (what graph capture replays against). */
+export interface StageBinding {
+  input(name: string, dtype: TensorDtype, dims: readonly number[], location?: 'cpu' | 'device'): StageBuffer;
+  output(name: string, dtype: TensorDtype, dims: readonly number[], location?: 'cpu' | 'device'): StageBuffer;
+  /** One buffer bound as an input and an output (updated in place). */
+  shared(inputName: string, outputName: string, dtype: TensorDtype, dims: readonly number[], location?: 'cpu' | 'device'): StageBuffer;
+  /** Binds a buffer of another binding of the same adapter. */
+  attach(name: string, buffer: StageBuffer, as: 'input' | 'output'): void;
+  run(settings?: { gpuGraphId?: number }): Promise<void>;
+  release(): void;
 }
 
 /** What an adapter can do; createSession() picks the adapter whose capabilities cover the options. */
@@ -50,6 +90,8 @@ export interface StageSession {
   readonly inputNames: readonly string[];
   readonly outputNames: readonly string[];
   run(feeds: Record<string, OrtTensor>, fetches?: readonly string[]): Promise<Record<string, OrtTensor>>;
+  /** IoBinding (adapters with the ioBinding capability). */
+  bind?(): StageBinding;
   /** Ends profiling and returns the profile file's path ('' when profiling was off). */
   endProfiling(): Promise<string>;
   release(): Promise<void>;
@@ -77,6 +119,7 @@ export function requiredCapabilities(options: SessionOptions): (keyof RuntimeCap
   const allowed = BINDING_PROVIDER_OPTION_KEYS[options.provider];
   if (Object.keys(options.providerOptions ?? {}).some((k) => !allowed.includes(k))) needs.push('arbitraryProviderOptions');
   if ((options.gpuOutputs?.length ?? 0) > 0) needs.push('deviceOutputs');
+  if (options.ioBinding) needs.push('ioBinding', 'runConfig');
   return needs;
 }
 

@@ -255,6 +255,9 @@ export interface BoundBuffer {
   readonly host: Tensor.DataType | null;
 }
 
+/** The OrtValue behind each live bound buffer (CapiBinding.attach binds it in another binding). */
+const boundValues = new WeakMap<BoundBuffer, Ptr>();
+
 /**
  * IoBinding over buffers that persist across runs: the same OrtValues (same addresses) are bound
  * every run, as graph capture requires. Inputs are written through their host views, outputs read
@@ -304,6 +307,7 @@ export class CapiBinding {
     const host = location === 'cpu' ? typedArrayFor(dtype, this.core.dataView(value, dtype, dims)) : null;
     const entry = { buffer: { name, dtype, dims: [...dims], location, host }, value, role };
     this.buffers.push(entry);
+    boundValues.set(entry.buffer, value);
     return entry;
   }
 
@@ -321,6 +325,23 @@ export class CapiBinding {
     const { buffer, value } = this.allocate(name, dtype, dims, location, 'output');
     this.core.check(this.core.api.BindOutput(this.binding, name, value), this.ctx);
     return buffer;
+  }
+
+  /** Allocates one persistent buffer and binds it as both an input and an output (a KV cache that past and present share). */
+  shared(inputName: string, outputName: string, dtype: TensorDtype, dims: readonly number[], location: BufferLocation = 'cpu'): BoundBuffer {
+    this.alive();
+    const { buffer, value } = this.allocate(inputName, dtype, dims, location, 'input');
+    this.core.check(this.core.api.BindInput(this.binding, inputName, value), this.ctx);
+    this.core.check(this.core.api.BindOutput(this.binding, outputName, value), this.ctx);
+    return buffer;
+  }
+
+  /** Binds a buffer another binding allocated (same memory, e.g. an upload run's output as this run's input); it must outlive this binding. */
+  attach(name: string, buffer: BoundBuffer, as: 'input' | 'output'): void {
+    this.alive();
+    const value = boundValues.get(buffer);
+    if (!value) throw new StudioError('internal', `${this.session.label}: buffer ${buffer.name} was not allocated by a live C-API binding`);
+    this.core.check((as === 'input' ? this.core.api.BindInput : this.core.api.BindOutput)(this.binding, name, value), this.ctx);
   }
 
   /** Writes a bound buffer: host buffers through their view, device buffers by a copy from a persistent host staging tensor. */
@@ -457,7 +478,8 @@ export class CapiBinding {
     this.core.api.ClearBoundOutputs(this.binding);
     this.core.api.ReleaseIoBinding(this.binding);
     live.ioBinding--;
-    for (const { value, staging } of this.buffers.splice(0)) {
+    for (const { buffer, value, staging } of this.buffers.splice(0)) {
+      boundValues.delete(buffer);
       this.core.releaseValue(value);
       if (staging) this.core.releaseValue(staging);
     }

@@ -1,0 +1,50 @@
+// The capture-ready graphs of the tiny build: the graph-capture rules a graph can break by itself hold
+// (talker decode: no control flow, no shape or range computation, no int64 math, the only int64 tensor
+// is position_ids, read by RotaryEmbedding; code-predictor loop: no control flow or int64 math, K from
+// the host), their I/O is the manifest's, and they share their dynamic form's weights file.
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ModelManifest } from './manifest';
+import { ModelProtoType } from './onnx/onnx-schema';
+import { ensureTinyModel } from './tiny-model';
+
+interface NodeProto { opType: string; input: string[]; output: string[] }
+interface ValueInfo { name: string; type: { tensorType: { elemType: number } } }
+interface ModelProto { graph: { node: NodeProto[]; input: ValueInfo[]; output: ValueInfo[] } }
+
+let manifest: ModelManifest;
+let model: ModelProto;
+let loop: ModelProto;
+
+beforeAll(async () => {
+  const { builtDir } = await ensureTinyModel();
+  manifest = JSON.parse(fs.readFileSync(path.join(builtDir, 'manifest.json'), 'utf8')) as ModelManifest;
+  const read = (file: string) => ModelProtoType.decode(fs.readFileSync(path.join(builtDir, file))) as unknown as ModelProto;
+  model = read(manifest.graphs.talkerDecode!.file);
+  loop = read(manifest.graphs.codePredictorLoopStatic!.file);
+}, 120_000);
+
+describe('talker-decode.onnx (tiny build)', () => {
+  it('has no control flow and computes no shapes, ranges or int64 values', () => {
+    const ops = new Set(model.graph.node.map((n) => n.opType));
+    for (const banned of ['Loop', 'If', 'Scan', 'Shape', 'Size', 'Range', 'NonZero', 'Cast', 'Expand', 'ConstantOfShape']) expect(ops, banned).not.toContain(banned);
+    const readers = model.graph.node.filter((n) => n.input.includes('position_ids')).map((n) => n.opType);
+    expect(new Set(readers)).toEqual(new Set(['RotaryEmbedding']));
+  });
+
+  it('takes and gives what the manifest says, and shares talker.onnx.data', () => {
+    const spec = manifest.graphs.talkerDecode!;
+    expect(model.graph.input.map((i) => i.name)).toEqual(spec.inputs.map((i) => i.name));
+    expect(new Set(model.graph.output.map((o) => o.name))).toEqual(new Set(spec.outputs.map((o) => o.name)));
+    expect(spec.externalDataFile).toBe(manifest.graphs.talker.externalDataFile);
+  });
+
+  it('code_predictor_loop_static.onnx: no control flow, no int64 math, K read only by TopK, weights shared', () => {
+    const ops = new Set(loop.graph.node.map((n) => n.opType));
+    for (const banned of ['Loop', 'If', 'Scan', 'Range', 'ReduceMax', 'NonZero']) expect(ops, banned).not.toContain(banned);
+    expect(new Set(loop.graph.node.filter((n) => n.input.includes('top_k_max')).map((n) => n.opType))).toEqual(new Set(['TopK']));
+    expect(loop.graph.input.map((i) => i.name)).toEqual(manifest.graphs.codePredictorLoopStatic!.inputs.map((i) => i.name));
+    expect(manifest.graphs.codePredictorLoopStatic!.externalDataFile).toBe(manifest.graphs.codePredictorLoop.externalDataFile);
+  });
+});
