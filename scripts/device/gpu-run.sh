@@ -12,6 +12,12 @@ cd "$(dirname "$0")/../.."
 raw=$OUT/raw
 mkdir -p "$raw"
 work=$PWD/.cache/device-work
+mkdir -p "$work"
+# The bundle may come xz-compressed (.cache/device-bundle-xz, to fit one call's 64 MiB).
+if [ -d .cache/device-bundle-xz ]; then
+  mkdir -p .cache/device-bundle && cp .cache/device-bundle-xz/*.json .cache/device-bundle/
+  for f in .cache/device-bundle-xz/*.js.xz; do xz -dc "$f" > ".cache/device-bundle/$(basename "$f" .xz)"; done
+fi
 if [ ! -s node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime_providers_cuda.so ]; then
   bash scripts/device/cuda-chunks.sh join > "$work-join.log" 2>&1 || { cat "$work-join.log"; exit 1; }
 fi
