@@ -16,9 +16,8 @@ import { defaultUserDataDir } from '../app/paths';
 import { UsageError, parseIntFlag } from './cli-errors';
 import { addSamplingFlags, samplingParamsFromFlags, type SamplingFlags } from './sampling-flags';
 import { addLoudnessFlags, loudnessFromFlags, type LoudnessFlags } from './loudness-flags';
-import { withVoiceLibrary } from './voice-command';
+import { savedVoiceConditioning } from './voice-command';
 import { selectSavedVoices } from '../services/voice-library-service';
-import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 
 interface SynthOptions extends SamplingFlags, LoudnessFlags {
   voice: string;
@@ -34,15 +33,6 @@ interface SynthOptions extends SamplingFlags, LoudnessFlags {
   listVoices?: boolean;
   ssmlDialect: string;
   lenient?: boolean;
-}
-
-/** The data folder's saved voices; none where the library cannot open (no SQLite backend in this runtime). */
-async function savedVoices(): Promise<{ all: SavedVoiceConditioning[] }> {
-  try {
-    return { all: await withVoiceLibrary(async (voices) => voices.conditioning()) };
-  } catch {
-    return { all: [] };
-  }
 }
 
 async function runSynth(text: string | undefined, opts: SynthOptions): Promise<void> {
@@ -69,13 +59,13 @@ async function runSynth(text: string | undefined, opts: SynthOptions): Promise<v
     if (opts.listVoices) {
       const voices = (await service.call('listVoices', {})) as VoiceInfo[];
       for (const v of voices) console.log(`${v.name.padEnd(10)} ${v.nativeLanguage.padEnd(9)} ${v.dialect ? `(${v.dialect}) ` : ''}${v.description}`);
-      for (const v of (await savedVoices()).all) console.log(`${v.name.padEnd(10)} saved ${v.kind === 'clone' ? 'cloned voice (Base models)' : 'designed voice (VoiceDesign models)'}`);
+      for (const v of await savedVoiceConditioning()) console.log(`${v.name.padEnd(10)} saved ${v.kind === 'clone' ? 'cloned voice (Base models)' : 'designed voice (VoiceDesign models)'}`);
       return;
     }
     const input = opts.ssml ? fs.readFileSync(opts.ssml, 'utf8') : text;
     if (input === undefined) throw new UsageError('no text given', 'pass the text as an argument, e.g. studio synth "Hello." -o hello.wav, or --ssml file.xml');
     if (!opts.output && !opts.stream) throw new UsageError('no output given', 'pass -o out.wav, or --stream to write raw PCM to stdout');
-    const saved = selectSavedVoices((await savedVoices()).all, { input, inputFormat: opts.ssml ? 'ssml' : 'text', voice: opts.voice });
+    const saved = selectSavedVoices(await savedVoiceConditioning(), { input, inputFormat: opts.ssml ? 'ssml' : 'text', voice: opts.voice });
     const request: SynthesisRequest = {
       requestId: 'cli',
       input,

@@ -26,6 +26,9 @@ export function isPermanentFailure(err: unknown): boolean {
   return PERMANENT_CODES.includes(toStudioError(err).code);
 }
 
+/** The saved voices a part names (none by default): the submitter's voice library, read per part. */
+export type SavedVoicesForPart = (part: Pick<RenderPart, 'input' | 'inputFormat'>) => SavedVoiceConditioning[];
+
 /** What a rendered (or already present) part reports. */
 export interface PartOutcome {
   partId: string;

@@ -8,7 +8,7 @@ import { Queue, UnrecoverableError, Worker, type ConnectionOptions, type Job, ty
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import type { EngineHostApi } from '../services/studio-services';
 import type { RenderPart, RenderPlan, RenderSettings } from './render-plan';
-import { isPermanentFailure, partFile, renderPart, type PartOutcome } from './render-parts';
+import { isPermanentFailure, partFile, renderPart, type PartOutcome, type SavedVoicesForPart } from './render-parts';
 import fs from 'node:fs';
 import os from 'node:os';
 import { progressOf, type PartFailure, type RenderProgress } from './render-progress';
@@ -28,9 +28,6 @@ export interface RenderJobData {
    */
   savedVoices?: SavedVoiceConditioning[];
 }
-
-/** The saved voices a part names (none by default): the submitter's voice library, read once per part. */
-export type SavedVoicesForPart = (part: Pick<RenderPart, 'input' | 'inputFormat'>) => SavedVoiceConditioning[];
 
 /** Queue bounds; defaultQueueConfig() holds the defaults. */
 export interface RenderQueueConfig {

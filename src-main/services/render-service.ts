@@ -16,11 +16,11 @@ import type { ModelInfo, SynthesisRequest } from '../../src-shared/synthesis';
 import type { FileGrants } from '../access/file-grants';
 import { decodeWav } from '../audio/wav';
 import { planRender, type RenderPlan } from '../render/render-plan';
-import { assembleWork, defaultAssemblyConfig } from '../render/render-parts';
+import { assembleWork, defaultAssemblyConfig, type SavedVoicesForPart } from '../render/render-parts';
 import { renderLocally } from '../render/render-local';
 import type { RenderProgress } from '../render/render-progress';
 import { RenderJobStore, type RenderRecord } from '../render/render-job-store';
-import type { RenderQueueConfig, SavedVoicesForPart } from '../render/render-queue';
+import type { RenderQueueConfig } from '../render/render-queue';
 import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 import type { EngineHostApi } from './studio-services';
 
