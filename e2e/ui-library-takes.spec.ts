@@ -2,7 +2,8 @@
  * One Library entry per clip with its takes: a two-turn document is generated, turn 2 is
  * regenerated twice from the Timeline; the Library lists the clip once with "2 takes", the turn's
  * takes under it with the newest chosen (as in the Timeline), and choosing another take there is
- * kept (seen again after a reload). Screenshot at 1440×900 light.
+ * kept (seen again after a reload). Re-open brings the takes back into the Timeline with that
+ * choice, and a choice made there shows in the Library. Screenshot at 1440×900 light.
  */
 import { test, expect } from './fixtures/app';
 import { discardLeftoverRecovery, generateAndWaitForRegions, setDocument, waitForEngine } from './ui-helpers';
@@ -49,4 +50,18 @@ test('regenerating a turn adds a take under the clip; a take is chosen in the Li
   await page.getByLabel('Search clips').fill(MARK);
   await page.getByTestId('library-clip').getByTestId('clip-takes-toggle').click();
   await expect(page.getByTestId('clip-takes').getByTestId('clip-turn-1').getByRole('radio').nth(1)).toBeChecked();
+
+  // Re-open: the Timeline gets the turn's takes with the Library's choice; choosing there shows in the Library.
+  const entry = page.getByTestId('library-clip');
+  await entry.getByRole('button', { name: /^Re-open .* in the editor$/ }).click();
+  const yes = entry.getByRole('button', { name: /^Yes, re-open/ });
+  if (await yes.isVisible().catch(() => false)) await yes.click();
+  await expect(page.getByTestId('nav-timeline')).toHaveAttribute('aria-current', 'page');
+  await expect(radios).toHaveCount(3);
+  await expect(radios.nth(1)).toBeChecked();
+  await radios.nth(2).check();
+  await ui.openArea('library');
+  await page.getByLabel('Search clips').fill(MARK);
+  await page.getByTestId('library-clip').getByTestId('clip-takes-toggle').click();
+  await expect(page.getByTestId('clip-takes').getByTestId('clip-turn-1').getByRole('radio').nth(2)).toBeChecked();
 });

@@ -59,6 +59,16 @@ describe('studio CLI', () => {
     vi.restoreAllMocks();
   });
 
+  it('takes --loudness-target and --true-peak on synth, and refuses a bad one before the model loads', async () => {
+    const help = createProgram().commands.find((c) => c.name() === 'synth')!.helpInformation();
+    expect(help).toContain('--loudness-target');
+    expect(help).toContain('--true-peak');
+    const a = capture();
+    expect(await runCli(['synth', 'Hi.', '--true-peak', '+3', '-o', '/tmp/x.wav'])).toBe(2);
+    expect(a.err.join('')).toMatch(/error: --true-peak is 3 but must be from -9 to 0 dBTP\nfix: use -1/);
+    vi.restoreAllMocks();
+  });
+
   it('exits 1 on a runtime error with what and fix, and no stack trace unless --verbose', async () => {
     const a = capture();
     expect(await runCli(['model', 'inspect', '/nonexistent/model'])).toBe(1);

@@ -20,6 +20,9 @@ import type { RenderProgress } from '../render/render-progress';
 import { parseIntFlag } from './cli-errors';
 import { engineOverridesFromFlags } from './engine-options';
 import { addSamplingFlags, samplingParamsFromFlags, type SamplingFlags } from './sampling-flags';
+import { savedVoiceConditioning } from './voice-command';
+import { selectSavedVoices } from '../services/voice-library-service';
+import type { SavedVoicesForPart } from '../render/render-parts';
 
 interface EngineFlags {
   model?: string;
@@ -88,15 +91,18 @@ async function runRender(document: string, opts: RenderOptions): Promise<void> {
   fs.mkdirSync(outputDir, { recursive: true });
   process.stderr.write(`${plan.parts.length} parts in ${plan.chapters.length} chapter(s); parts go to ${path.join(outputDir, 'parts')}\n`);
   const onProgress = progressPrinter();
+  // Saved voices speak as in `studio synth`; queued jobs carry them to workers on other machines.
+  const saved = await savedVoiceConditioning();
+  const savedVoicesFor: SavedVoicesForPart = (part) => selectSavedVoices(saved, { ...part, voice: settings.voice });
   let failures;
   if (opts.queue) {
     const { submitRender, defaultQueueConfig } = await import('../render/render-queue');
-    const result = await submitRender(opts.queue, plan, outputDir, onProgress, { ...defaultQueueConfig(), attempts, backoffMs });
+    const result = await submitRender(opts.queue, plan, outputDir, onProgress, { ...defaultQueueConfig(), attempts, backoffMs }, undefined, savedVoicesFor);
     failures = result.failures;
   } else {
     const runtime = await startEngines(opts);
     try {
-      failures = (await renderLocally(runtime.host, plan, outputDir, onProgress, { concurrency, attempts })).failures;
+      failures = (await renderLocally(runtime.host, plan, outputDir, onProgress, { concurrency, attempts, savedVoicesFor })).failures;
     } finally {
       await runtime.dispose();
     }

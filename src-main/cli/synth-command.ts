@@ -1,7 +1,8 @@
 /**
  * `studio synth`: text or an SSML file in, a WAV out, through the same synthesis service the
  * engine host runs (in this process: a CLI may block its own thread). Progress on a TTY; --stream
- * writes raw 16-bit PCM to stdout as it is decoded; --list-voices prints the model's speakers.
+ * writes raw 16-bit PCM to stdout as it is decoded; --list-voices prints the model's speakers;
+ * --loudness-target / --true-peak set the recording's normalisation.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,11 +15,11 @@ import { encodeWavBytes, floatToPcm16 } from '../engine/wav-bytes';
 import { defaultUserDataDir } from '../app/paths';
 import { UsageError, parseIntFlag } from './cli-errors';
 import { addSamplingFlags, samplingParamsFromFlags, type SamplingFlags } from './sampling-flags';
-import { withVoiceLibrary } from './voice-command';
+import { addLoudnessFlags, loudnessFromFlags, type LoudnessFlags } from './loudness-flags';
+import { savedVoiceConditioning } from './voice-command';
 import { selectSavedVoices } from '../services/voice-library-service';
-import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 
-interface SynthOptions extends SamplingFlags {
+interface SynthOptions extends SamplingFlags, LoudnessFlags {
   voice: string;
   language: string;
   seed: string;
@@ -34,18 +35,10 @@ interface SynthOptions extends SamplingFlags {
   lenient?: boolean;
 }
 
-/** The data folder's saved voices; none where the library cannot open (no SQLite backend in this runtime). */
-async function savedVoices(): Promise<{ all: SavedVoiceConditioning[] }> {
-  try {
-    return { all: await withVoiceLibrary(async (voices) => voices.conditioning()) };
-  } catch {
-    return { all: [] };
-  }
-}
-
 async function runSynth(text: string | undefined, opts: SynthOptions): Promise<void> {
   if (!(SSML_DIALECTS as readonly string[]).includes(opts.ssmlDialect)) throw new UsageError(`--ssml-dialect '${opts.ssmlDialect}' is unknown`, `use one of ${SSML_DIALECTS.join(', ')}`);
   const params = samplingParamsFromFlags(opts); // bad flags fail before the model loads
+  const loudness = loudnessFromFlags(opts);
   const lines: string[] = [];
   const progress = { framesDone: 0, framesEstimated: 0 };
   const onEvent = (event: string, payload: unknown) => {
@@ -66,13 +59,13 @@ async function runSynth(text: string | undefined, opts: SynthOptions): Promise<v
     if (opts.listVoices) {
       const voices = (await service.call('listVoices', {})) as VoiceInfo[];
       for (const v of voices) console.log(`${v.name.padEnd(10)} ${v.nativeLanguage.padEnd(9)} ${v.dialect ? `(${v.dialect}) ` : ''}${v.description}`);
-      for (const v of (await savedVoices()).all) console.log(`${v.name.padEnd(10)} saved ${v.kind === 'clone' ? 'cloned voice (Base models)' : 'designed voice (VoiceDesign models)'}`);
+      for (const v of await savedVoiceConditioning()) console.log(`${v.name.padEnd(10)} saved ${v.kind === 'clone' ? 'cloned voice (Base models)' : 'designed voice (VoiceDesign models)'}`);
       return;
     }
     const input = opts.ssml ? fs.readFileSync(opts.ssml, 'utf8') : text;
     if (input === undefined) throw new UsageError('no text given', 'pass the text as an argument, e.g. studio synth "Hello." -o hello.wav, or --ssml file.xml');
     if (!opts.output && !opts.stream) throw new UsageError('no output given', 'pass -o out.wav, or --stream to write raw PCM to stdout');
-    const saved = selectSavedVoices((await savedVoices()).all, { input, inputFormat: opts.ssml ? 'ssml' : 'text', voice: opts.voice });
+    const saved = selectSavedVoices(await savedVoiceConditioning(), { input, inputFormat: opts.ssml ? 'ssml' : 'text', voice: opts.voice });
     const request: SynthesisRequest = {
       requestId: 'cli',
       input,
@@ -83,6 +76,7 @@ async function runSynth(text: string | undefined, opts: SynthOptions): Promise<v
       seed: parseIntFlag('seed', opts.seed, 0, 2 ** 32 - 1),
       instruct: opts.instruct,
       params,
+      ...(loudness ? { loudness } : {}),
       stream: opts.stream === true,
       ...(opts.ssml ? { ssmlOptions: { dialect: opts.ssmlDialect as SsmlDialect, lenient: opts.lenient === true } } : {}),
     };
@@ -117,5 +111,5 @@ export function registerSynth(program: Command): void {
     .option('--float', 'write 32-bit float WAV instead of 16-bit PCM')
     .option('--stream', 'write raw 16-bit PCM to stdout as it is decoded')
     .option('--list-voices', "list the model's voices and exit");
-  addSamplingFlags(command).action(runSynth);
+  addLoudnessFlags(addSamplingFlags(command)).action(runSynth);
 }

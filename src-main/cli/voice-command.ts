@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { SavedVoice } from '../../src-shared/contract/voices';
+import type { SavedVoice, SavedVoiceConditioning } from '../../src-shared/contract/voices';
 import type { ModelInfo } from '../../src-shared/synthesis';
 import { defaultUserDataDir } from '../app/paths';
 import { EMBEDDED_TINY } from '../engine-host/embedded-model';
@@ -28,6 +28,15 @@ export async function withVoiceLibrary<T>(use: (voices: VoiceLibraryService) => 
     return await use(new VoiceLibraryService({ dataDir, libraryDb: library.libraryDb, reservedNames: defaultReservedVoiceNames() }));
   } finally {
     library.dispose();
+  }
+}
+
+/** The data folder's saved voices' conditioning; none where the library cannot open (no SQLite backend in this runtime). */
+export async function savedVoiceConditioning(): Promise<SavedVoiceConditioning[]> {
+  try {
+    return await withVoiceLibrary(async (voices) => voices.conditioning());
+  } catch {
+    return [];
   }
 }
 

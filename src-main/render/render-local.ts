@@ -3,11 +3,12 @@
  * a time, with the same files, skips and permanent failures as queued jobs; a part whose engine
  * crashed is tried again (the pool restarts the engine) up to `attempts` times. `signal` cancels:
  * no new part starts and the parts in flight are cancelled on their engines (finished parts stay).
+ * `savedVoicesFor`: the saved voices each part speaks in (the CLI's; the studio's host attaches its own).
  */
 import { toStudioError } from '../../src-shared/errors';
 import type { EngineHostApi } from '../services/studio-services';
 import type { RenderPart, RenderPlan } from './render-plan';
-import { isPermanentFailure, renderPart } from './render-parts';
+import { isPermanentFailure, renderPart, type SavedVoicesForPart } from './render-parts';
 import { progressOf, type PartFailure, type RenderProgress } from './render-progress';
 
 export async function renderLocally(
@@ -15,7 +16,7 @@ export async function renderLocally(
   plan: RenderPlan,
   outputDir: string,
   onProgress: (p: RenderProgress) => void,
-  options: { concurrency: number; attempts?: number; signal?: AbortSignal; onRetry?: (part: RenderPart, attempt: number, reason: string) => void },
+  options: { concurrency: number; attempts?: number; signal?: AbortSignal; onRetry?: (part: RenderPart, attempt: number, reason: string) => void; savedVoicesFor?: SavedVoicesForPart },
 ): Promise<{ failures: PartFailure[]; cancelled: boolean }> {
   const { signal } = options;
   const inFlight = new Set<string>();
@@ -35,7 +36,7 @@ export async function renderLocally(
         const requestId = `render-${part.id}-${attempt}`;
         inFlight.add(requestId);
         try {
-          await renderPart(host, part, plan.settings, outputDir, requestId);
+          await renderPart(host, part, plan.settings, outputDir, requestId, options.savedVoicesFor?.(part));
           done.add(part.id);
           break;
         } catch (err) {

@@ -1,7 +1,8 @@
 /**
  * Part files and assembly without an engine: a part whose file exists is not rendered again, a
  * rendered part lands complete under its id, and assembly joins parts in plan order with paragraph
- * and chapter pauses and one gain for the whole work (a quiet part stays quieter than a loud one).
+ * and chapter pauses and one gain for the whole work (a quiet part stays quieter than a loud one);
+ * the saved voices a part names go with its request (local renders from the CLI).
  */
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
@@ -10,6 +11,8 @@ import path from 'node:path';
 import { decodeWav, encodeWav } from '../audio/wav';
 import type { RenderPlan } from './render-plan';
 import { assembleWork, partFile, renderPart } from './render-parts';
+import { renderLocally } from './render-local';
+import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 
 const RATE = 24_000;
 const tone = (amplitude: number, numSamples: number) => Float32Array.from({ length: numSamples }, (_, i) => amplitude * Math.sin((2 * Math.PI * 440 * i) / RATE));
@@ -32,6 +35,19 @@ describe('render parts', () => {
     expect(await renderPart(host, { id: 'p1', input: 'x', inputFormat: 'text' }, settings, dir, 'r2')).toEqual({ partId: 'p1', numSamples: 480, skipped: true });
     expect(calls).toEqual(['r1']);
     expect(fs.readdirSync(path.join(dir, 'parts'))).toEqual(['p1.wav']);
+  });
+
+  it("sends each part's saved voices with its request, and none where a part names none", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-parts-'));
+    const seen = new Map<string, string[] | undefined>();
+    const host = {
+      call: async (_m: string, req: { input: string; savedVoices?: SavedVoiceConditioning[] }) => (seen.set(req.input, req.savedVoices?.map((v) => v.name)), { pcm: tone(0.1, 480), sampleRateHz: RATE }),
+    } as never;
+    const anna: SavedVoiceConditioning = { id: 'v-0123456789ab', name: 'Anna', kind: 'design', modelKind: 'voice_design', modelSize: '1.7b', description: 'calm' };
+    const plan = planOf(['a', 'b'], [0, 0]);
+    const { failures } = await renderLocally(host, plan, dir, () => {}, { concurrency: 1, savedVoicesFor: (part) => (part.input === 'a' ? [anna] : []) });
+    expect(failures).toEqual([]);
+    expect([...seen.entries()].sort()).toEqual([['a', ['Anna']], ['b', undefined]]);
   });
 
   it('assembles in plan order with pauses and one gain over the whole work', () => {

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { StudioError, toStudioError, type ErrorCode } from '../../src-shared/errors';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
+import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 import { decodeWav, encodeWav, type WavFormat } from '../audio/wav';
 import { normalizeLoudness, type LoudnessTarget } from '../audio/normalize-loudness';
 import { defaultAudioConfig } from '../audio/audio-config';
@@ -25,6 +26,9 @@ export function isPermanentFailure(err: unknown): boolean {
   return PERMANENT_CODES.includes(toStudioError(err).code);
 }
 
+/** The saved voices a part names (none by default): the submitter's voice library, read per part. */
+export type SavedVoicesForPart = (part: Pick<RenderPart, 'input' | 'inputFormat'>) => SavedVoiceConditioning[];
+
 /** What a rendered (or already present) part reports. */
 export interface PartOutcome {
   partId: string;
@@ -34,9 +38,17 @@ export interface PartOutcome {
 
 /**
  * Renders `part` on `host` unless its file exists. `requestId` must be unique among requests in
- * flight on the host (the caller adds its attempt number).
+ * flight on the host (the caller adds its attempt number). `savedVoices`: the conditioning of the
+ * saved voices the part names (a queue job carries them; local renders attach them in the host).
  */
-export async function renderPart(host: Pick<EngineHostApi, 'call'>, part: Pick<RenderPart, 'id' | 'input' | 'inputFormat'>, settings: RenderSettings, outputDir: string, requestId: string): Promise<PartOutcome> {
+export async function renderPart(
+  host: Pick<EngineHostApi, 'call'>,
+  part: Pick<RenderPart, 'id' | 'input' | 'inputFormat'>,
+  settings: RenderSettings,
+  outputDir: string,
+  requestId: string,
+  savedVoices: readonly SavedVoiceConditioning[] = [],
+): Promise<PartOutcome> {
   const file = partFile(outputDir, part.id);
   if (fs.existsSync(file)) return { partId: part.id, numSamples: decodeWav(fs.readFileSync(file)).pcm.length, skipped: true };
   const request: SynthesisRequest = {
@@ -47,6 +59,7 @@ export async function renderPart(host: Pick<EngineHostApi, 'call'>, part: Pick<R
     language: settings.language,
     seed: settings.seed,
     params: settings.params,
+    ...(savedVoices.length > 0 ? { savedVoices } : {}),
     stream: false,
     // a long render yields to interactive requests (Speak, the API) sharing the engines
     priority: 'bulk',

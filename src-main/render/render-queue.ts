@@ -8,10 +8,11 @@ import { Queue, UnrecoverableError, Worker, type ConnectionOptions, type Job, ty
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import type { EngineHostApi } from '../services/studio-services';
 import type { RenderPart, RenderPlan, RenderSettings } from './render-plan';
-import { isPermanentFailure, partFile, renderPart, type PartOutcome } from './render-parts';
+import { isPermanentFailure, partFile, renderPart, type PartOutcome, type SavedVoicesForPart } from './render-parts';
 import fs from 'node:fs';
 import os from 'node:os';
 import { progressOf, type PartFailure, type RenderProgress } from './render-progress';
+import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 
 export const RENDER_QUEUE_NAME = 'studio-render';
 
@@ -21,6 +22,11 @@ export interface RenderJobData {
   settings: RenderSettings;
   /** The folder the part's file goes to (shared between machines). */
   outputDir: string;
+  /**
+   * The saved voices the part speaks in, their conditioning carried whole: a worker on another
+   * machine needs no voice library, and a retry speaks the voice the job was queued with.
+   */
+  savedVoices?: SavedVoiceConditioning[];
 }
 
 /** Queue bounds; defaultQueueConfig() holds the defaults. */
@@ -90,6 +96,7 @@ export async function submitRender(
   onProgress: (p: RenderProgress) => void,
   config: RenderQueueConfig = defaultQueueConfig(),
   signal?: AbortSignal,
+  savedVoicesFor: SavedVoicesForPart = () => [],
 ): Promise<{ failures: PartFailure[]; numQueued: number; cancelled: boolean }> {
   const queue = new Queue<RenderJobData>(RENDER_QUEUE_NAME, { connection: connectionFor(url) });
   queue.on('error', () => {}); // connection drops: ioredis reconnects; the poll below retries
@@ -101,7 +108,11 @@ export async function submitRender(
       if (fs.existsSync(partFile(outputDir, part.id))) done.add(part.id);
       else todo.set(part.id, part);
     }
-    const jobData = (part: RenderPart): RenderJobData => ({ part: { id: part.id, index: part.index, chapter: part.chapter, input: part.input, inputFormat: part.inputFormat }, settings: plan.settings, outputDir });
+    const jobData = (part: RenderPart): RenderJobData => {
+      const savedVoices = savedVoicesFor(part);
+      const data: RenderJobData = { part: { id: part.id, index: part.index, chapter: part.chapter, input: part.input, inputFormat: part.inputFormat }, settings: plan.settings, outputDir };
+      return savedVoices.length > 0 ? { ...data, savedVoices } : data;
+    };
     for (const part of todo.values()) {
       const existing = await queue.getJob(part.id);
       if (existing) {
@@ -164,12 +175,12 @@ export function startRenderWorker(options: RenderWorkerOptions): Worker<RenderJo
   const worker = new Worker<RenderJobData, PartOutcome>(
     RENDER_QUEUE_NAME,
     async (job: Job<RenderJobData>) => {
-      const { part, settings, outputDir } = job.data;
+      const { part, settings, outputDir, savedVoices } = job.data;
       if (settings.model !== options.model) {
         throw new UnrecoverableError(`this part is for model '${settings.model}' but the worker runs '${options.model}'; start workers with --model ${settings.model}`);
       }
       try {
-        const outcome = await renderPart(options.host, part, settings, outputDir, `render-${job.id}-${job.attemptsMade}-${job.attemptsStarted}`);
+        const outcome = await renderPart(options.host, part, settings, outputDir, `render-${job.id}-${job.attemptsMade}-${job.attemptsStarted}`, savedVoices);
         options.onPart?.({ ...outcome, index: part.index });
         return outcome;
       } catch (err) {

@@ -13,7 +13,8 @@ import type { RenderJob } from '../../src-shared/contract/render';
 import { connectionFor, RENDER_QUEUE_NAME, startRenderWorker } from '../render/render-queue';
 import { asHost, fakeRenderHost, MODEL } from '../render/testing/fake-render-host';
 import { redisAvailable, TestRedis } from '../render/testing/redis-server';
-import { RenderService } from './render-service';
+import { RenderService, type RenderServiceOptions } from './render-service';
+import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 
 const HAVE_REDIS = redisAvailable();
 const QUEUE = { pollIntervalMs: 50, backoffMs: 100 };
@@ -22,16 +23,19 @@ const DOC = '# One\n\nFirst paragraph.\n\nSecond one.\n\n# Two\n\nThird.';
 let redis: TestRedis;
 const dirs: string[] = [];
 
-function service(): { service: RenderService; events: RenderJob[] } {
+/** Anna, a saved (designed) voice that only the submitter's library knows. */
+const ANNA: SavedVoiceConditioning = { id: 'v-0123456789ab', name: 'Anna', kind: 'design', modelKind: 'voice_design', modelSize: '1.7b', description: 'a calm low voice' };
+
+function service(savedVoicesFor?: RenderServiceOptions['savedVoicesFor']): { service: RenderService; events: RenderJob[] } {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-render-queue-'));
   dirs.push(dataDir);
   const events: RenderJob[] = [];
-  const s = new RenderService({ dataDir, host: asHost(fakeRenderHost()), queueConfig: QUEUE, openProject: async () => { throw new Error('unused'); }, onDidChange: (j) => events.push(j) });
+  const s = new RenderService({ dataDir, host: asHost(fakeRenderHost()), queueConfig: QUEUE, openProject: async () => { throw new Error('unused'); }, onDidChange: (j) => events.push(j), savedVoicesFor });
   s.setQueueUrl(redis.url);
   return { service: s, events };
 }
 
-const start = (s: RenderService, title: string) => s.start({ source: { kind: 'text', text: DOC, inputFormat: 'text', title }, voice: 'ryan', language: 'auto', seed: 3 });
+const start = (s: RenderService, title: string, voice = 'ryan') => s.start({ source: { kind: 'text', text: DOC, inputFormat: 'text', title }, voice, language: 'auto', seed: 3 });
 
 describe.skipIf(!HAVE_REDIS)('RenderService on the render queue', () => {
   beforeAll(async () => {
@@ -56,6 +60,42 @@ describe.skipIf(!HAVE_REDIS)('RenderService on the render queue', () => {
       expect(host.synthesized.sort()).toEqual(['First paragraph.', 'Second one.', 'Third.']);
       // progress comes from the part files as they appear (several may land within one poll)
       expect([events[0].numDone, events[events.length - 1].numDone]).toEqual([0, 3]);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("carries a saved voice's conditioning in each job, so a worker without the voice library speaks it", async () => {
+    const asked: string[] = [];
+    const { service: s } = service((req) => {
+      asked.push(`${req.voice}:${req.input}`);
+      return req.voice === 'anna' ? [ANNA] : [];
+    });
+    const queue = new Queue(RENDER_QUEUE_NAME, { connection: connectionFor(redis.url) });
+    const host = fakeRenderHost(); // another process's engine: no library, only what the job carries
+    const worker = startRenderWorker({ url: redis.url, host: asHost(host), model: MODEL.id, concurrency: 2 });
+    try {
+      const job = await start(s, 'Anna reads', 'anna');
+      await s.settled(job.id);
+      expect(s.list().find((j) => j.id === job.id)).toMatchObject({ state: 'done', numDone: 3 });
+      expect(asked.sort()).toEqual(['anna:First paragraph.', 'anna:Second one.', 'anna:Third.']);
+      expect([...host.savedVoiceNames.values()]).toEqual([['Anna'], ['Anna'], ['Anna']]);
+      const stored = (await queue.getCompleted(0, -1)).filter((j) => j.data.part.input === 'Third.' && j.data.settings.voice === 'anna');
+      expect(stored.map((j) => j.data.savedVoices)).toEqual([[ANNA]]); // whole, as plain JSON in Redis
+    } finally {
+      await worker.close();
+      await queue.close();
+    }
+  });
+
+  it('queues jobs without saved voices when the request names none', async () => {
+    const { service: s } = service(() => []);
+    const host = fakeRenderHost();
+    const worker = startRenderWorker({ url: redis.url, host: asHost(host), model: MODEL.id, concurrency: 2 });
+    try {
+      const job = await start(s, 'Plain', 'vivian');
+      await s.settled(job.id);
+      expect([...host.savedVoiceNames.values()]).toEqual([[], [], []]);
     } finally {
       await worker.close();
     }

@@ -12,15 +12,16 @@ import { StudioError, toStudioError } from '../../src-shared/errors';
 import type { RenderJob, RenderStartRequest } from '../../src-shared/contract/render';
 import type { ClipRecord, NewClip } from '../../src-shared/contract/library';
 import type { ProjectDocument } from '../../src-shared/contract/projects';
-import type { ModelInfo } from '../../src-shared/synthesis';
+import type { ModelInfo, SynthesisRequest } from '../../src-shared/synthesis';
 import type { FileGrants } from '../access/file-grants';
 import { decodeWav } from '../audio/wav';
 import { planRender, type RenderPlan } from '../render/render-plan';
-import { assembleWork, defaultAssemblyConfig } from '../render/render-parts';
+import { assembleWork, defaultAssemblyConfig, type SavedVoicesForPart } from '../render/render-parts';
 import { renderLocally } from '../render/render-local';
 import type { RenderProgress } from '../render/render-progress';
 import { RenderJobStore, type RenderRecord } from '../render/render-job-store';
 import type { RenderQueueConfig } from '../render/render-queue';
+import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 import type { EngineHostApi } from './studio-services';
 
 export interface RenderServiceOptions {
@@ -38,6 +39,8 @@ export interface RenderServiceOptions {
   /** Tries per part on the local engines (a crashed engine is restarted by the pool). */
   attempts?: number;
   queueConfig?: Partial<RenderQueueConfig>;
+  /** The saved voices a request names; queue jobs carry them to workers in other processes. */
+  savedVoicesFor?(req: Pick<SynthesisRequest, 'input' | 'inputFormat' | 'voice'>): SavedVoiceConditioning[];
   nowMs?: () => number;
 }
 
@@ -199,7 +202,8 @@ export class RenderService {
       let result: { failures: { part: { index: number; chapter: number }; reason: string }[]; cancelled: boolean };
       if (record.queueUrl) {
         const { submitRender, defaultQueueConfig } = await import('../render/render-queue');
-        result = await submitRender(record.queueUrl, plan, outputDir, onProgress, { ...defaultQueueConfig(), ...this.options.queueConfig }, signal);
+        const savedVoicesFor: SavedVoicesForPart = (part) => this.options.savedVoicesFor?.({ ...part, voice: plan.settings.voice }) ?? [];
+        result = await submitRender(record.queueUrl, plan, outputDir, onProgress, { ...defaultQueueConfig(), ...this.options.queueConfig }, signal, savedVoicesFor);
       } else {
         const concurrency = this.options.concurrency ?? 4 * (this.options.host.size ?? 1);
         const onRetry = (part: { index: number }, attempt: number, reason: string) =>

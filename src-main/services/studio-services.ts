@@ -278,7 +278,7 @@ export class StudioServices {
   /** Renders (the Render page), created on first use; their events go to admin windows only. */
   private renderService(): RenderService {
     const host = this.options.host;
-    // Local renders speak saved voices as the Speak screen does (queue workers in other processes do not).
+    // Local renders speak saved voices as the Speak screen does; queue jobs carry them (savedVoicesFor).
     const withSavedVoices: Pick<EngineHostApi, 'call'> & { readonly size?: number } = {
       get size() {
         return (host as { size?: number }).size;
@@ -288,6 +288,7 @@ export class StudioServices {
     this.renders ??= new RenderService({
       dataDir: this.options.appInfo().userDataDir,
       host: withSavedVoices,
+      savedVoicesFor: (req) => this.savedVoicesFor(req),
       grants: this.options.grants,
       openProject: (p) => this.uiServices().projects.open(p),
       saveToLibrary: (clip, pcm) => this.libraryService().saveClip(clip, pcm),

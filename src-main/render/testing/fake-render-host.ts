@@ -9,8 +9,10 @@ export const RATE = 24_000;
 export const MODEL = { id: 'embedded:tiny', modelHash: 'h', defaultParams: { temperature: 0.9 } };
 
 export interface FakeHost {
-  call(method: string, req: { requestId?: string; input?: string }): Promise<unknown>;
+  call(method: string, req: { requestId?: string; input?: string; savedVoices?: readonly { name: string }[] }): Promise<unknown>;
   synthesized: string[];
+  /** The saved voices' names each synthesised input came with, by input. */
+  savedVoiceNames: Map<string, string[]>;
   cancelled: string[];
   /** Inputs that fail (a reason per try), or hang until cancelled. */
   failing: Map<string, string[]>;
@@ -21,6 +23,7 @@ export function fakeRenderHost(): FakeHost {
   const waiters = new Map<string, () => void>();
   const host: FakeHost = {
     synthesized: [],
+    savedVoiceNames: new Map(),
     cancelled: [],
     failing: new Map(),
     hanging: new Set(),
@@ -39,6 +42,7 @@ export function fakeRenderHost(): FakeHost {
         throw new StudioError('cancelled', 'cancelled');
       }
       host.synthesized.push(input);
+      host.savedVoiceNames.set(input, (req.savedVoices ?? []).map((v) => v.name));
       const pcm = Float32Array.from({ length: 100 * input.length }, (_, i) => 0.2 * Math.sin(i / 7));
       return { pcm, sampleRateHz: RATE };
     },

@@ -1,8 +1,8 @@
 /**
  * Clip library actions: list with the current search, voice and favourites filters, play a clip,
  * rename / favourite it, re-open it in the editor (as a new project: document, voice settings and
- * the clip as the timeline; the panel asks first when that would replace unsaved work), download
- * as WAV, delete.
+ * the clip with its takes as the timeline; the panel asks first when that would replace unsaved
+ * work), download as WAV, delete; Timeline take choices are told to the library.
  */
 import { CHANNELS } from '../../../src-shared/ipc-contract';
 import { toStudioError } from '../../../src-shared/errors';
@@ -16,6 +16,7 @@ import { playPcm } from '../../components/pcm-player';
 import { composeTimeline, type ClipAudio } from '../timeline/compose-timeline';
 import type { ProjectTurn } from '../../../src-shared/contract/projects';
 import { downloadBytes, encodeWav } from '../../components/wav-encode';
+import { changedChoices, turnsWithLibraryTakes } from './library-takes-sync';
 
 function newId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
@@ -90,10 +91,15 @@ export function reopenWouldReplaceWork(s: StudioState = useStudioStore.getState(
   return s.projectPath === null && (s.editorText !== DEFAULT_DOCUMENT || s.turns.length > 0);
 }
 
-/** Opens the clip in the Timeline as a new, unsaved project named after it (the previous project's file is untouched). */
+/**
+ * Opens the clip in the Timeline as a new, unsaved project named after it (the previous project's
+ * file is untouched), with its takes under their turns and the takes the Library chose chosen.
+ */
 export async function reopenClip(clip: ClipRecord): Promise<void> {
   try {
     const audio = await call(CHANNELS.readClipAudio, { id: clip.id });
+    const takes = clip.numTakes > 0 ? await call(CHANNELS.listClips, { takesOf: clip.id }) : [];
+    const takeAudio = await Promise.all(takes.map((t) => call(CHANNELS.readClipAudio, { id: t.id })));
     const s = useStudioStore.getState();
     s.setProjectMeta({ projectId: randomId(), projectName: clip.title, projectPath: null });
     s.setEditorFormat(clip.inputFormat);
@@ -101,6 +107,8 @@ export async function reopenClip(clip: ClipRecord): Promise<void> {
     s.updateVoiceSettings({ voice: clip.voice, language: clip.language, seed: clip.seed, params: clip.params, instruct: clip.instruct ?? '' });
     s.addClip(clip, audio);
     s.setBaseClip(clip, null, [], newId);
+    takes.forEach((t, i) => s.addClip(t, takeAudio[i]));
+    if (takes.length > 0) s.setTimeline({ baseLayout: useStudioStore.getState().baseLayout, turns: turnsWithLibraryTakes(useStudioStore.getState().turns, takes, clip.chosenTakes ?? {}, newId) });
     s.setArea('timeline');
   } catch (err) {
     fail(err);
@@ -151,4 +159,11 @@ export async function recordChosenTake(turnIndex: number): Promise<void> {
     (clip) => useStudioStore.getState().replaceLibraryClip(clip),
     () => undefined,
   );
+}
+
+/** Runs a Timeline edit (choose, revert, undo, redo), then tells the library each turn whose chosen take it changed. */
+export async function withChosenTakeSync(edit: () => void): Promise<void> {
+  const before = useStudioStore.getState().turns;
+  edit();
+  await Promise.all(changedChoices(before, useStudioStore.getState().turns).map((turnIndex) => recordChosenTake(turnIndex)));
 }

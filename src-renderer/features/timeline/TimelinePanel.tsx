@@ -14,6 +14,7 @@ import { MAX_ZOOM_PX_PER_S, MIN_ZOOM_PX_PER_S } from './timeline.slice';
 import { timelinePlayer } from './timeline-player';
 import { TraceTable } from './TraceTable';
 import { exportAudioFile } from './export-actions';
+import { withChosenTakeSync } from '../library/library-actions';
 import { normalizeLoudness } from '../../../src-main/audio/normalize-loudness';
 import { AUDIO_FORMATS, type AudioFormat } from '../../../src-shared/audio-format';
 import { toStudioError } from '../../../src-shared/errors';
@@ -127,8 +128,8 @@ export function TimelinePanel() {
           <button aria-label="Zoom in" disabled={zoom >= MAX_ZOOM_PX_PER_S} onClick={() => setZoom(zoom * 1.5)}>+</button>
         </span>
         <span className="inline" role="group" aria-label="Edit history">
-          <button data-testid="undo" disabled={!canUndo} onClick={undo} aria-keyshortcuts="Control+Z Meta+Z" title="Undo (Ctrl/Cmd+Z)">Undo</button>
-          <button data-testid="redo" disabled={!canRedo} onClick={redo} aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y" title="Redo (Ctrl/Cmd+Shift+Z)">Redo</button>
+          <button data-testid="undo" disabled={!canUndo} onClick={() => void withChosenTakeSync(undo)} aria-keyshortcuts="Control+Z Meta+Z" title="Undo (Ctrl/Cmd+Z)">Undo</button>
+          <button data-testid="redo" disabled={!canRedo} onClick={() => void withChosenTakeSync(redo)} aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y" title="Redo (Ctrl/Cmd+Shift+Z)">Redo</button>
         </span>
         <label>
           Export format{' '}

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 // Takes of one turn against an in-memory bridge: a new take sends only that turn (turnIndex) with
 // the seed kept, new random or typed, streams, is filed under the turn's own voice and becomes the
-// chosen, labelled take; the history lists every take with seed and voice; A/B names the takes.
+// chosen, labelled take; the history lists every take with seed and voice; A/B names the takes;
+// Revert tells the Library.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { setBridge } from '../../ipc/client';
@@ -16,6 +17,7 @@ const trace = { turns: [{ turnIndex: 0, voice: 'ryan' }, { turnIndex: 1, voice: 
 
 function fakeBridge() {
   const syntheses: SynthesisRequest[] = [];
+  const choices: unknown[] = [];
   const saved: Record<string, unknown>[] = [];
   const bridge: StudioBridge = {
     invoke: async (channel, request) => {
@@ -30,11 +32,12 @@ function fakeBridge() {
         saved.push(clip);
         return { ok: true, value: { ...clip, id: `take-clip-${saved.length}`, createdAtMs: 10 + saved.length, numSamples: 60, durationMs: 3 } as never };
       }
+      if (channel === 'studio:library.updateClip') choices.push((request as { chooseTake: unknown }).chooseTake);
       return { ok: true, value: null as never };
     },
     on: () => () => {},
   };
-  return { bridge, syntheses, saved };
+  return { bridge, syntheses, saved, choices };
 }
 
 function renderTurn(turnIndex: number) {
@@ -100,5 +103,14 @@ describe('TurnTakes', () => {
     expect(screen.getByRole('button', { name: 'Play turn 2 Take 1 alone' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Keep A — Take 1' }));
     expect(useStudioStore.getState().turns[1].chosenTakeId).toBe(useStudioStore.getState().turns[1].takes[0].takeId);
+  });
+
+  it('Revert tells the Library the take it goes back to', async () => {
+    useStudioStore.getState().addTake(1, { takeId: 'x', clipId: 'take-clip-9', seed: 7, startSample: 0, endSample: 60, createdAtMs: 9, label: 'Take 2', voice: 'vivian' });
+    renderTurn(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Revert' }));
+    await waitFor(() => expect(fake.choices).toEqual([{ turnIndex: 1, takeId: null }]));
+    fireEvent.click(screen.getByRole('button', { name: 'Revert' }));
+    await waitFor(() => expect(fake.choices).toEqual([{ turnIndex: 1, takeId: null }, { turnIndex: 1, takeId: 'take-clip-9' }]));
   });
 });

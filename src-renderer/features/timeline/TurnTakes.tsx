@@ -8,7 +8,7 @@
 import { useState } from 'react';
 import type { ProjectTurn, TakeRef } from '../../../src-shared/contract/projects';
 import { useStudioStore } from '../../store/store';
-import { recordChosenTake } from '../library/library-actions';
+import { withChosenTakeSync } from '../library/library-actions';
 import { playPcm, stopPcm } from '../../components/pcm-player';
 import { MAX_SEED } from '../voice/voice.slice';
 import { isEdited, NO_EDIT, takeSamples, type ClipAudio } from './compose-timeline';
@@ -37,11 +37,10 @@ export function TurnTakes({ turn, sampleRateHz, region, onPlayRegion, exportLabe
   const clipAudio = useStudioStore((s) => s.clipAudio);
   const clips = useStudioStore((s) => s.clips);
   const chooseInTimeline = useStudioStore((s) => s.chooseTake);
-  const chooseTake = (turnIndex: number, takeId: string) => {
-    chooseInTimeline(turnIndex, takeId);
-    void recordChosenTake(turnIndex);
-  };
-  const revertTake = useStudioStore((s) => s.revertTake);
+  const revertInTimeline = useStudioStore((s) => s.revertTake);
+  // The Library's entry shows the same choice (choose and revert alike).
+  const chooseTake = (turnIndex: number, takeId: string) => void withChosenTakeSync(() => chooseInTimeline(turnIndex, takeId));
+  const revertTake = (turnIndex: number) => void withChosenTakeSync(() => revertInTimeline(turnIndex));
   const compare = useStudioStore((s) => s.compare);
   const setCompare = useStudioStore((s) => s.setCompare);
   const busy = useStudioStore((s) => s.jobs.some((j) => j.kind === 'turn' && j.turnIndex === turn.turnIndex && (j.state === 'waiting' || j.state === 'running')));

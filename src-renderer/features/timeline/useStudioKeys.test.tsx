@@ -67,4 +67,16 @@ describe('useStudioKeys', () => {
     fireEvent.keyDown(document.body, { key: 'Z', ctrlKey: true, shiftKey: true });
     expect(useStudioStore.getState().turns[0].edit?.gainDb).toBe(-3);
   });
+
+  it('Ctrl+Z that undoes a take choice tells the Library the choice it goes back to', async () => {
+    render(<Host />);
+    const clip = { id: 'c', createdAtMs: 0, seed: 1, numSamples: 10, turnSpans: [{ turnIndex: 0, startSample: 0, endSample: 10 }] } as ClipRecord;
+    useStudioStore.getState().setBaseClip(clip, null, [], () => 'k');
+    useStudioStore.getState().addTake(0, { takeId: 'k2', clipId: 't', seed: 2, startSample: 0, endSample: 10, createdAtMs: 1 });
+    useStudioStore.getState().setArea('timeline');
+    fireEvent.keyDown(document.body, { key: 'z', ctrlKey: true });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(useStudioStore.getState().turns[0].chosenTakeId).toBe('k');
+    expect(channels).toContain('studio:library.updateClip');
+  });
 });

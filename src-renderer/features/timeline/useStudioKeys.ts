@@ -2,13 +2,14 @@
  * Studio shortcuts, scoped to where they act: Ctrl/Cmd+Enter generates on the Timeline (only when
  * the SSML has no problems) or speaks on the Speak screen, and does nothing elsewhere; Space plays
  * or pauses the timeline, Esc cancels running generations and Ctrl/Cmd+Z / Shift+Z (or Y) undo and
- * redo timeline edits, all only when no text field has focus.
+ * redo timeline edits (take choices in the Library too), all only when no text field has focus.
  */
 import { useEffect } from 'react';
 import { useStudioStore } from '../../store/store';
 import { speak } from '../speak/speak-actions';
 import { cancelAll, generate } from './generate-actions';
 import { timelinePlayer } from './timeline-player';
+import { withChosenTakeSync } from '../library/library-actions';
 
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -35,8 +36,7 @@ export function useStudioKeys(): void {
         const s = useStudioStore.getState();
         if (s.area !== 'timeline' || isTyping(e.target)) return;
         e.preventDefault();
-        if (e.key.toLowerCase() === 'y' || e.shiftKey) s.redo();
-        else s.undo();
+        void withChosenTakeSync(e.key.toLowerCase() === 'y' || e.shiftKey ? s.redo : s.undo); // a choice undone is undone in the Library too
       } else if (e.key === 'Escape') {
         if (isTyping(e.target)) return; // Esc in a field (the project name, a search box) is that field's business
         void cancelAll();

@@ -1,0 +1,28 @@
+/**
+ * The Library's takes and the Timeline's, kept the same both ways (pure parts; library-actions
+ * calls them): a re-opened clip's takes and the Library's choices become each turn's takes, and
+ * the turns whose chosen take a Timeline edit changed are found to tell the Library.
+ */
+import type { ClipRecord } from '../../../src-shared/contract/library';
+import type { ProjectTurn } from '../../../src-shared/contract/projects';
+
+/**
+ * `turns` (one take each, the base clip's) with the clip's stored takes appended per turn, oldest
+ * first, and the take the Library chose (`chosen`: turn → take clip id) chosen; revert goes back to
+ * the clip's own audio. Takes of turns the clip does not have are left out.
+ */
+export function turnsWithLibraryTakes(turns: ProjectTurn[], takes: readonly ClipRecord[], chosen: Readonly<Record<number, string>>, newId: () => string): ProjectTurn[] {
+  return turns.map((turn) => {
+    const refs = takes
+      .filter((t) => t.takeOf?.turnIndex === turn.turnIndex)
+      .map((t, i) => ({ takeId: newId(), clipId: t.id, seed: t.seed, startSample: 0, endSample: t.numSamples, createdAtMs: t.createdAtMs, voice: t.voice, label: `Take ${turn.takes.length + i + 1}` }));
+    const pick = refs.find((r) => r.clipId === chosen[turn.turnIndex]);
+    return { ...turn, takes: [...turn.takes, ...refs], chosenTakeId: pick?.takeId ?? turn.chosenTakeId, previousTakeId: pick ? turn.chosenTakeId : turn.previousTakeId };
+  });
+}
+
+/** The turns whose chosen take differs between `before` and now (a turn that appeared counts). */
+export function changedChoices(before: readonly ProjectTurn[], after: readonly ProjectTurn[]): number[] {
+  const was = new Map(before.map((t) => [t.turnIndex, t.chosenTakeId]));
+  return after.filter((t) => was.get(t.turnIndex) !== t.chosenTakeId).map((t) => t.turnIndex);
+}
