@@ -192,21 +192,19 @@ describe('input that must not reach or block the engine', () => {
     expect((await fetch(`${open.server.url}/readyz`)).status).toBe(200);
   }, 120_000);
 
-  it('rejects 1 MB of text in under 100 ms while another request completes normally', async () => {
+  it('rejects 1 MB of text before it reaches the engine host, while another request completes normally', async () => {
     const hugeText = 'word '.repeat(209_715); // 1,048,575 characters
-    await postJson(`${open.server.url}/api/v1/tts`, { text: hugeText, voice: 'ryan' }); // warm the path (JIT), as a server that has run a while is
+    // What it costs is checked by where it stops, not by a wall-clock limit (that depends on the machine's load).
+    const startedBefore = open.runtime.host.requestCounters().numStarted;
     const other = postJson(`${open.server.url}/api/v1/tts`, { text: 'A normal request beside the hostile one.', voice: 'ryan', seed: 9 });
-    const elapsedMs: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const startedMs = performance.now();
       const huge = await postJson(`${open.server.url}/api/v1/tts`, { text: hugeText, voice: 'ryan' });
-      elapsedMs.push(performance.now() - startedMs);
       expect(huge.status).toBe(400);
       expect((huge.json() as { error: { code: string; message: string } }).error).toMatchObject({ code: 'input-too-long', message: expect.stringMatching(/split the text/) });
     }
-    // The median of three round trips, upload of the megabyte included: one slow scheduler tick on a busy machine is not the server's cost.
-    expect(elapsedMs.sort((a, b) => a - b)[1]).toBeLessThan(100);
     expect((await other).status).toBe(200);
+    // Only the normal request was handed to the engine host: the three megabytes never were.
+    expect(open.runtime.host.requestCounters().numStarted - startedBefore).toBe(1);
   }, 60_000);
 
   it('answers a document that can never be admitted with a permanent error, not 429', async () => {
