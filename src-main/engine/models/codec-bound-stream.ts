@@ -9,10 +9,9 @@
 import { StudioError } from '../../../src-shared/errors';
 import { buildCopyGraph, buildTypedCopyGraph, copyInputName, copyOutputName } from '../../model-builder/copy-graph';
 import {
-  CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_KEY_POSITIONS, CODEC_STATIC_QUERY_POSITIONS,
+  CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_KEY_POSITIONS, CODEC_STATIC_QUERY_POSITIONS, writeStreamStaticMask, writeStreamStaticPositions,
 } from '../../model-builder/codec/codec-graph';
 import type { GraphSpec, ModelManifest } from '../../model-builder/manifest';
-import { MASK_NEGATIVE } from '../../model-builder/onnx/composite-ops';
 import type { SessionOptions, StageBinding, StageBuffer, StageSession } from '../runtime/runtime';
 import { openBindable, type OpenSession } from './bound-runs';
 import { missingState, rowsPerState, type StateIo } from './codec-state';
@@ -169,22 +168,16 @@ export class BoundCodecStream implements CodecStage {
     for (const s of [this.copies.upload, this.copies.stage, this.copies.download, this.session]) await s.release();
   }
 
-  /** Codes, and each row's mask (new frame i sees key j when i ≤ j ≤ i + W − 1 and j is a real frame) and positions. */
+  /** Codes, each row's mask and (portable builds) the RoPE positions. */
   private writeStep(b: Bucket, rows: readonly CodecStreamRow[]): void {
     const q = this.numQuantizers;
     const n = b.frames;
-    const numKeys = n + this.numCarried;
     rows.forEach((r, row) => {
       if (r.window.length !== n) throw new StudioError('internal', `codec batch mixes window lengths ${n} and ${r.window.length}`, {});
       r.window.forEach((frame, t) => frame.forEach((c, j) => (b.codes[(row * q + j) * n + t] = BigInt(c))));
-      const firstReal = this.numCarried - r.numDecodedFrames;
-      for (let i = 0; i < n; i++) {
-        const line = b.mask.subarray((row * n + i) * numKeys, (row * n + i + 1) * numKeys);
-        for (let j = 0; j < numKeys; j++) line[j] = j >= i && j <= i + this.numCarried && j >= firstReal ? 0 : MASK_NEGATIVE;
-      }
     });
-    for (let i = 0; i < b.queryPositions.length; i++) b.queryPositions[i] = BigInt(this.numCarried + i);
-    for (let j = 0; j < b.keyPositions.length; j++) b.keyPositions[j] = BigInt(j);
+    writeStreamStaticMask(b.mask, rows.map((r) => r.numDecodedFrames), n, this.numCarried + 1);
+    writeStreamStaticPositions(b.queryPositions, b.keyPositions, this.numCarried + 1);
   }
 
   /** Copies the rows' recorded states (zeros for rows that start) into the read set. */

@@ -12,7 +12,7 @@
  * which is exact because attention only sees relative positions.
  */
 import { StudioError } from '../../../src-shared/errors';
-import { groupedQueryAttention, linear, rmsNorm, ropeFor, ropeHeads, swiglu } from '../onnx/composite-ops';
+import { groupedQueryAttention, linear, MASK_NEGATIVE, rmsNorm, ropeFor, ropeHeads, swiglu } from '../onnx/composite-ops';
 import { GraphBuilder, type ExternalDataOptions, type GraphOps } from '../onnx/graph-builder';
 import { CODEBOOK_EPSILON, CONVNEXT_LAYER_NORM_EPS, RESIDUAL_DILATIONS, type CodecConfig, type CodecDecoderConfig } from './codec-config';
 import { checkCodecTensorShapes, type CodecTensors } from './codec-tensor-shapes';
@@ -47,6 +47,29 @@ export interface CodecGraphOptions {
   mode?: CodecGraphMode;
 }
 
+/**
+ * The static streaming graph's mask for one call, written into `mask` [rows, 1, 1, numFrames, W − 1 + numFrames]:
+ * what streamWindowMask computes in the stream graph. New frame i (key W − 1 + i) sees key j when
+ * i ≤ j ≤ i + W − 1 and j ≥ W − 1 − numDecodedFrames[row] (a carried frame the row really decoded, or a new one).
+ */
+export function writeStreamStaticMask(mask: Float32Array, numDecodedFrames: readonly number[], numFrames: number, slidingWindow: number): void {
+  const numCarried = slidingWindow - 1;
+  const numKeys = numFrames + numCarried;
+  numDecodedFrames.forEach((numDecoded, row) => {
+    const firstReal = numCarried - numDecoded;
+    for (let i = 0; i < numFrames; i++) {
+      const line = mask.subarray((row * numFrames + i) * numKeys, (row * numFrames + i + 1) * numKeys);
+      for (let j = 0; j < numKeys; j++) line[j] = j >= i && j <= i + numCarried && j >= firstReal ? 0 : MASK_NEGATIVE;
+    }
+  });
+}
+
+/** The static streaming graph's RoPE positions (portable ops): new frames W − 1 …, keys 0 …. */
+export function writeStreamStaticPositions(queryPositions: BigInt64Array, keyPositions: BigInt64Array, slidingWindow: number): void {
+  for (let i = 0; i < queryPositions.length; i++) queryPositions[i] = BigInt(slidingWindow - 1 + i);
+  for (let j = 0; j < keyPositions.length; j++) keyPositions[j] = BigInt(j);
+}
+
 /** The .onnx bytes with all weights inline (fine below 2 GB; the full decoder is ≈ 457 MB fp32). */
 export function buildCodecDecoderGraph(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, options: CodecGraphOptions = {}): Uint8Array {
   return createCodecGraphBuilder(tensors, config, dtype, options).g.toBytes();
@@ -58,9 +81,9 @@ export function writeCodecDecoderGraph(onnxPath: string, tensors: CodecTensors, 
   return { ...g.save(onnxPath), states };
 }
 
-/** The streaming graph's .onnx bytes (weights inline) and its carried states (names and dims). */
-export function buildCodecStreamGraph(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, ops: GraphOps = 'portable'): { bytes: Uint8Array; states: CodecStreamStateSpec[] } {
-  const { g, states } = createCodecGraphBuilder(tensors, config, dtype, { ops, mode: 'stream' });
+/** The streaming graph's (or its static form's) .onnx bytes (weights inline) and its carried states (names and dims). */
+export function buildCodecStreamGraph(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, ops: GraphOps = 'portable', mode: 'stream' | 'stream-static' = 'stream'): { bytes: Uint8Array; states: CodecStreamStateSpec[] } {
+  const { g, states } = createCodecGraphBuilder(tensors, config, dtype, { ops, mode });
   return { bytes: g.toBytes(), states };
 }
 
