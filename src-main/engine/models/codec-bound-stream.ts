@@ -132,8 +132,8 @@ export class BoundCodecStream implements CodecStage {
   async decodeStreamBatch(rows: readonly CodecStreamRow[]): Promise<Float32Array[]> {
     const frames = rows[0].window.length;
     const b = this.bucket(rows.length, frames);
-    const ids = rows.map((r) => r.sequenceId);
-    const holds = rows.every((r) => r.sequenceId !== null && r.numDecodedFrames > 0) && new Set(ids).size === ids.length ? rows.map((r) => `${r.sequenceId}@${r.numDecodedFrames}`).join(',') : '';
+    // a padded row repeats a real row (BucketedCodec): its slot holds what it wrote last run, and its outputs are dropped
+    const holds = rows.every((r) => r.sequenceId !== null && r.numDecodedFrames > 0) ? rows.map((r) => `${r.sequenceId}@${r.numDecodedFrames}`).join(',') : '';
     const p = b.parity;
     if (holds === '' || b.holds !== holds) await this.stage(b, rows);
     b.holds = '';
@@ -151,7 +151,7 @@ export class BoundCodecStream implements CodecStage {
       kept.add(r.sequenceId);
       this.record.set(r.sequenceId, this.io.map((s, i) => newStates[i].slice(row * rowsPerState(s), (row + 1) * rowsPerState(s))));
     });
-    b.holds = rows.every((r) => r.sequenceId !== null) && kept.size === rows.length ? rows.map((r) => `${r.sequenceId}@${r.numDecodedFrames + frames}`).join(',') : '';
+    b.holds = rows.every((r) => r.sequenceId !== null) ? rows.map((r) => `${r.sequenceId}@${r.numDecodedFrames + frames}`).join(',') : '';
     const perRow = frames * this.samplesPerFrame;
     const pcm = b.pcm[p];
     return rows.map((_, row) => pcm.slice(row * perRow, (row + 1) * perRow));
