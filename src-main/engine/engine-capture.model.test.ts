@@ -148,6 +148,10 @@ describe('capture-ready talker decode (tiny, CPU, C-API adapter)', () => {
     });
   }
 
+  it('refuses codec.stateStore device with capture (streaming codec), naming both keys', () => {
+    return expect(createEngine({ modelDir: builtDir, config: { ...CONFIG, codec: { stateStore: 'device' }, graphCapture: { mode: 'bound' } }, log: () => {} })).rejects.toThrow(/codec.stateStore.*graphCapture.mode/);
+  });
+
   it('refuses kvCache.mode device with capture, naming both keys', () => {
     return expect(createEngine({ modelDir: builtDir, config: { ...CONFIG, kvCache: { mode: 'device' }, graphCapture: { mode: 'on' } }, log: () => {} })).rejects.toThrow(/kvCache.mode.*graphCapture.mode/);
   });
