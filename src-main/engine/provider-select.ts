@@ -95,7 +95,13 @@ function unavailableReason(provider: ProviderName, probe: ProviderProbe, _dtype:
   }
 }
 
-const AUTO_ORDER: ProviderName[] = ['cuda', 'dml', 'webgpu', 'cpu'];
+/**
+ * 'auto' order, from the H200 runs (docs/benchmarks.md, "The four engines on the H200"): WebGPU one stream at
+ * RTF 0.81 and batch-invariant; CUDA (even with CUDA graphs) at RTF 1.79 and 1 LSB off beside batch-mates, so
+ * it comes after WebGPU until its codec and loop graphs run wholly on CUDA. DirectML keeps its place before
+ * WebGPU on Windows (not measured against each other).
+ */
+const AUTO_ORDER: ProviderName[] = ['dml', 'webgpu', 'cuda', 'cpu'];
 
 export function planProviders(choice: ProviderChoice, probe: ProviderProbe, dtype: BuildDtype): ProviderPlan {
   if (choice !== 'auto') {

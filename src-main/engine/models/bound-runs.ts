@@ -99,20 +99,7 @@ export class BoundRuns {
 
   private bucket(dims: Record<string, readonly number[]>): Bucket {
     const key = [...this.inputs, ...this.outputs].map((io) => dims[io.name].join('x')).join(',');
-    const found = this.buckets.get(key);
-    if (found) {
-      this.buckets.delete(key);
-      this.buckets.set(key, found);
-      return found;
-    }
-    while (this.buckets.size >= this.maxBuckets) {
-      const [oldestKey, oldest] = this.buckets.entries().next().value as [string, Bucket];
-      this.releaseBucket(oldest);
-      this.buckets.delete(oldestKey);
-    }
-    const b = this.openBucket(dims);
-    this.buckets.set(key, b);
-    return b;
+    return lruEntry(this.buckets, key, this.maxBuckets, () => this.openBucket(dims), (old) => this.releaseBucket(old));
   }
 
   private openBucket(dims: Record<string, readonly number[]>): Bucket {
@@ -148,4 +135,22 @@ export class BoundRuns {
     download.release();
     step.release();
   }
+}
+
+/** The entry under `key`, made most recently used; opened when absent, after releasing the least recently used past `max`. */
+export function lruEntry<T>(entries: Map<string, T>, key: string, max: number, open: () => T, release: (old: T) => void): T {
+  const found = entries.get(key);
+  if (found) {
+    entries.delete(key);
+    entries.set(key, found);
+    return found;
+  }
+  while (entries.size >= max) {
+    const [oldestKey, oldest] = entries.entries().next().value as [string, T];
+    release(oldest);
+    entries.delete(oldestKey);
+  }
+  const opened = open();
+  entries.set(key, opened);
+  return opened;
 }

@@ -13,7 +13,7 @@ import {
 } from '../../model-builder/codec/codec-graph';
 import type { GraphSpec, ModelManifest } from '../../model-builder/manifest';
 import type { SessionOptions, StageBinding, StageBuffer, StageSession } from '../runtime/runtime';
-import { openBindable, type OpenSession } from './bound-runs';
+import { lruEntry, openBindable, type OpenSession } from './bound-runs';
 import { missingState, rowsPerState, type StateIo } from './codec-state';
 import type { CodecStage, CodecStreamRow, CodecWindow } from './stages';
 
@@ -202,21 +202,7 @@ export class BoundCodecStream implements CodecStage {
   }
 
   private bucket(rows: number, frames: number): Bucket {
-    const key = `${rows}:${frames}`;
-    const found = this.buckets.get(key);
-    if (found) {
-      this.buckets.delete(key);
-      this.buckets.set(key, found);
-      return found;
-    }
-    while (this.buckets.size >= this.maxBuckets) {
-      const [oldestKey, oldest] = this.buckets.entries().next().value as [string, Bucket];
-      this.releaseBucket(oldest);
-      this.buckets.delete(oldestKey);
-    }
-    const b = this.openBucket(rows, frames);
-    this.buckets.set(key, b);
-    return b;
+    return lruEntry(this.buckets, `${rows}:${frames}`, this.maxBuckets, () => this.openBucket(rows, frames), (old) => this.releaseBucket(old));
   }
 
   private openBucket(rows: number, frames: number): Bucket {

@@ -16,7 +16,7 @@ import { pastName, presentName } from '../kv/kv-store';
 import type { SessionOptions, StageBinding, StageBuffer, StageSession } from '../runtime/runtime';
 import { float16BitsToFloat32, float32ToFloat16Bits } from '../../model-builder/float-bits';
 import type { ActivationDtype } from './activations';
-import { openBindable, type OpenSession } from './bound-runs';
+import { lruEntry, openBindable, type OpenSession } from './bound-runs';
 import type { TalkerInput, TalkerOutput } from './stages';
 
 export interface BoundDecodeStats {
@@ -171,21 +171,7 @@ export class BoundTalkerDecode {
   }
 
   private bucket(rows: number, capacity: number): Bucket {
-    const key = `${rows}:${capacity}`;
-    const found = this.buckets.get(key);
-    if (found) {
-      this.buckets.delete(key);
-      this.buckets.set(key, found);
-      return found;
-    }
-    while (this.buckets.size >= this.maxBuckets) {
-      const [oldestKey, oldest] = this.buckets.entries().next().value as [string, Bucket];
-      this.releaseBucket(oldest);
-      this.buckets.delete(oldestKey);
-    }
-    const b = this.openBucket(rows, capacity);
-    this.buckets.set(key, b);
-    return b;
+    return lruEntry(this.buckets, `${rows}:${capacity}`, this.maxBuckets, () => this.openBucket(rows, capacity), (old) => this.releaseBucket(old));
   }
 
   private openBucket(rows: number, capacity: number): Bucket {

@@ -3,8 +3,7 @@
  * libcudart.so.13 that cuda-libraries.ts finds), used where ORT's CopyTensors has no CUDA data
  * transfer registered in the environment. Synchronous: it returns when the bytes have arrived.
  */
-import fs from 'node:fs';
-import { findCudaLibraries } from '../cuda-libraries';
+import { foundCudaLibraries } from './cuda-preload';
 import { configuredKoffi } from './koffi-config';
 
 type Memcpy = (dst: unknown, src: unknown, bytes: number, kind: number) => number;
@@ -16,14 +15,7 @@ export const CUDA_MEMCPY = { hostToDevice: 1, deviceToHost: 2 } as const;
 function load(): Memcpy | null {
   if (memcpy !== undefined) return memcpy;
   const lib = process.platform === 'win32' ? 'cudart64_13.dll' : 'libcudart.so.13';
-  const list = (d: string) => {
-    try {
-      return fs.readdirSync(d);
-    } catch {
-      return [];
-    }
-  };
-  const found = findCudaLibraries(process.platform === 'win32' ? 'win32' : 'linux', process.env, { exists: (p) => fs.existsSync(p), list }).found[lib];
+  const found = foundCudaLibraries()[lib];
   try {
     const { koffi } = configuredKoffi();
     memcpy = koffi.load(found ?? lib).func('int cudaMemcpy(void *dst, void *src, size_t count, int kind)') as Memcpy;

@@ -34,6 +34,11 @@ export function preloadLibraries(paths: readonly string[]): string | null {
  * wheels, …). Missing ones are left to ORT, whose own error then names the file.
  */
 export function preloadFoundCudaLibraries(env: NodeJS.ProcessEnv = process.env): string | null {
+  return preloadLibraries(Object.values(foundCudaLibraries(env)));
+}
+
+/** CUDA library file → the full path the search finds on this machine (STUDIO_CUDA_LIB_PATH, pip wheels, …). */
+export function foundCudaLibraries(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const platform = process.platform === 'win32' ? 'win32' : 'linux';
   const list = (d: string) => {
     try {
@@ -42,6 +47,5 @@ export function preloadFoundCudaLibraries(env: NodeJS.ProcessEnv = process.env):
       return [];
     }
   };
-  const search = findCudaLibraries(platform, env, { exists: (p) => fs.existsSync(p), list });
-  return preloadLibraries(Object.values(search.found));
+  return findCudaLibraries(platform, env, { exists: (p) => fs.existsSync(p), list }).found;
 }
