@@ -13,10 +13,11 @@ import { describeEngineConfig, resolveEngineConfig, type EngineConfig } from './
 import { BucketedCodec, BucketedCodePredictor } from './models/bucketed-stages';
 import { OrtCodePredictor } from './models/code-predictor';
 import { OrtCodePredictorLoop } from './models/code-predictor-loop';
+import { BoundCodecStream } from './models/codec-bound-stream';
 import { openCodecDecoder } from './models/codec-decoder';
 import { EmbeddingTables } from './models/embedding-tables';
 import { loadModelManifest } from './models/model-manifest';
-import type { CodePredictorStage, ModelStages } from './models/stages';
+import type { CodecStage, CodePredictorStage, ModelStages } from './models/stages';
 import { OrtTalker } from './models/talker';
 import { resolveKvStrategy, talkerOptionsFor } from './kv/create-kv-store';
 import { presentNames } from './kv/kv-store';
@@ -76,7 +77,7 @@ export function resolveCodecStateStore(config: EngineConfig, provider: ProviderN
  */
 function captureSetup(manifest: ModelManifest, modelDir: string, config: EngineConfig, options: SessionOptions, graph: keyof ModelManifest['graphs']) {
   const spec = manifest.graphs[graph];
-  if (!spec) throw new StudioError('model-invalid', `graphCapture.mode '${config.graphCapture.mode}' needs the capture-ready graph ${graph} (builder v11 on); rebuild the model with 'studio model build'`, { field: 'graphCapture.mode' });
+  if (!spec) throw new StudioError('model-invalid', `graphCapture.mode '${config.graphCapture.mode}' needs the capture-ready graph ${graph} (builder v12 on); rebuild the model with 'studio model build'`, { field: 'graphCapture.mode' });
   return {
     model: path.join(modelDir, spec.file),
     open: (model: string | Uint8Array, extra: Partial<SessionOptions>) => createSession(model, { ...options, ...extra, providerOptions: { ...options.providerOptions, ...extra.providerOptions } }),
@@ -101,6 +102,15 @@ async function openCodePredictor(manifest: ModelManifest, modelDir: string, conf
   const cpGraph = useLoop ? manifest.graphs.codePredictorLoop : manifest.graphs.codePredictorStep;
   const cpSession = await createSession(path.join(modelDir, cpGraph.file), options);
   return useLoop ? new OrtCodePredictorLoop(cpSession, manifest, embeddings) : new OrtCodePredictor(cpSession, manifest, embeddings);
+}
+
+/** The codec: the streaming graph's capture-ready form on bound buffers when graphCapture asks, else the window or streaming graph. */
+async function openCodec(manifest: ModelManifest, modelDir: string, config: EngineConfig, options: SessionOptions, stream: boolean, provider: ProviderName): Promise<CodecStage> {
+  if (stream && config.graphCapture.mode !== 'off') {
+    const c = captureSetup(manifest, modelDir, config, options, 'codecStreamStatic');
+    return BoundCodecStream.open(c.model, manifest, c.open, c.capture, c.location, config.graphCapture.maxBuckets);
+  }
+  return openCodecDecoder(modelDir, manifest, options, stream, stream && resolveCodecStateStore(config, provider) === 'device');
 }
 
 /** The session options every stage starts from: provider, device pin, threads. */
@@ -131,7 +141,7 @@ async function openStages(manifest: ModelManifest, modelDir: string, config: Eng
     const innerPredictor = await openCodePredictor(manifest, modelDir, config, options, embeddings);
     const codePredictor = buckets ? new BucketedCodePredictor(innerPredictor, config.shapeBuckets.codePredictorRows) : innerPredictor;
     const stream = resolveCodecMode(config) === 'stream';
-    const innerCodec = await openCodecDecoder(modelDir, manifest, options, stream, stream && resolveCodecStateStore(config, provider) === 'device');
+    const innerCodec = await openCodec(manifest, modelDir, config, options, stream, provider);
     const codec = buckets ? new BucketedCodec(innerCodec, config.shapeBuckets.codecMinRows, config.shapeBuckets.codecMaxRowFrames) : innerCodec;
     return { talker, codePredictor, codec, embeddings, numCodeGroups: manifest.numCodeGroups };
   } catch (err) {

@@ -1,5 +1,5 @@
-// The capture-ready forms (talker-decode.onnx over bound buffers with the KV updated in place, and the
-// code-predictor loop's static form) on the CPU provider through the C-API adapter: 'bound' and 'on'
+// The capture-ready forms (talker-decode.onnx over bound buffers with the KV updated in place, the
+// code-predictor loop's static form, and the streaming codec's static form over ping-pong state buffers) on the CPU provider through the C-API adapter: 'bound' and 'on'
 // (capture asked for; CPU runs the same static graphs uncaptured) give today's codes and PCM bytes,
 // greedy and sampled, alone and batched beside staggered others, with shape buckets on and off, with the
 // step code predictor and on the fp16 build, and reproduce the stored goldens; the runs really went
@@ -14,6 +14,7 @@ import { ensureTinyModel } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
 import type { Engine } from './engine';
 import { BoundCodePredictorLoop } from './models/code-predictor-bound-loop';
+import { BoundCodecStream } from './models/codec-bound-stream';
 import type { OrtTalker } from './models/talker';
 import { referenceSynthesis } from './reference-synthesis';
 import { runAndCollect, type RequestOutputs } from './testing/run-and-collect';
@@ -33,6 +34,12 @@ const REQUESTS: SynthesisRequest[] = Array.from({ length: 6 }, (_, i) => ({
 }));
 
 const boundStats = (engine: Engine) => (engine.parts.stages.talker as unknown as OrtTalker).boundDecodeStats();
+/** The bound streaming codec, also inside the shape-bucket wrapper; null when the codec is today's form. */
+const boundCodec = (engine: Engine): BoundCodecStream | null => {
+  const codec = engine.parts.stages.codec as unknown as { inner?: unknown };
+  const inner = codec instanceof BoundCodecStream ? codec : codec.inner;
+  return inner instanceof BoundCodecStream ? inner : null;
+};
 
 let builtDir: string;
 let today: Engine;
@@ -75,6 +82,14 @@ describe('capture-ready talker decode (tiny, CPU, C-API adapter)', () => {
         expect(stats.numRunsStaged).toBeLessThan(stats.numRuns);
         expect((engine.parts.stages.talker as unknown as OrtTalker).kvStats()).toMatchObject({ strategy: 'host', numSequences: 0 });
         expect(boundStats(today)).toBeNull();
+        // the codec ran bound: a bucket keeps its state set between a sequence's chunks, two graph ids per bucket, nothing kept after the requests
+        const codec = boundCodec(engine)!.stats();
+        expect(codec.numRuns).toBeGreaterThan(REQUESTS.length);
+        expect(codec.numRunsStaged).toBeLessThan(codec.numRuns);
+        expect(codec.numGraphIds % 2).toBe(0);
+        expect(codec.numGraphIds).toBeGreaterThanOrEqual(2 * codec.numBuckets);
+        expect(codec.numSequences).toBe(0);
+        expect(boundCodec(today)).toBeNull();
         const predictor = engine.parts.stages.codePredictor;
         if (!('shapeBuckets' in extra)) expect((predictor as BoundCodePredictorLoop).stats().numRuns).toBeGreaterThan(REQUESTS.length);
       } finally {
@@ -132,6 +147,10 @@ describe('capture-ready talker decode (tiny, CPU, C-API adapter)', () => {
       }
     });
   }
+
+  it('refuses codec.stateStore device with capture (streaming codec), naming both keys', () => {
+    return expect(createEngine({ modelDir: builtDir, config: { ...CONFIG, codec: { stateStore: 'device' }, graphCapture: { mode: 'bound' } }, log: () => {} })).rejects.toThrow(/codec.stateStore.*graphCapture.mode/);
+  });
 
   it('refuses kvCache.mode device with capture, naming both keys', () => {
     return expect(createEngine({ modelDir: builtDir, config: { ...CONFIG, kvCache: { mode: 'device' }, graphCapture: { mode: 'on' } }, log: () => {} })).rejects.toThrow(/kvCache.mode.*graphCapture.mode/);

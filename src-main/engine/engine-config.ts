@@ -84,7 +84,8 @@ export interface CodecChunkConfig {
   /**
    * Where the stream mode's carried state lives between calls. 'device': on the GPU, fed back as it is
    * or regathered there when a call's rows change; 'host': copied down and up on every call.
-   * 'auto': 'device' on WebGPU, 'host' elsewhere.
+   * 'auto': 'device' on WebGPU, 'host' elsewhere. With graphCapture on, the streaming codec's state lives
+   * in the bound form's buffers (and a host record); 'device' is refused there.
    */
   stateStore: CodecStateChoice;
   /** Frames decoded per chunk once streaming is under way (80 ms per frame). */
@@ -237,6 +238,9 @@ export function resolveEngineConfig(overrides: unknown = {}): Readonly<EngineCon
   }
   if (merged.graphCapture.mode !== 'off' && merged.kvCache.mode === 'device') {
     fail('kvCache.mode', `'device' cannot be combined with graphCapture.mode '${merged.graphCapture.mode}' (the captured form keeps its KV in bound buffers staged from the host pool); use 'auto' or 'host'`);
+  }
+  if (merged.graphCapture.mode !== 'off' && merged.codec.stateStore === 'device' && merged.codec.mode !== 'window') {
+    fail('codec.stateStore', `'device' cannot be combined with graphCapture.mode '${merged.graphCapture.mode}' (the captured streaming codec keeps its state in bound buffers staged from a host record); use 'auto' or 'host'`);
   }
   if (merged.maxPrefillSequences > merged.maxRunningSequences) {
     fail('maxPrefillSequences', `(${merged.maxPrefillSequences}) must not exceed maxRunningSequences (${merged.maxRunningSequences})`);

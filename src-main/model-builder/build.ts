@@ -26,7 +26,7 @@ import { usedSpeechEncoderTensors } from './speech-encoder/speech-encoder-config
 import { buildSpeechEncoderGraph, SPEECH_ENCODER_FILE } from './speech-encoder/speech-encoder-graph';
 
 /** Bump when graphs, tables or the manifest change shape or meaning: old cache dirs are then ignored. */
-export const BUILDER_VERSION = '11';
+export const BUILDER_VERSION = '12';
 
 /** Measured on CPU (docs/benchmarks.md): the unrolled loop graph beats 15 step calls per frame. */
 export const DEFAULT_CODE_PREDICTOR: ModelManifest['defaultCodePredictor'] = 'loop';
@@ -137,7 +137,7 @@ async function writeBuild(
     speakers: config.speakers,
     languages: config.languages,
     generation: config.generation,
-    graphs: { talker, talkerDecode, codePredictorStep, codePredictorLoop, codePredictorLoopStatic, codec: codec.graph, codecStream: codec.streamGraph },
+    graphs: { talker, talkerDecode, codePredictorStep, codePredictorLoop, codePredictorLoopStatic, codec: codec.graph, codecStream: codec.streamGraph, codecStreamStatic: codec.streamStaticGraph },
     codec: codec.facts,
     defaultCodePredictor: DEFAULT_CODE_PREDICTOR,
     embeddings,

@@ -1,7 +1,9 @@
 // The capture-ready graphs of the tiny build: the graph-capture rules a graph can break by itself hold
 // (talker decode: no control flow, no shape or range computation, no int64 math, the only int64 tensor
 // is position_ids, read by RotaryEmbedding; code-predictor loop: no control flow or int64 math, K from
-// the host), their I/O is the manifest's, and they share their dynamic form's weights file.
+// the host; streaming codec: no control flow, no shape or range computation, int64 only in the codes
+// and the codebook offsets added to them, mask from the host), their I/O is the manifest's, and they
+// share their dynamic form's weights file.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +18,7 @@ interface ModelProto { graph: { node: NodeProto[]; input: ValueInfo[]; output: V
 let manifest: ModelManifest;
 let model: ModelProto;
 let loop: ModelProto;
+let codec: ModelProto;
 
 beforeAll(async () => {
   const { builtDir } = await ensureTinyModel();
@@ -23,6 +26,7 @@ beforeAll(async () => {
   const read = (file: string) => ModelProtoType.decode(fs.readFileSync(path.join(builtDir, file))) as unknown as ModelProto;
   model = read(manifest.graphs.talkerDecode!.file);
   loop = read(manifest.graphs.codePredictorLoopStatic!.file);
+  codec = read(manifest.graphs.codecStreamStatic!.file);
 }, 120_000);
 
 describe('talker-decode.onnx (tiny build)', () => {
@@ -46,5 +50,26 @@ describe('talker-decode.onnx (tiny build)', () => {
     expect(new Set(loop.graph.node.filter((n) => n.input.includes('top_k_max')).map((n) => n.opType))).toEqual(new Set(['TopK']));
     expect(loop.graph.input.map((i) => i.name)).toEqual(manifest.graphs.codePredictorLoopStatic!.inputs.map((i) => i.name));
     expect(manifest.graphs.codePredictorLoopStatic!.externalDataFile).toBe(manifest.graphs.codePredictorLoop.externalDataFile);
+  });
+
+  it('codec_decoder_stream_static.onnx: no control flow, no shape, range or int64 math but the codebook offsets, mask from the host, weights shared', () => {
+    const ops = new Set(codec.graph.node.map((n) => n.opType));
+    for (const banned of ['Loop', 'If', 'Scan', 'Shape', 'Size', 'Range', 'NonZero', 'Expand', 'ConstantOfShape', 'Where', 'Less', 'GreaterOrEqual', 'LessOrEqual', 'And']) expect(ops, banned).not.toContain(banned);
+    // int64 flows only from the codes: Slice per quantizer group → Add of the group's constant offsets → Gather's indices
+    const int64Inputs = codec.graph.input.filter((i) => i.type.tensorType.elemType === 7).map((i) => i.name);
+    expect(int64Inputs).toEqual(['codes']);
+    const readers = (name: string) => codec.graph.node.filter((n) => n.input.includes(name));
+    const sliced = readers('codes');
+    expect(sliced.map((n) => n.opType)).toEqual(['Slice', 'Slice']);
+    for (const slice of sliced) {
+      const added = readers(slice.output[0]);
+      expect(added.map((n) => n.opType)).toEqual(['Add']);
+      expect(readers(added[0].output[0]).map((n) => n.opType)).toEqual(['Gather']);
+    }
+    const spec = manifest.graphs.codecStreamStatic!;
+    expect(codec.graph.input.map((i) => i.name)).toEqual(spec.inputs.map((i) => i.name));
+    expect(new Set(codec.graph.output.map((o) => o.name))).toEqual(new Set(spec.outputs.map((o) => o.name)));
+    expect(spec.inputs.slice(0, 2).map((i) => i.name)).toEqual(['codes', 'attention_bias']);
+    expect(spec.externalDataFile).toBe(manifest.graphs.codecStream.externalDataFile);
   });
 });

@@ -1,21 +1,27 @@
 /**
  * Build step for the codec decoder: reads speech_tokenizer/ (config + decoder.* tensors) from the
- * checkpoint and writes codec_decoder.onnx (stateless windows) and codec_decoder_stream.onnx (state
- * carried between calls), each with its .data, into the built dir; returns their GraphSpecs and the
+ * checkpoint and writes codec_decoder.onnx (stateless windows), codec_decoder_stream.onnx (state
+ * carried between calls) and codec_decoder_stream_static.onnx (its capture-ready form, sharing the
+ * stream graph's .data when the bytes match) into the built dir; returns their GraphSpecs and the
  * codec facts the engine needs. createEngine only opens the files.
  */
 import path from 'node:path';
 import { readCodecConfig } from './codec/codec-config';
-import { CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STREAM_NUM_CACHED, writeCodecDecoderGraph, type CodecGraphMode } from './codec/codec-graph';
+import {
+  CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_KEY_POSITIONS, CODEC_STATIC_QUERY_POSITIONS, CODEC_STREAM_NUM_CACHED, writeCodecDecoderGraph,
+  type CodecGraphMode,
+} from './codec/codec-graph';
 import type { CodecTensor } from './codec/codec-tensor-shapes';
 import type { BuildDtype, CodecFacts, GraphSpec, IoSpec } from './manifest';
 import type { GraphOps } from './onnx/graph-builder';
 import { SafetensorsFile } from './safetensors';
+import { writeSharingWeights } from './shared-weights';
 
 export const CODEC_GRAPH_FILE = 'codec_decoder.onnx';
 export const CODEC_STREAM_GRAPH_FILE = 'codec_decoder_stream.onnx';
+export const CODEC_STREAM_STATIC_GRAPH_FILE = 'codec_decoder_stream_static.onnx';
 
-export function buildCodecGraph(checkpointDir: string, outDir: string, dtype: BuildDtype, ops: GraphOps): { graph: GraphSpec; streamGraph: GraphSpec; facts: CodecFacts } {
+export function buildCodecGraph(checkpointDir: string, outDir: string, dtype: BuildDtype, ops: GraphOps): { graph: GraphSpec; streamGraph: GraphSpec; streamStaticGraph: GraphSpec; facts: CodecFacts } {
   const dir = path.join(checkpointDir, 'speech_tokenizer');
   const config = readCodecConfig(path.join(dir, 'config.json'));
   const weights = SafetensorsFile.open(path.join(dir, 'model.safetensors'));
@@ -55,5 +61,28 @@ export function buildCodecGraph(checkpointDir: string, outDir: string, dtype: Bu
     outputs: [pcmOutput, ...states.map((s) => stateSpec(s.output, s.dims, 'state for the next call'))],
     doc: 'Feed only new frames with the state of the previous call (zeros at first): the calls together equal one full decode. Rows of a batch never mix.',
   };
-  return { graph, streamGraph, facts: { sampleRateHz: config.outputSampleRateHz, samplesPerFrame: config.samplesPerFrame, numQuantizers } };
+  const staticFile = path.join(outDir, CODEC_STREAM_STATIC_GRAPH_FILE);
+  const staticData = writeSharingWeights(outDir, CODEC_STREAM_STATIC_GRAPH_FILE, `${CODEC_STREAM_GRAPH_FILE}.data`, (dataPath, location) => {
+    writeCodecDecoderGraph(staticFile, tensors, config, dtype, { dataPath, location }, { ops, mode: 'stream-static' });
+  });
+  const numCarried = config.decoder.slidingWindow - 1;
+  const keyFrames = `num_frames+${numCarried}`;
+  const streamStaticGraph: GraphSpec = {
+    file: CODEC_STREAM_STATIC_GRAPH_FILE,
+    externalDataFile: staticData,
+    inputs: [
+      codesInput,
+      { name: CODEC_STATIC_ATTENTION_BIAS, dtype: 'float32', dims: ['batch', 1, 1, 'num_frames', keyFrames], doc: `new frame i (key ${numCarried} + i) sees key j when 0 <= ${numCarried} + i - j <= ${numCarried} and j >= ${numCarried} - the row's decoded frames: 0, else MASK_NEGATIVE (-1e9)` },
+      ...(ops === 'portable'
+        ? [
+            { name: CODEC_STATIC_QUERY_POSITIONS, dtype: 'int64', dims: [1, 'num_frames'], doc: `RoPE positions of the new frames: ${numCarried}, ${numCarried + 1}, … (portable ops only)` },
+            { name: CODEC_STATIC_KEY_POSITIONS, dtype: 'int64', dims: [1, keyFrames], doc: 'RoPE positions of the keys: 0, 1, … (portable ops only)' },
+          ] satisfies IoSpec[]
+        : []),
+      ...streamGraph.inputs.slice(2),
+    ],
+    outputs: streamGraph.outputs,
+    doc: 'Capture-ready streaming codec: the stream graph with its mask and RoPE positions from the host, static shapes per (batch, num_frames). Bind the state outputs to other buffers than the state inputs (ping-pong).',
+  };
+  return { graph, streamGraph, streamStaticGraph, facts: { sampleRateHz: config.outputSampleRateHz, samplesPerFrame: config.samplesPerFrame, numQuantizers } };
 }

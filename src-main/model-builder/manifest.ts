@@ -141,6 +141,8 @@ export interface ModelManifest {
     codec: GraphSpec;
     /** The same decoder fed new frames only, with carried state inputs/outputs (builder v9 on). */
     codecStream: GraphSpec;
+    /** Capture-ready streaming codec (builder v12 on). */
+    codecStreamStatic?: GraphSpec;
   };
   /** Facts of the speech tokenizer's decoder (from speech_tokenizer/config.json). */
   codec: CodecFacts;

@@ -7,7 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, disposeSession, runSession, tensor, type OrtSession } from '../../engine/runtime/ort';
 import { parseCodecConfig, type CodecConfig } from './codec-config';
 import { createCodecCodes, sliceCodecFrames, type CodecCodes } from './codec-codes';
-import { buildCodecDecoderGraph, CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STREAM_NUM_CACHED, buildCodecStreamGraph, writeCodecDecoderGraph } from './codec-graph';
+import {
+  buildCodecDecoderGraph, CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_KEY_POSITIONS, CODEC_STATIC_QUERY_POSITIONS, CODEC_STREAM_NUM_CACHED,
+  buildCodecStreamGraph, writeCodecDecoderGraph, writeStreamStaticMask, writeStreamStaticPositions,
+} from './codec-graph';
 import type { CodecStreamStateSpec } from './codec-graph-blocks';
 import { codecReceptiveFieldFrames } from './codec-receptive-field';
 import type { GraphOps } from '../onnx/graph-builder';
@@ -216,4 +219,45 @@ describe('streaming codec graph (state carried between calls)', () => {
     const numSamples = numFrames * config.samplesPerFrame;
     for (let b = 0; b < 2; b++) expect(maxAbsDiff(streamed[b], full.subarray(b * numSamples, (b + 1) * numSamples))).toBeLessThan(MAX_FP32_DIFF);
   });
+
+  it.each(['portable', 'fused'] as const)(
+    '%s ops: the static form (mask and positions from the host) gives the stream graph\'s PCM and state bytes, rows at different frame counts',
+    async (ops) => {
+      const { config, tensors } = tinyVariant(8, 5);
+      const stream = buildCodecStreamGraph(tensors, config, 'fp32', ops);
+      const fixed = buildCodecStreamGraph(tensors, config, 'fp32', ops, 'stream-static');
+      expect(fixed.states).toEqual(stream.states);
+      const [dynamicSession, staticSession] = await Promise.all([stream.bytes, fixed.bytes].map((b) => createSession(b, { provider: 'cpu', intraOpNumThreads: 1 })));
+      sessions.push(dynamicSession, staticSession);
+      const W = config.decoder.slidingWindow;
+      const B = 3;
+      const codes = codesFor(B, 24, 3);
+      // row r has decoded 0, 3 and 11 frames before the first call (more than W − 1 = 7 for the last)
+      let numDecoded = [0, 3, 11];
+      let carried = stream.states.map((s, i) => tensor('float32', Float32Array.from({ length: B * s.dims[0] * s.dims[1] }, (_, k) => Math.sin(k + i)), [B, ...s.dims]));
+      let start = 0;
+      for (const size of [1, 5, 8, 2, 8]) {
+        const window = sliceCodecFrames(codes, start, start + size);
+        const common: Record<string, ReturnType<typeof tensor>> = { [CODEC_GRAPH_INPUT]: tensor('int64', window.data, [B, window.numQuantizers, size]) };
+        stream.states.forEach((s, i) => (common[s.input] = carried[i]));
+        const mask = new Float32Array(B * size * (size + W - 1));
+        writeStreamStaticMask(mask, numDecoded, size, W);
+        const staticFeeds: Record<string, ReturnType<typeof tensor>> = { ...common, [CODEC_STATIC_ATTENTION_BIAS]: tensor('float32', mask, [B, 1, 1, size, size + W - 1]) };
+        if (ops === 'portable') {
+          const [queries, keys] = [new BigInt64Array(size), new BigInt64Array(size + W - 1)];
+          writeStreamStaticPositions(queries, keys, W);
+          staticFeeds[CODEC_STATIC_QUERY_POSITIONS] = tensor('int64', queries, [1, size]);
+          staticFeeds[CODEC_STATIC_KEY_POSITIONS] = tensor('int64', keys, [1, size + W - 1]);
+        }
+        const expected = await runSession(dynamicSession, { ...common, [CODEC_STREAM_NUM_CACHED]: tensor('int64', BigInt64Array.from(numDecoded, BigInt), [B]) });
+        const actual = await runSession(staticSession, staticFeeds);
+        for (const name of [CODEC_GRAPH_OUTPUT, ...stream.states.map((s) => s.output)]) {
+          expect(Buffer.from((actual[name].data as Float32Array).buffer).equals(Buffer.from((expected[name].data as Float32Array).buffer)), `${name} after ${start} frames`).toBe(true);
+        }
+        carried = stream.states.map((s) => expected[s.output]);
+        numDecoded = numDecoded.map((n) => n + size);
+        start += size;
+      }
+    },
+  );
 });

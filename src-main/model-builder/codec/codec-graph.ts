@@ -12,7 +12,7 @@
  * which is exact because attention only sees relative positions.
  */
 import { StudioError } from '../../../src-shared/errors';
-import { groupedQueryAttention, linear, rmsNorm, ropeFor, ropeHeads, swiglu } from '../onnx/composite-ops';
+import { groupedQueryAttention, linear, MASK_NEGATIVE, rmsNorm, ropeFor, ropeHeads, swiglu } from '../onnx/composite-ops';
 import { GraphBuilder, type ExternalDataOptions, type GraphOps } from '../onnx/graph-builder';
 import { CODEBOOK_EPSILON, CONVNEXT_LAYER_NORM_EPS, RESIDUAL_DILATIONS, type CodecConfig, type CodecDecoderConfig } from './codec-config';
 import { checkCodecTensorShapes, type CodecTensors } from './codec-tensor-shapes';
@@ -25,18 +25,49 @@ export const CODEC_GRAPH_INPUT = 'codes';
 export const CODEC_GRAPH_OUTPUT = 'pcm';
 /** Streaming graph: int64 [batch] frames each row decoded before (any count; at most slidingWindow − 1 are carried). */
 export const CODEC_STREAM_NUM_CACHED = 'num_cached';
+/** Static streaming graph: fp32 [batch, 1, 1, num_frames, W − 1 + num_frames] additive mask (0 seen, MASK_NEGATIVE not), from the host. */
+export const CODEC_STATIC_ATTENTION_BIAS = 'attention_bias';
+/** Static streaming graph, portable ops only (fused RoPE takes constant starts): int64 [1, num_frames] RoPE positions of the new frames (W − 1 …) and [1, W − 1 + num_frames] of the keys (0 …). */
+export const CODEC_STATIC_QUERY_POSITIONS = 'query_positions';
+export const CODEC_STATIC_KEY_POSITIONS = 'key_positions';
 
 /**
  * 'window': stateless, fed [left context, new frames] (chunked-decode.ts). 'stream': fed the new
  * frames only, with every causal layer's look-back (conv inputs, the attention's last
  * slidingWindow − 1 keys and values before RoPE) carried between calls as state inputs/outputs, so
  * a sequence decoded call by call equals one full decode and no frame is decoded twice.
+ * 'stream-static': the stream graph with the attention mask and RoPE positions as host inputs, so no
+ * node computes shapes, ranges or int64 values and every shape is fixed per (rows, frames) bucket
+ * (graph capture); same nodes otherwise, so the same bytes.
  */
-export type CodecGraphMode = 'window' | 'stream';
+export type CodecGraphMode = 'window' | 'stream' | 'stream-static';
 
 export interface CodecGraphOptions {
   ops?: GraphOps;
   mode?: CodecGraphMode;
+}
+
+/**
+ * The static streaming graph's mask for one call, written into `mask` [rows, 1, 1, numFrames, W − 1 + numFrames]:
+ * what streamWindowMask computes in the stream graph. New frame i (key W − 1 + i) sees key j when
+ * i ≤ j ≤ i + W − 1 and j ≥ W − 1 − numDecodedFrames[row] (a carried frame the row really decoded, or a new one).
+ */
+export function writeStreamStaticMask(mask: Float32Array, numDecodedFrames: readonly number[], numFrames: number, slidingWindow: number): void {
+  const numCarried = slidingWindow - 1;
+  const numKeys = numFrames + numCarried;
+  numDecodedFrames.forEach((numDecoded, row) => {
+    const firstReal = numCarried - numDecoded;
+    for (let i = 0; i < numFrames; i++) {
+      const line = mask.subarray((row * numFrames + i) * numKeys, (row * numFrames + i + 1) * numKeys);
+      for (let j = 0; j < numKeys; j++) line[j] = j >= i && j <= i + numCarried && j >= firstReal ? 0 : MASK_NEGATIVE;
+    }
+  });
+}
+
+/** The static streaming graph's RoPE positions (portable ops): new frames W − 1 …, keys 0 …. */
+export function writeStreamStaticPositions(queryPositions: BigInt64Array, keyPositions: BigInt64Array, slidingWindow: number): void {
+  for (let i = 0; i < queryPositions.length; i++) queryPositions[i] = BigInt(slidingWindow - 1 + i);
+  for (let j = 0; j < keyPositions.length; j++) keyPositions[j] = BigInt(j);
 }
 
 /** The .onnx bytes with all weights inline (fine below 2 GB; the full decoder is ≈ 457 MB fp32). */
@@ -50,9 +81,9 @@ export function writeCodecDecoderGraph(onnxPath: string, tensors: CodecTensors, 
   return { ...g.save(onnxPath), states };
 }
 
-/** The streaming graph's .onnx bytes (weights inline) and its carried states (names and dims). */
-export function buildCodecStreamGraph(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, ops: GraphOps = 'portable'): { bytes: Uint8Array; states: CodecStreamStateSpec[] } {
-  const { g, states } = createCodecGraphBuilder(tensors, config, dtype, { ops, mode: 'stream' });
+/** The streaming graph's (or its static form's) .onnx bytes (weights inline) and its carried states (names and dims). */
+export function buildCodecStreamGraph(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, ops: GraphOps = 'portable', mode: 'stream' | 'stream-static' = 'stream'): { bytes: Uint8Array; states: CodecStreamStateSpec[] } {
+  const { g, states } = createCodecGraphBuilder(tensors, config, dtype, { ops, mode });
   return { bytes: g.toBytes(), states };
 }
 
@@ -63,13 +94,24 @@ function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dty
   }
   checkCodecTensorShapes(tensors, config);
   const d = config.decoder;
-  const stream = options.mode === 'stream';
-  const g = new GraphBuilder({ name: `qwen3_tts_codec_decoder_${stream ? 'stream_' : ''}${dtype}`, externalData, ops });
+  const stream = options.mode === 'stream' || options.mode === 'stream-static';
+  const isStatic = options.mode === 'stream-static';
+  const g = new GraphBuilder({ name: `qwen3_tts_codec_decoder_${stream ? 'stream_' : ''}${isStatic ? 'static_' : ''}${dtype}`, externalData, ops });
   const w = new CodecGraphWeights(g, tensors, dtype);
   const codes = g.input(CODEC_GRAPH_INPUT, 'int64', ['batch', d.numQuantizers, 'num_frames']);
-  const streamIo = stream ? { carry: new CodecStreamCarry(g), numCached: g.input(CODEC_STREAM_NUM_CACHED, 'int64', ['batch']) } : undefined;
+  const keyFrames = `num_frames+${d.slidingWindow - 1}`;
+  const hostInputs = isStatic
+    ? {
+        mask: g.input(CODEC_STATIC_ATTENTION_BIAS, 'float32', ['batch', 1, 1, 'num_frames', keyFrames]),
+        // fused RotaryEmbedding takes a constant start position; the portable cos/sin tables need every position
+        ...(ops === 'portable'
+          ? { queryPositions: g.input(CODEC_STATIC_QUERY_POSITIONS, 'int64', [1, 'num_frames']), keyPositions: g.input(CODEC_STATIC_KEY_POSITIONS, 'int64', [1, keyFrames]) }
+          : {}),
+      }
+    : undefined;
+  const streamIo = stream ? { carry: new CodecStreamCarry(g), numCached: hostInputs ? '' : g.input(CODEC_STREAM_NUM_CACHED, 'int64', ['batch']), hostInputs } : undefined;
   const carry = streamIo?.carry;
-  const numFrames = g.dim(codes, 2); // int64 [1]
+  const numFrames = isStatic ? '' : g.dim(codes, 2); // int64 [1]; unused by the static form
 
   let x = dequantize(g, w, codes, d); // [B, codebookDim, T]
   x = causalConv(g, w, x, 'pre_conv.conv', 1, 1, carry); // [B, latentDim, T]
@@ -142,10 +184,11 @@ function dequantize(g: GraphBuilder, w: CodecGraphWeights, codes: string, d: Cod
   return g.transpose(g.add(parts[0], parts[1]), [0, 2, 1]);
 }
 
-/** The streaming pre-transformer's carry and each row's number of cached frames. */
+/** The streaming pre-transformer's carry and each row's number of cached frames, or (static form) the host-made mask and positions. */
 interface PreTransformerStream {
   carry: CodecStreamCarry;
   numCached: string;
+  hostInputs?: { mask: string; queryPositions?: string; keyPositions?: string };
 }
 
 /**
@@ -157,11 +200,14 @@ interface PreTransformerStream {
 function preTransformer(g: GraphBuilder, w: CodecGraphWeights, x0: string, numFrames: string, d: CodecDecoderConfig, stream?: PreTransformerStream): string {
   const D = d.headDim;
   const numCarried = d.slidingWindow - 1;
+  const host = stream?.hostInputs;
   const rope = (start: number, length: string) => ropeFor(g, { start: g.constInt64([start]), length }, D, d.ropeTheta, 'float32', d.maxPositionEmbeddings);
+  const hostRope = (positions: string) => ropeFor(g, positions, D, d.ropeTheta, 'float32', d.maxPositionEmbeddings);
   // positions 0..T−1 of every row: cos/sin tables (portable) or RotaryEmbedding from start 0 (fused)
-  const queryRope = rope(stream ? numCarried : 0, numFrames);
-  const keyRope = stream ? rope(0, g.add(numFrames, g.constInt64([numCarried]))) : queryRope;
-  const mask = stream ? streamWindowMask(g, numFrames, stream.numCached, d.slidingWindow) : slidingWindowMask(g, numFrames, d.slidingWindow);
+  // (the static form's fused rope reads its start only, so it needs no length)
+  const queryRope = host?.queryPositions ? hostRope(host.queryPositions) : rope(stream ? numCarried : 0, host ? '' : numFrames);
+  const keyRope = host?.keyPositions ? hostRope(host.keyPositions) : stream ? rope(0, host ? '' : g.add(numFrames, g.constInt64([numCarried]))) : queryRope;
+  const mask = host ? host.mask : stream ? streamWindowMask(g, numFrames, stream.numCached, d.slidingWindow) : slidingWindowMask(g, numFrames, d.slidingWindow);
   const heads = (value: string, numHeads: number): string => g.transpose(g.reshape(value, [0, 0, numHeads, D]), [0, 2, 1, 3]); // [B, heads, T, D]
   const withPast = (value: string, width: number): string => (stream ? stream.carry.prepend(value, 1, [numCarried, width]) : value);
   let x = linear(g, x0, w.linearT('pre_transformer.input_proj.weight'), w.vector('pre_transformer.input_proj.bias'));

@@ -1,0 +1,95 @@
+// The bound streaming codec (static graph, ping-pong state sets) on the tiny build, CPU, C-API adapter:
+// call for call the same PCM bytes as today's streaming codec while sequences join, leave, swap rows,
+// repeat as padded copies and cross buckets (also with one bucket, so buckets are evicted and reopened);
+// a bucket skips staging only when its state set holds the same rows; a missing state is a StudioError.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StudioError } from '../../../src-shared/errors';
+import type { ModelManifest } from '../../model-builder/manifest';
+import { ensureTinyModel } from '../../model-builder/tiny-model';
+import { createSession, type SessionOptions } from '../runtime/ort';
+import { BoundCodecStream } from './codec-bound-stream';
+import { openCodecDecoder, type OrtCodecDecoder } from './codec-decoder';
+import type { CodecStreamRow, CodecWindow } from './stages';
+
+let builtDir: string;
+let manifest: ModelManifest;
+let today: OrtCodecDecoder;
+
+const open = (model: string | Uint8Array, extra: Partial<SessionOptions>) => createSession(model, { provider: 'cpu', intraOpNumThreads: 1, runtime: 'c-api', ...extra });
+
+function window(sequence: number, start: number, numFrames: number): CodecWindow {
+  return Array.from({ length: numFrames }, (_, t) => Array.from({ length: 16 }, (_, q) => ((start + t) * 131 + q * 17 + sequence * 977) % 2048));
+}
+
+/** Each call: [sequenceId, new frames]; frames decoded so far are tracked per sequence (null: a plain window from zero). */
+const SCRIPT: [number | null, number][][] = [
+  [[1, 4]],
+  [[1, 3], [2, 3]],
+  [[1, 3], [2, 3]], // same rows at the next frame counts: no staging
+  [[2, 2], [1, 2]], // swapped rows
+  [[3, 5], [3, 5], [3, 5]], // a new sequence padded with copies of itself
+  [[3, 5], [3, 5], [3, 5]],
+  [[1, 2], [null, 2]],
+  [[2, 9]], // past the carried window (W − 1 frames)
+  [[1, 4]],
+];
+
+beforeAll(async () => {
+  ({ builtDir } = await ensureTinyModel());
+  manifest = JSON.parse(fs.readFileSync(path.join(builtDir, 'manifest.json'), 'utf8')) as ModelManifest;
+  today = await openCodecDecoder(builtDir, manifest, { provider: 'cpu', intraOpNumThreads: 1 }, true);
+}, 120_000);
+
+afterAll(async () => {
+  await today?.dispose();
+});
+
+describe('BoundCodecStream (tiny, CPU, C-API adapter)', () => {
+  for (const maxBuckets of [16, 1]) {
+    it(`gives today's streaming PCM bytes call for call (maxBuckets ${maxBuckets})`, async () => {
+      const bound = await BoundCodecStream.open(path.join(builtDir, manifest.graphs.codecStreamStatic!.file), manifest, open, {}, 'cpu', maxBuckets);
+      const decoded = new Map<number, number>();
+      try {
+        for (const [k, call] of SCRIPT.entries()) {
+          const rows: CodecStreamRow[] = call.map(([id, n]) => ({ sequenceId: id, window: window(id ?? 0, id === null ? 0 : (decoded.get(id) ?? 0), n), numDecodedFrames: id === null ? 0 : (decoded.get(id) ?? 0) }));
+          // today's form keeps its own states, so the sequence ids are offset per maxBuckets run
+          const expected = await today.decodeStreamBatch(rows.map((r) => ({ ...r, sequenceId: r.sequenceId === null ? null : r.sequenceId + 100 * maxBuckets })));
+          const actual = await bound.decodeStreamBatch(rows);
+          actual.forEach((pcm, row) => expect(Buffer.from(pcm.buffer).equals(Buffer.from(expected[row].buffer)), `call ${k} row ${row}`).toBe(true));
+          for (const id of new Set(call.map(([id]) => id))) if (id !== null) decoded.set(id, (decoded.get(id) ?? 0) + call.find(([i]) => i === id)![1]);
+        }
+        const stats = bound.stats();
+        expect(stats.numRuns).toBe(SCRIPT.length);
+        // calls 3 and 6 read the state set the call before wrote; the rest hold other rows or frame counts
+        expect(stats.numRunsStaged).toBe(SCRIPT.length - 2);
+        // 5 shapes (rows × frames); with one bucket, every change of shape reopens it (7 opens)
+        expect(stats.numBuckets).toBe(maxBuckets === 1 ? 1 : 5);
+        expect(stats.numGraphIds).toBe(2 * (maxBuckets === 1 ? 7 : 5));
+        expect(stats.numSequences).toBe(3);
+        bound.releaseStream(3);
+        expect(bound.stats().numSequences).toBe(2);
+        const missing = await bound.decodeStreamBatch([{ sequenceId: 3, window: window(3, 10, 1), numDecodedFrames: 10 }]).catch((err: unknown) => err);
+        expect(missing).toBeInstanceOf(StudioError);
+        expect(String((missing as Error).message)).toMatch(/no state for sequence 3/);
+      } finally {
+        await bound.dispose();
+      }
+    });
+  }
+
+  it('plain windows decode from zero state and keep nothing, as today', async () => {
+    const bound = await BoundCodecStream.open(path.join(builtDir, manifest.graphs.codecStreamStatic!.file), manifest, open, {}, 'cpu', 4);
+    try {
+      const windows = [window(7, 0, 6), window(8, 3, 6)];
+      const expected = await today.decodeBatch(windows);
+      const actual = await bound.decodeBatch(windows);
+      actual.forEach((pcm, row) => expect(Buffer.from(pcm.buffer).equals(Buffer.from(expected[row].buffer))).toBe(true));
+      expect(Buffer.from((await bound.decode(windows[1])).buffer).equals(Buffer.from(expected[1].buffer))).toBe(true);
+      expect(bound.stats()).toMatchObject({ numRuns: 2, numRunsStaged: 2, numSequences: 0 });
+    } finally {
+      await bound.dispose();
+    }
+  });
+});

@@ -1,0 +1,282 @@
+/**
+ * The streaming codec on its capture-ready graph (codec_decoder_stream_static.onnx) through IoBinding.
+ * A bucket per (rows, frames) owns fixed buffers: codes, mask and RoPE positions (written by the host),
+ * PCM, and two sets of state buffers used in turn (ping-pong: a run reads one set and writes the other,
+ * as writing a state in place is not safe), so a bucket has two bindings and two gpu_graph_ids. The
+ * host keeps every sequence's newest state as the record: a bucket's read set is staged from it only
+ * when the set does not already hold these rows at these frame counts.
+ */
+import { StudioError } from '../../../src-shared/errors';
+import { buildCopyGraph, buildTypedCopyGraph, copyInputName, copyOutputName } from '../../model-builder/copy-graph';
+import {
+  CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_KEY_POSITIONS, CODEC_STATIC_QUERY_POSITIONS, writeStreamStaticMask, writeStreamStaticPositions,
+} from '../../model-builder/codec/codec-graph';
+import type { GraphSpec, ModelManifest } from '../../model-builder/manifest';
+import type { SessionOptions, StageBinding, StageBuffer, StageSession } from '../runtime/runtime';
+import { lruEntry, openBindable, type OpenSession } from './bound-runs';
+import { missingState, rowsPerState, type StateIo } from './codec-state';
+import type { CodecStage, CodecStreamRow, CodecWindow } from './stages';
+
+export interface BoundCodecStats {
+  numRuns: number;
+  /** Runs whose read set was staged from the host record (other rows or frame counts, or a first call). */
+  numRunsStaged: number;
+  numBuckets: number;
+  /** gpu_graph_id values handed out (two per bucket ever opened; never reused). */
+  numGraphIds: number;
+  /** Sequences whose state the host record keeps. */
+  numSequences: number;
+}
+
+interface Bucket {
+  rows: number;
+  frames: number;
+  /** step[p] reads states[p] and writes states[1 − p], with graph id graphIds[p]. */
+  step: [StageBinding, StageBinding];
+  graphIds: [number, number];
+  states: [StageBuffer[], StageBuffer[]];
+  upload: StageBinding;
+  /** stage[p] copies the host record into states[p]. */
+  stage: [StageBinding, StageBinding];
+  stageViews: [Float32Array[], Float32Array[]];
+  /** download[p] copies PCM and states[1 − p] out after step[p]. */
+  download: [StageBinding, StageBinding];
+  codes: BigInt64Array;
+  mask: Float32Array;
+  /** Empty on fused builds (no position inputs). */
+  queryPositions: BigInt64Array;
+  keyPositions: BigInt64Array;
+  pcm: [Float32Array, Float32Array];
+  newStates: [Float32Array[], Float32Array[]];
+  /** The set the next run reads. */
+  parity: 0 | 1;
+  /** Which rows at which frame counts states[parity] holds ('' when stale). */
+  holds: string;
+}
+
+const STEP_INPUTS = [CODEC_GRAPH_INPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_QUERY_POSITIONS, CODEC_STATIC_KEY_POSITIONS] as const;
+const STEP_TYPES = ['int64', 'float32', 'int64', 'int64'] as const;
+const STEP_RANKS = [3, 5, 2, 2];
+/** The host-written inputs a build has: codes and mask, plus the RoPE positions on portable-ops builds. */
+const numStepInputs = (spec: GraphSpec): number => (spec.inputs.some((i) => i.name === CODEC_STATIC_QUERY_POSITIONS) ? 4 : 2);
+
+export class BoundCodecStream implements CodecStage {
+  readonly sampleRateHz: number;
+  readonly samplesPerFrame: number;
+  readonly streaming = true;
+  /** Rows of every run, for tests and the bench. */
+  readonly runBatchSizes: number[] = [];
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly record = new Map<number, Float32Array[]>();
+  private readonly numQuantizers: number;
+  private readonly numCarried: number;
+  /** Portable-ops builds take RoPE positions from the host; fused ones use constant starts. */
+  private readonly hasPositions: boolean;
+  private nextGraphId = 0;
+  private numRuns = 0;
+  private numRunsStaged = 0;
+
+  private constructor(
+    private readonly session: StageSession,
+    private readonly copies: { upload: StageSession; stage: StageSession; download: StageSession },
+    manifest: ModelManifest,
+    private readonly io: readonly StateIo[],
+    private readonly location: 'cpu' | 'device',
+    private readonly maxBuckets: number,
+  ) {
+    this.sampleRateHz = manifest.codec.sampleRateHz;
+    this.samplesPerFrame = manifest.codec.samplesPerFrame;
+    this.numQuantizers = manifest.codec.numQuantizers;
+    // attention_bias is [batch, 1, 1, num_frames, num_frames + W − 1]
+    this.numCarried = Number(String(manifest.graphs.codecStreamStatic!.inputs[1].dims[4]).split('+')[1]);
+    this.hasPositions = manifest.graphs.codecStreamStatic!.inputs.some((i) => i.name === CODEC_STATIC_QUERY_POSITIONS);
+  }
+
+  /** Opens the static stream session (with `captureOptions`) and its copy sessions; buffers live on the provider's device unless it has none. */
+  static async open(model: string, manifest: ModelManifest, open: OpenSession, captureOptions: Record<string, string>, location: 'cpu' | 'device', maxBuckets: number): Promise<BoundCodecStream> {
+    const spec = manifest.graphs.codecStreamStatic;
+    if (!spec) throw new StudioError('model-invalid', "the capture-ready streaming codec needs codec_decoder_stream_static.onnx (builder v12 on); rebuild the model with 'studio model build'", {});
+    const io = stateIo(spec);
+    const sessions: StageSession[] = [];
+    const opened = async (m: string | Uint8Array, options: Partial<SessionOptions>) => {
+      const s = await openBindable(open, m, options);
+      sessions.push(s);
+      return s;
+    };
+    try {
+      const session = await opened(model, { providerOptions: captureOptions });
+      const n = numStepInputs(spec);
+      const upload = await opened(buildTypedCopyGraph(STEP_TYPES.slice(0, n), STEP_RANKS.slice(0, n)), { intraOpNumThreads: 1 });
+      const stage = await opened(buildCopyGraph(io.length, 'float32', 3), { intraOpNumThreads: 1 });
+      const download = await opened(buildTypedCopyGraph(['float32', ...io.map(() => 'float32' as const)], [2, ...io.map(() => 3)]), { intraOpNumThreads: 1 });
+      return new BoundCodecStream(session, { upload, stage, download }, manifest, io, location, maxBuckets);
+    } catch (err) {
+      for (const s of sessions) await s.release();
+      throw err;
+    }
+  }
+
+  stats(): BoundCodecStats {
+    return { numRuns: this.numRuns, numRunsStaged: this.numRunsStaged, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId, numSequences: this.record.size };
+  }
+
+  async decode(codes: CodecWindow): Promise<Float32Array> {
+    return (await this.decodeBatch([codes]))[0];
+  }
+
+  /** Plain windows: decoded from zero state, nothing kept (the same as the window graph's zero padding). */
+  async decodeBatch(windows: readonly CodecWindow[]): Promise<Float32Array[]> {
+    return this.decodeStreamBatch(windows.map((window) => ({ sequenceId: null, window, numDecodedFrames: 0 })));
+  }
+
+  async decodeStreamBatch(rows: readonly CodecStreamRow[]): Promise<Float32Array[]> {
+    const frames = rows[0].window.length;
+    const b = this.bucket(rows.length, frames);
+    // a padded row repeats a real row (BucketedCodec): its slot holds what it wrote last run, and its outputs are dropped
+    const holds = rows.every((r) => r.sequenceId !== null && r.numDecodedFrames > 0) ? rows.map((r) => `${r.sequenceId}@${r.numDecodedFrames}`).join(',') : '';
+    const p = b.parity;
+    if (holds === '' || b.holds !== holds) await this.stage(b, rows);
+    b.holds = '';
+    this.writeStep(b, rows);
+    await b.upload.run();
+    await b.step[p].run({ gpuGraphId: b.graphIds[p] });
+    await b.download[p].run();
+    this.numRuns++;
+    this.runBatchSizes.push(rows.length);
+    b.parity = p === 0 ? 1 : 0;
+    const newStates = b.newStates[p];
+    const kept = new Set<number>();
+    rows.forEach((r, row) => {
+      if (r.sequenceId === null || kept.has(r.sequenceId)) return;
+      kept.add(r.sequenceId);
+      this.record.set(r.sequenceId, this.io.map((s, i) => newStates[i].slice(row * rowsPerState(s), (row + 1) * rowsPerState(s))));
+    });
+    b.holds = rows.every((r) => r.sequenceId !== null) ? rows.map((r) => `${r.sequenceId}@${r.numDecodedFrames + frames}`).join(',') : '';
+    const perRow = frames * this.samplesPerFrame;
+    const pcm = b.pcm[p];
+    return rows.map((_, row) => pcm.slice(row * perRow, (row + 1) * perRow));
+  }
+
+  releaseStream(sequenceId: number): void {
+    this.record.delete(sequenceId);
+  }
+
+  async dispose(): Promise<void> {
+    for (const b of this.buckets.values()) this.releaseBucket(b);
+    this.buckets.clear();
+    this.record.clear();
+    for (const s of [this.copies.upload, this.copies.stage, this.copies.download, this.session]) await s.release();
+  }
+
+  /** Codes, each row's mask and (portable builds) the RoPE positions. */
+  private writeStep(b: Bucket, rows: readonly CodecStreamRow[]): void {
+    const q = this.numQuantizers;
+    const n = b.frames;
+    rows.forEach((r, row) => {
+      if (r.window.length !== n) throw new StudioError('internal', `codec batch mixes window lengths ${n} and ${r.window.length}`, {});
+      r.window.forEach((frame, t) => frame.forEach((c, j) => (b.codes[(row * q + j) * n + t] = BigInt(c))));
+    });
+    writeStreamStaticMask(b.mask, rows.map((r) => r.numDecodedFrames), n, this.numCarried + 1);
+    writeStreamStaticPositions(b.queryPositions, b.keyPositions, this.numCarried + 1);
+  }
+
+  /** Copies the rows' recorded states (zeros for rows that start) into the read set. */
+  private async stage(b: Bucket, rows: readonly CodecStreamRow[]): Promise<void> {
+    this.numRunsStaged++;
+    const views = b.stageViews[b.parity];
+    this.io.forEach((s, i) => {
+      const size = rowsPerState(s);
+      rows.forEach((r, row) => {
+        const target = views[i].subarray(row * size, (row + 1) * size);
+        if (r.numDecodedFrames === 0) return void target.fill(0);
+        const state = r.sequenceId === null ? undefined : this.record.get(r.sequenceId);
+        if (!state) throw missingState(r);
+        target.set(state[i]);
+      });
+    });
+    await b.stage[b.parity].run();
+  }
+
+  private bind(session: StageSession): StageBinding {
+    return session.bind!();
+  }
+
+  private bucket(rows: number, frames: number): Bucket {
+    return lruEntry(this.buckets, `${rows}:${frames}`, this.maxBuckets, () => this.openBucket(rows, frames), (old) => this.releaseBucket(old));
+  }
+
+  private openBucket(rows: number, frames: number): Bucket {
+    const at = this.location;
+    const bindings: StageBinding[] = [];
+    const bind = (session: StageSession) => {
+      const binding = this.bind(session);
+      bindings.push(binding);
+      return binding;
+    };
+    try {
+      const step: [StageBinding, StageBinding] = [bind(this.session), bind(this.session)];
+      const upload = bind(this.copies.upload);
+      const numKeys = frames + this.numCarried;
+      const stepDims = [[rows, this.numQuantizers, frames], [rows, 1, 1, frames, numKeys], [1, frames], [1, numKeys]];
+      const hostIn = STEP_INPUTS.slice(0, this.hasPositions ? 4 : 2).map((name, i) => {
+        const onDevice = step[0].input(name, STEP_TYPES[i], stepDims[i], at);
+        step[1].attach(name, onDevice, 'input');
+        upload.attach(copyOutputName(i), onDevice, 'output');
+        return upload.input(copyInputName(i), STEP_TYPES[i], stepDims[i]).host!;
+      });
+      const pcmDims = [rows, frames * this.samplesPerFrame];
+      const pcm = step[0].output(CODEC_GRAPH_OUTPUT, 'float32', pcmDims, at);
+      step[1].attach(CODEC_GRAPH_OUTPUT, pcm, 'output');
+      const setA: StageBuffer[] = [];
+      const setB: StageBuffer[] = [];
+      this.io.forEach((s) => {
+        const dims = [rows, ...s.dims];
+        const a = step[0].input(s.input, 'float32', dims, at);
+        const b = step[0].output(s.output, 'float32', dims, at);
+        step[1].attach(s.input, b, 'input');
+        step[1].attach(s.output, a, 'output');
+        setA.push(a);
+        setB.push(b);
+      });
+      const states: [StageBuffer[], StageBuffer[]] = [setA, setB];
+      const stage: [StageBinding, StageBinding] = [bind(this.copies.stage), bind(this.copies.stage)];
+      const stageViews = ([0, 1] as const).map((p) =>
+        this.io.map((s, i) => {
+          stage[p].attach(copyOutputName(i), states[p][i], 'output');
+          return stage[p].input(copyInputName(i), 'float32', [rows, ...s.dims]).host as Float32Array;
+        }),
+      ) as [Float32Array[], Float32Array[]];
+      const download: [StageBinding, StageBinding] = [bind(this.copies.download), bind(this.copies.download)];
+      const outViews = ([0, 1] as const).map((p) => {
+        download[p].attach(copyInputName(0), pcm, 'input');
+        const pcmView = download[p].output(copyOutputName(0), 'float32', pcmDims).host as Float32Array;
+        const stateViews = this.io.map((s, i) => {
+          download[p].attach(copyInputName(i + 1), states[1 - p][i], 'input');
+          return download[p].output(copyOutputName(i + 1), 'float32', [rows, ...s.dims]).host as Float32Array;
+        });
+        return { pcmView, stateViews };
+      });
+      const graphIds: [number, number] = [this.nextGraphId++, this.nextGraphId++];
+      const [codes, mask, queryPositions, keyPositions] = hostIn;
+      return {
+        rows, frames, step, graphIds, states, upload, stage, stageViews, download,
+        codes: codes as BigInt64Array, mask: mask as Float32Array,
+        queryPositions: (queryPositions as BigInt64Array | undefined) ?? new BigInt64Array(0), keyPositions: (keyPositions as BigInt64Array | undefined) ?? new BigInt64Array(0),
+        pcm: [outViews[0].pcmView, outViews[1].pcmView], newStates: [outViews[0].stateViews, outViews[1].stateViews], parity: 0, holds: '',
+      };
+    } catch (err) {
+      for (const binding of bindings.reverse()) binding.release();
+      throw err;
+    }
+  }
+
+  /** Copy bindings first: they bind the step bindings' buffers. */
+  private releaseBucket(b: Bucket): void {
+    for (const binding of [b.upload, ...b.stage, ...b.download, b.step[1], b.step[0]]) binding.release();
+  }
+}
+
+/** The static graph's states (input i after the host-written ones pairs with output i + 1). */
+function stateIo(spec: GraphSpec): StateIo[] {
+  return spec.inputs.slice(numStepInputs(spec)).map((io, i) => ({ input: io.name, output: spec.outputs[i + 1].name, dims: [Number(io.dims[1]), Number(io.dims[2])] }));
+}
