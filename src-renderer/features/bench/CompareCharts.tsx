@@ -4,7 +4,7 @@
  * latency (median over the valid passes) — so a change and its uncertainty read at a glance. Each
  * chart is as wide as its card (fits at 1024 px); animations off.
  */
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { BenchRunView } from '../../../src-shared/contract/bench';
 import { compareRuns } from './BenchTables';
@@ -47,43 +47,42 @@ export function compareChartData(a: BenchRunView, b: BenchRunView): CompareChart
 const A_COLOR = '#2f6fed';
 const B_COLOR = '#ef6c00';
 
+/** One A-against-B bar chart card; the bars come as children. */
+function CompareFigure({ testId, title, label, data, children }: { testId: string; title: string; label: string; data: CompareChartPoint[]; children: ReactNode }) {
+  return (
+    <figure className="chart" data-testid={testId} data-num-points={data.length} aria-label={`${label}, run A against run B, ${data.length} workloads`}>
+      <h3>{title}</h3>
+      <ResponsiveContainer width="100%" height={190} minWidth={0}>
+        <BarChart data={data} margin={{ top: 4, right: 8, bottom: 4, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+          <XAxis dataKey="label" />
+          <YAxis width={44} />
+          <Tooltip isAnimationActive={false} />
+          <Legend />
+          {children}
+        </BarChart>
+      </ResponsiveContainer>
+    </figure>
+  );
+}
+
 export const CompareCharts = memo(function CompareCharts({ a, b }: { a: BenchRunView; b: BenchRunView }) {
   const data = compareChartData(a, b);
   if (data.length === 0) return null;
   return (
     <div className="charts compare-charts" data-testid="bench-compare-charts">
-      <figure className="chart" data-testid="compare-chart-throughput" data-num-points={data.length} aria-label={`Throughput, run A against run B, ${data.length} workloads`}>
-        <h3>Throughput (req/s, bars: pass range)</h3>
-        <ResponsiveContainer width="100%" height={190} minWidth={0}>
-          <BarChart data={data} margin={{ top: 4, right: 8, bottom: 4, left: 0 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-            <XAxis dataKey="label" />
-            <YAxis width={44} />
-            <Tooltip isAnimationActive={false} />
-            <Legend />
-            <Bar dataKey="aReqPerS" name="A" fill={A_COLOR} isAnimationActive={false}>
-              <ErrorBar dataKey="aRange" width={6} stroke="var(--fg, #333)" />
-            </Bar>
-            <Bar dataKey="bReqPerS" name="B" fill={B_COLOR} isAnimationActive={false}>
-              <ErrorBar dataKey="bRange" width={6} stroke="var(--fg, #333)" />
-            </Bar>
-          </BarChart>
-        </ResponsiveContainer>
-      </figure>
-      <figure className="chart" data-testid="compare-chart-latency" data-num-points={data.length} aria-label={`p95 latency, run A against run B, ${data.length} workloads`}>
-        <h3>p95 latency (s, median of passes)</h3>
-        <ResponsiveContainer width="100%" height={190} minWidth={0}>
-          <BarChart data={data} margin={{ top: 4, right: 8, bottom: 4, left: 0 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-            <XAxis dataKey="label" />
-            <YAxis width={44} />
-            <Tooltip isAnimationActive={false} />
-            <Legend />
-            <Bar dataKey="aP95S" name="A" fill={A_COLOR} isAnimationActive={false} />
-            <Bar dataKey="bP95S" name="B" fill={B_COLOR} isAnimationActive={false} />
-          </BarChart>
-        </ResponsiveContainer>
-      </figure>
+      <CompareFigure testId="compare-chart-throughput" title="Throughput (req/s, bars: pass range)" label="Throughput" data={data}>
+        <Bar dataKey="aReqPerS" name="A" fill={A_COLOR} isAnimationActive={false}>
+          <ErrorBar dataKey="aRange" width={6} stroke="var(--fg, #333)" />
+        </Bar>
+        <Bar dataKey="bReqPerS" name="B" fill={B_COLOR} isAnimationActive={false}>
+          <ErrorBar dataKey="bRange" width={6} stroke="var(--fg, #333)" />
+        </Bar>
+      </CompareFigure>
+      <CompareFigure testId="compare-chart-latency" title="p95 latency (s, median of passes)" label="p95 latency" data={data}>
+        <Bar dataKey="aP95S" name="A" fill={A_COLOR} isAnimationActive={false} />
+        <Bar dataKey="bP95S" name="B" fill={B_COLOR} isAnimationActive={false} />
+      </CompareFigure>
     </div>
   );
 });
