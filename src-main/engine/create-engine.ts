@@ -24,6 +24,7 @@ import { presentNames } from './kv/kv-store';
 import { modelDirForProvider } from './model-dir-for-provider';
 import { planProviders, probeProviders } from './provider-select';
 import { BoundTalkerDecode } from './models/talker-bound-decode';
+import { GraphSessions } from './models/graph-sessions';
 import { BoundCodePredictorLoop } from './models/code-predictor-bound-loop';
 import type { HostKvStore } from './kv/host-kv-store';
 import { createSession, type ProviderName, type SessionOptions } from './runtime/ort';
@@ -78,10 +79,12 @@ export function resolveCodecStateStore(config: EngineConfig, provider: ProviderN
 function captureSetup(manifest: ModelManifest, modelDir: string, config: EngineConfig, options: SessionOptions, graph: keyof ModelManifest['graphs']) {
   const spec = manifest.graphs[graph];
   if (!spec) throw new StudioError('model-invalid', `graphCapture.mode '${config.graphCapture.mode}' needs the capture-ready graph ${graph} (builder v12 on); rebuild the model with 'studio model build'`, { field: 'graphCapture.mode' });
+  const capture: Record<string, string> = config.graphCapture.mode === 'on' ? { ...GRAPH_CAPTURE_OPTIONS[options.provider] } : {};
   return {
     model: path.join(modelDir, spec.file),
     open: (model: string | Uint8Array, extra: Partial<SessionOptions>) => createSession(model, { ...options, ...extra, providerOptions: { ...options.providerOptions, ...extra.providerOptions } }),
-    capture: config.graphCapture.mode === 'on' ? { ...GRAPH_CAPTURE_OPTIONS[options.provider] } : {},
+    capture,
+    perGraph: GraphSessions.perGraphFor(options.provider, capture),
     location: boundBufferLocation(options.provider),
   };
 }
@@ -89,7 +92,7 @@ function captureSetup(manifest: ModelManifest, modelDir: string, config: EngineC
 async function openBoundDecode(manifest: ModelManifest, modelDir: string, config: EngineConfig, options: SessionOptions, kv: HostKvStore): Promise<BoundTalkerDecode | undefined> {
   if (config.graphCapture.mode === 'off') return undefined;
   const c = captureSetup(manifest, modelDir, config, options, 'talkerDecode');
-  return BoundTalkerDecode.open(c.model, manifest, kv.pool, c.open, c.capture, c.location, config.graphCapture.maxBuckets);
+  return BoundTalkerDecode.open(c.model, manifest, kv.pool, c.open, c.capture, c.location, config.graphCapture.maxBuckets, c.perGraph);
 }
 
 /** The code predictor: the loop graph (capture-ready form when graphCapture asks) or the step graph (never captured). */
@@ -97,7 +100,7 @@ async function openCodePredictor(manifest: ModelManifest, modelDir: string, conf
   const useLoop = (config.codePredictor === 'manifest' ? manifest.defaultCodePredictor : config.codePredictor) === 'loop';
   if (useLoop && config.graphCapture.mode !== 'off') {
     const c = captureSetup(manifest, modelDir, config, options, 'codePredictorLoopStatic');
-    return BoundCodePredictorLoop.open(c.model, manifest, embeddings, c.open, c.capture, c.location, config.graphCapture.maxBuckets);
+    return BoundCodePredictorLoop.open(c.model, manifest, embeddings, c.open, c.capture, c.location, config.graphCapture.maxBuckets, c.perGraph);
   }
   const cpGraph = useLoop ? manifest.graphs.codePredictorLoop : manifest.graphs.codePredictorStep;
   const cpSession = await createSession(path.join(modelDir, cpGraph.file), options);
@@ -108,7 +111,7 @@ async function openCodePredictor(manifest: ModelManifest, modelDir: string, conf
 async function openCodec(manifest: ModelManifest, modelDir: string, config: EngineConfig, options: SessionOptions, stream: boolean, provider: ProviderName): Promise<CodecStage> {
   if (stream && config.graphCapture.mode !== 'off') {
     const c = captureSetup(manifest, modelDir, config, options, 'codecStreamStatic');
-    return BoundCodecStream.open(c.model, manifest, c.open, c.capture, c.location, config.graphCapture.maxBuckets);
+    return BoundCodecStream.open(c.model, manifest, c.open, c.capture, c.location, config.graphCapture.maxBuckets, c.perGraph);
   }
   return openCodecDecoder(modelDir, manifest, options, stream, stream && resolveCodecStateStore(config, provider) === 'device');
 }

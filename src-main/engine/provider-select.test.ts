@@ -55,6 +55,15 @@ describe('provider selection', () => {
     }
   });
 
+  it('runs webgpu on a software Vulkan driver only when asked for explicitly; auto skips it, saying why', () => {
+    const probe = { ...LINUX_NO_GPU, hasSoftwareVulkan: true };
+    const plan = planProviders('auto', probe, 'fp16');
+    expect(plan.candidates.map((c) => c.provider)).toEqual(['cpu']);
+    expect(plan.skipped.join('; ')).toMatch(/only a software Vulkan driver \(lavapipe\).*ask for webgpu explicitly/);
+    expect(planProviders('webgpu', probe, 'fp16').candidates.map((c) => c.provider)).toEqual(['webgpu']);
+    expect(() => planProviders('webgpu', LINUX_NO_GPU, 'fp16')).toThrow(/no GPU device node/);
+  });
+
   it('falls back to cpu for an fp16 build when no GPU provider can run', () => {
     expect(planProviders('auto', LINUX_NO_GPU, 'fp16').candidates.map((c) => c.provider)).toEqual(['cpu']);
   });

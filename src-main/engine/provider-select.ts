@@ -25,6 +25,8 @@ export interface ProviderProbe {
   /** An NVIDIA device node (/dev/nvidiactl) or a DRM render node exists. */
   hasNvidiaDevice: boolean;
   hasRenderNode: boolean;
+  /** A software Vulkan driver (Mesa lavapipe) is installed: WebGPU runs on the CPU, slower than the CPU provider. Optional: absent reads as false. */
+  hasSoftwareVulkan?: boolean;
 }
 
 export interface ProviderCandidate {
@@ -62,6 +64,13 @@ export function probeCudaLibraries(coreVersion: string, env: NodeJS.ProcessEnv =
   return failed ? `${failed}; check that the CUDA 13 libraries match the driver, or point STUDIO_CUDA_LIB_PATH elsewhere` : null;
 }
 
+/** Where Mesa's lavapipe (a Vulkan driver on the CPU) registers itself: lvp_icd.json (Mesa 25) or lvp_icd.<arch>.json (older). */
+const VULKAN_ICD_DIRS = ['/usr/share/vulkan/icd.d', '/etc/vulkan/icd.d'];
+
+function hasLavapipe(): boolean {
+  return VULKAN_ICD_DIRS.some((dir) => fs.existsSync(dir) && fs.readdirSync(dir).some((n) => n.startsWith('lvp_icd') && n.endsWith('.json')));
+}
+
 export function probeProviders(): ProviderProbe {
   const exists = (p: string) => fs.existsSync(p);
   const renderNodes = exists('/dev/dri') ? fs.readdirSync('/dev/dri').filter((n) => n.startsWith('renderD')) : [];
@@ -74,11 +83,12 @@ export function probeProviders(): ProviderProbe {
     cudaProblem: cudaLibraryInstalled && hasNvidiaDevice ? probeCudaLibraries(nodeRuntime.version()) : null,
     hasNvidiaDevice,
     hasRenderNode: renderNodes.length > 0,
+    hasSoftwareVulkan: hasLavapipe(),
   };
 }
 
 /** Why `provider` cannot run here, or null when it can (every provider runs fp32 and fp16 builds; CPU runs fp16 slower). */
-function unavailableReason(provider: ProviderName, probe: ProviderProbe, _dtype: BuildDtype): string | null {
+function unavailableReason(provider: ProviderName, probe: ProviderProbe, _dtype: BuildDtype, explicit: boolean): string | null {
   if (provider !== 'cpu' && !probe.backends.includes(provider)) return `${provider}: not in this onnxruntime-node build (${probe.backends.join(', ')})`;
   switch (provider) {
     case 'cpu':
@@ -91,7 +101,9 @@ function unavailableReason(provider: ProviderName, probe: ProviderProbe, _dtype:
       return probe.platform === 'win32' ? null : `dml: DirectML exists on Windows only (this is ${probe.platform})`;
     case 'webgpu':
       if (probe.platform === 'win32' || probe.platform === 'darwin') return null;
-      return probe.hasNvidiaDevice || probe.hasRenderNode ? null : 'webgpu: no GPU device node (/dev/dri/renderD*, /dev/nvidiactl)';
+      if (probe.hasNvidiaDevice || probe.hasRenderNode) return null;
+      if (probe.hasSoftwareVulkan) return explicit ? null : 'webgpu: only a software Vulkan driver (lavapipe), slower than the CPU provider; ask for webgpu explicitly to use it';
+      return 'webgpu: no GPU device node (/dev/dri/renderD*, /dev/nvidiactl)';
   }
 }
 
@@ -105,11 +117,11 @@ const AUTO_ORDER: ProviderName[] = ['dml', 'webgpu', 'cuda', 'cpu'];
 
 export function planProviders(choice: ProviderChoice, probe: ProviderProbe, dtype: BuildDtype): ProviderPlan {
   if (choice !== 'auto') {
-    const reason = unavailableReason(choice, probe, dtype);
+    const reason = unavailableReason(choice, probe, dtype, true);
     if (reason) {
       throw new StudioError('unsupported', `provider '${choice}' cannot run here: ${reason}; pick another provider or 'auto'`, {
         field: 'provider',
-        validValues: AUTO_ORDER.filter((p) => unavailableReason(p, probe, dtype) === null),
+        validValues: AUTO_ORDER.filter((p) => unavailableReason(p, probe, dtype, true) === null),
       });
     }
     return { candidates: [{ provider: choice, reason: `requested explicitly (${dtype} graphs)`, preferredDtype: preferredDtype(choice) }], skipped: [] };
@@ -117,7 +129,7 @@ export function planProviders(choice: ProviderChoice, probe: ProviderProbe, dtyp
   const candidates: ProviderCandidate[] = [];
   const skipped: string[] = [];
   for (const provider of AUTO_ORDER) {
-    const reason = unavailableReason(provider, probe, dtype);
+    const reason = unavailableReason(provider, probe, dtype, false);
     if (reason) skipped.push(reason);
     else candidates.push({ provider, reason: `auto: best available of ${AUTO_ORDER.join(' > ')}; skipped: ${skipped.join('; ') || 'none'}`, preferredDtype: preferredDtype(provider) });
   }

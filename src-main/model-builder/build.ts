@@ -26,7 +26,7 @@ import { usedSpeechEncoderTensors } from './speech-encoder/speech-encoder-config
 import { buildSpeechEncoderGraph, SPEECH_ENCODER_FILE } from './speech-encoder/speech-encoder-graph';
 
 /** Bump when graphs, tables or the manifest change shape or meaning: old cache dirs are then ignored. */
-export const BUILDER_VERSION = '12';
+export const BUILDER_VERSION = '13';
 
 /** Measured on CPU (docs/benchmarks.md): the unrolled loop graph beats 15 step calls per frame. */
 export const DEFAULT_CODE_PREDICTOR: ModelManifest['defaultCodePredictor'] = 'loop';

@@ -71,7 +71,7 @@ export function buildCodecGraph(checkpointDir: string, outDir: string, dtype: Bu
     file: CODEC_STREAM_STATIC_GRAPH_FILE,
     externalDataFile: staticData,
     inputs: [
-      codesInput,
+      { ...codesInput, dtype: 'int32', doc: `${codesInput.doc} (int32: every node stays on GPU providers)` },
       { name: CODEC_STATIC_ATTENTION_BIAS, dtype: 'float32', dims: ['batch', 1, 1, 'num_frames', keyFrames], doc: `new frame i (key ${numCarried} + i) sees key j when 0 <= ${numCarried} + i - j <= ${numCarried} and j >= ${numCarried} - the row's decoded frames: 0, else MASK_NEGATIVE (-1e9)` },
       ...(ops === 'portable'
         ? [

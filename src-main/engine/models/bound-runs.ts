@@ -1,16 +1,16 @@
 /**
  * Runs of a stateless graph over bound buffers (IoBinding), one bucket per shape: a bucket's inputs and
- * outputs keep their addresses across runs and it has its own gpu_graph_id, so a session with graph
+ * outputs keep their addresses across runs and it has its own gpu_graph_id (and its own session where
+ * the provider keeps one captured graph per session, graph-sessions.ts), so a session with graph
  * capture on captures each bucket once and replays it. Inputs reach the bound buffers through an upload
  * run and outputs leave through a download run (copy graphs on the same provider, host memory on the
  * other side); inputs a kernel reads on the host (TopK's K) are bound in host memory directly.
  */
-import { StudioError } from '../../../src-shared/errors';
 import { buildTypedCopyGraph, copyInputName, copyOutputName } from '../../model-builder/copy-graph';
-import type { HostTensorData, SessionOptions, StageBinding, StageBuffer, StageSession, TensorDtype } from '../runtime/runtime';
+import type { HostTensorData, StageBinding, StageBuffer, TensorDtype } from '../runtime/runtime';
+import { GraphSessions, openBindable, type BindableSession, type OpenSession } from './graph-sessions';
 
-/** Opens a session (the engine's createSession with its provider and options). */
-export type OpenSession = (model: string | Uint8Array, options: Partial<SessionOptions>) => Promise<StageSession>;
+export { openBindable, type OpenSession } from './graph-sessions';
 
 export interface BoundIo {
   name: string;
@@ -25,23 +25,16 @@ export interface BoundRunsStats {
   numBuckets: number;
   /** gpu_graph_id values handed out (one per bucket ever opened; never reused). */
   numGraphIds: number;
+  /** Step sessions open (1, or one per bucket where the provider keeps one captured graph per session). */
+  numSessions: number;
 }
 
 interface Bucket {
   graphId: number;
+  session: BindableSession;
   bindings: StageBinding[];
   inputs: Record<string, HostTensorData>;
   outputs: Record<string, HostTensorData>;
-}
-
-/** Opens a session for IoBinding, or says which adapter lacks it. */
-export async function openBindable(open: OpenSession, model: string | Uint8Array, options: Partial<SessionOptions>): Promise<StageSession & { bind(): StageBinding }> {
-  const session = await open(model, { ...options, ioBinding: true });
-  if (!session.bind) {
-    await session.release();
-    throw new StudioError('unsupported', `the ${session.runtime} ONNX Runtime adapter has no IoBinding; the captured forms need the C-API adapter`);
-  }
-  return session as StageSession & { bind(): StageBinding };
 }
 
 export class BoundRuns {
@@ -50,25 +43,25 @@ export class BoundRuns {
   private numRuns = 0;
 
   private constructor(
-    private readonly session: StageSession & { bind(): StageBinding },
-    private readonly upload: StageSession & { bind(): StageBinding },
-    private readonly download: StageSession & { bind(): StageBinding },
+    private readonly steps: GraphSessions,
+    private readonly upload: BindableSession,
+    private readonly download: BindableSession,
     private readonly inputs: readonly BoundIo[],
     private readonly outputs: readonly BoundIo[],
     private readonly location: 'cpu' | 'device',
     private readonly maxBuckets: number,
   ) {}
 
-  static async open(model: string, inputs: readonly BoundIo[], outputs: readonly BoundIo[], open: OpenSession, captureOptions: Record<string, string>, location: 'cpu' | 'device', maxBuckets: number): Promise<BoundRuns> {
-    const opened: StageSession[] = [];
+  static async open(model: string, inputs: readonly BoundIo[], outputs: readonly BoundIo[], open: OpenSession, captureOptions: Record<string, string>, location: 'cpu' | 'device', maxBuckets: number, perGraph = false): Promise<BoundRuns> {
+    const opened: { release(): Promise<void> }[] = [];
     try {
-      const session = await openBindable(open, model, { providerOptions: captureOptions });
-      opened.push(session);
+      const steps = await GraphSessions.open(open, model, captureOptions, perGraph);
+      opened.push({ release: () => steps.dispose() });
       const uploaded = inputs.filter((io) => !io.host);
       const upload = await openBindable(open, buildTypedCopyGraph(uploaded.map((io) => io.dtype), uploaded.map((io) => io.rank)), { intraOpNumThreads: 1 });
       opened.push(upload);
       const download = await openBindable(open, buildTypedCopyGraph(outputs.map((io) => io.dtype), outputs.map((io) => io.rank)), { intraOpNumThreads: 1 });
-      return new BoundRuns(session, upload, download, inputs, outputs, location, maxBuckets);
+      return new BoundRuns(steps, upload, download, inputs, outputs, location, maxBuckets);
     } catch (err) {
       for (const s of opened) await s.release();
       throw err;
@@ -76,12 +69,12 @@ export class BoundRuns {
   }
 
   stats(): BoundRunsStats {
-    return { numRuns: this.numRuns, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId };
+    return { numRuns: this.numRuns, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId, numSessions: this.steps.numOpen };
   }
 
   /** One run in the bucket of these dims (by input and output name): write() fills the inputs' host views; returns the outputs' (valid until the next run). */
   async run(dims: Record<string, readonly number[]>, write: (inputs: Record<string, HostTensorData>) => void): Promise<Record<string, HostTensorData>> {
-    const b = this.bucket(dims);
+    const b = await this.bucket(dims);
     write(b.inputs);
     const [step, upload, download] = b.bindings;
     await upload.run();
@@ -94,16 +87,17 @@ export class BoundRuns {
   async dispose(): Promise<void> {
     for (const b of this.buckets.values()) this.releaseBucket(b);
     this.buckets.clear();
-    for (const s of [this.upload, this.download, this.session]) await s.release();
+    for (const s of [this.upload, this.download]) await s.release();
+    await this.steps.dispose();
   }
 
-  private bucket(dims: Record<string, readonly number[]>): Bucket {
+  private async bucket(dims: Record<string, readonly number[]>): Promise<Bucket> {
     const key = [...this.inputs, ...this.outputs].map((io) => dims[io.name].join('x')).join(',');
-    return lruEntry(this.buckets, key, this.maxBuckets, () => this.openBucket(dims), (old) => this.releaseBucket(old));
+    return lruEntryAsync(this.buckets, key, this.maxBuckets, this.steps, (session) => this.openBucket(session, dims), (old) => this.releaseBucket(old));
   }
 
-  private openBucket(dims: Record<string, readonly number[]>): Bucket {
-    const [step, upload, download] = [this.session.bind(), this.upload.bind(), this.download.bind()];
+  private openBucket(session: BindableSession, dims: Record<string, readonly number[]>): Bucket {
+    const [step, upload, download] = [session.bind(), this.upload.bind(), this.download.bind()];
     try {
       const inputs: Record<string, HostTensorData> = {};
       let u = 0;
@@ -121,7 +115,7 @@ export class BoundRuns {
         download.attach(copyInputName(i), step.output(io.name, io.dtype, dims[io.name], this.location), 'input');
         outputs[io.name] = download.output(copyOutputName(i), io.dtype, dims[io.name]).host!;
       });
-      return { graphId: this.nextGraphId++, bindings: [step, upload, download], inputs, outputs };
+      return { graphId: this.nextGraphId++, session, bindings: [step, upload, download], inputs, outputs };
     } catch (err) {
       for (const binding of [upload, download, step]) binding.release();
       throw err;
@@ -129,11 +123,43 @@ export class BoundRuns {
   }
 
   /** Copy bindings first: they bind the step binding's buffers. */
-  private releaseBucket(b: Bucket): void {
+  private releaseBucket(b: Bucket): BindableSession[] {
     const [step, upload, download] = b.bindings;
     upload.release();
     download.release();
     step.release();
+    return [b.session];
+  }
+}
+
+/**
+ * lruEntry for buckets whose graph ids need sessions (graph-sessions.ts): the sessions are taken before
+ * the bucket opens (one per graph id the bucket has) and dropped after an evicted bucket's bindings
+ * are released, which returns the sessions it ran in.
+ */
+export async function lruEntryAsync<T>(
+  entries: Map<string, T>, key: string, max: number, sessions: GraphSessions,
+  open: (...session: BindableSession[]) => T, release: (old: T) => BindableSession[], graphsPerBucket = 1,
+): Promise<T> {
+  const found = entries.get(key);
+  if (found) return lruEntry(entries, key, max, () => found, () => undefined);
+  const taken: BindableSession[] = [];
+  for (let i = 0; i < graphsPerBucket; i++) taken.push(await sessions.forGraph());
+  const raced = entries.get(key);
+  if (raced) {
+    for (const s of taken) await sessions.drop(s);
+    return lruEntry(entries, key, max, () => raced, () => undefined);
+  }
+  const dropped: BindableSession[] = [];
+  try {
+    return lruEntry(entries, key, max, () => Reflect.apply(open, undefined, taken) as T, (old) => {
+      for (const s of release(old)) dropped.push(s);
+    });
+  } catch (err) {
+    for (const s of taken) await sessions.drop(s);
+    throw err;
+  } finally {
+    for (const s of dropped) await sessions.drop(s);
   }
 }
 

@@ -15,7 +15,7 @@ export class BoundCodePredictorLoop implements CodePredictorStage {
 
   private constructor(private readonly runs: BoundRuns, private readonly manifest: ModelManifest, private readonly embeddings: EmbeddingLookup) {}
 
-  static async open(model: string, manifest: ModelManifest, embeddings: EmbeddingLookup, open: OpenSession, captureOptions: Record<string, string>, location: 'cpu' | 'device', maxBuckets: number): Promise<BoundCodePredictorLoop> {
+  static async open(model: string, manifest: ModelManifest, embeddings: EmbeddingLookup, open: OpenSession, captureOptions: Record<string, string>, location: 'cpu' | 'device', maxBuckets: number, perGraph = false): Promise<BoundCodePredictorLoop> {
     const act = manifest.dtype === 'fp16' ? 'float16' : 'float32';
     const inputs = [
       { name: 'last_hidden', dtype: act, rank: 3 },
@@ -26,7 +26,7 @@ export class BoundCodePredictorLoop implements CodePredictorStage {
       { name: 'in_top_k', dtype: 'float32', rank: 2 },
       { name: 'top_p', dtype: 'float32', rank: 1 },
     ] as const;
-    const runs = await BoundRuns.open(model, inputs, [{ name: 'codes', dtype: 'int32', rank: 2 }], open, captureOptions, location, maxBuckets);
+    const runs = await BoundRuns.open(model, inputs, [{ name: 'codes', dtype: 'int32', rank: 2 }], open, captureOptions, location, maxBuckets, perGraph);
     return new BoundCodePredictorLoop(runs, manifest, embeddings);
   }
 

@@ -13,7 +13,8 @@ import {
 } from '../../model-builder/codec/codec-graph';
 import type { GraphSpec, ModelManifest } from '../../model-builder/manifest';
 import type { SessionOptions, StageBinding, StageBuffer, StageSession } from '../runtime/runtime';
-import { lruEntry, openBindable, type OpenSession } from './bound-runs';
+import { lruEntryAsync } from './bound-runs';
+import { GraphSessions, openBindable, type BindableSession, type OpenSession } from './graph-sessions';
 import { missingState, rowsPerState, type StateIo } from './codec-state';
 import type { CodecStage, CodecStreamRow, CodecWindow } from './stages';
 
@@ -24,6 +25,8 @@ export interface BoundCodecStats {
   numBuckets: number;
   /** gpu_graph_id values handed out (two per bucket ever opened; never reused). */
   numGraphIds: number;
+  /** Step sessions open (1, or one per graph id where the provider keeps one captured graph per session). */
+  numSessions: number;
   /** Sequences whose state the host record keeps. */
   numSequences: number;
 }
@@ -33,6 +36,8 @@ interface Bucket {
   frames: number;
   /** step[p] reads states[p] and writes states[1 − p], with graph id graphIds[p]. */
   step: [StageBinding, StageBinding];
+  /** The sessions step[0] and step[1] run in (the same one unless the provider keeps one captured graph per session). */
+  sessions: [BindableSession, BindableSession];
   graphIds: [number, number];
   states: [StageBuffer[], StageBuffer[]];
   upload: StageBinding;
@@ -41,7 +46,7 @@ interface Bucket {
   stageViews: [Float32Array[], Float32Array[]];
   /** download[p] copies PCM and states[1 − p] out after step[p]. */
   download: [StageBinding, StageBinding];
-  codes: BigInt64Array;
+  codes: Int32Array;
   mask: Float32Array;
   /** Empty on fused builds (no position inputs). */
   queryPositions: BigInt64Array;
@@ -55,7 +60,7 @@ interface Bucket {
 }
 
 const STEP_INPUTS = [CODEC_GRAPH_INPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_QUERY_POSITIONS, CODEC_STATIC_KEY_POSITIONS] as const;
-const STEP_TYPES = ['int64', 'float32', 'int64', 'int64'] as const;
+const STEP_TYPES = ['int32', 'float32', 'int64', 'int64'] as const;
 const STEP_RANKS = [3, 5, 2, 2];
 /** The host-written inputs a build has: codes and mask, plus the RoPE positions on portable-ops builds. */
 const numStepInputs = (spec: GraphSpec): number => (spec.inputs.some((i) => i.name === CODEC_STATIC_QUERY_POSITIONS) ? 4 : 2);
@@ -77,7 +82,7 @@ export class BoundCodecStream implements CodecStage {
   private numRunsStaged = 0;
 
   private constructor(
-    private readonly session: StageSession,
+    private readonly steps: GraphSessions,
     private readonly copies: { upload: StageSession; stage: StageSession; download: StageSession },
     manifest: ModelManifest,
     private readonly io: readonly StateIo[],
@@ -93,23 +98,24 @@ export class BoundCodecStream implements CodecStage {
   }
 
   /** Opens the static stream session (with `captureOptions`) and its copy sessions; buffers live on the provider's device unless it has none. */
-  static async open(model: string, manifest: ModelManifest, open: OpenSession, captureOptions: Record<string, string>, location: 'cpu' | 'device', maxBuckets: number): Promise<BoundCodecStream> {
+  static async open(model: string, manifest: ModelManifest, open: OpenSession, captureOptions: Record<string, string>, location: 'cpu' | 'device', maxBuckets: number, perGraph = false): Promise<BoundCodecStream> {
     const spec = manifest.graphs.codecStreamStatic;
     if (!spec) throw new StudioError('model-invalid', "the capture-ready streaming codec needs codec_decoder_stream_static.onnx (builder v12 on); rebuild the model with 'studio model build'", {});
     const io = stateIo(spec);
-    const sessions: StageSession[] = [];
+    const sessions: { release(): Promise<void> }[] = [];
     const opened = async (m: string | Uint8Array, options: Partial<SessionOptions>) => {
       const s = await openBindable(open, m, options);
       sessions.push(s);
       return s;
     };
     try {
-      const session = await opened(model, { providerOptions: captureOptions });
+      const steps = await GraphSessions.open(open, model, captureOptions, perGraph);
+      sessions.push({ release: () => steps.dispose() });
       const n = numStepInputs(spec);
       const upload = await opened(buildTypedCopyGraph(STEP_TYPES.slice(0, n), STEP_RANKS.slice(0, n)), { intraOpNumThreads: 1 });
       const stage = await opened(buildCopyGraph(io.length, 'float32', 3), { intraOpNumThreads: 1 });
       const download = await opened(buildTypedCopyGraph(['float32', ...io.map(() => 'float32' as const)], [2, ...io.map(() => 3)]), { intraOpNumThreads: 1 });
-      return new BoundCodecStream(session, { upload, stage, download }, manifest, io, location, maxBuckets);
+      return new BoundCodecStream(steps, { upload, stage, download }, manifest, io, location, maxBuckets);
     } catch (err) {
       for (const s of sessions) await s.release();
       throw err;
@@ -117,7 +123,7 @@ export class BoundCodecStream implements CodecStage {
   }
 
   stats(): BoundCodecStats {
-    return { numRuns: this.numRuns, numRunsStaged: this.numRunsStaged, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId, numSequences: this.record.size };
+    return { numRuns: this.numRuns, numRunsStaged: this.numRunsStaged, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId, numSessions: this.steps.numOpen, numSequences: this.record.size };
   }
 
   async decode(codes: CodecWindow): Promise<Float32Array> {
@@ -131,7 +137,7 @@ export class BoundCodecStream implements CodecStage {
 
   async decodeStreamBatch(rows: readonly CodecStreamRow[]): Promise<Float32Array[]> {
     const frames = rows[0].window.length;
-    const b = this.bucket(rows.length, frames);
+    const b = await this.bucket(rows.length, frames);
     // a padded row repeats a real row (BucketedCodec): its slot holds what it wrote last run, and its outputs are dropped
     const holds = rows.every((r) => r.sequenceId !== null && r.numDecodedFrames > 0) ? rows.map((r) => `${r.sequenceId}@${r.numDecodedFrames}`).join(',') : '';
     const p = b.parity;
@@ -165,7 +171,8 @@ export class BoundCodecStream implements CodecStage {
     for (const b of this.buckets.values()) this.releaseBucket(b);
     this.buckets.clear();
     this.record.clear();
-    for (const s of [this.copies.upload, this.copies.stage, this.copies.download, this.session]) await s.release();
+    for (const s of [this.copies.upload, this.copies.stage, this.copies.download]) await s.release();
+    await this.steps.dispose();
   }
 
   /** Codes, each row's mask and (portable builds) the RoPE positions. */
@@ -174,7 +181,7 @@ export class BoundCodecStream implements CodecStage {
     const n = b.frames;
     rows.forEach((r, row) => {
       if (r.window.length !== n) throw new StudioError('internal', `codec batch mixes window lengths ${n} and ${r.window.length}`, {});
-      r.window.forEach((frame, t) => frame.forEach((c, j) => (b.codes[(row * q + j) * n + t] = BigInt(c))));
+      r.window.forEach((frame, t) => frame.forEach((c, j) => (b.codes[(row * q + j) * n + t] = c)));
     });
     writeStreamStaticMask(b.mask, rows.map((r) => r.numDecodedFrames), n, this.numCarried + 1);
     writeStreamStaticPositions(b.queryPositions, b.keyPositions, this.numCarried + 1);
@@ -201,11 +208,13 @@ export class BoundCodecStream implements CodecStage {
     return session.bind!();
   }
 
-  private bucket(rows: number, frames: number): Bucket {
-    return lruEntry(this.buckets, `${rows}:${frames}`, this.maxBuckets, () => this.openBucket(rows, frames), (old) => this.releaseBucket(old));
+  /** Two graph ids per bucket (one per state set), each with its own session where the provider keeps one captured graph per session. */
+  private bucket(rows: number, frames: number): Promise<Bucket> {
+    const open = (first: BindableSession, second: BindableSession) => this.openBucket([first, second], rows, frames);
+    return lruEntryAsync(this.buckets, `${rows}:${frames}`, this.maxBuckets, this.steps, open, (old) => this.releaseBucket(old), 2);
   }
 
-  private openBucket(rows: number, frames: number): Bucket {
+  private openBucket(sessions: [BindableSession, BindableSession], rows: number, frames: number): Bucket {
     const at = this.location;
     const bindings: StageBinding[] = [];
     const bind = (session: StageSession) => {
@@ -214,7 +223,7 @@ export class BoundCodecStream implements CodecStage {
       return binding;
     };
     try {
-      const step: [StageBinding, StageBinding] = [bind(this.session), bind(this.session)];
+      const step: [StageBinding, StageBinding] = [bind(sessions[0]), bind(sessions[1])];
       const upload = bind(this.copies.upload);
       const numKeys = frames + this.numCarried;
       const stepDims = [[rows, this.numQuantizers, frames], [rows, 1, 1, frames, numKeys], [1, frames], [1, numKeys]];
@@ -259,8 +268,8 @@ export class BoundCodecStream implements CodecStage {
       const graphIds: [number, number] = [this.nextGraphId++, this.nextGraphId++];
       const [codes, mask, queryPositions, keyPositions] = hostIn;
       return {
-        rows, frames, step, graphIds, states, upload, stage, stageViews, download,
-        codes: codes as BigInt64Array, mask: mask as Float32Array,
+        rows, frames, step, sessions, graphIds, states, upload, stage, stageViews, download,
+        codes: codes as Int32Array, mask: mask as Float32Array,
         queryPositions: (queryPositions as BigInt64Array | undefined) ?? new BigInt64Array(0), keyPositions: (keyPositions as BigInt64Array | undefined) ?? new BigInt64Array(0),
         pcm: [outViews[0].pcmView, outViews[1].pcmView], newStates: [outViews[0].stateViews, outViews[1].stateViews], parity: 0, holds: '',
       };
@@ -271,8 +280,9 @@ export class BoundCodecStream implements CodecStage {
   }
 
   /** Copy bindings first: they bind the step bindings' buffers. */
-  private releaseBucket(b: Bucket): void {
+  private releaseBucket(b: Bucket): BindableSession[] {
     for (const binding of [b.upload, ...b.stage, ...b.download, b.step[1], b.step[0]]) binding.release();
+    return b.sessions;
   }
 }
 

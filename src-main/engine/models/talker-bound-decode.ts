@@ -2,7 +2,8 @@
  * Talker decode steps on the capture-ready graph (talker-decode.onnx) through IoBinding. A bucket per
  * (rows, capacity) owns fixed buffers: the KV cache (one buffer per layer bound as past and present,
  * written in place), the per-step inputs and the outputs; every run of a bucket uses the same
- * addresses and its own gpu_graph_id (captured on its first run when the session has capture on).
+ * addresses and its own gpu_graph_id (captured on its first run when the session has capture on), in a
+ * session of its own where the provider keeps one captured graph per session (graph-sessions.ts).
  * Inputs reach the bound buffers through an upload run and outputs leave through a download run (copy
  * graphs on the same provider, host on one side), so nothing but the step itself runs in the graph.
  * The host KV pool stays the record: a bucket's KV is staged from it when the bucket holds other
@@ -16,7 +17,8 @@ import { pastName, presentName } from '../kv/kv-store';
 import type { SessionOptions, StageBinding, StageBuffer, StageSession } from '../runtime/runtime';
 import { float16BitsToFloat32, float32ToFloat16Bits } from '../../model-builder/float-bits';
 import type { ActivationDtype } from './activations';
-import { lruEntry, openBindable, type OpenSession } from './bound-runs';
+import { lruEntryAsync } from './bound-runs';
+import { GraphSessions, openBindable, type BindableSession, type OpenSession } from './graph-sessions';
 import type { TalkerInput, TalkerOutput } from './stages';
 
 export interface BoundDecodeStats {
@@ -26,12 +28,15 @@ export interface BoundDecodeStats {
   numBuckets: number;
   /** gpu_graph_id values handed out (one per bucket ever opened; never reused, as a captured graph keeps its addresses). */
   numGraphIds: number;
+  /** Decode sessions open (1, or one per bucket where the provider keeps one captured graph per session). */
+  numSessions: number;
 }
 
 interface Bucket {
   rows: number;
   capacity: number;
   graphId: number;
+  session: BindableSession;
   decode: StageBinding;
   upload: StageBinding;
   download: StageBinding;
@@ -60,7 +65,7 @@ export class BoundTalkerDecode {
   private numRunsStaged = 0;
 
   private constructor(
-    private readonly session: StageSession,
+    private readonly steps: GraphSessions,
     private readonly copies: { upload: StageSession; kv: StageSession; download: StageSession },
     manifest: ModelManifest,
     private readonly pool: HostKvPool,
@@ -74,21 +79,22 @@ export class BoundTalkerDecode {
   }
 
   /** Opens the decode session (with `captureOptions`) and its copy sessions; buffers live on the provider's device unless it has none. */
-  static async open(model: string, manifest: ModelManifest, pool: HostKvPool, open: OpenSession, captureOptions: Record<string, string>, location: 'cpu' | 'device', maxBuckets: number): Promise<BoundTalkerDecode> {
+  static async open(model: string, manifest: ModelManifest, pool: HostKvPool, open: OpenSession, captureOptions: Record<string, string>, location: 'cpu' | 'device', maxBuckets: number, perGraph = false): Promise<BoundTalkerDecode> {
     const dtype: ActivationDtype = manifest.dtype === 'fp16' ? 'float16' : 'float32';
     const kvCount = manifest.talker.numLayers * 2;
-    const sessions: StageSession[] = [];
+    const sessions: { release(): Promise<void> }[] = [];
     const opened = async (m: string | Uint8Array, options: Partial<SessionOptions>) => {
       const s = await openBindable(open, m, options);
       sessions.push(s);
       return s;
     };
     try {
-      const session = await opened(model, { providerOptions: captureOptions });
+      const steps = await GraphSessions.open(open, model, captureOptions, perGraph);
+      sessions.push({ release: () => steps.dispose() });
       const upload = await opened(buildTypedCopyGraph([dtype, 'int64', 'float32', 'float32'], [3, 2, 5, 4]), { intraOpNumThreads: 1 });
       const kv = await opened(buildCopyGraph(kvCount, dtype, 4), { intraOpNumThreads: 1 });
       const download = await opened(buildTypedCopyGraph(['float32', dtype, ...new Array<ActivationDtype>(kvCount).fill(dtype)], [3, 3, ...new Array<number>(kvCount).fill(4)]), { intraOpNumThreads: 1 });
-      return new BoundTalkerDecode(session, { upload, kv, download }, manifest, pool, dtype, location, maxBuckets);
+      return new BoundTalkerDecode(steps, { upload, kv, download }, manifest, pool, dtype, location, maxBuckets);
     } catch (err) {
       for (const s of sessions) await s.release();
       throw err;
@@ -96,12 +102,12 @@ export class BoundTalkerDecode {
   }
 
   stats(): BoundDecodeStats {
-    return { numRuns: this.numRuns, numRunsStaged: this.numRunsStaged, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId };
+    return { numRuns: this.numRuns, numRunsStaged: this.numRunsStaged, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId, numSessions: this.steps.numOpen };
   }
 
   /** One decode step for rows that share `capacity`; rows past numReal are padded copies (their KV rows are not stored). */
   async run(rows: readonly TalkerInput[], numReal: number, capacity: number): Promise<TalkerOutput[]> {
-    const b = this.bucket(rows.length, capacity);
+    const b = await this.bucket(rows.length, capacity);
     const positions = rows.map((r) => this.pool.numPositions(r.sequenceId));
     const holds = rows.map((r, i) => `${r.sequenceId}@${positions[i]}`).join(',');
     if (b.holds !== holds) await this.stage(b, rows);
@@ -123,7 +129,8 @@ export class BoundTalkerDecode {
   async dispose(): Promise<void> {
     for (const b of this.buckets.values()) this.releaseBucket(b);
     this.buckets.clear();
-    for (const s of [this.copies.upload, this.copies.kv, this.copies.download, this.session]) await s.release();
+    for (const s of [this.copies.upload, this.copies.kv, this.copies.download]) await s.release();
+    await this.steps.dispose();
   }
 
   private toFloat32(data: Float32Array | Uint16Array): Float32Array {
@@ -170,14 +177,14 @@ export class BoundTalkerDecode {
     return session.bind!();
   }
 
-  private bucket(rows: number, capacity: number): Bucket {
-    return lruEntry(this.buckets, `${rows}:${capacity}`, this.maxBuckets, () => this.openBucket(rows, capacity), (old) => this.releaseBucket(old));
+  private bucket(rows: number, capacity: number): Promise<Bucket> {
+    return lruEntryAsync(this.buckets, `${rows}:${capacity}`, this.maxBuckets, this.steps, (session) => this.openBucket(session, rows, capacity), (old) => this.releaseBucket(old));
   }
 
-  private openBucket(rows: number, capacity: number): Bucket {
+  private openBucket(session: BindableSession, rows: number, capacity: number): Bucket {
     const { numKvHeads, headDim } = this.pool.dims;
     const at = this.location;
-    const [decode, upload, download] = [this.bind(this.session), this.bind(this.copies.upload), this.bind(this.copies.download)];
+    const [decode, upload, download] = [this.bind(session), this.bind(this.copies.upload), this.bind(this.copies.download)];
     try {
       const stepDims = [[rows, 1, this.hidden], [rows, 1], [rows, 1, 1, 1, capacity], [rows, 1, capacity, 1]];
       const stepTypes = [this.dtype, 'int64', 'float32', 'float32'] as const;
@@ -199,7 +206,7 @@ export class BoundTalkerDecode {
         return download.output(copyOutputName(i), outTypes[i], outDims(i));
       });
       const [embeds, positions, bias, write] = step;
-      return { rows, capacity, graphId: this.nextGraphId++, decode, upload, download, embeds, positions, bias, write, logits: out[0], hidden: out[1], newRows: out.slice(2), kv, holds: '' };
+      return { rows, capacity, graphId: this.nextGraphId++, session, decode, upload, download, embeds, positions, bias, write, logits: out[0], hidden: out[1], newRows: out.slice(2), kv, holds: '' };
     } catch (err) {
       for (const binding of [upload, download, decode]) binding.release();
       throw err;
@@ -207,9 +214,10 @@ export class BoundTalkerDecode {
   }
 
   /** Copy bindings first: they bind the decode binding's buffers. */
-  private releaseBucket(b: Bucket): void {
+  private releaseBucket(b: Bucket): BindableSession[] {
     b.upload.release();
     b.download.release();
     b.decode.release();
+    return [b.session];
   }
 }

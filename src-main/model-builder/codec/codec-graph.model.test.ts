@@ -242,7 +242,9 @@ describe('streaming codec graph (state carried between calls)', () => {
         stream.states.forEach((s, i) => (common[s.input] = carried[i]));
         const mask = new Float32Array(B * size * (size + W - 1));
         writeStreamStaticMask(mask, numDecoded, size, W);
-        const staticFeeds: Record<string, ReturnType<typeof tensor>> = { ...common, [CODEC_STATIC_ATTENTION_BIAS]: tensor('float32', mask, [B, 1, 1, size, size + W - 1]) };
+        // the static form takes int32 codes (no int64 node on GPU providers)
+        const codes32 = tensor('int32', Int32Array.from(window.data as ArrayLike<number | bigint>, Number), [B, window.numQuantizers, size]);
+        const staticFeeds: Record<string, ReturnType<typeof tensor>> = { ...common, [CODEC_GRAPH_INPUT]: codes32, [CODEC_STATIC_ATTENTION_BIAS]: tensor('float32', mask, [B, 1, 1, size, size + W - 1]) };
         if (ops === 'portable') {
           const [queries, keys] = [new BigInt64Array(size), new BigInt64Array(size + W - 1)];
           writeStreamStaticPositions(queries, keys, W);

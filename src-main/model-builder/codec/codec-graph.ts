@@ -98,7 +98,8 @@ function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dty
   const isStatic = options.mode === 'stream-static';
   const g = new GraphBuilder({ name: `qwen3_tts_codec_decoder_${stream ? 'stream_' : ''}${isStatic ? 'static_' : ''}${dtype}`, externalData, ops });
   const w = new CodecGraphWeights(g, tensors, dtype);
-  const codes = g.input(CODEC_GRAPH_INPUT, 'int64', ['batch', d.numQuantizers, 'num_frames']);
+  // int32 in the static form: WebGPU places int64 Slice/Add on the CPU, which graph capture refuses
+  const codes = g.input(CODEC_GRAPH_INPUT, isStatic ? 'int32' : 'int64', ['batch', d.numQuantizers, 'num_frames']);
   const keyFrames = `num_frames+${d.slidingWindow - 1}`;
   const hostInputs = isStatic
     ? {
@@ -113,7 +114,7 @@ function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dty
   const carry = streamIo?.carry;
   const numFrames = isStatic ? '' : g.dim(codes, 2); // int64 [1]; unused by the static form
 
-  let x = dequantize(g, w, codes, d); // [B, codebookDim, T]
+  let x = dequantize(g, w, codes, d, isStatic ? 'int32' : 'int64'); // [B, codebookDim, T]
   x = causalConv(g, w, x, 'pre_conv.conv', 1, 1, carry); // [B, latentDim, T]
   const rows = g.transpose(x, [0, 2, 1]);
   x = g.transpose(preTransformer(g, w, rows, numFrames, d, streamIo), [0, 2, 1]); // [B, latentDim, T]
@@ -150,7 +151,7 @@ function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dty
  * [B, T, numInGroup · vqDim] times P stacked numInGroup times (Σ_q e_q P = [e_1 … e_n] [P; …; P]).
  * The two groups are added.
  */
-function dequantize(g: GraphBuilder, w: CodecGraphWeights, codes: string, d: CodecDecoderConfig): string {
+function dequantize(g: GraphBuilder, w: CodecGraphWeights, codes: string, d: CodecDecoderConfig, codesType: 'int32' | 'int64'): string {
   const vqDim = d.codebookDim / 2;
   const groups: [string, number, number][] = [
     ['rvq_first', 0, d.numSemanticQuantizers],
@@ -169,8 +170,13 @@ function dequantize(g: GraphBuilder, w: CodecGraphWeights, codes: string, d: Cod
       }
     }
     const tableName = w.matrix(`quantizer.${group}.codebooks`, table, [numInGroup * d.codebookSize, vqDim]);
-    const offsets = g.constInt64(Array.from({ length: numInGroup }, (_, q) => q * d.codebookSize), [1, numInGroup, 1]);
-    const indices = g.add(g.slice(codes, 1, first, end), offsets); // [B, numInGroup, T]
+    const offsetValues = Array.from({ length: numInGroup }, (_, q) => q * d.codebookSize);
+    // int32 (static form): Gather picks the group's rows, since ORT fuses the two Slices into a Split that WebGPU runs on the CPU
+    const groupCodes = codesType === 'int32'
+      ? g.gather(codes, g.constInt32(Array.from({ length: numInGroup }, (_, q) => first + q)), 1)
+      : g.slice(codes, 1, first, end);
+    const offsets = codesType === 'int32' ? g.constInt32(offsetValues, [1, numInGroup, 1]) : g.constInt64(offsetValues, [1, numInGroup, 1]);
+    const indices = g.add(groupCodes, offsets); // [B, numInGroup, T]
     // not ReduceSum over the group: ORT's CPU ReduceSum picks its summation order from the shape, so
     // [1, Q, T, D] and [B, Q, T, D] summed differently and broke batch invariance; MatMul rows do not
     const gathered = g.gather(tableName, indices); // [B, numInGroup, T, vqDim]

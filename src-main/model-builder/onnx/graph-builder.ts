@@ -9,7 +9,7 @@
  *   output(value, elemType, dims, name?)   marks a value as graph output (renamed through Identity if needed)
  *   initializer(name, Float32Array, dims, storage?)  fp32 or fp16 storage; big ones go to external data
  *   initializerInt64(name, values, dims)   int64 weights / tables
- *   constInt64(values, dims?) / constFloat(values, elemType?, dims?)  deduplicated small constants
+ *   constInt64 / constInt32(values, dims?) / constFloat(values, elemType?, dims?)  deduplicated small constants
  *   node(opType, inputs, numOutputs | names, attrs?, domain?) → output names
  *   op(opType, inputs, attrs?) → the single output name
  *   matmul/add/sub/mul/div/cast/reshape/transpose/concat/gather/unsqueeze/squeeze/sigmoid/softmax/shape
@@ -138,6 +138,16 @@ export class GraphBuilder {
     const cached = this.constCache.get(key);
     if (cached) return cached;
     const name = this.initializerInt64(this.fresh('const_i64'), values, dims);
+    this.constCache.set(key, name);
+    return name;
+  }
+
+  /** A small int32 constant, shared between uses with the same values (int32 arithmetic stays on GPU providers that place int64 on the CPU). */
+  constInt32(values: readonly number[], dims: readonly number[] = [values.length]): string {
+    const key = `i32:${dims.join('x')}:${values.join(',')}`;
+    const cached = this.constCache.get(key);
+    if (cached) return cached;
+    const name = this.rawInitializer(this.fresh('const_i32'), ONNX_DATA_TYPE.int32, dims, toBytes(Int32Array.from(values)));
     this.constCache.set(key, name);
     return name;
   }

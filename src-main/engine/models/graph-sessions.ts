@@ -1,0 +1,84 @@
+/**
+ * The sessions a stage's bound graphs run in. Where the provider keeps many captured graphs per session
+ * (CUDA graphs: one per gpu_graph_id) every graph id runs in one session; where it keeps one (WebGPU in
+ * ORT 1.29: one captured command list per session, its gpu_graph_id only turning capture off at -1),
+ * each graph id gets a session of its own, opened when its bucket opens and released with it.
+ */
+import { StudioError } from '../../../src-shared/errors';
+import type { ProviderName, SessionOptions, StageBinding, StageSession } from '../runtime/runtime';
+
+export type BindableSession = StageSession & { bind(): StageBinding };
+
+/** Opens a session (the engine's createSession with its provider and options). */
+export type OpenSession = (model: string | Uint8Array, options: Partial<SessionOptions>) => Promise<StageSession>;
+
+/** Opens a session for IoBinding, or says which adapter lacks it. */
+export async function openBindable(open: OpenSession, model: string | Uint8Array, options: Partial<SessionOptions>): Promise<BindableSession> {
+  const session = await open(model, { ...options, ioBinding: true });
+  if (!session.bind) {
+    await session.release();
+    throw new StudioError('unsupported', `the ${session.runtime} ONNX Runtime adapter has no IoBinding; the captured forms need the C-API adapter`);
+  }
+  return session as BindableSession;
+}
+
+/** How many captured graphs one session of each provider keeps (read from ORT 1.29's providers' sources). */
+export const CAPTURED_GRAPHS_PER_SESSION: Readonly<Record<ProviderName, 'one' | 'many'>> = { cpu: 'many', cuda: 'many', webgpu: 'one', dml: 'one' };
+
+export class GraphSessions {
+  /** Opened and not yet given to a graph id (per-graph mode), or the one session of every graph id. */
+  private idle: BindableSession | null;
+  private readonly open = new Set<BindableSession>();
+
+  private constructor(
+    private readonly openOne: () => Promise<BindableSession>,
+    first: BindableSession,
+    /** Each graph id runs in a session of its own. */
+    readonly perGraph: boolean,
+  ) {
+    this.idle = first;
+    this.open.add(first);
+  }
+
+  /** Opens the first session (so a model that cannot load fails here); `perGraph` when capture is on and the provider keeps one graph per session. */
+  static async open(open: OpenSession, model: string, captureOptions: Record<string, string>, perGraph: boolean): Promise<GraphSessions> {
+    const openOne = () => openBindable(open, model, { providerOptions: captureOptions });
+    return new GraphSessions(openOne, await openOne(), perGraph);
+  }
+
+  /** Whether these capture options on this provider need a session per graph id. */
+  static perGraphFor(provider: ProviderName, captureOptions: Record<string, string>): boolean {
+    return Object.keys(captureOptions).length > 0 && CAPTURED_GRAPHS_PER_SESSION[provider] === 'one';
+  }
+
+  /** Sessions open now (tests and stats). */
+  get numOpen(): number {
+    return this.open.size;
+  }
+
+  /** The session a new graph id runs in. */
+  async forGraph(): Promise<BindableSession> {
+    if (!this.perGraph) return this.idle!;
+    if (this.idle) {
+      const first = this.idle;
+      this.idle = null;
+      return first;
+    }
+    const session = await this.openOne();
+    this.open.add(session);
+    return session;
+  }
+
+  /** A graph id is gone (its bindings released first): its own session closes; the shared one stays. */
+  async drop(session: BindableSession): Promise<void> {
+    if (!this.perGraph || !this.open.has(session)) return;
+    this.open.delete(session);
+    await session.release();
+  }
+
+  async dispose(): Promise<void> {
+    for (const s of this.open) await s.release();
+    this.open.clear();
+    this.idle = null;
+  }
+}
