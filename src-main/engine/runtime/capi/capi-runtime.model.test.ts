@@ -8,7 +8,7 @@ import { GraphBuilder } from '../../../model-builder/onnx/graph-builder';
 import { buildCopyGraph, copyInputName, copyOutputName } from '../../../model-builder/copy-graph';
 import { nodeRuntime } from '../node-runtime';
 import { tensor, type OrtTensor } from '../ort';
-import { liveHandleCounts, openCapiRuntime, type CapiRuntime } from './capi-runtime';
+import { liveHandleCounts, openCapiRuntime, sessionLogLevel, type CapiRuntime } from './capi-runtime';
 
 const ROWS = 3;
 const K = 16;
@@ -149,6 +149,15 @@ describe('C-API adapter device buffers', () => {
     await hostBinding.write(host, Float32Array.of(1.5, 2.5));
     expect(Array.from((await hostBinding.read(host)) as Float32Array)).toEqual([1.5, 2.5]);
     await plain.release();
+  });
+});
+
+describe('C-API adapter diagnostics', () => {
+  it('logs errors only unless STUDIO_CAPI_LOG_LEVEL asks for 0..4', () => {
+    expect(sessionLogLevel({})).toBe(3);
+    expect(sessionLogLevel({ STUDIO_CAPI_LOG_LEVEL: '0' })).toBe(0);
+    expect(sessionLogLevel({ STUDIO_CAPI_LOG_LEVEL: '7' })).toBe(3);
+    expect(sessionLogLevel({ STUDIO_CAPI_LOG_LEVEL: 'verbose' })).toBe(3);
   });
 });
 

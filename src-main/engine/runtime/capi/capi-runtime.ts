@@ -214,12 +214,18 @@ export function capturesGraphs(options: SessionOptions): boolean {
   return CAPTURE_KEYS.some((k) => o[k] === '1' || o[k] === 'true');
 }
 
+/** ORT's session log severity: errors only, or STUDIO_CAPI_LOG_LEVEL (0 verbose … 4 fatal) for diagnosis, e.g. 0 lists the nodes each provider runs. */
+export function sessionLogLevel(env: NodeJS.ProcessEnv = process.env): number {
+  const level = Number(env.STUDIO_CAPI_LOG_LEVEL);
+  return env.STUDIO_CAPI_LOG_LEVEL !== undefined && Number.isInteger(level) && level >= 0 && level <= 4 ? level : LOG_ERROR;
+}
+
 function sessionOptions(core: CapiCore, options: SessionOptions): Ptr {
   const { api } = core;
   const ctx = { action: 'setting session options', fix: 'check the session options passed to createSession' };
   const so = core.out((o) => api.CreateSessionOptions(o), ctx);
   try {
-    core.check(api.SetSessionLogSeverityLevel(so, LOG_ERROR), ctx);
+    core.check(api.SetSessionLogSeverityLevel(so, sessionLogLevel()), ctx);
     core.check(api.SetSessionGraphOptimizationLevel(so, GRAPH_OPT_LEVEL[options.graphOptimizationLevel ?? 'all']), ctx);
     if (options.intraOpNumThreads !== undefined) core.check(api.SetIntraOpNumThreads(so, options.intraOpNumThreads), ctx);
     if (options.enableProfiling) core.check(api.EnableProfiling(so, options.profileFilePrefix ?? 'onnxruntime_profile_'), ctx);
