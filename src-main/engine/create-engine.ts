@@ -100,7 +100,10 @@ async function openCodePredictor(manifest: ModelManifest, modelDir: string, conf
   const useLoop = (config.codePredictor === 'manifest' ? manifest.defaultCodePredictor : config.codePredictor) === 'loop';
   if (useLoop && config.graphCapture.mode !== 'off') {
     const c = captureSetup(manifest, modelDir, config, options, 'codePredictorLoopStatic');
-    return BoundCodePredictorLoop.open(c.model, manifest, embeddings, c.open, c.capture, c.location, config.graphCapture.maxBuckets, c.perGraph);
+    // WebGPU capture refuses GroupQueryAttention whose past and present are separate buffers, as inside the
+    // unrolled loop: the loop runs on its bound buffers uncaptured there (talker and codec still capture)
+    const capture = options.provider === 'webgpu' ? {} : c.capture;
+    return BoundCodePredictorLoop.open(c.model, manifest, embeddings, c.open, capture, c.location, config.graphCapture.maxBuckets, GraphSessions.perGraphFor(options.provider, capture));
   }
   const cpGraph = useLoop ? manifest.graphs.codePredictorLoop : manifest.graphs.codePredictorStep;
   const cpSession = await createSession(path.join(modelDir, cpGraph.file), options);

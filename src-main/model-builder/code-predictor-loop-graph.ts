@@ -53,7 +53,7 @@ export function codePredictorLoopIo(config: CheckpointConfig, dtype: ActivationT
 
 function writeLoopGraph(args: GraphBuildArgs, form: LoopForm, file: string, dataPath: string, location: string): void {
   const { config, dtype } = args;
-  const g = new GraphBuilder({ name: 'code_predictor_loop', producerVersion: args.builderVersion, ops: args.ops, externalData: { dataPath, location } });
+  const g = new GraphBuilder({ name: 'code_predictor_loop', producerVersion: args.builderVersion, ops: args.ops, externalData: { dataPath, location }, outputsByKernels: form === 'static' });
   const io = codePredictorLoopIo(config, dtype, form);
   for (const spec of io.inputs) g.input(spec.name, spec.dtype, spec.dims);
   const loader = new WeightLoader(g, args.weights, dtype);

@@ -49,7 +49,7 @@ export function talkerDecodeIo(args: Pick<GraphBuildArgs, 'config' | 'dtype'>): 
 function writeGraph(args: GraphBuildArgs, dataPath: string, location: string): void {
   const { config, dtype } = args;
   const t = config.talker;
-  const g = new GraphBuilder({ name: 'talker_decode', producerVersion: args.builderVersion, ops: args.ops, externalData: { dataPath, location } });
+  const g = new GraphBuilder({ name: 'talker_decode', producerVersion: args.builderVersion, ops: args.ops, externalData: { dataPath, location }, outputsByKernels: true });
   const io = talkerDecodeIo(args);
   for (const spec of io.inputs) g.input(spec.name, spec.dtype, spec.dims);
   const loader = new WeightLoader(g, args.weights, dtype);

@@ -96,7 +96,7 @@ function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dty
   const d = config.decoder;
   const stream = options.mode === 'stream' || options.mode === 'stream-static';
   const isStatic = options.mode === 'stream-static';
-  const g = new GraphBuilder({ name: `qwen3_tts_codec_decoder_${stream ? 'stream_' : ''}${isStatic ? 'static_' : ''}${dtype}`, externalData, ops });
+  const g = new GraphBuilder({ name: `qwen3_tts_codec_decoder_${stream ? 'stream_' : ''}${isStatic ? 'static_' : ''}${dtype}`, externalData, ops, outputsByKernels: isStatic });
   const w = new CodecGraphWeights(g, tensors, dtype);
   // int32 in the static form: WebGPU places int64 Slice/Add on the CPU, which graph capture refuses
   const codes = g.input(CODEC_GRAPH_INPUT, isStatic ? 'int32' : 'int64', ['batch', d.numQuantizers, 'num_frames']);

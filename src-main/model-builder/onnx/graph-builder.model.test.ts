@@ -77,6 +77,28 @@ describe('GraphBuilder', () => {
     });
   }
 
+  it('outputsByKernels: outputs a copying op would fill get an exact Max(x, x) (same bytes), others stay as they are', async () => {
+    const g = new GraphBuilder({ name: 'written', outputsByKernels: true });
+    g.input('x', 'float32', [2, 3]);
+    const sum = g.add('x', g.constFloat(0.5));
+    g.output(sum, 'float32', [2, 3]);
+    g.output(g.reshape(sum, [3, 2]), 'float32', [3, 2], 'reshaped');
+    g.output('x', 'float32', [2, 3], 'passed');
+    const graph = (g.toGraphObject() as unknown as { node: { opType: string; output: string[] }[] }).node;
+    expect(graph.filter((n) => n.opType === 'Max').map((n) => n.output[0])).toEqual(['reshaped', 'passed']);
+    expect(graph.some((n) => n.opType === 'Identity')).toBe(false);
+    const x = Float32Array.from([-0, 1.5, -2.25, 3e-39, -1e30, 7]);
+    const session = await createSession(g.toBytes(), { provider: 'cpu' });
+    const out = await runSession(session, { x: tensor('float32', x, [2, 3]) });
+    // bit-exact, -0 and the subnormal included
+    expect(Buffer.from((out.passed.data as Float32Array).buffer).equals(Buffer.from(x.buffer))).toBe(true);
+    expect(Array.from(out.reshaped.data as Float32Array)).toEqual(Array.from(x, (v) => Math.fround(v + 0.5)));
+    await disposeSession(session);
+    const reshapeOnly = new GraphBuilder({ name: 'bad', outputsByKernels: true });
+    reshapeOnly.input('x', 'float32', [2, 3]);
+    expect(() => reshapeOnly.output(reshapeOnly.reshape('x', [3, 2]), 'float32', [3, 2])).toThrow(/copied by Reshape; give it a new name/);
+  });
+
   it('refuses two values with the same name', () => {
     const g = new GraphBuilder({ name: 'dup' });
     g.input('a', 'float32', [1]);

@@ -6,7 +6,8 @@
  * API
  *   new GraphBuilder({ name, opsetVersion?, useMicrosoftDomain?, externalData?, ops? })
  *   input(name, elemType, dims)            graph input; dims are numbers or symbolic names ('batch')
- *   output(value, elemType, dims, name?)   marks a value as graph output (renamed through Identity if needed)
+ *   output(value, elemType, dims, name?)   marks a value as graph output (renamed through Identity if needed;
+ *                                          through an exact Max(x, x) with outputsByKernels)
  *   initializer(name, Float32Array, dims, storage?)  fp32 or fp16 storage; big ones go to external data
  *   initializerInt64(name, values, dims)   int64 weights / tables
  *   constInt64 / constInt32(values, dims?) / constFloat(values, elemType?, dims?)  deduplicated small constants
@@ -43,7 +44,16 @@ export interface GraphBuilderOptions {
   producerVersion?: string;
   /** Which op set composite blocks use (composite-ops.ts); default 'portable'. */
   ops?: GraphOps;
+  /**
+   * Every graph output is written by a compute kernel (capture-ready graphs): WebGPU graph capture records
+   * compute dispatches only, so an output that an Identity or Reshape copies into its bound buffer is
+   * written once at capture and never on replay. Such outputs get an exact Max(x, x) instead.
+   */
+  outputsByKernels?: boolean;
 }
+
+/** Ops whose kernels may fill a graph output by a buffer copy rather than a compute dispatch. */
+const COPYING_OPS: ReadonlySet<string> = new Set(['Identity', 'Reshape', 'Squeeze', 'Unsqueeze', 'Flatten']);
 
 /** 'fused': ORT's fused kernels where it has them (RMSNorm); 'portable': plain ONNX ops only. */
 export type GraphOps = 'fused' | 'portable';
@@ -105,6 +115,17 @@ export class GraphBuilder {
 
   /** Marks `value` as a graph output called `name` (defaults to the value's own name). */
   output(value: string, elemType: ElemType, dims: readonly Dim[], name = value): string {
+    if (this.options.outputsByKernels) {
+      const producer = this.nodes.find((n) => (n.output as string[]).includes(value));
+      const opType = producer?.opType as string | undefined;
+      if (!opType || COPYING_OPS.has(opType) || name !== value) {
+        if (name === value) throw new StudioError('internal', `output '${name}' is copied by ${opType ?? 'no node'}; give it a new name so a kernel can write it`);
+        this.claim(name);
+        this.nodes.push({ opType: 'Max', input: [value, value], output: [name], name: `${name}_written` });
+        this.outputs.push(valueInfo(name, elemType, dims));
+        return name;
+      }
+    }
     if (name !== value) {
       this.claim(name);
       this.nodes.push({ opType: 'Identity', input: [value], output: [name], name: `${name}_identity` });

@@ -143,11 +143,16 @@ class CapiCore {
     }
   }
 
-  /** The name of the memory a value lives in ('Cpu', 'CudaPinned', 'Cuda', 'WebGPU_Buffer', …). */
+  /** The name of the memory a value lives in ('Cpu', 'CudaPinned', 'Cuda', 'WebGPU_Buf', …). */
   memoryOf(value: Ptr): string {
     const ctx = { action: 'reading where a tensor lives', fix: 'report this as a bug' };
     const info = this.out((o) => this.api.GetTensorMemoryInfo(value, o), ctx);
-    return this.out<string>((o) => this.api.MemoryInfoGetName(info, o), ctx);
+    return this.memoryInfoName(info);
+  }
+
+  /** A memory info's allocator name ('Cpu', 'Cuda', 'WebGPU_Buf', …). */
+  memoryInfoName(info: Ptr): string {
+    return this.out<string>((o) => this.api.MemoryInfoGetName(info, o), { action: 'reading a memory info', fix: 'report this as a bug' });
   }
 
   /** A host tensor with a copy of a host value's bytes (a device value is refused, never read as host memory). */
@@ -249,7 +254,7 @@ export interface RunSettings {
 export type BufferLocation = 'cpu' | 'device';
 
 /** Device memory names as ORT's providers register them (OrtMemoryInfo name); on CPU the "device" is the host, written like a device. */
-const DEVICE_MEMORY_NAME: Partial<Record<ProviderName, string>> = { cpu: 'Cpu', cuda: 'Cuda', webgpu: 'WebGPU_Buffer', dml: 'DML' };
+const DEVICE_MEMORY_NAME: Partial<Record<ProviderName, string>> = { cpu: 'Cpu', cuda: 'Cuda', webgpu: 'WebGPU_Buf', dml: 'DML' };
 
 /** A bound buffer: its host view exists for CPU buffers only (device buffers are written by the graph). */
 export interface BoundBuffer {
@@ -275,6 +280,8 @@ export class CapiBinding {
   private copyVia: 'ort' | 'cudart' | 'graph' | null = null;
   private readonly deviceInfos: Ptr[] = [];
   private allocator: Ptr = null;
+  /** Allocators for the memory infos the session expects, by info (pointers the session owns). */
+  private readonly expectedAllocators = new Map<Ptr, Ptr>();
   private released = false;
   private readonly ctx: StatusContext;
 
@@ -299,6 +306,23 @@ export class CapiBinding {
     return this.allocator;
   }
 
+  /**
+   * The allocator for a device buffer bound as `name`: the session's own allocator for the memory info ORT
+   * expects there (SessionGetMemoryInfoForInputs/Outputs), so BindInput takes the buffer as it is. A
+   * buffer whose memory info differs in any field is copied at bind time into a buffer of ORT's choosing,
+   * which a captured graph then keeps reading after later binds (WebGPU replays missed new inputs).
+   */
+  private allocatorFor(name: string, role: 'input' | 'output'): Ptr {
+    const expected = this.session.expectedMemoryInfo(name, role);
+    if (!expected || this.core.memoryInfoName(expected) !== DEVICE_MEMORY_NAME[this.session.provider]) return this.deviceAllocator();
+    const cached = this.expectedAllocators.get(expected);
+    if (cached) return cached;
+    const allocator = this.core.out((o) => this.core.api.CreateAllocator(this.session.handle, expected, o), this.ctx);
+    live.allocator++;
+    this.expectedAllocators.set(expected, allocator);
+    return allocator;
+  }
+
   private deviceMemoryInfo(): Ptr {
     const name = DEVICE_MEMORY_NAME[this.session.provider];
     if (!name) throw new StudioError('unsupported', `${this.session.provider} has no device memory; bind 'cpu' buffers`);
@@ -309,7 +333,7 @@ export class CapiBinding {
   }
 
   private allocate(name: string, dtype: TensorDtype, dims: readonly number[], location: BufferLocation, role: 'input' | 'output'): { buffer: BoundBuffer; value: Ptr } {
-    const value = this.core.createValue(dtype, dims, this.ctx, location === 'cpu' ? this.core.allocator : this.deviceAllocator());
+    const value = this.core.createValue(dtype, dims, this.ctx, location === 'cpu' ? this.core.allocator : this.allocatorFor(name, role));
     const host = location === 'cpu' ? typedArrayFor(dtype, this.core.dataView(value, dtype, dims)) : null;
     const entry = { buffer: { name, dtype, dims: [...dims], location, host }, value, role };
     this.buffers.push(entry);
@@ -447,7 +471,7 @@ export class CapiBinding {
    */
   async run(settings: RunSettings = {}): Promise<void> {
     this.alive();
-    if (this.session.provider !== 'cpu') {
+    if (this.session.provider !== 'cpu' && !process.env.DBG_NOREBIND) {
       for (const { buffer, value, role } of this.buffers) {
         if (role === 'input') this.core.check(this.core.api.BindInput(this.binding, buffer.name, value), this.ctx);
       }
@@ -489,10 +513,12 @@ export class CapiBinding {
       this.core.releaseValue(value);
       if (staging) this.core.releaseValue(staging);
     }
-    if (this.allocator) {
-      this.core.api.ReleaseAllocator(this.allocator);
+    for (const allocator of [this.allocator, ...this.expectedAllocators.values()]) {
+      if (!allocator) continue;
+      this.core.api.ReleaseAllocator(allocator);
       live.allocator--;
     }
+    this.expectedAllocators.clear();
     for (const info of this.deviceInfos.splice(0)) {
       this.core.api.ReleaseMemoryInfo(info);
       live.memoryInfo--;
@@ -520,6 +546,25 @@ export class CapiStageSession implements StageSession {
   ) {}
 
   private readonly copiers = new Map<string, Promise<CapiStageSession>>();
+  /** The memory info ORT expects for each input and output (owned by the session), once asked. */
+  private expectedInfos: { input: Map<string, Ptr>; output: Map<string, Ptr> } | null = null;
+
+  /** Where ORT wants the input or output `name` (null when the core cannot say or has no such name). */
+  expectedMemoryInfo(name: string, role: 'input' | 'output'): Ptr {
+    if (!this.expectedInfos) {
+      const read = (fn: 'SessionGetMemoryInfoForInputs' | 'SessionGetMemoryInfoForOutputs', names: readonly string[]) => {
+        const infos: Ptr[] = new Array<Ptr>(names.length).fill(null);
+        const status = this.core.api[fn](this.handle, infos, names.length) as Ptr;
+        if (status) {
+          this.core.api.ReleaseStatus(status);
+          return new Map<string, Ptr>();
+        }
+        return new Map(names.map((n, i) => [n, infos[i]]));
+      };
+      this.expectedInfos = { input: read('SessionGetMemoryInfoForInputs', this.inputNames), output: read('SessionGetMemoryInfoForOutputs', this.outputNames) };
+    }
+    return this.expectedInfos[role].get(name) ?? null;
+  }
 
   /** The cached Identity session for one dtype and rank, released with this session. */
   copySession(dtype: TensorDtype, rank: number): Promise<CapiStageSession> {

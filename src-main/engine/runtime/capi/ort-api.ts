@@ -41,6 +41,7 @@ const ENTRIES = {
   GetTensorTypeAndShape: [65, 'void *(void *value, _Out_ void **out)'],
   CreateMemoryInfo: [68, 'void *(const char *name, int allocatorType, int id, int memType, _Out_ void **out)'],
   CreateCpuMemoryInfo: [69, 'void *(int allocatorType, int memType, _Out_ void **out)'],
+  CompareMemoryInfo: [70, 'void *(void *a, void *b, _Out_ int *out)'],
   MemoryInfoGetName: [71, 'void *(void *info, _Out_ const char **out)'],
   AllocatorFree: [76, 'void *(void *allocator, void *p)'],
   GetAllocatorWithDefaultOptions: [78, 'void *(_Out_ void **out)'],
@@ -74,6 +75,8 @@ const ENTRIES = {
   GetTensorMemoryInfo: [194, 'void *(void *value, _Out_ void **out)'],
   ReleaseCUDAProviderOptions: [208, 'void (void *p)'],
   SessionOptionsAppendExecutionProvider: [216, 'void *(void *options, const char *provider, const char **keys, const char **values, size_t n)'],
+  SessionGetMemoryInfoForInputs: [380, 'void *(void *session, _Inout_ void **infos, size_t n)'],
+  SessionGetMemoryInfoForOutputs: [381, 'void *(void *session, _Inout_ void **infos, size_t n)'],
   CopyTensors: [386, 'void *(void *env, void **src, void **dst, void *stream, size_t n)'],
 } as const;
 
