@@ -17,7 +17,6 @@ const manifest = loadModelManifest(args.model!);
 const spec = manifest.graphs.talkerDecode!;
 const rows = Number(args.rows);
 const capacity = Number(args.capacity);
-const t = manifest.talker;
 const sizes: Record<string, number> = { batch: rows, capacity };
 const dimsOf = (dims: readonly (string | number)[]) => dims.map((d) => (typeof d === 'number' ? d : sizes[d]));
 const inputs: BoundIo[] = spec.inputs.map((i) => ({ name: i.name, dtype: i.dtype as TensorDtype, rank: i.dims.length, host: process.env.PAST_HOST === '1' && i.name.startsWith('past_') }));
