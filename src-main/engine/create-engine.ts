@@ -78,7 +78,7 @@ export function resolveCodecStateStore(config: EngineConfig, provider: ProviderN
  */
 function captureSetup(manifest: ModelManifest, modelDir: string, config: EngineConfig, options: SessionOptions, graph: keyof ModelManifest['graphs']) {
   const spec = manifest.graphs[graph];
-  if (!spec) throw new StudioError('model-invalid', `graphCapture.mode '${config.graphCapture.mode}' needs the capture-ready graph ${graph} (builder v12 on); rebuild the model with 'studio model build'`, { field: 'graphCapture.mode' });
+  if (!spec) throw new StudioError('model-invalid', `graphCapture.mode '${config.graphCapture.mode}' needs the capture-ready graph ${graph} (builder v13 on); rebuild the model with 'studio model build'`, { field: 'graphCapture.mode' });
   const capture: Record<string, string> = config.graphCapture.mode === 'on' ? { ...GRAPH_CAPTURE_OPTIONS[options.provider] } : {};
   return {
     model: path.join(modelDir, spec.file),
@@ -99,11 +99,10 @@ async function openBoundDecode(manifest: ModelManifest, modelDir: string, config
 async function openCodePredictor(manifest: ModelManifest, modelDir: string, config: EngineConfig, options: SessionOptions, embeddings: EmbeddingTables): Promise<CodePredictorStage> {
   const useLoop = (config.codePredictor === 'manifest' ? manifest.defaultCodePredictor : config.codePredictor) === 'loop';
   if (useLoop && config.graphCapture.mode !== 'off') {
-    const c = captureSetup(manifest, modelDir, config, options, 'codePredictorLoopStatic');
     // WebGPU capture refuses GroupQueryAttention whose past and present are separate buffers, as inside the
-    // unrolled loop: the loop runs on its bound buffers uncaptured there (talker and codec still capture)
-    const capture = options.provider === 'webgpu' ? {} : c.capture;
-    return BoundCodePredictorLoop.open(c.model, manifest, embeddings, c.open, capture, c.location, config.graphCapture.maxBuckets, GraphSessions.perGraphFor(options.provider, capture));
+    // unrolled loop: WebGPU runs the plain-attention form in both bound modes (like-for-like bytes)
+    const c = captureSetup(manifest, modelDir, config, options, options.provider === 'webgpu' ? 'codePredictorLoopPlain' : 'codePredictorLoopStatic');
+    return BoundCodePredictorLoop.open(c.model, manifest, embeddings, c.open, c.capture, c.location, config.graphCapture.maxBuckets, c.perGraph);
   }
   const cpGraph = useLoop ? manifest.graphs.codePredictorLoop : manifest.graphs.codePredictorStep;
   const cpSession = await createSession(path.join(modelDir, cpGraph.file), options);

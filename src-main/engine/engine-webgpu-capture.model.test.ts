@@ -1,7 +1,8 @@
 // WebGPU graph capture end to end, on whatever WebGPU adapter this machine has (CI: Mesa's lavapipe, a
-// Vulkan driver on the CPU, installed by .ci/run): with graphCapture 'on' (talker decode and streaming
-// codec replayed, the loop on bound buffers) every request's codes and PCM equal 'bound' (the same
-// graphs uncaptured), alone and staggered, and buckets that capture run in sessions of their own.
+// Vulkan driver on the CPU, installed by .ci/run): with graphCapture 'on' (talker decode, the
+// plain-attention code-predictor loop and the streaming codec replayed) every request's codes and PCM
+// equal 'bound' (the same graphs uncaptured), alone and staggered, and buckets that capture run in
+// sessions of their own.
 // Without an adapter the suite is skipped and says why.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,7 @@ import { GraphBuilder } from '../model-builder/onnx/graph-builder';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
 import type { Engine } from './engine';
+import { BoundCodePredictorLoop } from './models/code-predictor-bound-loop';
 import { BoundCodecStream } from './models/codec-bound-stream';
 import type { OrtTalker } from './models/talker';
 import { createSession } from './runtime/ort';
@@ -78,6 +80,10 @@ describe.skipIf(problem !== null)('WebGPU graph capture (tiny fp16)', () => {
     const codec = (codecStage instanceof BoundCodecStream ? codecStage : codecStage.inner) as BoundCodecStream;
     const stats = codec.stats();
     expect(stats.numSessions).toBe(2 * stats.numBuckets);
+    const predictor = captured.parts.stages.codePredictor as unknown as { inner?: unknown };
+    const loop = (predictor instanceof BoundCodePredictorLoop ? predictor : predictor.inner as BoundCodePredictorLoop).stats();
+    expect(loop.numRuns).toBeGreaterThan(loop.numGraphIds);
+    expect(loop.numSessions).toBe(loop.numBuckets);
     const boundTalker = (bound.parts.stages.talker as unknown as OrtTalker).boundDecodeStats()!;
     expect(boundTalker.numSessions).toBe(1);
   });

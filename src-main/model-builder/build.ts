@@ -9,7 +9,7 @@ import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
 import { checkpointFingerprint, openCheckpoint, TOKENIZER_FILE_KEYS } from './checkpoint';
 import { expectedCheckpointTensors } from './checkpoint-tensors';
-import { buildCodePredictorLoopGraph, buildCodePredictorLoopStaticGraph } from './code-predictor-loop-graph';
+import { buildCodePredictorLoopGraph, buildCodePredictorLoopPlainGraph, buildCodePredictorLoopStaticGraph } from './code-predictor-loop-graph';
 import { buildCodePredictorStepGraph } from './code-predictor-graph';
 import { buildCodecGraph } from './codec-graph-build';
 import { writeEmbeddingTables } from './embeddings';
@@ -112,6 +112,7 @@ async function writeBuild(
   const codePredictorLoop = buildCodePredictorLoopGraph(args);
   report({ phase: 'graphs', done: 4, total: numGraphs });
   const codePredictorLoopStatic = buildCodePredictorLoopStaticGraph(args);
+  const codePredictorLoopPlain = buildCodePredictorLoopPlainGraph(args);
   report({ phase: 'graphs', done: 5, total: numGraphs });
   const codec = buildCodecGraph(checkpoint.dir, builtDir, dtype, ops);
   report({ phase: 'graphs', done: 6, total: numGraphs });
@@ -137,7 +138,7 @@ async function writeBuild(
     speakers: config.speakers,
     languages: config.languages,
     generation: config.generation,
-    graphs: { talker, talkerDecode, codePredictorStep, codePredictorLoop, codePredictorLoopStatic, codec: codec.graph, codecStream: codec.streamGraph, codecStreamStatic: codec.streamStaticGraph },
+    graphs: { talker, talkerDecode, codePredictorStep, codePredictorLoop, codePredictorLoopStatic, codePredictorLoopPlain, codec: codec.graph, codecStream: codec.streamGraph, codecStreamStatic: codec.streamStaticGraph },
     codec: codec.facts,
     defaultCodePredictor: DEFAULT_CODE_PREDICTOR,
     embeddings,

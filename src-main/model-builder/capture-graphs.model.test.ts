@@ -20,9 +20,10 @@ let manifest: ModelManifest;
 let model: ModelProto;
 let loop: ModelProto;
 let codec: ModelProto;
+let builtDir: string;
 
 beforeAll(async () => {
-  const { builtDir } = await ensureTinyModel();
+  ({ builtDir } = await ensureTinyModel());
   manifest = JSON.parse(fs.readFileSync(path.join(builtDir, 'manifest.json'), 'utf8')) as ModelManifest;
   const read = (file: string) => ModelProtoType.decode(fs.readFileSync(path.join(builtDir, file))) as unknown as ModelProto;
   model = read(manifest.graphs.talkerDecode!.file);
@@ -51,6 +52,16 @@ describe('talker-decode.onnx (tiny build)', () => {
     expect(new Set(loop.graph.node.filter((n) => n.input.includes('top_k_max')).map((n) => n.opType))).toEqual(new Set(['TopK']));
     expect(loop.graph.input.map((i) => i.name)).toEqual(manifest.graphs.codePredictorLoopStatic!.inputs.map((i) => i.name));
     expect(manifest.graphs.codePredictorLoopStatic!.externalDataFile).toBe(manifest.graphs.codePredictorLoop.externalDataFile);
+  });
+
+  it('code_predictor_loop_plain.onnx: the static loop with plain-op attention (no GroupQueryAttention), weights shared', () => {
+    const plain = ModelProtoType.decode(fs.readFileSync(path.join(builtDir, manifest.graphs.codePredictorLoopPlain!.file))) as unknown as ModelProto;
+    const ops = new Set(plain.graph.node.map((n) => n.opType));
+    for (const banned of ['Loop', 'If', 'Scan', 'Range', 'ReduceMax', 'NonZero', 'GroupQueryAttention']) expect(ops, banned).not.toContain(banned);
+    expect(new Set(loop.graph.node.map((n) => n.opType))).toContain('GroupQueryAttention');
+    expect(ops).toContain('Softmax');
+    expect(plain.graph.input.map((i) => i.name)).toEqual(manifest.graphs.codePredictorLoopStatic!.inputs.map((i) => i.name));
+    expect(manifest.graphs.codePredictorLoopPlain!.externalDataFile).toBe(manifest.graphs.codePredictorLoop.externalDataFile);
   });
 
   it('codec_decoder_stream_static.onnx: no control flow, no shape, range or int64 math, int32 codes, mask from the host, weights shared', () => {

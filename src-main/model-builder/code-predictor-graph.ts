@@ -48,7 +48,8 @@ export function codePredictorPass(
   dtype: ActivationType,
   rows: string,
   pasts: { key: string | null; value: string | null }[],
-  past: string | { pastLength: number; numRows: number; batchShape: string },
+  /** plainAttention: RoPE, mask and MatMul attention even in fused builds (WebGPU capture refuses GroupQueryAttention whose past and present are separate buffers, as inside the loop). */
+  past: string | { pastLength: number; numRows: number; batchShape: string; plainAttention?: boolean },
   headIndex: string,
 ): { logits: string; presents: { key: string; value: string }[] } {
   const cp = config.codePredictor;
@@ -59,7 +60,7 @@ export function codePredictorPass(
   if (typeof past === 'string') {
     const seqLength = g.dim(rows, 1);
     attention = { rope: ropeFor(g, { start: past, length: seqLength }, cp.headDim, cp.ropeTheta, dtype, maxPositions), mask: causalMask(g, past, seqLength) };
-  } else if (g.ops === 'fused') {
+  } else if (g.ops === 'fused' && !past.plainAttention) {
     attention = { fused: fixedGqaInputs(g, past, ropeCaches(g, cp.headDim, cp.ropeTheta, dtype, maxPositions)) };
   } else {
     const ids = g.constInt64(Array.from({ length: past.numRows }, (_, i) => past.pastLength + i), [1, past.numRows]);

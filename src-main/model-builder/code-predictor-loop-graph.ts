@@ -19,6 +19,7 @@ import { WeightLoader } from './weight-loader';
 
 export const CODE_PREDICTOR_LOOP_FILE = 'code_predictor_loop.onnx';
 export const CODE_PREDICTOR_LOOP_STATIC_FILE = 'code_predictor_loop_static.onnx';
+export const CODE_PREDICTOR_LOOP_PLAIN_FILE = 'code_predictor_loop_plain.onnx';
 
 /**
  * 'dynamic': top_k per row, TopK's K = max(top_k) computed in the graph (int64 math, data-dependent shape).
@@ -51,7 +52,8 @@ export function codePredictorLoopIo(config: CheckpointConfig, dtype: ActivationT
   };
 }
 
-function writeLoopGraph(args: GraphBuildArgs, form: LoopForm, file: string, dataPath: string, location: string): void {
+/** plainAttention: the static form with plain-op attention instead of GroupQueryAttention (WebGPU capture). */
+function writeLoopGraph(args: GraphBuildArgs, form: LoopForm, file: string, dataPath: string, location: string, plainAttention = false): void {
   const { config, dtype } = args;
   const g = new GraphBuilder({ name: 'code_predictor_loop', producerVersion: args.builderVersion, ops: args.ops, externalData: { dataPath, location }, outputsByKernels: form === 'static' });
   const io = codePredictorLoopIo(config, dtype, form);
@@ -72,7 +74,7 @@ function writeLoopGraph(args: GraphBuildArgs, form: LoopForm, file: string, data
   let embedSum: string | null = null;
   for (let j = 0; j < numSteps; j++) {
     const numRows = j === 0 ? 2 : 1;
-    const { logits, presents } = codePredictorPass(g, w, config, dtype, rows, pasts, { pastLength, numRows, batchShape }, g.constInt64([j], []));
+    const { logits, presents } = codePredictorPass(g, w, config, dtype, rows, pasts, { pastLength, numRows, batchShape, plainAttention }, g.constInt64([j], []));
     const uniform = g.slice('uniforms', 1, j, j + 1); // [B, 1]
     const code = sampleInGraph(g, logits, uniform, sampler); // int32 [B, 1]
     codes.push(code);
@@ -111,4 +113,17 @@ export function buildCodePredictorLoopStaticGraph(args: GraphBuildArgs): GraphSp
     outputs: io.outputs,
     doc: 'The loop graph with the sampler\'s K and rank mask from the host (static shapes per rows × K, capture-ready); same nodes otherwise.',
   };
+}
+
+/**
+ * The static form with plain-op attention (RoPE, mask, MatMul, Softmax) in place of GroupQueryAttention,
+ * sharing the loop's weights: WebGPU capture refuses GroupQueryAttention whose past and present are
+ * separate buffers, as every sub-step's is inside the unrolled loop. Its logits differ from the GQA
+ * form's in the last bits, so WebGPU runs it in both bound modes ('bound' and 'on') for like-for-like bytes.
+ */
+export function buildCodePredictorLoopPlainGraph(args: GraphBuildArgs): GraphSpec {
+  const file = CODE_PREDICTOR_LOOP_PLAIN_FILE;
+  const externalDataFile = writeSharingWeights(args.outDir, file, `${CODE_PREDICTOR_LOOP_FILE}.data`, (dataPath, location) => writeLoopGraph(args, 'static', file, dataPath, location, true));
+  const io = codePredictorLoopIo(args.config, args.dtype, 'static');
+  return { file, externalDataFile, inputs: io.inputs, outputs: io.outputs, doc: 'The static loop with plain-op attention (no GroupQueryAttention): capture-ready on WebGPU.' };
 }

@@ -137,6 +137,8 @@ export interface ModelManifest {
     codePredictorLoop: GraphSpec;
     /** The loop graph's capture-ready form (builder v11 on): sampler K and rank mask from the host. */
     codePredictorLoopStatic?: GraphSpec;
+    /** The static loop with plain-op attention (builder v13 on): what WebGPU captures. */
+    codePredictorLoopPlain?: GraphSpec;
     /** Codec decoder: codes [batch, numQuantizers, frames] → PCM [batch, frames · samplesPerFrame]. */
     codec: GraphSpec;
     /** The same decoder fed new frames only, with carried state inputs/outputs (builder v9 on). */
