@@ -98,7 +98,7 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     schedulerConfig: {},
   },
   webgpucapture: {
-    description: "GPU run, WebGPU + graph capture: the capture-ready talker decode through the C-API adapter's IoBinding, enableGraphCapture on (graphCapture 'on')",
+    description: "GPU run, WebGPU + graph capture: the capture-ready talker decode, plain-attention loop and streaming codec through the C-API adapter's IoBinding, enableGraphCapture on, a session per bucket (graphCapture 'on')",
     engineConfig: { provider: 'webgpu', graphCapture: { mode: 'on' } },
     schedulerConfig: {},
   },
