@@ -57,7 +57,8 @@ describe('FirstRun', () => {
     setBridge(bridge);
     render(<FirstRun />);
     expect((await screen.findByTestId('synthetic-notice')).textContent).toContain('noise, not speech');
-    expect(useStudioStore.getState().firstRunOpen).toBe(true);
+    // the store hears of it from an effect after the render that shows the notice
+    await waitFor(() => expect(useStudioStore.getState().firstRunOpen).toBe(true));
     expect((screen.getByTestId('first-run-pull-Qwen--X') as HTMLButtonElement).disabled).toBe(false);
     fireEvent.change(screen.getByTestId('first-run-path'), { target: { value: '/data/ckpt' } });
     fireEvent.click(screen.getByTestId('first-run-check'));
