@@ -10,8 +10,6 @@ import { buildTypedCopyGraph, copyInputName, copyOutputName } from '../../model-
 import type { HostTensorData, StageBinding, StageBuffer, TensorDtype } from '../runtime/runtime';
 import { GraphSessions, openBindable, type BindableSession, type OpenSession } from './graph-sessions';
 
-export { openBindable, type OpenSession } from './graph-sessions';
-
 export interface BoundIo {
   name: string;
   dtype: TensorDtype;

@@ -6,7 +6,8 @@
  */
 import type { ModelManifest } from '../../model-builder/manifest';
 import { float32ToFloat16Bits } from '../../model-builder/float-bits';
-import { BoundRuns, type BoundRunsStats, type OpenSession } from './bound-runs';
+import { BoundRuns, type BoundRunsStats } from './bound-runs';
+import type { OpenSession } from './graph-sessions';
 import { loopInputs, splitCodes } from './code-predictor-loop';
 import type { CodePredictorRow, CodePredictorStage, EmbeddingLookup } from './stages';
 

@@ -308,9 +308,8 @@ export class CapiBinding {
 
   /**
    * The allocator for a device buffer bound as `name`: the session's own allocator for the memory info ORT
-   * expects there (SessionGetMemoryInfoForInputs/Outputs), so BindInput takes the buffer as it is. A
-   * buffer whose memory info differs in any field is copied at bind time into a buffer of ORT's choosing,
-   * which a captured graph then keeps reading after later binds (WebGPU replays missed new inputs).
+   * reports for that input or output (SessionGetMemoryInfoForInputs/Outputs), so the buffer sits exactly
+   * where the session places it. (A name given by hand can be wrong: WebGPU's memory is 'WebGPU_Buf'.)
    */
   private allocatorFor(name: string, role: 'input' | 'output'): Ptr {
     const expected = this.session.expectedMemoryInfo(name, role);
@@ -471,7 +470,7 @@ export class CapiBinding {
    */
   async run(settings: RunSettings = {}): Promise<void> {
     this.alive();
-    if (this.session.provider !== 'cpu' && !process.env.DBG_NOREBIND) {
+    if (this.session.provider !== 'cpu') {
       for (const { buffer, value, role } of this.buffers) {
         if (role === 'input') this.core.check(this.core.api.BindInput(this.binding, buffer.name, value), this.ctx);
       }
