@@ -28,7 +28,7 @@ import { GraphSessions } from './models/graph-sessions';
 import { BoundCodePredictorLoop } from './models/code-predictor-bound-loop';
 import type { HostKvStore } from './kv/host-kv-store';
 import { createSession, type ProviderName, type SessionOptions } from './runtime/ort';
-import { boundBufferLocation, GRAPH_CAPTURE_OPTIONS } from './runtime/runtime';
+import { boundBufferLocation, CAPTURES_UNSHARED_GQA, GRAPH_CAPTURE_OPTIONS } from './runtime/runtime';
 import { loadTextTokenizer } from './tokenizer';
 
 export interface CreateEngineOptions {
@@ -99,9 +99,8 @@ async function openBoundDecode(manifest: ModelManifest, modelDir: string, config
 async function openCodePredictor(manifest: ModelManifest, modelDir: string, config: EngineConfig, options: SessionOptions, embeddings: EmbeddingTables): Promise<CodePredictorStage> {
   const useLoop = (config.codePredictor === 'manifest' ? manifest.defaultCodePredictor : config.codePredictor) === 'loop';
   if (useLoop && config.graphCapture.mode !== 'off') {
-    // WebGPU capture refuses GroupQueryAttention whose past and present are separate buffers, as inside the
-    // unrolled loop: WebGPU runs the plain-attention form in both bound modes (like-for-like bytes)
-    const c = captureSetup(manifest, modelDir, config, options, options.provider === 'webgpu' ? 'codePredictorLoopPlain' : 'codePredictorLoopStatic');
+    // a provider that cannot capture the loop's GroupQueryAttention runs its plain-attention form in both bound modes (like-for-like bytes)
+    const c = captureSetup(manifest, modelDir, config, options, CAPTURES_UNSHARED_GQA[options.provider] ? 'codePredictorLoopStatic' : 'codePredictorLoopPlain');
     return BoundCodePredictorLoop.open(c.model, manifest, embeddings, c.open, c.capture, c.location, config.graphCapture.maxBuckets, c.perGraph);
   }
   const cpGraph = useLoop ? manifest.graphs.codePredictorLoop : manifest.graphs.codePredictorStep;

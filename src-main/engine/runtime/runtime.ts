@@ -41,6 +41,13 @@ export const GRAPH_CAPTURE_OPTIONS: Readonly<Record<ProviderName, Readonly<Recor
   dml: null,
 };
 
+/**
+ * Whether the provider captures GroupQueryAttention whose past and present are separate buffers, as every
+ * sub-step's inside the unrolled code-predictor loop: WebGPU (ORT 1.29) refuses, so it runs the loop's
+ * plain-attention form; CUDA's is not yet known (GPU run); CPU and DirectML run the graphs uncaptured.
+ */
+export const CAPTURES_UNSHARED_GQA: Readonly<Record<ProviderName, boolean>> = { cpu: true, webgpu: false, cuda: true, dml: true };
+
 /** Where bound buffers that a graph reads and writes live: the provider's device memory, or host memory where it has none. */
 const HAS_DEVICE_MEMORY: Readonly<Record<ProviderName, boolean>> = { cpu: false, webgpu: true, cuda: true, dml: true };
 
