@@ -8,7 +8,7 @@
  */
 import { buildTypedCopyGraph, copyInputName, copyOutputName } from '../../model-builder/copy-graph';
 import type { HostTensorData, StageBinding, StageBuffer, TensorDtype } from '../runtime/runtime';
-import { GraphSessions, openBindable, type BindableSession, type OpenSession } from './graph-sessions';
+import { openBoundStage, type BindableSession, type GraphSessions, type OpenSession } from './graph-sessions';
 
 export interface BoundIo {
   name: string;
@@ -51,19 +51,12 @@ export class BoundRuns {
   ) {}
 
   static async open(model: string, inputs: readonly BoundIo[], outputs: readonly BoundIo[], open: OpenSession, captureOptions: Record<string, string>, location: 'cpu' | 'device', maxBuckets: number, perGraph = false): Promise<BoundRuns> {
-    const opened: { release(): Promise<void> }[] = [];
-    try {
-      const steps = await GraphSessions.open(open, model, captureOptions, perGraph);
-      opened.push({ release: () => steps.dispose() });
-      const uploaded = inputs.filter((io) => !io.host);
-      const upload = await openBindable(open, buildTypedCopyGraph(uploaded.map((io) => io.dtype), uploaded.map((io) => io.rank)), { intraOpNumThreads: 1 });
-      opened.push(upload);
-      const download = await openBindable(open, buildTypedCopyGraph(outputs.map((io) => io.dtype), outputs.map((io) => io.rank)), { intraOpNumThreads: 1 });
-      return new BoundRuns(steps, upload, download, inputs, outputs, location, maxBuckets);
-    } catch (err) {
-      for (const s of opened) await s.release();
-      throw err;
-    }
+    const uploaded = inputs.filter((io) => !io.host);
+    const { steps, copies } = await openBoundStage(open, model, captureOptions, perGraph, {
+      upload: buildTypedCopyGraph(uploaded.map((io) => io.dtype), uploaded.map((io) => io.rank)),
+      download: buildTypedCopyGraph(outputs.map((io) => io.dtype), outputs.map((io) => io.rank)),
+    });
+    return new BoundRuns(steps, copies.upload, copies.download, inputs, outputs, location, maxBuckets);
   }
 
   stats(): BoundRunsStats {

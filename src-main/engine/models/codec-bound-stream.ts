@@ -12,9 +12,9 @@ import {
   CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_KEY_POSITIONS, CODEC_STATIC_QUERY_POSITIONS, writeStreamStaticMask, writeStreamStaticPositions,
 } from '../../model-builder/codec/codec-graph';
 import type { GraphSpec, ModelManifest } from '../../model-builder/manifest';
-import type { SessionOptions, StageBinding, StageBuffer, StageSession } from '../runtime/runtime';
+import type { StageBinding, StageBuffer, StageSession } from '../runtime/runtime';
 import { lruEntryAsync } from './bound-runs';
-import { GraphSessions, openBindable, type BindableSession, type OpenSession } from './graph-sessions';
+import { openBoundStage, type BindableSession, type GraphSessions, type OpenSession } from './graph-sessions';
 import { missingState, rowsPerState, type StateIo } from './codec-state';
 import type { CodecStage, CodecStreamRow, CodecWindow } from './stages';
 
@@ -102,24 +102,13 @@ export class BoundCodecStream implements CodecStage {
     const spec = manifest.graphs.codecStreamStatic;
     if (!spec) throw new StudioError('model-invalid', "the capture-ready streaming codec needs codec_decoder_stream_static.onnx (builder v12 on); rebuild the model with 'studio model build'", {});
     const io = stateIo(spec);
-    const sessions: { release(): Promise<void> }[] = [];
-    const opened = async (m: string | Uint8Array, options: Partial<SessionOptions>) => {
-      const s = await openBindable(open, m, options);
-      sessions.push(s);
-      return s;
-    };
-    try {
-      const steps = await GraphSessions.open(open, model, captureOptions, perGraph);
-      sessions.push({ release: () => steps.dispose() });
-      const n = numStepInputs(spec);
-      const upload = await opened(buildTypedCopyGraph(STEP_TYPES.slice(0, n), STEP_RANKS.slice(0, n)), { intraOpNumThreads: 1 });
-      const stage = await opened(buildCopyGraph(io.length, 'float32', 3), { intraOpNumThreads: 1 });
-      const download = await opened(buildTypedCopyGraph(['float32', ...io.map(() => 'float32' as const)], [2, ...io.map(() => 3)]), { intraOpNumThreads: 1 });
-      return new BoundCodecStream(steps, { upload, stage, download }, manifest, io, location, maxBuckets);
-    } catch (err) {
-      for (const s of sessions) await s.release();
-      throw err;
-    }
+    const n = numStepInputs(spec);
+    const { steps, copies } = await openBoundStage(open, model, captureOptions, perGraph, {
+      upload: buildTypedCopyGraph(STEP_TYPES.slice(0, n), STEP_RANKS.slice(0, n)),
+      stage: buildCopyGraph(io.length, 'float32', 3),
+      download: buildTypedCopyGraph(['float32', ...io.map(() => 'float32' as const)], [2, ...io.map(() => 3)]),
+    });
+    return new BoundCodecStream(steps, copies, manifest, io, location, maxBuckets);
   }
 
   stats(): BoundCodecStats {

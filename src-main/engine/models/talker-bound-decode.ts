@@ -14,11 +14,11 @@ import { buildCopyGraph, buildTypedCopyGraph, copyInputName, copyOutputName } fr
 import type { ModelManifest } from '../../model-builder/manifest';
 import type { HostKvPool } from '../kv/host-kv-pool';
 import { pastName, presentName } from '../kv/kv-store';
-import type { SessionOptions, StageBinding, StageBuffer, StageSession } from '../runtime/runtime';
+import type { StageBinding, StageBuffer, StageSession } from '../runtime/runtime';
 import { float16BitsToFloat32, float32ToFloat16Bits } from '../../model-builder/float-bits';
 import type { ActivationDtype } from './activations';
 import { lruEntryAsync } from './bound-runs';
-import { GraphSessions, openBindable, type BindableSession, type OpenSession } from './graph-sessions';
+import { openBoundStage, type BindableSession, type GraphSessions, type OpenSession } from './graph-sessions';
 import type { TalkerInput, TalkerOutput } from './stages';
 
 export interface BoundDecodeStats {
@@ -82,23 +82,12 @@ export class BoundTalkerDecode {
   static async open(model: string, manifest: ModelManifest, pool: HostKvPool, open: OpenSession, captureOptions: Record<string, string>, location: 'cpu' | 'device', maxBuckets: number, perGraph = false): Promise<BoundTalkerDecode> {
     const dtype: ActivationDtype = manifest.dtype === 'fp16' ? 'float16' : 'float32';
     const kvCount = manifest.talker.numLayers * 2;
-    const sessions: { release(): Promise<void> }[] = [];
-    const opened = async (m: string | Uint8Array, options: Partial<SessionOptions>) => {
-      const s = await openBindable(open, m, options);
-      sessions.push(s);
-      return s;
-    };
-    try {
-      const steps = await GraphSessions.open(open, model, captureOptions, perGraph);
-      sessions.push({ release: () => steps.dispose() });
-      const upload = await opened(buildTypedCopyGraph([dtype, 'int64', 'float32', 'float32'], [3, 2, 5, 4]), { intraOpNumThreads: 1 });
-      const kv = await opened(buildCopyGraph(kvCount, dtype, 4), { intraOpNumThreads: 1 });
-      const download = await opened(buildTypedCopyGraph(['float32', dtype, ...new Array<ActivationDtype>(kvCount).fill(dtype)], [3, 3, ...new Array<number>(kvCount).fill(4)]), { intraOpNumThreads: 1 });
-      return new BoundTalkerDecode(steps, { upload, kv, download }, manifest, pool, dtype, location, maxBuckets);
-    } catch (err) {
-      for (const s of sessions) await s.release();
-      throw err;
-    }
+    const { steps, copies } = await openBoundStage(open, model, captureOptions, perGraph, {
+      upload: buildTypedCopyGraph([dtype, 'int64', 'float32', 'float32'], [3, 2, 5, 4]),
+      kv: buildCopyGraph(kvCount, dtype, 4),
+      download: buildTypedCopyGraph(['float32', dtype, ...new Array<ActivationDtype>(kvCount).fill(dtype)], [3, 3, ...new Array<number>(kvCount).fill(4)]),
+    });
+    return new BoundTalkerDecode(steps, copies, manifest, pool, dtype, location, maxBuckets);
   }
 
   stats(): BoundDecodeStats {
