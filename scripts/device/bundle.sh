@@ -13,7 +13,7 @@ rm -rf "$bundle" "$nm"
 
 # The banner gives the bundled CommonJS packages (commander, ws, protobufjs, …) a real require for
 # Node built-ins; esbuild's ESM output otherwise throws "Dynamic require of 'events' is not supported".
-node_modules/.bin/esbuild src-main/cli/cli.ts src-main/engine-host.ts lab/gpu/kv-probe.ts lab/gpu/runtime-bench.ts lab/gpu/capture-check.ts \
+node_modules/.bin/esbuild src-main/cli/cli.ts src-main/engine-host.ts lab/gpu/kv-probe.ts lab/gpu/runtime-bench.ts lab/gpu/capture-check.ts lab/gpu/capture-cost.ts \
   --bundle --platform=node --format=esm --target=node20 --entry-names='[name]' --outdir="$bundle" \
   --external:onnxruntime-node --external:better-sqlite3 --external:koffi --log-level=warning \
   --banner:js="import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);"
@@ -40,12 +40,17 @@ mkdir -p "$nm/@koromix"
 cp -r node_modules/koffi "$nm/koffi"
 cp -r node_modules/@koromix/koffi-linux-x64 "$nm/@koromix/"
 
-du -sh "$bundle"/* "$nm"
+# What travels: the bundles xz-compressed (use-bundle.sh unpacks them there), about 8 MiB instead of 23.
+xzdir=.cache/device-bundle-xz
+rm -rf "$xzdir" && mkdir -p "$xzdir"
+cp "$bundle"/*.json "$xzdir/"
+for f in "$bundle"/*.js; do xz -T0 -6 -c "$f" > "$xzdir/$(basename "$f").xz"; done
+
+du -sh "$xzdir" "$nm"
 if [ -d .device ]; then
   du -sh .device
-  du -sch .device "$bundle" "$nm" | tail -1 | sed 's/total$/carried in all (.device + bundle + device-nm)/'
+  du -sch .device "$xzdir" "$nm" | tail -1 | sed 's/total$/carried in all (.device + bundle + device-nm; the tracked tree comes on top)/'
 else
   echo "warning: .device/ is missing: run bash ../shared/device/pack.sh too" >&2
 fi
-echo "carry: .device .cache/device-bundle .cache/device-nm"
-echo "device command: source .device/setup.sh && bash scripts/device/run-bench.sh"
+echo "carry: .device $xzdir $nm (and .cache/cuda-chunks/SHA256SUMS for CUDA: see docs/benchmarks.md, the GPU-run recipe)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Carries ONNX Runtime's CUDA provider (229 MB) to the GPU machine, whose calls take 64 MiB each:
-#   here:    bash scripts/device/cuda-chunks.sh split
+#   here:    bash scripts/device/cuda-chunks.sh split   (PRUNE_SM=90 by default: one chunk of ~39 MB)
 #            (after `npm run setup:cuda`, or `npm run setup:cuda -- --from <package.tgz>`): xz-compresses the
 #            provider libraries into one archive and splits it into chunks of at most 55 MiB under
 #            .cache/cuda-chunks/ (part-00, part-01, …, plus SHA256SUMS), one chunk per call.
@@ -15,7 +15,11 @@ cd "$(git rev-parse --show-toplevel 2>/dev/null || dirname "$0")"
 [ -d scripts/device ] || cd "$(dirname "$0")/../.."
 chunks=.cache/cuda-chunks
 chunk_mib=${CHUNK_MIB:-55}
-xz_level=${XZ_LEVEL:-0}   # -0: 171 MB in about a minute, three chunks of 55 MiB (-9: about 164 MB, minutes)
+xz_level=${XZ_LEVEL:-6}
+# The GPU machines lent here are Hopper (sm_90): the other architectures' cubins are zeroed before compressing
+# (fatbin-prune.mjs), which takes the provider from 171 MB (xz -0, three calls) to about 39 MB (xz -6, one
+# call). PRUNE_SM= (empty) sends the whole library.
+prune_sm=${PRUNE_SM-90}
 core_dir=node_modules/onnxruntime-node/bin/napi-v6/linux/x64
 libs=(libonnxruntime_providers_cuda.so libonnxruntime_providers_shared.so)
 
@@ -25,7 +29,14 @@ case "${1:-}" in
     [ -n "$src" ] && [ -s "$src/${libs[0]}" ] || { echo "no unpacked CUDA provider under .cache/ort-cuda: run npm run setup:cuda first" >&2; exit 1; }
     rm -rf "$chunks" && mkdir -p "$chunks"
     echo "compressing ${libs[*]} from $src (xz -$xz_level)…"
-    tar -C "$src" -cf - "${libs[@]}" | xz -T0 -"$xz_level" -c > "$chunks/provider.tar.xz"
+    stage=$src
+    if [ -n "$prune_sm" ]; then
+      stage=$(mktemp -d)
+      node scripts/device/fatbin-prune.mjs "$src/${libs[0]}" "$stage/${libs[0]}" "$prune_sm"
+      cp "$src/${libs[1]}" "$stage/"
+    fi
+    tar -C "$stage" -cf - "${libs[@]}" | xz -T0 -"$xz_level" -c > "$chunks/provider.tar.xz"
+    [ "$stage" = "$src" ] || rm -rf "$stage"
     (cd "$chunks" && sha256sum provider.tar.xz > SHA256SUMS)
     split -b "${chunk_mib}M" -d -a 2 "$chunks/provider.tar.xz" "$chunks/part-"
     rm "$chunks/provider.tar.xz"

@@ -25,11 +25,13 @@ describe('createInprocTarget', () => {
     const client = fakeClient(() => {});
     const target = createInprocTarget(client);
     const res = await target.synthesize({ ssml: '<speak/>', voice: 'ryan', seed: 42, stream: true }, new AbortController().signal);
-    await target.synthesize({ text: 'hi', voice: 'ryan', seed: 42, language: 'english', stream: false }, new AbortController().signal);
+    const plain = await target.synthesize({ text: 'hi', voice: 'ryan', seed: 42, language: 'english', stream: false }, new AbortController().signal);
     expect(client.requests[0]).toMatchObject({ input: '<speak/>', inputFormat: 'ssml', voice: 'ryan', language: 'auto', seed: 42, stream: true });
     expect(client.requests[1]).toMatchObject({ input: 'hi', inputFormat: 'text', language: 'english', stream: false });
     expect(client.requests[0].requestId).not.toBe(client.requests[1].requestId);
     expect(res).toEqual({ bytes: new Uint8Array([1, 2, 3]), firstByteMs: 42, status: 200, audioDurationMs: 800 });
+    // first audio comes from the engine host for a request that does not stream too
+    expect(plain.firstByteMs).toBe(42);
   });
 
   it('turns busy into 429 and timeout into 504 so both targets count alike', async () => {

@@ -2,6 +2,7 @@
  * The inproc BenchTarget: drives the engine host through its public contract (a client with
  * synthesize + status), no HTTP. The lead wires the client; this file only adapts shapes.
  * StudioErrors become HTTP-equivalent statuses (busy → 429, timeout → 504) so both targets count alike.
+ * First audio is the engine host's own (its first decoded chunk, streamed or not), so a plain workload reports it too.
  */
 import { httpStatusForError, StudioError } from '../../src-shared/errors';
 import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
@@ -39,7 +40,7 @@ export function createInprocTarget(client: InprocEngineClient, name = 'inproc'):
         const result = await client.synthesize(toSynthesisRequest(req, requestId), signal);
         return {
           bytes: result.wav,
-          firstByteMs: req.stream ? result.timings.latencyFirstAudioMs : null,
+          firstByteMs: result.timings.latencyFirstAudioMs,
           status: 200,
           audioDurationMs: result.timings.audioDurationMs,
         };

@@ -21,7 +21,8 @@ export interface BenchSynthesisRequest {
 export interface BenchResponse {
   /** Complete response body (WAV for a successful request). */
   bytes: Uint8Array;
-  /** ms from send to the first response byte when streaming; null when the target does not stream. */
+  /** ms from send to the first audio: the first response byte when streaming over HTTP, the engine host's first
+   *  decoded chunk in process (streamed or not); null when the target cannot tell. */
   firstByteMs: number | null;
   /** HTTP status, or its equivalent for in-process targets (200 ok, 429 rejected, …). */
   status: number;
