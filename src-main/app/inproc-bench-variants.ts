@@ -112,6 +112,11 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     engineConfig: { provider: 'cuda', graphCapture: { mode: 'on' } },
     schedulerConfig: {},
   },
+  cudagraphheur: {
+    description: "cudagraph with cuDNN's convolution algorithm picked by heuristic (cudnn_conv_algo_search HEURISTIC) instead of ORT's default exhaustive search per new input shape (the codec's convolutions)",
+    engineConfig: { provider: 'cuda', graphCapture: { mode: 'on' }, providerOptions: { cudnn_conv_algo_search: 'HEURISTIC' } },
+    schedulerConfig: {},
+  },
   poolregroup: {
     description: 'continuous batching whose device-resident talker KV regroups through the host pool (kvCache.regroupOnDevice false)',
     engineConfig: { kvCache: { regroupOnDevice: false } },
