@@ -8,7 +8,7 @@
  */
 import { buildTypedCopyGraph, copyInputName, copyOutputName } from '../../model-builder/copy-graph';
 import type { HostTensorData, StageBinding, StageBuffer, TensorDtype } from '../runtime/runtime';
-import { openBoundStage, type BindableSession, type GraphSessions, type OpenSession } from './graph-sessions';
+import { FIRST_GPU_GRAPH_ID, openBoundStage, type BindableSession, type GraphSessions, type OpenSession } from './graph-sessions';
 
 export interface BoundIo {
   name: string;
@@ -37,7 +37,7 @@ interface Bucket {
 
 export class BoundRuns {
   private readonly buckets = new Map<string, Bucket>();
-  private nextGraphId = 0;
+  private nextGraphId = FIRST_GPU_GRAPH_ID;
   private numRuns = 0;
 
   private constructor(
@@ -60,7 +60,7 @@ export class BoundRuns {
   }
 
   stats(): BoundRunsStats {
-    return { numRuns: this.numRuns, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId, numSessions: this.steps.numOpen };
+    return { numRuns: this.numRuns, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId - FIRST_GPU_GRAPH_ID, numSessions: this.steps.numOpen };
   }
 
   /** One run in the bucket of these dims (by input and output name): write() fills the inputs' host views; returns the outputs' (valid until the next run). */

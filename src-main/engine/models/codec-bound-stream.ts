@@ -14,7 +14,7 @@ import {
 import type { GraphSpec, ModelManifest } from '../../model-builder/manifest';
 import type { StageBinding, StageBuffer, StageSession } from '../runtime/runtime';
 import { lruEntryAsync } from './bound-runs';
-import { openBoundStage, type BindableSession, type GraphSessions, type OpenSession } from './graph-sessions';
+import { FIRST_GPU_GRAPH_ID, openBoundStage, type BindableSession, type GraphSessions, type OpenSession } from './graph-sessions';
 import { missingState, rowsPerState, type StateIo } from './codec-state';
 import type { CodecStage, CodecStreamRow, CodecWindow } from './stages';
 
@@ -77,7 +77,7 @@ export class BoundCodecStream implements CodecStage {
   private readonly numCarried: number;
   /** Portable-ops builds take RoPE positions from the host; fused ones use constant starts. */
   private readonly hasPositions: boolean;
-  private nextGraphId = 0;
+  private nextGraphId = FIRST_GPU_GRAPH_ID;
   private numRuns = 0;
   private numRunsStaged = 0;
 
@@ -112,7 +112,7 @@ export class BoundCodecStream implements CodecStage {
   }
 
   stats(): BoundCodecStats {
-    return { numRuns: this.numRuns, numRunsStaged: this.numRunsStaged, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId, numSessions: this.steps.numOpen, numSequences: this.record.size };
+    return { numRuns: this.numRuns, numRunsStaged: this.numRunsStaged, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId - FIRST_GPU_GRAPH_ID, numSessions: this.steps.numOpen, numSequences: this.record.size };
   }
 
   async decode(codes: CodecWindow): Promise<Float32Array> {

@@ -22,6 +22,12 @@ export async function openBindable(open: OpenSession, model: string | Uint8Array
   return session as BindableSession;
 }
 
+/**
+ * The first gpu_graph_id a bound stage hands out. ORT reserves 0 for its own use (the id a run without one
+ * gets: onnxruntime_run_options_config_keys.h), so ids start at 1.
+ */
+export const FIRST_GPU_GRAPH_ID = 1;
+
 /** How many captured graphs one session of each provider keeps (read from ORT 1.29's providers' sources). */
 export const CAPTURED_GRAPHS_PER_SESSION: Readonly<Record<ProviderName, 'one' | 'many'>> = { cpu: 'many', cuda: 'many', webgpu: 'one', dml: 'one' };
 

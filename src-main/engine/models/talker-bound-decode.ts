@@ -18,7 +18,7 @@ import type { StageBinding, StageBuffer, StageSession } from '../runtime/runtime
 import { float16BitsToFloat32, float32ToFloat16Bits } from '../../model-builder/float-bits';
 import type { ActivationDtype } from './activations';
 import { lruEntryAsync } from './bound-runs';
-import { openBoundStage, type BindableSession, type GraphSessions, type OpenSession } from './graph-sessions';
+import { FIRST_GPU_GRAPH_ID, openBoundStage, type BindableSession, type GraphSessions, type OpenSession } from './graph-sessions';
 import type { TalkerInput, TalkerOutput } from './stages';
 
 export interface BoundDecodeStats {
@@ -60,7 +60,7 @@ export class BoundTalkerDecode {
   private readonly numLayers: number;
   private readonly hidden: number;
   private readonly vocab: number;
-  private nextGraphId = 0;
+  private nextGraphId = FIRST_GPU_GRAPH_ID;
   private numRuns = 0;
   private numRunsStaged = 0;
 
@@ -91,7 +91,7 @@ export class BoundTalkerDecode {
   }
 
   stats(): BoundDecodeStats {
-    return { numRuns: this.numRuns, numRunsStaged: this.numRunsStaged, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId, numSessions: this.steps.numOpen };
+    return { numRuns: this.numRuns, numRunsStaged: this.numRunsStaged, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId - FIRST_GPU_GRAPH_ID, numSessions: this.steps.numOpen };
   }
 
   /** One decode step for rows that share `capacity`; rows past numReal are padded copies (their KV rows are not stored). */

@@ -11,7 +11,7 @@ import { buildCopyGraph, copyInputName, copyOutputName } from '../../../model-bu
 import { ortBinDir } from '../ort';
 import { CAPI_CAPABILITIES, type OrtRuntime, type OrtTensor, type ProviderName, type SessionOptions, type StageSession, type TensorDtype } from '../runtime';
 import { loadOrtApi, nativeView, readPointers, readString, type LoadedOrtApi, type OrtApiTable, type Ptr } from './ort-api';
-import { CUDA_MEMCPY, cudaCopy } from './cuda-memcpy';
+import { CUDA_MEMCPY, cudaCopy, cudaDeviceAlloc, cudaDeviceFree } from './cuda-memcpy';
 import { preloadFoundCudaLibraries } from './cuda-preload';
 import { pinnedProviderOptions } from '../device-pinning';
 import { studioErrorFromStatus, type StatusContext } from './ort-status';
@@ -275,7 +275,7 @@ const boundValues = new WeakMap<BoundBuffer, Ptr>();
  * from theirs; outputs of unknown shape can be bound to a device and read back with takeOutputs().
  */
 export class CapiBinding {
-  private readonly buffers: { buffer: BoundBuffer; value: Ptr; role: 'input' | 'output'; staging?: Ptr }[] = [];
+  private readonly buffers: { buffer: BoundBuffer; value: Ptr; role: 'input' | 'output'; staging?: Ptr; cudaMemory?: unknown }[] = [];
   /** How device buffers are copied, once known: ORT's CopyTensors, or the CUDA runtime (CUDA only). */
   private copyVia: 'ort' | 'cudart' | 'graph' | null = null;
   private readonly deviceInfos: Ptr[] = [];
@@ -322,6 +322,38 @@ export class CapiBinding {
     return allocator;
   }
 
+  /**
+   * A device buffer of a CUDA session that captures graphs, from cudaMalloc rather than the session's arena.
+   * ORT takes a captured graph's intermediate tensors from that arena and hands the memory back after the
+   * capture run; a bound buffer allocated there later can land on it, and every replay then writes the
+   * graph's intermediates over the buffer (seen on the H100: illegal memory accesses in the captured codec).
+   */
+  private cudaValue(dtype: TensorDtype, dims: readonly number[]): { value: Ptr; memory: unknown } {
+    const element = ELEMENT[dtype];
+    if (!element) throw new StudioError('invalid-argument', `${this.ctx.action}: dtype ${dtype} is not one the adapter handles`);
+    const bytes = elementCount(dims) * element.bytes;
+    const got = cudaDeviceAlloc(bytes, this.session.deviceIndex);
+    if ('error' in got) throw new StudioError('out-of-memory', `${this.ctx.action}: ${got.error}; free GPU memory or lower maxRunningSequences / graphCapture.maxBuckets`);
+    try {
+      const info = this.cudaMemoryInfo();
+      const value = this.core.out((o) => this.core.api.CreateTensorWithDataAsOrtValue(info, got.ptr, bytes, dims.map(BigInt), dims.length, element.onnx, o), this.ctx);
+      live.value++;
+      return { value, memory: got.ptr };
+    } catch (err) {
+      cudaDeviceFree(got.ptr);
+      throw err;
+    }
+  }
+
+  private cudaInfo: Ptr = null;
+  private cudaMemoryInfo(): Ptr {
+    if (this.cudaInfo) return this.cudaInfo;
+    this.cudaInfo = this.core.out((o) => this.core.api.CreateMemoryInfo('Cuda', 1, this.session.deviceIndex, 0, o), this.ctx);
+    live.memoryInfo++;
+    this.deviceInfos.push(this.cudaInfo);
+    return this.cudaInfo;
+  }
+
   private deviceMemoryInfo(): Ptr {
     const name = DEVICE_MEMORY_NAME[this.session.provider];
     if (!name) throw new StudioError('unsupported', `${this.session.provider} has no device memory; bind 'cpu' buffers`);
@@ -332,9 +364,10 @@ export class CapiBinding {
   }
 
   private allocate(name: string, dtype: TensorDtype, dims: readonly number[], location: BufferLocation, role: 'input' | 'output'): { buffer: BoundBuffer; value: Ptr } {
-    const value = this.core.createValue(dtype, dims, this.ctx, location === 'cpu' ? this.core.allocator : this.allocatorFor(name, role));
+    const own = location !== 'cpu' && this.session.provider === 'cuda' && this.session.captures ? this.cudaValue(dtype, dims) : null;
+    const value = own?.value ?? this.core.createValue(dtype, dims, this.ctx, location === 'cpu' ? this.core.allocator : this.allocatorFor(name, role));
     const host = location === 'cpu' ? typedArrayFor(dtype, this.core.dataView(value, dtype, dims)) : null;
-    const entry = { buffer: { name, dtype, dims: [...dims], location, host }, value, role };
+    const entry = { buffer: { name, dtype, dims: [...dims], location, host }, value, role, cudaMemory: own?.memory };
     this.buffers.push(entry);
     boundValues.set(entry.buffer, value);
     return entry;
@@ -507,9 +540,10 @@ export class CapiBinding {
     this.core.api.ClearBoundOutputs(this.binding);
     this.core.api.ReleaseIoBinding(this.binding);
     live.ioBinding--;
-    for (const { buffer, value, staging } of this.buffers.splice(0)) {
+    for (const { buffer, value, staging, cudaMemory } of this.buffers.splice(0)) {
       boundValues.delete(buffer);
       this.core.releaseValue(value);
+      if (cudaMemory) cudaDeviceFree(cudaMemory);
       if (staging) this.core.releaseValue(staging);
     }
     for (const allocator of [this.allocator, ...this.expectedAllocators.values()]) {
@@ -542,6 +576,8 @@ export class CapiStageSession implements StageSession {
     readonly captures = false,
     /** Opens a copy graph on this session's provider (no capture): device buffers are written through it. */
     private readonly openCopy: (model: Uint8Array) => Promise<CapiStageSession> = () => Promise.reject(new StudioError('unsupported', 'no copy sessions here')),
+    /** The device the provider runs on (its device_id). */
+    readonly deviceIndex = 0,
   ) {}
 
   private readonly copiers = new Map<string, Promise<CapiStageSession>>();
@@ -699,7 +735,7 @@ class CapiRuntime implements OrtRuntime {
       const names = sessionNames(core, session, label);
       const copyOptions: SessionOptions = { provider: options.provider, providerOptions: Object.fromEntries(Object.entries(options.providerOptions ?? {}).filter(([k]) => !CAPTURE_KEYS.includes(k))) };
       const openCopy = (bytes: Uint8Array) => this.createSession(bytes, copyOptions);
-      return new CapiStageSession(core, session, options.provider, label, names.inputs, names.outputs, capturesGraphs(options), openCopy);
+      return new CapiStageSession(core, session, options.provider, label, names.inputs, names.outputs, capturesGraphs(options), openCopy, Math.max(0, options.deviceIndex ?? 0));
     } catch (err) {
       if (session) {
         core.api.ReleaseSession(session);

@@ -34,6 +34,7 @@ const ENTRIES = {
   SessionGetOutputName: [37, 'void *(void *session, size_t index, void *allocator, _Out_ void **out)'],
   CreateRunOptions: [39, 'void *(_Out_ void **out)'],
   CreateTensorAsOrtValue: [48, 'void *(void *allocator, const int64_t *shape, size_t shapeLen, int type, _Out_ void **out)'],
+  CreateTensorWithDataAsOrtValue: [49, 'void *(void *info, void *data, size_t bytes, const int64_t *shape, size_t shapeLen, int type, _Out_ void **out)'],
   GetTensorMutableData: [51, 'void *(void *value, _Out_ void **out)'],
   GetTensorElementType: [60, 'void *(void *info, _Out_ int *out)'],
   GetDimensionsCount: [61, 'void *(void *info, _Out_ size_t *out)'],
