@@ -8,21 +8,31 @@ import { AUDIO_FORMATS, OUTPUT_LOUDNESS_LIMITS } from '../../src-shared/audio-fo
 import { EXPORT_CHUNK_MAX_SAMPLES } from '../../src-shared/contract/export';
 import { VOICE_ID_PATTERN } from '../../src-shared/contract/voices';
 import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
+import { SAMPLING_PARAM_LIMITS, samplingParamRule, type NumericSamplingParam } from '../../src-shared/sampling-limits';
 
 const empty = z.strictObject({});
+
+/** A numeric sampling param in its range (src-shared/sampling-limits.ts); every message states the range and the fix. */
+function samplingNumber(key: NumericSamplingParam): z.ZodNumber {
+  const limit = SAMPLING_PARAM_LIMITS[key];
+  const message = samplingParamRule(key);
+  const n = z.number({ message });
+  const whole = limit.integer ? n.int(message) : n;
+  return (limit.minExclusive ? whole.gt(limit.min, message) : whole.min(limit.min, message)).max(limit.max, message);
+}
 
 export const samplingParamsSchema = z
   .strictObject({
     doSample: z.boolean(),
-    temperature: z.number().positive().max(10),
-    topK: z.number().int().min(0).max(4096),
-    topP: z.number().gt(0).max(1),
-    repetitionPenalty: z.number().min(1).max(10),
+    temperature: samplingNumber('temperature'),
+    topK: samplingNumber('topK'),
+    topP: samplingNumber('topP'),
+    repetitionPenalty: samplingNumber('repetitionPenalty'),
     subtalkerDoSample: z.boolean(),
-    subtalkerTemperature: z.number().positive().max(10),
-    subtalkerTopK: z.number().int().min(0).max(4096),
-    subtalkerTopP: z.number().gt(0).max(1),
-    maxNewTokens: z.number().int().min(1).max(8192),
+    subtalkerTemperature: samplingNumber('subtalkerTemperature'),
+    subtalkerTopK: samplingNumber('subtalkerTopK'),
+    subtalkerTopP: samplingNumber('subtalkerTopP'),
+    maxNewTokens: samplingNumber('maxNewTokens'),
   })
   .partial();
 
