@@ -72,6 +72,9 @@ export const synthesisRequestSchema = z.strictObject({
 });
 
 const fullSamplingParamsSchema = samplingParamsSchema.required();
+
+/** PCM a client sends to be stored: every sample finite (a NaN would be written into the library's WAV). */
+const finitePcmSchema = z.instanceof(Float32Array).refine((pcm) => pcm.every(Number.isFinite), 'has NaN or infinite samples; send finite PCM (replace them with 0, or fix the stage that produced them)');
 const idSchema = z.string().min(1).max(128);
 const turnSpanSchema = z.strictObject({ turnIndex: z.number().int().min(0), startSample: z.number().int().min(0), endSample: z.number().int().min(0) });
 
@@ -192,7 +195,7 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
     limit: z.number().int().min(1).max(1000).optional(),
     takesOf: idSchema.optional(),
   }),
-  [CHANNELS.saveClip]: z.strictObject({ clip: newClipSchema, pcm: z.instanceof(Float32Array).optional(), fromRequestId: idSchema.optional() }),
+  [CHANNELS.saveClip]: z.strictObject({ clip: newClipSchema, pcm: finitePcmSchema.optional(), fromRequestId: idSchema.optional() }),
   [CHANNELS.getClip]: z.strictObject({ id: idSchema }),
   [CHANNELS.readClipAudio]: z.strictObject({ id: idSchema }),
   [CHANNELS.deleteClip]: z.strictObject({ id: idSchema }),
