@@ -3,7 +3,8 @@
  * A request is planned into turns (turn-plan.ts); each turn is its own engine sequence, all run
  * side by side; their audio streams out as it is decoded, and when every turn is done the turns
  * are joined (and post-processed for SSML) into one SynthesisResult. <audio> files are loaded
- * asynchronously from the allowed roots only (audio-inserts.ts) once every turn is done.
+ * asynchronously from the allowed roots only, and decoded in slices within a decoded-size bound
+ * (audio-inserts.ts), once every turn is done.
  */
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import { EVENTS } from '../../src-shared/ipc-contract';
