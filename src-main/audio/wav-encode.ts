@@ -17,7 +17,7 @@ const UNKNOWN_SIZE = 0xffffffff;
 const bytesPerSampleOf = (format: WavFormat) => (format === 'pcm16' ? 2 : 4);
 
 /** Header bytes in front of the samples: 44 for pcm16; float32 adds cbSize (2) and a fact chunk (12). */
-export function wavHeaderBytes(format: WavFormat): number {
+function wavHeaderBytes(format: WavFormat): number {
   return format === 'pcm16' ? 44 : 58;
 }
 
