@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CHANNELS, EVENTS, type StudioBridge } from '../../src-shared/ipc-contract';
 import { StudioError } from '../../src-shared/errors';
 import type { AudioChunk, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
+import type { NewClip } from '../../src-shared/contract/library';
 import { Dispatcher } from './dispatcher';
 import { StudioServices, type EngineHostApi } from '../services/studio-services';
 import { createInMemoryBridge } from './testing/in-memory-bridge';
@@ -108,6 +109,20 @@ describe('studio contract in memory', () => {
     const extra = await bridge.invoke(CHANNELS.synthesize, { ...request(), evil: true } as never);
     expect(extra.ok).toBe(false);
     expect(warnings).toHaveLength(2);
+  });
+
+  it('refuses PCM with NaN or infinite samples for the library, naming the field', async () => {
+    const { bridge } = setup();
+    const clip: NewClip = {
+      title: 'x', input: 'x', inputFormat: 'text', voice: 'ryan', language: 'english', seed: 1, instruct: null, modelHash: 'm', sampleRateHz: 24_000, turnSpans: [],
+      params: { doSample: true, temperature: 0.9, topK: 50, topP: 1, repetitionPenalty: 1.05, subtalkerDoSample: true, subtalkerTemperature: 0.9, subtalkerTopK: 50, subtalkerTopP: 1, maxNewTokens: 2048 },
+      timings: { numPromptTokens: 1, numFrames: 1, queueWaitMs: 0, latencyFirstAudioMs: 1, latencyTotalMs: 1, audioDurationMs: 1, rtf: 1 },
+    };
+    for (const bad of [NaN, Infinity]) {
+      const reply = await bridge.invoke(CHANNELS.saveClip, { clip, pcm: Float32Array.from([0, bad, 0]) });
+      expect(reply.ok).toBe(false);
+      if (!reply.ok) expect(reply.error.message).toMatch(/pcm: has NaN or infinite samples; send finite PCM/);
+    }
   });
 
   it('delivers audio events in order, all before the call resolves, with PCM intact', async () => {

@@ -8,21 +8,31 @@ import { AUDIO_FORMATS, OUTPUT_LOUDNESS_LIMITS } from '../../src-shared/audio-fo
 import { EXPORT_CHUNK_MAX_SAMPLES } from '../../src-shared/contract/export';
 import { VOICE_ID_PATTERN } from '../../src-shared/contract/voices';
 import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
+import { SAMPLING_PARAM_LIMITS, samplingParamRule, type NumericSamplingParam } from '../../src-shared/sampling-limits';
 
 const empty = z.strictObject({});
+
+/** A numeric sampling param in its range (src-shared/sampling-limits.ts); every message states the range and the fix. */
+function samplingNumber(key: NumericSamplingParam): z.ZodNumber {
+  const limit = SAMPLING_PARAM_LIMITS[key];
+  const message = samplingParamRule(key);
+  const n = z.number({ message });
+  const whole = limit.integer ? n.int(message) : n;
+  return (limit.minExclusive ? whole.gt(limit.min, message) : whole.min(limit.min, message)).max(limit.max, message);
+}
 
 export const samplingParamsSchema = z
   .strictObject({
     doSample: z.boolean(),
-    temperature: z.number().positive().max(10),
-    topK: z.number().int().min(0).max(4096),
-    topP: z.number().gt(0).max(1),
-    repetitionPenalty: z.number().min(1).max(10),
+    temperature: samplingNumber('temperature'),
+    topK: samplingNumber('topK'),
+    topP: samplingNumber('topP'),
+    repetitionPenalty: samplingNumber('repetitionPenalty'),
     subtalkerDoSample: z.boolean(),
-    subtalkerTemperature: z.number().positive().max(10),
-    subtalkerTopK: z.number().int().min(0).max(4096),
-    subtalkerTopP: z.number().gt(0).max(1),
-    maxNewTokens: z.number().int().min(1).max(8192),
+    subtalkerTemperature: samplingNumber('subtalkerTemperature'),
+    subtalkerTopK: samplingNumber('subtalkerTopK'),
+    subtalkerTopP: samplingNumber('subtalkerTopP'),
+    maxNewTokens: samplingNumber('maxNewTokens'),
   })
   .partial();
 
@@ -62,6 +72,9 @@ export const synthesisRequestSchema = z.strictObject({
 });
 
 const fullSamplingParamsSchema = samplingParamsSchema.required();
+
+/** PCM a client sends to be stored: every sample finite (a NaN would be written into the library's WAV). */
+const finitePcmSchema = z.instanceof(Float32Array).refine((pcm) => pcm.every(Number.isFinite), 'has NaN or infinite samples; send finite PCM (replace them with 0, or fix the stage that produced them)');
 const idSchema = z.string().min(1).max(128);
 const turnSpanSchema = z.strictObject({ turnIndex: z.number().int().min(0), startSample: z.number().int().min(0), endSample: z.number().int().min(0) });
 
@@ -182,7 +195,7 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
     limit: z.number().int().min(1).max(1000).optional(),
     takesOf: idSchema.optional(),
   }),
-  [CHANNELS.saveClip]: z.strictObject({ clip: newClipSchema, pcm: z.instanceof(Float32Array).optional(), fromRequestId: idSchema.optional() }),
+  [CHANNELS.saveClip]: z.strictObject({ clip: newClipSchema, pcm: finitePcmSchema.optional(), fromRequestId: idSchema.optional() }),
   [CHANNELS.getClip]: z.strictObject({ id: idSchema }),
   [CHANNELS.readClipAudio]: z.strictObject({ id: idSchema }),
   [CHANNELS.deleteClip]: z.strictObject({ id: idSchema }),

@@ -11,7 +11,7 @@ import { StudioError } from '../../src-shared/errors';
 import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import { createInprocTarget } from '../bench/inproc-target';
 import type { BenchTarget, BenchVariant } from '../bench/target';
-import { encodeWavBytes } from '../engine/wav-bytes';
+import { encodeWav } from '../audio/wav-encode';
 import { createStudioRuntime, type StudioRuntime } from './studio-runtime';
 
 export interface InprocVariantOptions {
@@ -136,7 +136,7 @@ function runtimeTarget(runtime: StudioRuntime, name: string): BenchTarget {
           const reply = await runtime.dispatcher.dispatch('studio:tts.synthesize', { ...request, requestId: id, priority: 'bulk' }, { callerId: `bench-${name}`, role: 'client', emit: () => {} });
           if (!reply.ok) throw StudioError.fromSerialized(reply.error);
           const result = reply.value as SynthesisResult;
-          return { ...result, wav: encodeWavBytes(result.pcm, result.sampleRateHz, 'pcm16') };
+          return { ...result, wav: encodeWav(result.pcm, result.sampleRateHz, 'pcm16') };
         } finally {
           signal.removeEventListener('abort', onAbort);
         }

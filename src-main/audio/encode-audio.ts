@@ -9,7 +9,7 @@ import { AUDIO_FORMATS, contentTypeFor, isAudioFormat, type AudioFormat } from '
 import { checkSampleRate } from './check-args';
 import { encodePcm16Le } from './pcm16';
 import { resample } from './resample';
-import { encodeWav } from './wav';
+import { encodeWav, encodeWavHeader } from './wav-encode';
 import { CODEC_SAMPLE_RATES_HZ, encodeWithCodec, openCodecStream, type CodecKind, type CodecStream } from './codec-runtime';
 
 export { AUDIO_FORMATS, contentTypeFor, type AudioFormat };
@@ -77,11 +77,7 @@ export async function encodeAudio(request: EncodeAudioRequest): Promise<EncodedA
   switch (format) {
     case 'wav': {
       resolveBitrateKbps(format, request.bitrateKbps, sampleRateHz);
-      const data = encodePcm16Le(pcm);
-      const bytes = new Uint8Array(WAV_HEADER_BYTES + data.byteLength);
-      bytes.set(wavHeader(sampleRateHz, data.byteLength));
-      bytes.set(data, WAV_HEADER_BYTES);
-      return { bytes, contentType, sampleRateHz };
+      return { bytes: encodeWav(pcm, sampleRateHz, 'pcm16'), contentType, sampleRateHz };
     }
     case 'pcm':
       resolveBitrateKbps(format, request.bitrateKbps, sampleRateHz);
@@ -115,12 +111,12 @@ export function createAudioEncodeStream(options: AudioEncodeStreamOptions): Audi
     let started = false;
     const codec: CodecStream = {
       async write(pcm) {
-        if (format === 'wav' && !started) onBytes(wavHeader(sampleRateHz, null));
+        if (format === 'wav' && !started) onBytes(encodeWavHeader(sampleRateHz, 'pcm16', null));
         started = true;
         if (pcm.length > 0) onBytes(encodePcm16Le(pcm));
       },
       async end() {
-        if (format === 'wav' && !started) onBytes(wavHeader(sampleRateHz, null));
+        if (format === 'wav' && !started) onBytes(encodeWavHeader(sampleRateHz, 'pcm16', null));
       },
       async cancel() {},
     };
@@ -284,20 +280,4 @@ function checkChunk(pcm: Float32Array): void {
       throw new StudioError('invalid-argument', `pcm[${i}] is ${pcm[i]}; the audio has non-finite samples, so fix the stage that produced them (or replace them with 0) before encoding`, { field: 'pcm', index: i, value: String(pcm[i]) });
     }
   }
-}
-
-const WAV_HEADER_BYTES = 44;
-
-/**
- * The 44-byte header wav.ts writes for 16-bit mono PCM, with its sizes set for `numDataBytes`, or to
- * 0xFFFFFFFF (unknown, as streaming servers send it) when null. The samples follow as encodePcm16Le
- * writes them, which is about 10× faster than building the whole file through wav.ts.
- */
-function wavHeader(sampleRateHz: number, numDataBytes: number | null): Uint8Array {
-  const header = encodeWav(new Float32Array(0), sampleRateHz, 'pcm16');
-  if (header.byteLength !== WAV_HEADER_BYTES) throw new StudioError('internal', `wav.ts wrote a ${header.byteLength}-byte header where 44 were expected; update wavHeader`);
-  const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
-  view.setUint32(4, numDataBytes === null ? 0xffffffff : 36 + numDataBytes, true); // RIFF size: everything after this field
-  view.setUint32(40, numDataBytes === null ? 0xffffffff : numDataBytes, true); // data chunk size
-  return header;
 }

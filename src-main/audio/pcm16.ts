@@ -1,13 +1,15 @@
 /**
- * Float PCM → 16-bit integer PCM, clamped to [-1, 1] and rounded as wav.ts writes 16-bit WAV
- * (negative values scale by 32768, positive by 32767). Pure.
+ * Float PCM → 16-bit integer PCM: the studio's one rounding rule, used by every WAV it writes
+ * (wav-encode.ts), the raw `pcm` stream and the codecs' 16-bit input. Clamp to [-1, 1], then
+ * round(x · 32767) for both signs, so full scale is ±32767 and the code -32768 is never written
+ * (the rule the engine goldens were recorded with). NaN becomes 0. Pure.
  */
 
 export function quantizeToInt16(pcm: Float32Array): Int16Array {
   const out = new Int16Array(pcm.length);
   for (let i = 0; i < pcm.length; i++) {
     const x = pcm[i] < -1 ? -1 : pcm[i] > 1 ? 1 : pcm[i];
-    out[i] = Math.round(x < 0 ? x * 32768 : x * 32767);
+    out[i] = Math.round(x * 32767);
   }
   return out;
 }

@@ -1,7 +1,7 @@
 /**
- * WAV encoding and decoding for mono float PCM, on top of `wavefile`.
- * Pure: bytes in, bytes out; reading and writing files is the caller's job.
- * Multi-channel input is downmixed to mono by averaging the channels.
+ * WAV decoding into mono float PCM, on top of `wavefile`; encoding is wav-encode.ts (the studio's
+ * one WAV writer), re-exported here. Pure: bytes in, bytes out; reading and writing files is the
+ * caller's job. Multi-channel input is downmixed to mono by averaging the channels.
  */
 import * as wavefileModule from 'wavefile';
 import { StudioError } from '../../src-shared/errors';
@@ -11,37 +11,12 @@ type WavefileShape = { WaveFile: typeof wavefileModule.WaveFile };
 const wavefileExports = wavefileModule as unknown as WavefileShape & { default?: WavefileShape };
 const WaveFile = wavefileExports.WaveFile ?? wavefileExports.default!.WaveFile;
 
-export type WavFormat = 'pcm16' | 'float32';
+export { encodeWav, type WavFormat } from './wav-encode';
 
 export interface DecodedWav {
   pcm: Float32Array;
   sampleRateHz: number;
   numChannels: number;
-}
-
-/** Encodes mono PCM in [-1, 1]; pcm16 clamps out-of-range samples. */
-export function encodeWav(pcm: Float32Array, sampleRateHz: number, format: WavFormat): Uint8Array {
-  if (!Number.isInteger(sampleRateHz) || sampleRateHz < 1000 || sampleRateHz > 384_000) {
-    throw new StudioError('invalid-argument', `sampleRateHz is ${sampleRateHz} but WAV needs an integer from 1,000 to 384,000; pass the PCM's real rate`, { field: 'sampleRateHz', value: sampleRateHz });
-  }
-  const wav = new WaveFile();
-  if (format === 'pcm16') {
-    const ints = new Int16Array(pcm.length);
-    for (let i = 0; i < pcm.length; i++) {
-      const x = Math.max(-1, Math.min(1, pcm[i]));
-      ints[i] = Math.round(x < 0 ? x * 32768 : x * 32767);
-    }
-    wav.fromScratch(1, sampleRateHz, '16', ints);
-  } else {
-    wav.fromScratch(1, sampleRateHz, '32f', pcm);
-    // A non-PCM format (3, IEEE float) needs the 18-byte fmt chunk (cbSize 0) and a fact chunk
-    // with the sample count (RIFF spec; sox warns "missing extended part of fmt chunk" otherwise).
-    const fmt = wav.fmt as { chunkSize: number; cbSize: number };
-    fmt.chunkSize = 18;
-    fmt.cbSize = 0;
-    (wav as unknown as { fact: { chunkId: string; chunkSize: number; dwSampleLength: number } }).fact = { chunkId: 'fact', chunkSize: 4, dwSampleLength: pcm.length };
-  }
-  return wav.toBuffer();
 }
 
 /** Decodes integer (8/16/24/32-bit) or float (32/64-bit) PCM WAV into mono float PCM. */
@@ -65,7 +40,7 @@ export function decodeWav(bytes: Uint8Array): DecodedWav {
   const numSamples = channels[0]?.length ?? 0;
   const pcm = new Float32Array(numSamples);
   const offset = bitDepth === '8' ? 128 : 0; // 8-bit WAV is unsigned
-  // Mirrors encodeWav: negative values scale by 2^(bits-1), positive ones by 2^(bits-1) - 1.
+  // Negative values scale by 2^(bits-1), positive ones by 2^(bits-1) - 1, so the full integer range maps onto [-1, 1].
   const negativeDivisor = (scale ?? 1) * numChannels;
   const positiveDivisor = (scale === null ? 1 : scale - 1) * numChannels;
   for (const channel of channels) {

@@ -19,12 +19,12 @@ export interface SamplingFlags {
 
 export function addSamplingFlags(command: Command): Command {
   return command
-    .option('--temperature <t>', 'sampling temperature (talker), > 0')
-    .option('--top-k <k>', 'keep the k most likely tokens (0: all)')
+    .option('--temperature <t>', 'sampling temperature (talker), 0.01 to 10')
+    .option('--top-k <k>', 'keep the k most likely tokens, 0 to 4096 (0: all)')
     .option('--top-p <p>', 'nucleus sampling mass, in (0, 1]')
-    .option('--repetition-penalty <r>', 'penalty for repeated codes, ≥ 1')
+    .option('--repetition-penalty <r>', 'penalty for repeated codes, 1 to 10')
     .option('--greedy', 'always pick the most likely token (talker and code predictor); the seed no longer matters')
-    .option('--max-new-tokens <n>', 'stop after this many frames');
+    .option('--max-new-tokens <n>', 'stop after this many frames, 1 to 8192');
 }
 
 const asNumber = (flag: string, value: string): number => {

@@ -11,7 +11,8 @@ import { EVENTS } from '../../src-shared/ipc-contract';
 import { SSML_DIALECTS, type AudioChunk, type SsmlDialect, type SynthesisProgress, type SynthesisRequest, type SynthesisResult, type VoiceInfo } from '../../src-shared/synthesis';
 import { createSynthesisService } from '../engine-host/synthesis-service';
 import { EMBEDDED_TINY } from '../engine-host/embedded-model';
-import { encodeWavBytes, floatToPcm16 } from '../engine/wav-bytes';
+import { encodeWav } from '../audio/wav-encode';
+import { encodePcm16Le } from '../audio/pcm16';
 import { defaultUserDataDir } from '../app/paths';
 import { UsageError, parseIntFlag } from './cli-errors';
 import { addSamplingFlags, samplingParamsFromFlags, type SamplingFlags } from './sampling-flags';
@@ -42,7 +43,7 @@ async function runSynth(text: string | undefined, opts: SynthOptions): Promise<v
   const lines: string[] = [];
   const progress = { framesDone: 0, framesEstimated: 0 };
   const onEvent = (event: string, payload: unknown) => {
-    if (event === EVENTS.onDidProduceAudio && opts.stream) process.stdout.write(new Uint8Array(floatToPcm16((payload as AudioChunk).pcm).buffer));
+    if (event === EVENTS.onDidProduceAudio && opts.stream) process.stdout.write(encodePcm16Le((payload as AudioChunk).pcm));
     if (event === EVENTS.onDidProgress && process.stderr.isTTY) {
       const p = payload as SynthesisProgress;
       progress.framesDone = p.numFramesDone;
@@ -82,7 +83,7 @@ async function runSynth(text: string | undefined, opts: SynthOptions): Promise<v
     };
     const result = (await service.call('synthesize', request)) as SynthesisResult;
     if (process.stderr.isTTY) process.stderr.write('\n');
-    if (opts.output) fs.writeFileSync(opts.output, encodeWavBytes(result.pcm, result.sampleRateHz, opts.float ? 'float32' : 'pcm16'));
+    if (opts.output) fs.writeFileSync(opts.output, encodeWav(result.pcm, result.sampleRateHz, opts.float ? 'float32' : 'pcm16'));
     const t = result.timings;
     const where = opts.output ? `wrote ${opts.output}` : 'streamed';
     process.stderr.write(

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { encodeWav } from '../audio/wav';
 import type { SsmlSegment } from '../ssml/segments';
-import { AUDIO_INSERT_MAX_BYTES, AudioInsertRefused, loadAudioInserts, readAudioInsert, refusalWarning, type AudioInsertPolicy } from './audio-inserts';
+import { AUDIO_INSERT_MAX_BYTES, AudioInsertRefused, defaultAudioInsertPolicy, loadAudioInserts, readAudioInsert, refusalWarning, type AudioInsertPolicy } from './audio-inserts';
 
 /** A refused read must come back well within this; a blocking open of a FIFO would hang instead. */
 const MAX_REFUSAL_MS = 2_000;
@@ -47,7 +47,7 @@ beforeAll(() => {
   fs.writeFileSync(path.join(imports, 'mine.wav'), wav);
   fs.writeFileSync(path.join(outside, 'secret.wav'), wav);
   fs.mkdirSync(path.join(clips, 'folder.wav'));
-  policy = { roots: [clips, imports], maxBytes: AUDIO_INSERT_MAX_BYTES };
+  policy = defaultAudioInsertPolicy([clips, imports], 24000);
 });
 
 afterAll(() => {
@@ -121,7 +121,7 @@ describe('readAudioInsert', () => {
   });
 
   it('caps the bytes of all <audio> files of one request together', async () => {
-    const small = { roots: policy.roots, maxBytes: Math.floor(wav.length * 1.5) };
+    const small = { ...policy, maxBytes: Math.floor(wav.length * 1.5) };
     fs.writeFileSync(path.join(clips, 'ding2.wav'), wav);
     const loaded = await loadAudioInserts(audio('ding.wav', 'ding2.wav'), small);
     expect([...loaded.audio.keys()]).toEqual(['ding.wav']);
@@ -159,7 +159,7 @@ describe('loadAudioInserts', () => {
   });
 
   it('refuses everything when no root is allowed', async () => {
-    const none = { roots: [], maxBytes: AUDIO_INSERT_MAX_BYTES };
+    const none = { ...policy, roots: [] };
     const loaded = await loadAudioInserts(audio(path.join(clips, 'ding.wav')), none);
     expect(loaded.audio.size).toBe(0);
     expect(loaded.warnings).toHaveLength(1);

@@ -3,13 +3,18 @@
  * only to a regular file inside one of the allowed roots (realpath containment, so no `..` or
  * symlink escape), is size-capped while it is read, and is read asynchronously (never blocking the
  * host's event loop). Anything refused gets one generic warning that does not tell whether the
- * path exists; the specific reason goes to the host log only.
+ * path exists; the specific reason goes to the host log only. A readable WAV is then bounded by its
+ * decoded size and decoded in slices (insert-decode.ts); a file over that bound, at a rate that
+ * cannot be resampled or with non-finite samples fails the request with a clear error instead.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decodeWav } from '../audio/wav';
+import { readWavLayout, type WavLayout } from '../audio/wav-read';
 import type { SsmlSegment } from '../ssml/segments';
+import { AUDIO_INSERT_MAX_DECODED_SAMPLES, decodeInsert, decodedSizeOf, type DecodedInsert } from './insert-decode';
+
+export type { DecodedInsert };
 
 /** Largest <audio> file read: 50 MiB (about 18 minutes of 16-bit mono at 24 kHz). */
 export const AUDIO_INSERT_MAX_BYTES = 50 * 1024 * 1024;
@@ -19,11 +24,15 @@ export interface AudioInsertPolicy {
   roots: readonly string[];
   /** Size cap per file and for all <audio> files of one request together. */
   maxBytes: number;
+  /** Samples all <audio> files of one request may decode to, at outputSampleRateHz (insert-decode.ts). */
+  maxDecodedSamples: number;
+  /** The rate inserts are resampled to: the model's codec rate. */
+  outputSampleRateHz: number;
 }
 
-export interface DecodedInsert {
-  pcm: Float32Array;
-  sampleRateHz: number;
+/** The host's policy: files from `roots` up to AUDIO_INSERT_MAX_BYTES, decoding to at most AUDIO_INSERT_MAX_DECODED_SAMPLES. */
+export function defaultAudioInsertPolicy(roots: readonly string[], outputSampleRateHz: number): AudioInsertPolicy {
+  return { roots, maxBytes: AUDIO_INSERT_MAX_BYTES, maxDecodedSamples: AUDIO_INSERT_MAX_DECODED_SAMPLES, outputSampleRateHz };
 }
 
 export interface LoadedInserts {
@@ -133,26 +142,33 @@ async function readRegularFile(file: string, expected: fs.Stats, maxBytes: numbe
 }
 
 /**
- * Loads every distinct <audio src> of a plan's segments. A refused or undecodable file is left out
- * with refusalWarning(); the bytes of all files together are capped at policy.maxBytes.
+ * Loads every distinct <audio src> of a plan's segments. A refused file or one that is not a WAV is
+ * left out with refusalWarning(); the bytes of all files together are capped at policy.maxBytes and
+ * their decoded samples at policy.maxDecodedSamples. Rejects with the request's StudioError for a
+ * WAV over the decoded bound, at an unusable rate, or with non-finite samples.
  */
 export async function loadAudioInserts(segments: readonly SsmlSegment[] | null, policy: AudioInsertPolicy, log: (m: string) => void = () => {}): Promise<LoadedInserts> {
   const audio = new Map<string, DecodedInsert>();
   const warnings: string[] = [];
   const refused = new Set<string>();
   let numBytesLeft = policy.maxBytes;
+  let numSamplesLeft = policy.maxDecodedSamples;
   for (const s of segments ?? []) {
     if (s.kind !== 'audio' || audio.has(s.src) || refused.has(s.src)) continue;
+    let bytes: Uint8Array;
+    let layout: WavLayout;
     try {
-      const bytes = await readAudioInsert(s.src, policy.roots, numBytesLeft);
-      numBytesLeft -= bytes.length;
-      const wav = decodeWav(bytes);
-      audio.set(s.src, { pcm: wav.pcm, sampleRateHz: wav.sampleRateHz });
+      bytes = await readAudioInsert(s.src, policy.roots, numBytesLeft);
+      layout = readWavLayout(bytes);
     } catch (err) {
       refused.add(s.src);
       log(`<audio src=${JSON.stringify(s.src)}> refused: ${err instanceof AudioInsertRefused ? err.reason : (err as Error).message}`);
       warnings.push(refusalWarning(s.src, policy));
+      continue;
     }
+    numBytesLeft -= bytes.length;
+    numSamplesLeft -= decodedSizeOf(s.src, layout, { outputSampleRateHz: policy.outputSampleRateHz, numSamplesLeft, maxDecodedSamples: policy.maxDecodedSamples });
+    audio.set(s.src, await decodeInsert(s.src, bytes, layout));
   }
   return { audio, warnings };
 }

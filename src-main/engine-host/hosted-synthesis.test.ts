@@ -17,7 +17,7 @@ import { resolveEngineConfig } from '../engine/engine-config';
 import { MAX_BYTES_PER_TEXT_TOKEN } from '../engine/create-sequence';
 import { fakeManifest, fakeStages, fakeTokenizer } from '../engine/testing/fake-stages';
 import { resolveSchedulerConfig } from '../scheduler/batch-policy';
-import { AUDIO_INSERT_MAX_BYTES, refusalWarning } from './audio-inserts';
+import { AUDIO_INSERT_MAX_BYTES, defaultAudioInsertPolicy, refusalWarning } from './audio-inserts';
 import { HostedSynthesis } from './synthesis-service';
 
 /** A request with more text than the token budget must be refused faster than this (no tokenizing). */
@@ -61,7 +61,7 @@ function makeService(options: { engine?: Record<string, unknown>; scheduler?: Re
   });
   const scheduler = resolveSchedulerConfig({ maxRunningSequences: 8, ...options.scheduler });
   const service = new HostedSynthesis(engine, scheduler, { id: 'fake', synthetic: true, displayName: 'fake' }, () => {}, {
-    audioInserts: { roots: [clips], maxBytes: AUDIO_INSERT_MAX_BYTES },
+    audioInserts: defaultAudioInsertPolicy([clips], 24000),
     log: () => {},
   });
   services.push(service);
@@ -161,6 +161,34 @@ describe('<audio src> through the service', () => {
     const [a, b] = result.turnSpans;
     // the 2,400-sample ding sits between the two turns (crossfades may shave a few samples)
     expect(b.startSample - a.endSample).toBeGreaterThan(2000);
+  });
+
+  it('fails a request whose <audio> float WAV has a NaN sample with invalid-argument (HTTP 400), and its neighbour finishes', async () => {
+    const pcm = new Float32Array(2400).fill(0.25);
+    pcm[1200] = NaN;
+    fs.writeFileSync(path.join(clips, 'broken.wav'), encodeWav(pcm, 24000, 'float32'));
+    const { service } = makeService();
+    const neighbour = synthesize(service, request('next door'));
+    const err = await failure(synthesize(service, request('<speak>Hi <audio src="broken.wav"/> there</speak>', { inputFormat: 'ssml' })));
+    expect(err.code).toBe('invalid-argument');
+    expect(err.message).toMatch(/^<audio src="broken\.wav"> has a NaN sample at 50 ms \(frame 1,200\); inserted audio must hold finite samples/);
+    expect((await neighbour).timings.numFrames).toBeGreaterThan(0);
+  });
+
+  it('fails a request whose <audio> WAV decodes to more samples than the bound, by its header', async () => {
+    // 8-bit 8 kHz: 4,900,000 one-byte frames are 14,700,000 samples at 24 kHz, over the 14,400,000 of AUDIO_INSERT_MAX_DECODED_SAMPLES
+    const header = encodeWav(new Float32Array(0), 8000, 'pcm16');
+    const view = new DataView(header.buffer);
+    view.setUint16(32, 1, true); // block align
+    view.setUint16(34, 8, true); // bits per sample
+    view.setUint32(28, 8000, true); // byte rate
+    view.setUint32(4, 36 + 4_900_000, true);
+    view.setUint32(40, 4_900_000, true);
+    fs.writeFileSync(path.join(clips, 'long.wav'), Buffer.concat([header, Buffer.alloc(4_900_000, 128)]));
+    const { service } = makeService();
+    const err = await failure(synthesize(service, request('<speak>Hi <audio src="long.wav"/></speak>', { inputFormat: 'ssml' })));
+    expect(err.code).toBe('input-too-long');
+    expect(err.details).toMatchObject({ numDecodedSamples: 14_700_000 });
   });
 
   it.skipIf(!POSIX)('refuses a FIFO inside an allowed folder without blocking the host', async () => {

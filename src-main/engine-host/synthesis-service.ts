@@ -3,7 +3,8 @@
  * A request is planned into turns (turn-plan.ts); each turn is its own engine sequence, all run
  * side by side; their audio streams out as it is decoded, and when every turn is done the turns
  * are joined (and post-processed for SSML) into one SynthesisResult. <audio> files are loaded
- * asynchronously from the allowed roots only (audio-inserts.ts) once every turn is done.
+ * asynchronously from the allowed roots only, and decoded in slices within a decoded-size bound
+ * (audio-inserts.ts), once every turn is done.
  */
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import { EVENTS } from '../../src-shared/ipc-contract';
@@ -16,7 +17,7 @@ import { listVoices } from '../engine/list-voices';
 import { listLanguages, supportsInstruct } from '../engine/prompt';
 import { resolveModel } from './embedded-model';
 import { EngineLoop } from './engine-loop';
-import { AUDIO_INSERT_MAX_BYTES, loadAudioInserts, type AudioInsertPolicy, type LoadedInserts } from './audio-inserts';
+import { defaultAudioInsertPolicy, loadAudioInserts, type AudioInsertPolicy, type LoadedInserts } from './audio-inserts';
 import { finishRequest } from './finish-request';
 import type { HostHeartbeat, HostMethod, HostMethods, HostStartOptions } from './protocol';
 import { planTurns, type TurnPlan } from './turn-plan';
@@ -67,7 +68,7 @@ export async function createSynthesisService(options: HostStartOptions, emit: Em
   const engine = await createEngine({ modelDir: model.builtDir, config: engineConfig, log });
   const schedulerConfig = schedulerConfigFor(engine.parts.manifest, engine.parts.config, options.schedulerConfig ?? {});
   log(`scheduler: ${JSON.stringify(schedulerConfig)}`);
-  const audioInserts = { roots: options.audioRoots ?? [], maxBytes: AUDIO_INSERT_MAX_BYTES };
+  const audioInserts = defaultAudioInsertPolicy(options.audioRoots ?? [], engine.parts.stages.codec.sampleRateHz);
   log(`<audio> files are inserted from: ${audioInserts.roots.length > 0 ? audioInserts.roots.join(', ') : '(no folder: every <audio src> is refused)'}`);
   return new HostedSynthesis(engine, schedulerConfig, { id: options.modelId ?? options.model, synthetic: model.synthetic, displayName: model.displayName }, emit, { audioInserts, log, builtDir: model.builtDir });
 }
@@ -343,24 +344,26 @@ export class HostedSynthesis implements SynthesisService {
       this.complete(key.requestId, job, NO_INSERTS);
       return;
     }
+    // a WAV over the decoded-size bound or with non-finite samples fails the request (insert-decode.ts)
     const loading = loadAudioInserts(job.plan.segments, this.options.audioInserts, this.options.log).then(
       (inserts) => this.complete(key.requestId, job, inserts),
-      (err: unknown) => this.complete(key.requestId, job, { audio: new Map(), warnings: [`<audio> files were not inserted: ${toStudioError(err).message}`] }),
+      (err: unknown) => this.complete(key.requestId, job, toStudioError(err)),
     );
     this.finishing.add(loading);
     void loading.finally(() => this.finishing.delete(loading));
   }
 
-  /** Joins the turns and answers the call; a job already answered (failAll) is left alone. */
-  private complete(requestId: string, job: Job, inserts: LoadedInserts): void {
+  /** Joins the turns (or fails the request with the <audio> files' error) and answers the call; a job already answered (failAll) is left alone. */
+  private complete(requestId: string, job: Job, inserts: LoadedInserts | StudioError): void {
     if (this.jobs.get(requestId) !== job) return;
     this.jobs.delete(requestId);
+    const failed = (error: StudioError): ReturnType<typeof finishRequest> => ({ outcome: { status: 'failed', requestId, error: error.toJSON() }, error });
     let done: ReturnType<typeof finishRequest>;
     try {
-      done = finishRequest(job.request, job.plan, job.outcomes as SynthesisOutcome[], { startedMs: job.startedMs, firstAudioMs: job.firstAudioMs }, inserts);
+      if (inserts instanceof StudioError) done = failed(inserts);
+      else done = finishRequest(job.request, job.plan, job.outcomes as SynthesisOutcome[], { startedMs: job.startedMs, firstAudioMs: job.firstAudioMs }, inserts);
     } catch (err) {
-      const error = toStudioError(err);
-      done = { outcome: { status: 'failed', requestId, error: error.toJSON() }, error };
+      done = failed(toStudioError(err));
     }
     this.emit(EVENTS.onDidFinish, done.outcome);
     if (done.outcome.status === 'done') job.resolve(done.outcome.result);

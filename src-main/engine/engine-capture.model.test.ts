@@ -18,7 +18,7 @@ import { BoundCodecStream } from './models/codec-bound-stream';
 import type { OrtTalker } from './models/talker';
 import { referenceSynthesis } from './reference-synthesis';
 import { runAndCollect, type RequestOutputs } from './testing/run-and-collect';
-import { encodeWavBytes } from './wav-bytes';
+import { encodeWav } from '../audio/wav-encode';
 
 const CONFIG = { provider: 'cpu', maxRunningSequences: 8, maxPrefillSequences: 8 };
 const VOICES = ['ryan', 'dylan', 'sohee', 'vivian'];
@@ -139,7 +139,7 @@ describe('capture-ready talker decode (tiny, CPU, C-API adapter)', () => {
         for (const r of stored.requests) {
           const ref = await referenceSynthesis(p.stages, p.manifest, p.tokenizer, p.config, r);
           expect(ref.codes, r.requestId).toEqual(stored.golden[r.requestId].codes);
-          expect(createHash('sha256').update(encodeWavBytes(ref.pcm, 24000, 'pcm16')).digest('hex'), r.requestId).toBe(stored.golden[r.requestId].wavPcm16Sha256);
+          expect(createHash('sha256').update(encodeWav(ref.pcm, 24000, 'pcm16')).digest('hex'), r.requestId).toBe(stored.golden[r.requestId].wavPcm16Sha256);
         }
         expect(boundStats(engine)!.numRuns).toBeGreaterThan(0);
       } finally {

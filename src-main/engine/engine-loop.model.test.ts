@@ -12,7 +12,7 @@ import { ensureTinyModel } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
 import type { Engine } from './engine';
 import { referenceSynthesis } from './reference-synthesis';
-import { encodeWavBytes } from './wav-bytes';
+import { encodeWav } from '../audio/wav-encode';
 import { runAndCollect } from './testing/run-and-collect';
 
 const GOLDEN_FILE = path.resolve(import.meta.dirname, 'golden/tiny-engine-loop.json');
@@ -77,7 +77,7 @@ describe('engine with the code-predictor loop graph (tiny, CPU)', () => {
     const golden: Record<string, { codes: number[][]; wavPcm16Sha256: string }> = {};
     for (const r of SAMPLED) {
       const ref = await referenceSynthesis(p.stages, p.manifest, p.tokenizer, p.config, r);
-      golden[r.requestId] = { codes: ref.codes, wavPcm16Sha256: createHash('sha256').update(encodeWavBytes(ref.pcm, 24000, 'pcm16')).digest('hex') };
+      golden[r.requestId] = { codes: ref.codes, wavPcm16Sha256: createHash('sha256').update(encodeWav(ref.pcm, 24000, 'pcm16')).digest('hex') };
     }
     if (process.env.UPDATE_GOLDEN === '1') {
       fs.writeFileSync(GOLDEN_FILE, `${JSON.stringify({ about: 'tiny model (seed 1), loop code predictor, reference path; regenerate with UPDATE_GOLDEN=1', requests: SAMPLED, golden }, null, 1)}\n`);

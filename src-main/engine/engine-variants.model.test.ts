@@ -12,7 +12,7 @@ import { createEngine } from './create-engine';
 import type { Engine } from './engine';
 import { referenceSynthesis } from './reference-synthesis';
 import { runAndCollect } from './testing/run-and-collect';
-import { encodeWavBytes } from './wav-bytes';
+import { encodeWav } from '../audio/wav-encode';
 
 const MAX_CHUNKED_DIFF = 1e-4;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -86,7 +86,7 @@ for (const c of CASES) {
       const golden: Record<string, { codes: number[][]; wavPcm16Sha256: string }> = {};
       for (const r of c.requests) {
         const ref = await referenceSynthesis(p.stages, p.manifest, p.tokenizer, p.config, r);
-        golden[r.requestId] = { codes: ref.codes, wavPcm16Sha256: sha256(encodeWavBytes(ref.pcm, 24000, 'pcm16')) };
+        golden[r.requestId] = { codes: ref.codes, wavPcm16Sha256: sha256(encodeWav(ref.pcm, 24000, 'pcm16')) };
       }
       if (process.env.UPDATE_GOLDEN === '1') {
         const about = `${c.variant.size} ${c.variant.modelType} (seed 1), reference path; regenerate with UPDATE_GOLDEN=1`;

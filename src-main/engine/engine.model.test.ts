@@ -14,7 +14,7 @@ import { createEngine } from './create-engine';
 import type { Engine } from './engine';
 import { loadModelManifest } from './models/model-manifest';
 import { referenceSynthesis } from './reference-synthesis';
-import { encodeWavBytes } from './wav-bytes';
+import { encodeWav } from '../audio/wav-encode';
 
 const GOLDEN_FILE = path.resolve(import.meta.dirname, 'golden/tiny-engine.json');
 const MAX_CHUNKED_DIFF = 1e-4;
@@ -78,7 +78,7 @@ describe('engine on the tiny model (CPU, step code predictor)', () => {
     const golden: Record<string, { codes: number[][]; wavPcm16Sha256: string; truncated: boolean }> = {};
     for (const r of REQUESTS) {
       const ref = await referenceSynthesis(p.stages, p.manifest, p.tokenizer, p.config, r);
-      golden[r.requestId] = { codes: ref.codes, wavPcm16Sha256: sha256(encodeWavBytes(ref.pcm, 24000, 'pcm16')), truncated: ref.truncated };
+      golden[r.requestId] = { codes: ref.codes, wavPcm16Sha256: sha256(encodeWav(ref.pcm, 24000, 'pcm16')), truncated: ref.truncated };
     }
     if (process.env.UPDATE_GOLDEN === '1') {
       fs.writeFileSync(GOLDEN_FILE, `${JSON.stringify({ about: 'tiny model (seed 1), reference path; regenerate with UPDATE_GOLDEN=1', requests: REQUESTS, golden }, null, 1)}\n`);

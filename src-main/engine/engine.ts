@@ -9,7 +9,8 @@
  * for the rows still running; (5) codec windows that are due, batched across sequences by window length; (6) events out:
  * onDidProduceAudio, onDidProgress, onDidFinish. Requests join and leave only between steps.
  * cancel() may be called at any time; it takes effect at the next step boundary. A failed model run
- * fails the sequences in that batch and the loop goes on.
+ * fails the sequences in that batch and the loop goes on; a row whose sampling gives no valid code
+ * (non-finite logits, overflowing params) fails alone, before its token reaches a batched call.
  */
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import { engineVersionOf } from '../../src-shared/version';
@@ -128,8 +129,11 @@ export class Engine {
     await this.guard(admitted, () => prefill(this.ctx, admitted));
     for (const s of admitted) if (s.status === 'running') this.running.push(s);
     const batch = this.running;
-    const rows = sampleCodebook0(this.ctx, batch);
-    await this.guard(batch, () => predictCodebooks(this.ctx, rows));
+    const { rows, failures } = sampleCodebook0(this.ctx, batch);
+    for (const f of failures) this.fail(f.sequence, f.error);
+    await this.guard(batch, async () => {
+      for (const f of await predictCodebooks(this.ctx, rows)) this.fail(f.sequence, f.error);
+    });
     const stillRunning = batch.filter((s) => s.status === 'running');
     await this.guard(stillRunning, () => decodeStep(this.ctx, stillRunning));
     const decoding = batch.filter((s) => s.status !== 'failed');

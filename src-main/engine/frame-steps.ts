@@ -2,7 +2,8 @@
  * The phases of one engine step, each a named function over a batch of sequences: prefill the
  * admitted ones, sample codebook 0 per row, run the code predictor batched, run one batched talker
  * decode, and turn pending frames into audio. Every per-row choice uses only that row's data and
- * the counter RNG, so a sequence's output does not depend on its batch-mates.
+ * the counter RNG, so a sequence's output does not depend on its batch-mates; a row that samples no
+ * valid code is reported as a RowFailure for the engine to fail alone.
  */
 import { StudioError } from '../../src-shared/errors';
 import type { CodecWindow, CodePredictorRow, ModelStages } from './models/stages';
@@ -10,6 +11,7 @@ import { decodeTextId } from './prompt';
 import { counterUniform } from './sampling/counter-rng';
 import { sampleTalkerToken, type TalkerRules } from './sampling/sampler';
 import { pastCodebook0, type Sequence } from './sequence';
+import { samplingFailure } from './sampling-failure';
 import { nextCodecChunk } from '../model-builder/codec/chunked-decode';
 import type { CodecChunkConfig } from './engine-config';
 
@@ -57,12 +59,24 @@ export async function prefill(ctx: FrameContext, sequences: readonly Sequence[])
   sequences.forEach((s, i) => (s.pending = outputs[i]));
 }
 
+/** A sequence whose sampling gave no usable token this step: the engine fails it alone. */
+export interface RowFailure {
+  sequence: Sequence;
+  error: StudioError;
+}
+
+/** Whether `id` is a code of the codec's codebook (ids from controlStartId on are control rows). */
+const isCode = (ctx: FrameContext, id: number) => Number.isInteger(id) && id >= 0 && id < ctx.rules.controlStartId;
+
 /**
  * Samples codebook 0 for every sequence with pending logits. Sequences that drew EOS are marked
- * finished; the rest are returned with their c0 (frame index = codes.length).
+ * finished; the rest are returned with their c0 (frame index = codes.length), and a row that drew
+ * no code (sampler NO_TOKEN: non-finite logits or overflowing params) as a failure, before its
+ * token reaches a batched model call.
  */
-export function sampleCodebook0(ctx: FrameContext, sequences: readonly Sequence[]): { sequence: Sequence; c0: number }[] {
-  const continuing: { sequence: Sequence; c0: number }[] = [];
+export function sampleCodebook0(ctx: FrameContext, sequences: readonly Sequence[]): { rows: { sequence: Sequence; c0: number }[]; failures: RowFailure[] } {
+  const rows: { sequence: Sequence; c0: number }[] = [];
+  const failures: RowFailure[] = [];
   for (const sequence of sequences) {
     const pending = sequence.pending;
     if (!pending) continue;
@@ -75,9 +89,10 @@ export function sampleCodebook0(ctx: FrameContext, sequences: readonly Sequence[
       counterUniform(sequence.seed, frame, 0),
     );
     if (c0 === ctx.rules.eosId) sequence.status = 'finished';
-    else continuing.push({ sequence, c0 });
+    else if (isCode(ctx, c0)) rows.push({ sequence, c0 });
+    else failures.push({ sequence, error: samplingFailure('talker', sequence.params, { frame, codebook: 0 }, c0, ctx.rules.controlStartId) });
   }
-  return continuing;
+  return { rows, failures };
 }
 
 /** The code-predictor input of one row: its hidden state, c0, warpers and the counter-RNG uniforms of this frame. */
@@ -89,18 +104,30 @@ export function codePredictorRow(ctx: FrameContext, sequence: Sequence, hidden: 
   return { hidden, c0, warpers: { doSample: p.subtalkerDoSample, temperature: p.subtalkerTemperature, topK: p.subtalkerTopK, topP: p.subtalkerTopP }, uniforms };
 }
 
-/** Codebooks 1..15 for each row, batched; appends the complete frame to each sequence. */
-export async function predictCodebooks(ctx: FrameContext, rows: readonly { sequence: Sequence; c0: number }[]): Promise<void> {
-  if (rows.length === 0) return;
+/**
+ * Codebooks 1..15 for each row, batched; appends the complete frame to each sequence. A row with a
+ * code outside the codebook (the sampler's NO_TOKEN, or a bad draw in the graph) is returned as a
+ * failure and gets no frame, so the codec never sees it.
+ */
+export async function predictCodebooks(ctx: FrameContext, rows: readonly { sequence: Sequence; c0: number }[]): Promise<RowFailure[]> {
+  if (rows.length === 0) return [];
   const rest = await ctx.stages.codePredictor.predict(rows.map((r) => codePredictorRow(ctx, r.sequence, r.sequence.pending!.hidden, r.c0)));
+  const failures: RowFailure[] = [];
   rows.forEach((r, i) => {
-    r.sequence.codes.push([r.c0, ...rest[i]]);
     r.sequence.pending = null;
+    const bad = rest[i].findIndex((code) => !isCode(ctx, code));
+    if (bad >= 0) {
+      const at = { frame: r.sequence.codes.length, codebook: bad + 1 };
+      failures.push({ sequence: r.sequence, error: samplingFailure('code predictor', r.sequence.params, at, rest[i][bad], ctx.rules.controlStartId) });
+      return;
+    }
+    r.sequence.codes.push([r.c0, ...rest[i]]);
     if (r.sequence.codes.length >= r.sequence.maxFrames) {
       r.sequence.status = 'finished';
       r.sequence.truncated = true;
     }
   });
+  return failures;
 }
 
 /** One batched talker step for every sequence that is still running. */

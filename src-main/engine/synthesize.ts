@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { StudioError } from '../../src-shared/errors';
 import type { SynthesisOutcome, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import type { Engine } from './engine';
-import { encodeWavBytes, type WavFormat } from './wav-bytes';
+import { encodeWav, type WavFormat } from '../audio/wav-encode';
 
 export async function synthesize(engine: Engine, request: SynthesisRequest): Promise<SynthesisResult> {
   const box: { outcome: SynthesisOutcome | null } = { outcome: null };
@@ -39,6 +39,6 @@ export async function synthesize(engine: Engine, request: SynthesisRequest): Pro
 /** Synthesizes and writes a WAV file; returns the result (its pcm is what was written). */
 export async function synthesizeToWav(engine: Engine, request: SynthesisRequest, outPath: string, format: WavFormat = 'pcm16'): Promise<SynthesisResult> {
   const result = await synthesize(engine, request);
-  fs.writeFileSync(outPath, encodeWavBytes(result.pcm, result.sampleRateHz, format));
+  fs.writeFileSync(outPath, encodeWav(result.pcm, result.sampleRateHz, format));
   return result;
 }

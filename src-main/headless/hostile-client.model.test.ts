@@ -17,7 +17,7 @@ import WebSocket from 'ws';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { decodeWire, encodeWire } from '../../src-shared/wire';
 import { decodeWav } from '../audio/wav';
-import { encodeWavBytes } from '../engine/wav-bytes';
+import { encodeWav } from '../audio/wav-encode';
 import { resample } from '../audio/resample';
 import { decodeIndependently } from '../audio/testing/decode-independently';
 import { postJson, serveTiny, type Served } from './testing/serve-tiny';
@@ -169,11 +169,11 @@ describe('input that must not reach or block the engine', () => {
     const imports = path.join(open.runtime.userDataDir, 'imports');
     mkdirSync(imports, { recursive: true });
     const good = path.join(imports, 'beep.wav');
-    writeFileSync(good, encodeWavBytes(new Float32Array(2400).fill(0.1), 24_000, 'pcm16'));
+    writeFileSync(good, encodeWav(new Float32Array(2400).fill(0.1), 24_000, 'pcm16'));
     const fifo = path.join(imports, 'trap.fifo');
     execFileSync('mkfifo', [fifo]);
     const outsideWav = path.join(mkdtempSync(path.join(os.tmpdir(), 'outside-')), 'secret.wav');
-    writeFileSync(outsideWav, encodeWavBytes(new Float32Array(2400).fill(0.5), 24_000, 'pcm16'));
+    writeFileSync(outsideWav, encodeWav(new Float32Array(2400).fill(0.5), 24_000, 'pcm16'));
     const refusedWarnings: string[] = [];
     for (const src of ['/etc/passwd', '/dev/zero', fifo, outsideWav, path.join(imports, 'missing.wav'), `${imports}/../../../etc/hostname`, 'file:///dev/zero']) {
       const startedMs = performance.now();

@@ -19,7 +19,7 @@ import { createHttpTarget } from '../bench/http-target';
 import { passRows, summaryRows } from '../bench/report-tables';
 import { renderMarkdown } from '../bench/report-markdown';
 import { renderHtml } from '../bench/report-html';
-import { encodeWavBytes } from '../engine/wav-bytes';
+import { encodeWav } from '../audio/wav-encode';
 import type { BenchRunStore } from '../library/bench-run-store';
 import { createGpuSampler } from '../telemetry/gpu-sampler';
 
@@ -186,7 +186,7 @@ export function createProtocolBenchRunner(host: BenchHostPort, savedVoicesFor: (
       try {
         const savedVoices = savedVoicesFor(request);
         const result = await host.call('synthesize', savedVoices.length > 0 ? { ...request, savedVoices } : request);
-        return { ...result, wav: encodeWavBytes(result.pcm, result.sampleRateHz, 'pcm16') };
+        return { ...result, wav: encodeWav(result.pcm, result.sampleRateHz, 'pcm16') };
       } finally {
         signal.removeEventListener('abort', onAbort);
       }

@@ -29,8 +29,8 @@ describe('ExportService', () => {
     expect(service.append('a', 'e1', new Float32Array([0.25]))).toEqual({ numSamples: 3 });
     const file = await service.encode('a', { exportId: 'e1', sampleRateHz: RATE_HZ, format: 'pcm' });
     expect(file).toMatchObject({ contentType: 'audio/pcm', fileExtension: 'pcm', sampleRateHz: RATE_HZ });
-    // 16-bit LE: 0.5·32767 = 16384 (0x4000), −0.5·32768 = −16384 (0xC000), 0.25·32767 = 8192 (0x2000)
-    expect(Array.from(file.bytes)).toEqual([0x00, 0x40, 0x00, 0xc0, 0x00, 0x20]);
+    // 16-bit LE, round(x · 32767) for both signs (pcm16.ts): 0.5 → 16383.5 → 16384 (0x4000), −0.5 → −16383.5 → −16383 (0xC001), 0.25 → 8191.75 → 8192 (0x2000)
+    expect(Array.from(file.bytes)).toEqual([0x00, 0x40, 0x01, 0xc0, 0x00, 0x20]);
     expect(service.numOpen).toBe(0);
     await expect(service.encode('a', { exportId: 'e1', sampleRateHz: RATE_HZ, format: 'pcm' })).rejects.toMatchObject({ code: 'not-found' });
   });

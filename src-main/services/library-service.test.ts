@@ -1,10 +1,11 @@
 // Library service: clips round-trip through SQLite and float WAV files, search and filters, delete;
 // takes of a turn live under their clip's entry (one entry per clip), are chosen per turn, and go with it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LibraryService } from './library-service';
+import { encodeWav } from '../audio/wav-encode';
 import type { NewClip } from '../../src-shared/contract/library';
 
 function newClip(over: Partial<NewClip> = {}): NewClip {
@@ -50,11 +51,26 @@ describe('LibraryService', () => {
     expect(bytes.toString('ascii', 0, 4)).toBe('RIFF');
     expect(bytes.toString('ascii', 8, 12)).toBe('WAVE');
     expect(bytes.readUInt16LE(20)).toBe(3); // IEEE float
-    expect(bytes.length).toBe(44 + 4 * 4);
+    expect(Buffer.from(bytes).equals(Buffer.from(encodeWav(pcm, 24_000, 'float32')))).toBe(true); // the one WAV writer: 58-byte header + 4 × 4
     const audio = await lib.readClipAudio(rec.id);
     expect(audio.sampleRateHz).toBe(24_000);
     expect(Array.from(audio.pcm)).toEqual([0, 0.5, -0.25, 1]);
     expect(lib.getClip(rec.id)).toEqual(rec);
+  });
+
+  it('reads back a clip written before the library used the shared writer (44-byte header, no fact chunk)', async () => {
+    const rec = await lib.saveClip(newClip(), new Float32Array([0, 0.5, -0.25, 1]));
+    const current = readFileSync(lib.audioPath(rec.id));
+    // the old layout: a 16-byte fmt chunk straight followed by data
+    const old = Buffer.alloc(44 + 16);
+    current.copy(old, 0, 0, 36);
+    old.writeUInt32LE(36 + 16, 4);
+    old.writeUInt32LE(16, 16);
+    old.write('data', 36, 'ascii');
+    old.writeUInt32LE(16, 40);
+    current.copy(old, 44, 58);
+    writeFileSync(lib.audioPath(rec.id), old);
+    expect(Array.from((await lib.readClipAudio(rec.id)).pcm)).toEqual([0, 0.5, -0.25, 1]);
   });
 
   it('lists newest first and filters by search text, voice and language', async () => {

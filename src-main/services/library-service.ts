@@ -12,38 +12,22 @@ import type { ClipQuery, ClipRecord, NewClip } from '../../src-shared/contract/l
 import { ClipStore, clipVoices } from '../library/clip-store';
 import { openLibraryDb, type LibraryDb } from '../library/library-db';
 import type { SqliteBackendLoader } from '../library/open-sqlite';
+import { encodeWav } from '../audio/wav-encode';
+import { readWavLayout, type WavLayout } from '../audio/wav-read';
 
-const WAV_HEADER_BYTES = 44;
-const WAVE_FORMAT_IEEE_FLOAT = 3;
-
-/** RIFF/WAVE, mono, 32-bit IEEE float. */
-function encodeFloatWav(pcm: Float32Array, sampleRateHz: number): Buffer {
-  const dataBytes = pcm.length * 4;
-  const out = Buffer.alloc(WAV_HEADER_BYTES + dataBytes);
-  out.write('RIFF', 0, 'ascii');
-  out.writeUInt32LE(36 + dataBytes, 4);
-  out.write('WAVE', 8, 'ascii');
-  out.write('fmt ', 12, 'ascii');
-  out.writeUInt32LE(16, 16);
-  out.writeUInt16LE(WAVE_FORMAT_IEEE_FLOAT, 20);
-  out.writeUInt16LE(1, 22); // mono
-  out.writeUInt32LE(sampleRateHz, 24);
-  out.writeUInt32LE(sampleRateHz * 4, 28); // byte rate
-  out.writeUInt16LE(4, 32); // block align
-  out.writeUInt16LE(32, 34); // bits per sample
-  out.write('data', 36, 'ascii');
-  out.writeUInt32LE(dataBytes, 40);
-  Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).copy(out, WAV_HEADER_BYTES);
-  return out;
-}
-
+/** Reads a clip's audio back: mono 32-bit float WAV (wav-encode.ts writes it; files from before issue 36 lack the fact chunk). */
 function decodeFloatWav(bytes: Buffer, filePath: string): { sampleRateHz: number; pcm: Float32Array } {
-  const ok = bytes.length >= WAV_HEADER_BYTES && bytes.toString('ascii', 0, 4) === 'RIFF' && bytes.readUInt16LE(20) === WAVE_FORMAT_IEEE_FLOAT;
-  if (!ok) throw new StudioError('internal', `${filePath} is not a float WAV written by the library; delete the clip and generate it again`, { path: filePath });
-  const numSamples = bytes.readUInt32LE(40) / 4;
-  const pcm = new Float32Array(numSamples);
-  Buffer.from(pcm.buffer).set(bytes.subarray(WAV_HEADER_BYTES, WAV_HEADER_BYTES + numSamples * 4));
-  return { sampleRateHz: bytes.readUInt32LE(24), pcm };
+  const notOurs = () => new StudioError('internal', `${filePath} is not a float WAV written by the library; delete the clip and generate it again`, { path: filePath });
+  let layout: WavLayout;
+  try {
+    layout = readWavLayout(bytes);
+  } catch {
+    throw notOurs();
+  }
+  if (layout.sampleKind !== 'float' || layout.bitsPerSample !== 32 || layout.numChannels !== 1) throw notOurs();
+  const pcm = new Float32Array(layout.numFrames);
+  Buffer.from(pcm.buffer).set(bytes.subarray(layout.dataOffset, layout.dataOffset + layout.numFrames * 4));
+  return { sampleRateHz: layout.sampleRateHz, pcm };
 }
 
 export interface LibraryServiceOptions {
@@ -87,7 +71,7 @@ export class LibraryService {
       favourite: false,
     };
     const file = this.audioPath(record.id);
-    await writeFile(`${file}.tmp`, encodeFloatWav(pcm, clip.sampleRateHz));
+    await writeFile(`${file}.tmp`, encodeWav(pcm, clip.sampleRateHz, 'float32'));
     await rename(`${file}.tmp`, file);
     this.store.insert(record);
     if (takeOf) {

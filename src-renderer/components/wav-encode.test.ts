@@ -16,8 +16,8 @@ describe('encodeWav', () => {
     // 5 samples × 2 bytes = 10 data bytes; RIFF size = 36 + 10
     expect([h.format, h.channels, h.rate, h.byteRate, h.align, h.bits, h.dataSize, h.riffSize]).toEqual([1, 1, 24_000, 48_000, 2, 16, 10, 46]);
     const samples = [0, 1, 2, 3, 4].map((i) => h.v.getInt16(44 + 2 * i, true));
-    // 0.5 × 32767 = 16383.5 → rounds to 16384; 2 clips to 32767; -1 → -32768
-    expect(samples).toEqual([0, 32767, -32768, 32767, 16384]);
+    // 0.5 × 32767 = 16383.5 → rounds to 16384; 2 clips to 32767; -1 → -32767 (one rule for both signs, pcm16.ts)
+    expect(samples).toEqual([0, 32767, -32767, 32767, 16384]);
   });
 
   it('writes 32-bit float with the 18-byte fmt chunk (cbSize 0), a fact chunk and samples unchanged', () => {

@@ -7,7 +7,7 @@
 import type { ModelManifest } from '../../model-builder/manifest';
 import { runSession, tensor, type OrtSession, type OrtTensor } from '../runtime/ort';
 import { activationTensor, emptyActivation, toFloat32, type ActivationDtype } from './activations';
-import { sampleCodePredictorToken } from '../sampling/sampler';
+import { NO_TOKEN, sampleCodePredictorToken } from '../sampling/sampler';
 import type { CodePredictorRow, CodePredictorStage, EmbeddingLookup } from './stages';
 
 export class OrtCodePredictor implements CodePredictorStage {
@@ -54,7 +54,8 @@ export class OrtCodePredictor implements CodePredictorStage {
       rows.forEach((r, b) => {
         const code = sampleCodePredictorToken(logits.slice(b * vocab, (b + 1) * vocab), r.warpers, r.uniforms[step]);
         codes[b].push(code);
-        this.embeddings.addCodePredictorCodec(step, code, embeds, b * h);
+        // a row without a token goes on with a zero embedding; the engine fails it after this call (frame-steps.ts)
+        if (code !== NO_TOKEN) this.embeddings.addCodePredictorCodec(step, code, embeds, b * h);
       });
       numNew = 1;
       past = {};

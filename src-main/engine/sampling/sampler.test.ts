@@ -1,6 +1,6 @@
 // The sampler's order of operations and its draw, checked on small hand-made rows.
 import { describe, expect, it } from 'vitest';
-import { argmax, drawFromLogits, sampleCodePredictorToken, sampleTalkerToken, type TalkerRules } from './sampler';
+import { NO_TOKEN, argmax, drawFromLogits, hasFiniteDistribution, sampleCodePredictorToken, sampleTalkerToken, type TalkerRules } from './sampler';
 
 const RULES: TalkerRules = { eosId: 6, controlStartId: 5, controlEndId: 8, minNewTokens: 2 };
 const GREEDY = { doSample: false, temperature: 0.9, topK: 50, topP: 1, repetitionPenalty: 1.05 };
@@ -47,5 +47,16 @@ describe('sampler', () => {
     // logits 1 and 0 at T = 0.01 → p(id 0) = 1 / (1 + e^-100) ≈ 1
     const params = { doSample: true, temperature: 0.01, topK: 0, topP: 1 };
     expect(sampleCodePredictorToken(Float32Array.from([1, 0]), params, 0.999)).toBe(0);
+  });
+
+  it('gives NO_TOKEN, never an id, when the processed row has no finite distribution', () => {
+    const sampling = { doSample: true, temperature: 1e-300, topK: 0, topP: 1, repetitionPenalty: 1 };
+    // logits / 1e-300 overflow float32 to ±Infinity: softmax would be NaN and the draw an arbitrary (control) id
+    expect(sampleTalkerToken(Float32Array.from([0.5, 1, -2, 0, 0, 0, 0, 0]), { pastTokens: [], numGenerated: 3 }, sampling, RULES, 0.5)).toBe(NO_TOKEN);
+    expect(sampleCodePredictorToken(Float32Array.from([1, NaN, 0]), { doSample: true, temperature: 1, topK: 0, topP: 1 }, 0.5)).toBe(NO_TOKEN);
+    expect(sampleCodePredictorToken(Float32Array.from([NaN, 2, 1]), { doSample: false, temperature: 1, topK: 0, topP: 1 }, 0)).toBe(NO_TOKEN);
+    expect(hasFiniteDistribution(Float32Array.from([-Infinity, -Infinity]))).toBe(false);
+    expect(hasFiniteDistribution(Float32Array.from([-Infinity, 3]))).toBe(true);
+    expect(hasFiniteDistribution(Float32Array.from([Infinity, 3]))).toBe(false);
   });
 });

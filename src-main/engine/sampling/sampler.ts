@@ -3,6 +3,7 @@
  * and the code predictor's codebooks 1..15 (warpers only, no penalty or suppression, spec §3.3).
  * Greedy mode runs the processors and then argmax, as HF `generate` with do_sample=False does.
  * The random number is passed in (counter-rng.ts), so a row's choice depends on its own inputs only.
+ * A row with no finite distribution after its processors gives NO_TOKEN instead of a token.
  */
 import {
   applyMinNewTokens,
@@ -57,15 +58,35 @@ export function drawFromLogits(logits: Float32Array, uniform: number): number {
   return last; // rounding left the cumulative sum just below 1: take the last candidate
 }
 
-function warpAndPick(logits: Float32Array, params: WarperParams, uniform: number): number {
-  if (!params.doSample) return argmax(logits);
-  applyTemperature(logits, params.temperature);
-  applyTopK(logits, params.topK);
-  applyTopP(logits, params.topP);
-  return drawFromLogits(logits, uniform);
+/**
+ * What the samplers return for a row without a distribution to draw from: its processed logits hold
+ * NaN or +∞ (a broken model, or params that overflow float32) or nothing above −∞. Never a token id;
+ * the engine fails that sequence alone (frame-steps.ts).
+ */
+export const NO_TOKEN = -1;
+
+/** Whether a row of logits is a distribution: no NaN, no +∞, and at least one finite value. */
+export function hasFiniteDistribution(logits: Float32Array): boolean {
+  let anyFinite = false;
+  for (let i = 0; i < logits.length; i++) {
+    const v = logits[i];
+    if (v !== v || v === Infinity) return false;
+    if (v !== -Infinity) anyFinite = true;
+  }
+  return anyFinite;
 }
 
-/** Codebook-0 token for one talker row; `logits` is a private copy and is modified. */
+function warpAndPick(logits: Float32Array, params: WarperParams, uniform: number): number {
+  if (params.doSample) {
+    applyTemperature(logits, params.temperature);
+    applyTopK(logits, params.topK);
+    applyTopP(logits, params.topP);
+  }
+  if (!hasFiniteDistribution(logits)) return NO_TOKEN;
+  return params.doSample ? drawFromLogits(logits, uniform) : argmax(logits);
+}
+
+/** Codebook-0 token for one talker row, or NO_TOKEN; `logits` is a private copy and is modified. */
 export function sampleTalkerToken(
   logits: Float32Array,
   row: TalkerRowState,
@@ -79,7 +100,7 @@ export function sampleTalkerToken(
   return warpAndPick(logits, params, uniform);
 }
 
-/** Codebook 1..15 token for one code-predictor row; `logits` is a private copy and is modified. */
+/** Codebook 1..15 token for one code-predictor row, or NO_TOKEN; `logits` is a private copy and is modified. */
 export function sampleCodePredictorToken(logits: Float32Array, params: WarperParams, uniform: number): number {
   return warpAndPick(logits, params, uniform);
 }

@@ -22,7 +22,7 @@ describe('sampling params', () => {
 
   it('rejects unknown keys and out-of-range values naming the field', () => {
     expect(() => resolveSamplingParams(DEFAULTS, { topk: 5 } as never)).toThrow(/params\.topk is not a sampling parameter/);
-    expect(() => resolveSamplingParams(DEFAULTS, { temperature: 0 })).toThrow(/params\.temperature is 0; it must be a number > 0/);
+    expect(() => resolveSamplingParams(DEFAULTS, { temperature: 0 })).toThrow(/params\.temperature is 0; it must be a number from 0\.01 to 10/);
     expect(() => resolveSamplingParams(DEFAULTS, { topP: 1.5 })).toThrow(/params\.topP/);
     expect(() => resolveSamplingParams(DEFAULTS, { topK: 2.5 })).toThrow(/params\.topK/);
   });

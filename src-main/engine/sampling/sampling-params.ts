@@ -1,31 +1,29 @@
 /**
  * Effective per-request sampling parameters: the request's overrides on top of the checkpoint's
  * generation_config.json defaults (from the manifest). Rejects unknown keys and out-of-range values
- * naming the field and the valid range.
+ * naming the field and the valid range: the same ranges as the request schemas, so an in-process
+ * caller that skips them (CLI, bench, tests) cannot reach the sampler with a value that overflows.
  */
 import { StudioError } from '../../../src-shared/errors';
 import type { SamplingParams } from '../../../src-shared/synthesis';
+import { isValidSamplingParam, samplingParamRule, type NumericSamplingParam } from '../../../src-shared/sampling-limits';
 import type { GenerationDefaults } from '../../model-builder/manifest';
 
-type Check = (value: unknown) => boolean;
+const bool = (v: unknown) => typeof v === 'boolean';
+const numeric = (key: NumericSamplingParam): [(v: unknown) => boolean, string] => [(v) => isValidSamplingParam(key, v), samplingParamRule(key)];
 
-const positive: Check = (v) => typeof v === 'number' && Number.isFinite(v) && v > 0;
-const nonNegativeInt: Check = (v) => Number.isInteger(v) && (v as number) >= 0;
-const positiveInt: Check = (v) => Number.isInteger(v) && (v as number) >= 1;
-const unitInterval: Check = (v) => typeof v === 'number' && v > 0 && v <= 1;
-const bool: Check = (v) => typeof v === 'boolean';
-
-const RULES: Record<keyof SamplingParams, [Check, string]> = {
-  doSample: [bool, 'true or false'],
-  temperature: [positive, 'a number > 0'],
-  topK: [nonNegativeInt, 'an integer ≥ 0 (0 disables top-k)'],
-  topP: [unitInterval, 'a number in (0, 1]'],
-  repetitionPenalty: [positive, 'a number > 0 (1 disables it)'],
-  subtalkerDoSample: [bool, 'true or false'],
-  subtalkerTemperature: [positive, 'a number > 0'],
-  subtalkerTopK: [nonNegativeInt, 'an integer ≥ 0'],
-  subtalkerTopP: [unitInterval, 'a number in (0, 1]'],
-  maxNewTokens: [positiveInt, 'an integer ≥ 1'],
+/** Each key's check and rule: the request schemas' ranges (src-shared/sampling-limits.ts), for callers that skip them. */
+const RULES: Record<keyof SamplingParams, [(value: unknown) => boolean, string]> = {
+  doSample: [bool, 'must be true or false'],
+  temperature: numeric('temperature'),
+  topK: numeric('topK'),
+  topP: numeric('topP'),
+  repetitionPenalty: numeric('repetitionPenalty'),
+  subtalkerDoSample: [bool, 'must be true or false'],
+  subtalkerTemperature: numeric('subtalkerTemperature'),
+  subtalkerTopK: numeric('subtalkerTopK'),
+  subtalkerTopP: numeric('subtalkerTopP'),
+  maxNewTokens: numeric('maxNewTokens'),
 };
 
 export function resolveSamplingParams(defaults: GenerationDefaults, overrides: Partial<SamplingParams> = {}): SamplingParams {
@@ -51,7 +49,7 @@ export function resolveSamplingParams(defaults: GenerationDefaults, overrides: P
       });
     }
     if (!rule[0](value)) {
-      throw new StudioError('invalid-argument', `params.${key} is ${JSON.stringify(value)}; it must be ${rule[1]}`, { field: `params.${key}` });
+      throw new StudioError('invalid-argument', `params.${key} is ${JSON.stringify(value)}; it ${rule[1]}`, { field: `params.${key}` });
     }
     (params as unknown as Record<string, unknown>)[key] = value;
   }
