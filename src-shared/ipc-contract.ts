@@ -39,17 +39,26 @@ export type ResponseOf<C extends Channel> = StudioApi[C]['response'];
 
 /**
  * Channels that change what every client gets (switch the model, download or delete models, run
- * benchmarks, change the voice library): only the local privileged session may call them (the Electron window, or the
- * headless UI opened from its token URL on this machine).
+ * benchmarks, change the voice library, change or delete the shared clips and projects) or that
+ * read server folders: only the local privileged session may call them (the Electron window, or
+ * the headless UI signed in on this machine). Remote clients may read the library and projects,
+ * synthesize, and add clips; they may not change or delete what others made.
  */
 export const ADMIN_CHANNELS: readonly Channel[] = Object.freeze([
   CHANNELS.loadModel,
   CHANNELS.pullModel,
+  CHANNELS.planPull, // names server folders: says whether they exist and how big they are
   CHANNELS.cancelPull,
   CHANNELS.removeModel,
   CHANNELS.verifyModel,
   CHANNELS.startRun,
   CHANNELS.stopRun,
+  // the library and the projects folder are shared: a remote client adds, never renames, overwrites or deletes
+  CHANNELS.deleteClip,
+  CHANNELS.updateClip,
+  CHANNELS.saveProject,
+  CHANNELS.autosave,
+  CHANNELS.discardRecovery,
   CHANNELS.deleteProject,
   // the voice library is every client's: only the local session adds to it, renames or deletes
   CHANNELS.cloneVoice,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AccessPolicy, isLoopbackAddress, parseHostHeader, type AccessRequest } from './access-policy';
+import { AccessPolicy, MAX_SESSIONS, isLoopbackAddress, parseHostHeader, type AccessRequest, type SignIn } from './access-policy';
 
 const req = (over: Partial<AccessRequest> = {}): AccessRequest => ({
   host: '127.0.0.1:7860',
@@ -48,12 +48,67 @@ describe('AccessPolicy on loopback without a user token', () => {
   it('asks the UI and the WebSocket for the token, then makes the local session admin', () => {
     expect(policy.decide('ws', req())).toMatchObject({ ok: false, status: 401 });
     expect(policy.decide('ui', req())).toMatchObject({ ok: false, status: 401 });
-    expect(policy.openSession('wrong')).toBeNull();
-    const session = policy.openSession(policy.uiToken)!;
+    expect(policy.signIn('wrong')).toMatchObject({ ok: false, reason: 'wrong-token' });
+    const session = sessionOf(policy.signIn(policy.signInCode));
     expect(policy.sessionCookie(session)).toMatch(/HttpOnly; SameSite=Strict/);
     expect(policy.decide('ws', req({ cookie: `other=1; studio_session=${session}` }))).toEqual({ ok: true, role: 'admin' });
-    expect(policy.decide('ws', req({ authorization: `Bearer ${policy.uiToken}` }))).toEqual({ ok: true, role: 'admin' });
-    expect(policy.decide('ws', req({ authorization: policy.uiToken }))).toMatchObject({ ok: false }); // no 'Bearer ' prefix
+    expect(policy.decide('ws', req({ authorization: `Bearer ${policy.bearerToken}` }))).toEqual({ ok: true, role: 'admin' });
+    expect(policy.decide('ws', req({ authorization: policy.bearerToken }))).toMatchObject({ ok: false }); // no 'Bearer ' prefix
+  });
+
+  it('accepts the Bearer scheme in any letter case, as RFC 7235 says', () => {
+    for (const scheme of ['bearer', 'BEARER', 'Bearer', 'bEaReR']) {
+      expect(policy.decide('ws', req({ authorization: `${scheme} ${policy.bearerToken}` })), scheme).toEqual({ ok: true, role: 'admin' });
+    }
+    expect(policy.decide('ws', req({ authorization: `Basic ${policy.bearerToken}` }))).toMatchObject({ ok: false, status: 401 });
+  });
+
+  it('uses up a sign-in link at its first sign-in; the next link signs in one more browser', () => {
+    const local = new AccessPolicy({ boundHost: '127.0.0.1', port: 7860 });
+    const first = local.signInCode;
+    expect(local.signIn(first)).toMatchObject({ ok: true, usedOneTimeCode: true });
+    expect(local.signIn(first)).toMatchObject({ ok: false, reason: 'wrong-token', message: expect.stringMatching(/used up/) });
+    const next = local.signInCode;
+    expect(next).not.toBe(first);
+    expect(local.signIn(next)).toMatchObject({ ok: true });
+    expect(local.signIn(next)).toMatchObject({ ok: false });
+    // The sign-in code is not a Bearer token, and the Bearer token is not a sign-in code.
+    expect(local.decide('ws', req({ authorization: `Bearer ${local.signInCode}` }))).toMatchObject({ ok: false, status: 401 });
+    expect(local.signIn(local.bearerToken)).toMatchObject({ ok: false });
+  });
+});
+
+function sessionOf(signIn: SignIn): string {
+  if (!signIn.ok) throw new Error(`sign-in refused: ${signIn.message}`);
+  return signIn.sessionId;
+}
+
+describe('AccessPolicy sessions with a user token', () => {
+  it('keeps a browser in use signed in however often the token URL is visited', () => {
+    const policy = new AccessPolicy({ boundHost: '127.0.0.1', port: 7860, userToken: 'T0k3n' });
+    const mine = sessionOf(policy.signIn('T0k3n'));
+    const cookie = `studio_session=${mine}`;
+    expect(policy.decide('ui', req({ cookie }))).toEqual({ ok: true, role: 'admin' });
+    for (let i = 0; i < MAX_SESSIONS + 6; i++) expect(policy.signIn('T0k3n').ok).toBe(true); // 70 visits, none presenting its cookie
+    expect(policy.decide('ui', req({ cookie }))).toEqual({ ok: true, role: 'admin' });
+  });
+
+  it('refuses a new sign-in, naming the fix, when every session is in use; none is pushed out', () => {
+    const policy = new AccessPolicy({ boundHost: '127.0.0.1', port: 7860, userToken: 'T0k3n' });
+    const cookies = Array.from({ length: MAX_SESSIONS }, () => `studio_session=${sessionOf(policy.signIn('T0k3n'))}`);
+    for (const cookie of cookies) expect(policy.decide('ui', req({ cookie })).ok).toBe(true);
+    expect(policy.signIn('T0k3n')).toMatchObject({ ok: false, reason: 'too-many-sessions', message: expect.stringMatching(/restart the studio/) });
+    for (const cookie of cookies) expect(policy.decide('ui', req({ cookie })).ok).toBe(true);
+  });
+
+  it('keeps the session of a signed-in browser that opens a sign-in link again, using nothing up', () => {
+    const policy = new AccessPolicy({ boundHost: '127.0.0.1', port: 7860, userToken: 'T0k3n' });
+    const cookie = `studio_session=${sessionOf(policy.signIn('T0k3n'))}`;
+    for (let i = 0; i < MAX_SESSIONS + 6; i++) expect(policy.signIn('T0k3n', cookie)).toMatchObject({ ok: true, sessionId: cookie.split('=')[1], usedOneTimeCode: false });
+    const code = policy.signInCode;
+    expect(policy.signIn(code, cookie)).toMatchObject({ ok: true, usedOneTimeCode: false });
+    expect(policy.signInCode).toBe(code); // still there for another browser
+    expect(policy.signIn('T0k3n')).toMatchObject({ ok: true }); // room for a new browser: revisits took none
   });
 });
 

@@ -2,7 +2,9 @@
  * One access policy for every entry point of the headless host (HTTP API, WebSocket bridge,
  * static UI, health probes): the Host allowlist against DNS rebinding, the same list for Origin,
  * the token (Bearer header, or a session cookie set from the one-time URL the CLI prints) and the
- * caller's role. Knows requests only through the few header fields it reads; no I/O.
+ * caller's role. Browsers sign in once per one-time code (the CLI prints a fresh one after each use)
+ * or with the user's own token; either way they get a session cookie. Knows requests only through
+ * the few header fields it reads; no I/O.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
@@ -39,7 +41,13 @@ export interface AccessPolicyOptions {
 }
 
 export const SESSION_COOKIE = 'studio_session';
-const MAX_SESSIONS = 64;
+/** Signed-in browsers kept at once; past it, a session never used since sign-in gives way, a used one never does. */
+export const MAX_SESSIONS = 64;
+
+/** What a sign-in (the `?token=` of a sign-in link) came to. */
+export type SignIn =
+  | { ok: true; sessionId: string; usedOneTimeCode: boolean }
+  | { ok: false; reason: 'wrong-token' | 'too-many-sessions'; message: string };
 
 /** True for 127.0.0.0/8, ::1 and IPv4-mapped 127.x — decided from the address, not a name prefix. */
 export function isLoopbackAddress(address: string | undefined): boolean {
@@ -66,6 +74,9 @@ export function parseHostHeader(value: string): { name: string; port: number | n
   return { name: m[1].replace(/^\[|\]$/g, '').toLowerCase(), port: m[2] === undefined ? null : Number(m[2]) };
 }
 
+/** RFC 7235: the auth scheme is case-insensitive; one or more spaces before the credentials. */
+const BEARER = /^bearer +(\S+) *$/i;
+
 function sameSecret(given: string, want: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(want);
@@ -81,15 +92,20 @@ function cookieValue(header: string | undefined, name: string): string | null {
   return null;
 }
 
+const newSecret = (): string => randomBytes(24).toString('base64url');
+
 export class AccessPolicy {
-  /** The token of the one-time URL: the user's token, or a random one for this start. */
-  readonly uiToken: string;
+  /** The Bearer token programs send: the user's token, or a random one for this start. */
+  readonly bearerToken: string;
+  /** The code of the current sign-in link; replaced as soon as a browser signs in with it. */
+  private oneTimeCode = newSecret();
   private readonly allowedHostNames: Set<string>;
-  private readonly sessions = new Set<string>();
+  /** Session id → whether the browser has presented it since signing in. */
+  private readonly sessions = new Map<string, { presented: boolean }>();
   private port: number;
 
   constructor(private readonly options: AccessPolicyOptions) {
-    this.uiToken = options.userToken ?? randomBytes(24).toString('base64url');
+    this.bearerToken = options.userToken ?? newSecret();
     this.port = options.port;
     const names = ['localhost', '127.0.0.1', '::1', ...(options.extraHosts ?? [])];
     if (isWildcard(options.boundHost)) {
@@ -146,13 +162,37 @@ export class AccessPolicy {
     return this.allowedHostNames.has(name) && (url.port === '' ? defaultPort : Number(url.port)) === this.port;
   }
 
-  /** Trades the one-time URL's token for a session id (the cookie's value); null when the token is wrong. */
-  openSession(token: string): string | null {
-    if (!sameSecret(token, this.uiToken)) return null;
-    if (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.values().next().value!);
-    const id = randomBytes(24).toString('base64url');
-    this.sessions.add(id);
-    return id;
+  /** The `?token=` of the sign-in link to print now: valid for one sign-in. */
+  get signInCode(): string {
+    return this.oneTimeCode;
+  }
+
+  /**
+   * Trades a sign-in token for a session id (the cookie's value): the one-time code, which is used up
+   * (a new one takes its place), or the user's own token (--token), which stays valid because the
+   * user chose and holds it. A browser that is signed in already keeps its session, whatever link it
+   * opens (nothing is used up). Sessions are never pushed out by new sign-ins: past MAX_SESSIONS one that
+   * was never presented gives way; when every one is in use, the sign-in is refused.
+   */
+  signIn(token: string, cookie?: string): SignIn {
+    const current = this.sessionOf(cookie);
+    if (current !== null) return { ok: true, sessionId: current, usedOneTimeCode: false };
+    const oneTime = sameSecret(token, this.oneTimeCode);
+    const userToken = this.options.userToken !== undefined && sameSecret(token, this.options.userToken);
+    if (!oneTime && !userToken) {
+      return { ok: false, reason: 'wrong-token', message: 'this sign-in link is used up or wrong; open the newest link `studio serve` printed in its terminal (each link signs in one browser)' };
+    }
+    if (this.sessions.size >= MAX_SESSIONS) {
+      const idle = [...this.sessions].find(([, s]) => !s.presented);
+      if (!idle) {
+        return { ok: false, reason: 'too-many-sessions', message: `${MAX_SESSIONS} browsers are signed in already; restart the studio to sign them all out, then sign in again` };
+      }
+      this.sessions.delete(idle[0]);
+    }
+    if (oneTime) this.oneTimeCode = newSecret();
+    const id = newSecret();
+    this.sessions.set(id, { presented: false });
+    return { ok: true, sessionId: id, usedOneTimeCode: oneTime };
   }
 
   sessionCookie(sessionId: string): string {
@@ -160,13 +200,25 @@ export class AccessPolicy {
   }
 
   private hasBearer(authorization: string | undefined): boolean {
-    const m = /^Bearer (\S+)$/.exec(authorization ?? '');
-    return m !== null && sameSecret(m[1], this.uiToken);
+    const m = BEARER.exec(authorization ?? '');
+    return m !== null && sameSecret(m[1], this.bearerToken);
+  }
+
+  /** The session the cookie names (marking it presented), or null. */
+  private sessionOf(cookie: string | undefined): string | null {
+    const id = cookieValue(cookie, SESSION_COOKIE);
+    if (id === null) return null;
+    for (const [sessionId, session] of this.sessions) {
+      if (sameSecret(id, sessionId)) {
+        session.presented = true;
+        return sessionId;
+      }
+    }
+    return null;
   }
 
   private hasSession(cookie: string | undefined): boolean {
-    const id = cookieValue(cookie, SESSION_COOKIE);
-    return id !== null && [...this.sessions].some((s) => sameSecret(id, s));
+    return this.sessionOf(cookie) !== null;
   }
 
   /** The decision for one request at one entry point. */
@@ -194,7 +246,7 @@ export class AccessPolicy {
       case 'ui':
       case 'ws':
         if (!credential) {
-          return { ok: false, status: 401, code: 'unauthorized', message: 'open the URL that `studio serve` printed (it carries the token), or send Authorization: Bearer <token>' };
+          return { ok: false, status: 401, code: 'unauthorized', message: 'sign in with the link `studio serve` printed in its terminal (http://…/?token=…; each link signs in one browser, and a new one is printed after each use), or send Authorization: Bearer <token>' };
         }
         return { ok: true, role };
     }

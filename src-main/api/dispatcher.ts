@@ -2,10 +2,12 @@
  * Transport-neutral call dispatch: checks the channel against the contract, validates the payload
  * with its schema, runs the service handler and always answers with a CallReply — never a throw.
  * Electron IPC (ipc/), the headless WebSocket bridge and in-memory tests all call dispatch().
+ * Refusals are logged at a bounded rate, so a flood of bad calls cannot flood the log.
  */
 import { ADMIN_CHANNELS, CHANNELS, isChannel, type CallReply, type Channel, type RequestOf, type ResponseOf } from '../../src-shared/ipc-contract';
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import { REQUEST_SCHEMAS, describeIssues } from './schemas';
+import { createRateLimitedLog, type RateLimitedLogOptions } from './rate-limited-log';
 
 /** Who is calling; events for this caller go through `emit`. */
 export interface CallContext {
@@ -13,6 +15,8 @@ export interface CallContext {
   /** 'admin': the local privileged session (every channel); 'client': the public contract only. */
   role: 'admin' | 'client';
   emit(event: string, payload: unknown): void;
+  /** Told when a call breaks the contract (unknown channel, invalid payload), before the reply; a transport may close on repeats. */
+  onDidBreakContract?(error: StudioError): void;
 }
 
 export type Handlers = { [C in Channel]: (request: RequestOf<C>, ctx: CallContext) => Promise<ResponseOf<C>> };
@@ -22,10 +26,15 @@ export interface DispatchLog {
 }
 
 export class Dispatcher {
+  private readonly warn: (m: string) => void;
+
   constructor(
     private readonly handlers: Handlers,
-    private readonly log: DispatchLog = { warn: (m) => console.warn(m) },
-  ) {}
+    log: DispatchLog = { warn: (m) => console.warn(m) },
+    logLimits: RateLimitedLogOptions = {},
+  ) {
+    this.warn = createRateLimitedLog((m) => log.warn(m), logLimits);
+  }
 
   async dispatch(channel: unknown, payload: unknown, ctx: CallContext): Promise<CallReply<unknown>> {
     if (!isChannel(channel)) {
@@ -34,12 +43,13 @@ export class Dispatcher {
         `unknown channel ${JSON.stringify(String(channel)).slice(0, 80)}; valid channels are ${Object.values(CHANNELS).join(', ')}`,
         { channel: String(channel).slice(0, 80) },
       );
-      this.log.warn(`[dispatch] rejected call from ${ctx.callerId}: ${error.message}`);
+      this.warn(`[dispatch] rejected call from ${ctx.callerId}: unknown channel ${JSON.stringify(String(channel).slice(0, 80))}`);
+      ctx.onDidBreakContract?.(error);
       return { ok: false, error: error.toJSON() };
     }
     if (ctx.role !== 'admin' && ADMIN_CHANNELS.includes(channel)) {
-      const error = new StudioError('forbidden', `${channel} changes the studio for every client; only the studio window on this machine may call it`, { channel });
-      this.log.warn(`[dispatch] refused admin call from ${ctx.callerId}: ${channel}`);
+      const error = new StudioError('forbidden', `${channel} is for the studio's own window on this machine only (it changes, deletes or reveals what every client shares); a remote or API client may not call it`, { channel });
+      this.warn(`[dispatch] refused admin call from ${ctx.callerId}: ${channel}`);
       return { ok: false, error: error.toJSON() };
     }
     const parsed = REQUEST_SCHEMAS[channel].safeParse(payload ?? {});
@@ -48,7 +58,8 @@ export class Dispatcher {
         channel,
         fields: parsed.error.issues.slice(0, 5).map((i) => i.path.join('.') || '(payload)'),
       });
-      this.log.warn(`[dispatch] rejected call from ${ctx.callerId}: ${error.message}`);
+      this.warn(`[dispatch] rejected call from ${ctx.callerId}: ${error.message.slice(0, 300)}`);
+      ctx.onDidBreakContract?.(error);
       return { ok: false, error: error.toJSON() };
     }
     try {

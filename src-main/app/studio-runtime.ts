@@ -100,6 +100,8 @@ export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntim
   const inputLimits = inputLimitsFor(options.engineConfig ?? {});
   const grants = options.grants ?? new FileGrants();
   grants.grant(path.join(userDataDir, 'projects'), 'write', 'folder');
+  // where a checkpoint folder is placed to import it from the Models page (models-service.ts)
+  grants.grant(path.join(userDataDir, 'imports'), 'read', 'folder');
   const services = new StudioServices({
     host,
     grants,

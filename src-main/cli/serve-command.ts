@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { createStudioRuntime } from '../app/studio-runtime';
 import { rendererDir } from '../app/paths';
-import { startHeadlessServer } from '../headless/headless-server';
+import { startHeadlessServer, type HeadlessServer } from '../headless/headless-server';
 import { parseIntFlag } from './cli-errors';
 import { engineOverridesFromFlags } from './engine-options';
 import { engineDevicesFor } from '../engine-host/engine-devices';
@@ -41,6 +41,24 @@ function voiceMapFrom(file: string | undefined): Record<string, string[]> {
   return { ...defaultOpenAiVoiceMap(), ...parseVoiceMap(json) };
 }
 
+/**
+ * What `studio serve` prints at start: only URLs that work as printed — the sign-in link (one
+ * browser per link; a new one is logged after each use) and the API base — and how programs
+ * authenticate. The bare address is not printed as a link: without a session it only shows the sign-in page.
+ */
+export function startupLines(server: Pick<HeadlessServer, 'url' | 'uiUrl' | 'token'>, options: { userToken?: string; uiBuilt: boolean }): string[] {
+  const where = new URL(server.url).host;
+  const lines = [`Qwen3-TTS Studio (headless) listening on ${where}${options.uiBuilt ? '' : ' (UI not built: run npm run build)'}`];
+  lines.push(`Open the studio at ${server.uiUrl}  (a sign-in link for one browser; a new one is printed here after each use)`);
+  if (options.userToken !== undefined) {
+    lines.push(`HTTP API: OpenAI base_url ${server.url}/v1 (POST /v1/audio/speech, GET /v1/models), with the header Authorization: Bearer <your --token>`);
+  } else {
+    lines.push(`HTTP API: OpenAI base_url ${server.url}/v1 (POST /v1/audio/speech, GET /v1/models); no token needed from this machine`);
+    lines.push(`WebSocket clients: send Authorization: Bearer ${server.token}`);
+  }
+  return lines;
+}
+
 export async function runServe(opts: ServeOptions): Promise<void> {
   const port = parseIntFlag('port', opts.port, 0, 65535);
   const drainMs = parseIntFlag('drain-ms', opts.drainMs, 0, 600_000);
@@ -58,8 +76,7 @@ export async function runServe(opts: ServeOptions): Promise<void> {
     allowHosts: opts.allowHost,
     voiceMap,
   });
-  console.log(`Qwen3-TTS Studio (headless) listening on ${server.url}${uiDir ? '' : ' (UI not built: run npm run build)'}`);
-  console.log(`Open the studio at ${server.uiUrl}`);
+  for (const line of startupLines(server, { userToken: opts.token ?? process.env.STUDIO_TOKEN, uiBuilt: uiDir !== null })) console.log(line);
   runtime.host.start().then(
     () => console.log(`engine ready: ${runtime.host.lastKnownStatus?.model?.displayName ?? 'model loaded'} on ${runtime.host.lastKnownStatus?.provider ?? '?'}${runtime.host.size > 1 ? ` (${runtime.host.size} engines: ${runtime.host.labels.join(', ')})` : ''}`),
     (err: Error) => console.error(`engine failed to start: ${err.message}`),

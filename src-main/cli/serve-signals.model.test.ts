@@ -24,8 +24,8 @@ afterEach(() => {
   child = null;
 });
 
-/** Starts `studio serve` on a free port and resolves with the one-time URL once the engine is ready. */
-function startServe(extra: string[] = []): Promise<{ proc: ChildProcess; uiUrl: URL; output: () => string }> {
+/** Starts `studio serve` on a free port and resolves with the sign-in link and the printed Bearer token once the engine is ready. */
+function startServe(extra: string[] = []): Promise<{ proc: ChildProcess; uiUrl: URL; token: string; output: () => string }> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/cli.ts', 'serve', '--port', '0', '--model', modelDir, ...extra], {
     detached: true, // its own process group, as a terminal gives a foreground job
     env: { ...process.env, STUDIO_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'studio-sig-')) },
@@ -39,9 +39,10 @@ function startServe(extra: string[] = []): Promise<{ proc: ChildProcess; uiUrl: 
     const timer = setTimeout(() => reject(new Error(`serve did not start:\n${out}`)), 90_000);
     const check = () => {
       const url = /Open the studio at (\S+)/.exec(out)?.[1];
-      if (url && /engine ready/.test(out)) {
+      const token = /Authorization: Bearer (\S+)/.exec(out)?.[1];
+      if (url && token && /engine ready/.test(out)) {
         clearTimeout(timer);
-        resolve({ proc, uiUrl: new URL(url), output: () => out });
+        resolve({ proc, uiUrl: new URL(url), token, output: () => out });
       } else if (proc.exitCode !== null) reject(new Error(`serve exited early:\n${out}`));
       else setTimeout(check, 50);
     };
@@ -62,8 +63,8 @@ function exitOf(proc: ChildProcess): Promise<{ code: number | null; ms: number }
 
 describe('studio serve and Ctrl+C', () => {
   it('exits on one Ctrl+C while a WebSocket client is connected', async () => {
-    const { proc, uiUrl, output } = await startServe();
-    const ws = new WebSocket(`ws://${uiUrl.host}/ws`, { headers: { authorization: `Bearer ${uiUrl.searchParams.get('token')}` } });
+    const { proc, uiUrl, token, output } = await startServe();
+    const ws = new WebSocket(`ws://${uiUrl.host}/ws`, { headers: { authorization: `Bearer ${token}` } });
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
     const exited = exitOf(proc);

@@ -1,17 +1,24 @@
 /**
  * The headless server on a real loopback port over a fake engine host: /healthz and /readyz, the
- * WebSocket bridge (calls, unknown channel, malformed messages, foreign origins refused), static
- * files without path escapes, bearer tokens, and refusing a non-loopback bind without a token.
+ * WebSocket bridge (calls, unknown channel, malformed messages, foreign origins refused, a flood of
+ * bad calls closed with a bounded log, clip uploads up to the documented size), static files without
+ * path escapes, one-time sign-in links and their redirect, bearer tokens, /status while the engine
+ * host stops or restarts, no server paths in /v1/models and /v1/voices, and refusing a non-loopback
+ * bind without a token.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import http from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
-import { FakeHostProcess } from '../engine-host/testing/fake-host-process';
+import { FakeHostProcess, type FakeHandler } from '../engine-host/testing/fake-host-process';
+import type { HostMethod } from '../engine-host/protocol';
 import { startHeadlessServer, type HeadlessServer } from './headless-server';
+import { MAX_BAD_MESSAGES } from './ws-bridge';
 import { decodeWire, encodeWire } from '../../src-shared/wire';
+import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
 
 let runtime: StudioRuntime | null = null;
 let server: HeadlessServer | null = null;
@@ -23,20 +30,21 @@ afterEach(async () => {
   runtime = null;
 });
 
-async function start(options: { token?: string; rendererDir?: string } = {}) {
+async function start(options: { token?: string; rendererDir?: string; handlers?: Partial<Record<HostMethod, FakeHandler>>; spawnHost?: () => FakeHostProcess; logs?: string[] } = {}) {
+  const log = options.logs ? (m: string) => options.logs!.push(m) : () => {};
   runtime = createStudioRuntime({
     hostKind: 'headless',
     version: 'test',
     userDataDir: mkdtempSync(path.join(os.tmpdir(), 'studio-headless-')),
-    spawnHost: () => new FakeHostProcess(1, { status: () => ({ state: 'ready', numWaiting: 0 }) }),
-    log: () => {},
+    spawnHost: options.spawnHost ?? (() => new FakeHostProcess(1, { status: () => ({ state: 'ready', numWaiting: 0 }), ...options.handlers })),
+    log,
   });
   await runtime.host.start();
-  server = await startHeadlessServer({ runtime, port: 0, hostname: '127.0.0.1', rendererDir: options.rendererDir ?? null, bearerToken: options.token, log: () => {} });
+  server = await startHeadlessServer({ runtime, port: 0, hostname: '127.0.0.1', rendererDir: options.rendererDir ?? null, bearerToken: options.token, log });
   return server;
 }
 
-const tokenOf = (s: HeadlessServer) => new URL(s.uiUrl).searchParams.get('token')!;
+const tokenOf = (s: HeadlessServer) => s.token;
 
 function wsCall(url: string, message: unknown, headers: Record<string, string> = {}): Promise<unknown> {
   return new Promise((resolve, reject) => {
@@ -131,5 +139,179 @@ describe('headless server', () => {
     const unknown = await fetch(`${s.url}/api/v1/tts`, { method: 'POST', body: JSON.stringify({ text: 'hi', voice: 'ryan', temprature: 0.5 }), headers: json });
     expect(unknown.status).toBe(400);
     expect(((await unknown.json()) as { error: { message: string; param: string } }).error).toMatchObject({ param: 'temprature', message: expect.stringMatching(/unknown field 'temprature'/) });
+  });
+
+  it('answers DELETE /healthz with 405 and an Allow header, GET and HEAD with 200', async () => {
+    const s = await start();
+    const del = await fetch(`${s.url}/healthz`, { method: 'DELETE' });
+    expect(del.status).toBe(405);
+    expect(del.headers.get('allow')).toBe('GET, HEAD');
+    expect(((await del.json()) as { error: { code: string } }).error.code).toBe('method-not-allowed');
+    expect((await fetch(`${s.url}/healthz`, { method: 'POST' })).status).toBe(405);
+    expect((await fetch(`${s.url}/healthz`, { method: 'HEAD' })).status).toBe(200);
+  });
+});
+
+describe('signing in a browser', () => {
+  it('uses a sign-in link up at its first visit; the page then explains how to sign in, and the session stays', async () => {
+    const s = await start();
+    const link = s.uiUrl;
+    const first = await fetch(link, { redirect: 'manual' });
+    expect(first.status).toBe(303);
+    const cookie = first.headers.get('set-cookie')!.split(';')[0];
+    for (let i = 0; i < 70; i++) {
+      const again = await fetch(link, { redirect: 'manual' });
+      expect(again.status).toBe(401);
+      expect(again.headers.get('set-cookie')).toBeNull();
+      if (i === 0) expect(await again.text()).toMatch(/used up[\s\S]*sign-in link/);
+      else await again.arrayBuffer();
+    }
+    expect(s.uiUrl).not.toBe(link); // a fresh link for the next browser
+    expect((await fetch(s.uiUrl, { redirect: 'manual' })).status).toBe(303);
+    // The signed-in browser opening its used link again just lands on the page.
+    const revisit = await fetch(link, { redirect: 'manual', headers: { cookie } });
+    expect(revisit.status).toBe(303);
+    expect(revisit.headers.get('set-cookie')).toContain(cookie);
+    // The first browser is still signed in after all those visits.
+    const ws = await wsCall(s.url, { kind: 'call', id: 1, channel: 'studio:app.ping', payload: { message: 'still here' } }, { cookie });
+    expect(ws).toMatchObject({ reply: { ok: true } });
+  });
+
+  it('answers a bare visit with a page that says how to sign in, not a bare 401', async () => {
+    const s = await start();
+    const bare = await fetch(`${s.url}/`);
+    expect(bare.status).toBe(401);
+    expect(bare.headers.get('content-type')).toMatch(/text\/html/);
+    const page = await bare.text();
+    expect(page).toMatch(/Sign in to Qwen3-TTS Studio/);
+    expect(page).toMatch(/sign-in link/);
+    expect(page).toMatch(/\?token=/);
+  });
+
+  it('redirects only to a path on this server after sign-in, never to another host', async () => {
+    const s = await start();
+    for (const [path, want] of [
+      ['//evil.example/', '/'],
+      ['//evil.example/x?y=1', '/'],
+      ['/\\evil.example/', '/'],
+      ['/library?tab=2', '/library?tab=2'],
+    ] as const) {
+      const code = new URL(s.uiUrl).searchParams.get('token')!;
+      const sep = path.includes('?') ? '&' : '?';
+      const r = await rawGet(s.url, `${path}${sep}token=${encodeURIComponent(code)}`);
+      expect(r.status, path).toBe(303);
+      expect(r.location, path).toBe(want);
+    }
+  });
+
+  it('prints a link that works when bound to every address (0.0.0.0)', async () => {
+    runtime = createStudioRuntime({ hostKind: 'headless', version: 't', userDataDir: mkdtempSync(path.join(os.tmpdir(), 'studio-any-')), spawnHost: () => new FakeHostProcess(1), log: () => {} });
+    server = await startHeadlessServer({ runtime, port: 0, hostname: '0.0.0.0', rendererDir: null, bearerToken: 'the-token', log: () => {} });
+    expect(new URL(server.url).hostname).toBe('127.0.0.1');
+    expect((await fetch(server.uiUrl, { redirect: 'manual' })).status).toBe(303);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  });
+});
+
+/** A GET with the path sent as is (fetch would normalise '/\\' and '//'), answering status and Location. */
+function rawGet(url: string, rawPath: string): Promise<{ status: number; location: string | undefined }> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, path: rawPath, headers: { host: u.host } }, (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, location: res.headers.location });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the WebSocket bridge under bad input', () => {
+  it('closes a socket that keeps sending bad calls, with a bounded log', async () => {
+    const logs: string[] = [];
+    const s = await start({ logs });
+    const ws = new WebSocket(`${s.url.replace('http', 'ws')}/ws`, { headers: { authorization: `Bearer ${s.token}` } });
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    let numReplies = 0;
+    ws.on('message', () => numReplies++);
+    const numSent = 2_000;
+    for (let i = 0; i < numSent; i++) {
+      const bad = i % 2 === 0 ? { kind: 'call', id: i, channel: `studio:evil.${'x'.repeat(60)}${i}`, payload: {} } : { kind: 'call', id: i, channel: 'studio:app.ping', payload: { message: 42 } };
+      ws.send(encodeWire(bad));
+    }
+    expect(await closed).toBe(1008);
+    expect(numReplies).toBeGreaterThanOrEqual(MAX_BAD_MESSAGES - 1);
+    expect(numReplies).toBeLessThan(numSent);
+    // Every log line of the flood, dispatcher and bridge together: a handful, not one per call.
+    const floodLines = logs.filter((l) => l.includes('[dispatch]') || l.includes('[ws]'));
+    expect(floodLines.length).toBeLessThanOrEqual(30);
+    expect(floodLines.join('\n').length).toBeLessThan(10_000);
+  });
+
+  it('takes a reference clip upload up to the documented limit from the local session', async () => {
+    const received: number[] = [];
+    const s = await start({
+      handlers: {
+        modelInfo: () => ({ id: 'base', displayName: 'Base', path: '', kind: 'base', size: '0.6B', synthetic: true, voices: [], languages: [], sampleRateHz: 24000, modelHash: 'h' }),
+        makeVoice: (args) => {
+          received.push((args as { audio: Uint8Array }).audio.byteLength);
+          throw { code: 'invalid-argument', message: 'not audio (test host)' };
+        },
+      },
+    });
+    const audio = new Uint8Array(MAX_REFERENCE_BYTES - 64 * 1024); // just under the documented 64 MB
+    audio[0] = 0x52;
+    audio[audio.length - 1] = 0x7a;
+    const ws = new WebSocket(`${s.url.replace('http', 'ws')}/ws`, { headers: { authorization: `Bearer ${s.token}` } });
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const reply = new Promise<{ id: number; reply: { ok: boolean; error: { code: string; message: string } } }>((resolve, reject) => {
+      ws.once('message', (data) => resolve(decodeWire(data.toString()) as never));
+      ws.once('close', (code, reason) => reject(new Error(`closed ${code} ${reason.toString()}`)));
+    });
+    // The wire form of encodeWire (tagged base64), built with Buffer: encodeWire's portable loop is slow for 64 MB.
+    const tagged = { __typed: 'u8', b64: Buffer.from(audio.buffer).toString('base64') };
+    ws.send(JSON.stringify({ kind: 'call', id: 5, channel: 'studio:voices.clone', payload: { name: 'Big clip', audio: tagged, originalName: 'big.wav' } }));
+    expect(await reply).toMatchObject({ id: 5, reply: { ok: false, error: { code: 'invalid-argument', message: expect.stringMatching(/not audio/) } } });
+    expect(received).toEqual([audio.byteLength]); // every byte reached the engine host
+    ws.close();
+  }, 60_000);
+});
+
+describe('/status and the model routes', () => {
+  it('answers /status promptly when the engine host stops answering, and does not say ready', async () => {
+    let proc: FakeHostProcess | null = null;
+    const s = await start({ spawnHost: () => (proc = new FakeHostProcess(1, { status: () => ({ state: 'ready', numWaiting: 0 }) })) });
+    expect(await (await fetch(`${s.url}/status`)).json()).toMatchObject({ ready: true, state: 'ready' });
+    proc!.hang(); // stopped, as with SIGSTOP: the supervisor has not noticed yet
+    const body = (await (await fetch(`${s.url}/status`)).json()) as { ready: boolean; state: string; readyDetail: string };
+    expect(body).toMatchObject({ ready: false, state: 'unresponsive' });
+    expect(body.readyDetail).toMatch(/did not answer/);
+  });
+
+  it('says restarting, not ready, while the engine host restarts', async () => {
+    let numSpawned = 0;
+    let proc: FakeHostProcess | null = null;
+    const s = await start({
+      // The first host is ready at once; the restarted one takes far longer than the test.
+      spawnHost: () => (proc = new FakeHostProcess(++numSpawned, { status: () => ({ state: 'ready', numWaiting: 0 }) }, numSpawned === 1 ? 1 : 600_000)),
+    });
+    expect(await (await fetch(`${s.url}/status`)).json()).toMatchObject({ state: 'ready' });
+    proc!.crash(1, null);
+    const body = (await (await fetch(`${s.url}/status`)).json()) as { ready: boolean; state: string; hostState: string };
+    expect(body).toMatchObject({ ready: false, state: 'restarting', hostState: 'restarting' });
+  });
+
+  it('names a model loaded from a folder without its path in /v1/models, /v1/voices and /status', async () => {
+    const folder = path.join(os.tmpdir(), 'secret-place', 'my-checkpoint');
+    const model = { id: folder, displayName: 'my-checkpoint', path: folder, kind: 'custom_voice', size: '0.6B', synthetic: false, voices: [{ name: 'ryan' }], languages: [], sampleRateHz: 24000, modelHash: 'h' };
+    const s = await start({ handlers: { modelInfo: () => model, listVoices: () => model.voices, status: () => ({ state: 'ready', numWaiting: 0, model }) } });
+    for (const route of ['/v1/models', '/v1/voices', '/status']) {
+      const text = await (await fetch(`${s.url}${route}`)).text();
+      expect(text, route).not.toContain('secret-place');
+    }
+    const models = (await (await fetch(`${s.url}/v1/models`)).json()) as { data: { id: string }[] };
+    expect(models.data[0].id).toMatch(/^local--my-checkpoint-[0-9a-f]{8}$/);
+    expect((await fetch(`${s.url}/v1/models/${models.data[0].id}`)).status).toBe(200);
   });
 });

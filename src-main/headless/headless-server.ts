@@ -1,9 +1,9 @@
 /**
  * The headless host's HTTP server: one access policy (access/access-policy.ts) in front of every
  * entry point — health probes, the HTTP API (http-api.ts), the contract over a WebSocket (/ws) and
- * the built renderer, which opens from a one-time token URL that sets a session cookie. Owns the
- * lifecycle: drain (readyz 503 at once, refuse new work, finish what is in flight) and close.
- * One access-log line per request.
+ * the built renderer, which opens from a one-time sign-in link that sets a session cookie (a page
+ * explains how to sign in to a browser without one). Owns the lifecycle: drain (readyz 503 at once,
+ * refuse new work, finish what is in flight) and close. One access-log line per request.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,9 +34,12 @@ export interface HeadlessServerOptions {
 }
 
 export interface HeadlessServer {
+  /** The base URL to reach the server from this machine (a wildcard bind is reached on loopback). */
   url: string;
-  /** The URL to open in a browser: it carries the token once and is traded for a session cookie. */
-  uiUrl: string;
+  /** The sign-in link to open in a browser now: its one-time code is traded for a session cookie once. */
+  readonly uiUrl: string;
+  /** What programs send as Authorization: Bearer (the user's --token, or a random one for this start). */
+  token: string;
   port: number;
   readonly numInFlight: number;
   /** readyz turns 503 at once, new requests are refused with 503, then in-flight responses finish (up to graceMs). */
@@ -44,8 +47,37 @@ export interface HeadlessServer {
   close(): Promise<void>;
 }
 
-const UNAUTHORIZED_PAGE = (message: string) =>
-  `<!doctype html><meta charset="utf-8"><title>Qwen3-TTS Studio</title><p>${message.replace(/[<>&]/g, '')}</p>\n`;
+const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** What a browser without a session (or with a used-up link) sees: why, and how to sign in. */
+export function signInPage(reason: string): string {
+  return [
+    '<!doctype html><meta charset="utf-8"><title>Sign in – Qwen3-TTS Studio</title>',
+    '<h1>Sign in to Qwen3-TTS Studio</h1>',
+    `<p>${escapeHtml(reason)}</p>`,
+    '<p>The terminal that runs <code>studio serve</code> (or <code>npm start</code>) prints a sign-in link,',
+    '<code>http://…/?token=…</code>. Open that link in this browser. Each link signs in one browser;',
+    'after it is used the terminal prints a new one for the next browser.</p>',
+    '<p>Programs do not need the page: they call the HTTP API or the WebSocket with the header',
+    '<code>Authorization: Bearer &lt;token&gt;</code>.</p>\n',
+  ].join('\n');
+}
+
+/**
+ * Where to send a browser after sign-in: the same path on this server. A path that a browser would
+ * read as another host ('//evil.example/', '/\\evil.example') goes to '/' instead.
+ */
+export function sameOriginPath(pathname: string, search: string): string {
+  const safe = pathname.startsWith('/') && !pathname.startsWith('//') && !pathname.includes('\\');
+  return safe ? `${pathname}${search}` : '/';
+}
+
+/** The host part of a URL that reaches this server from this machine (a wildcard bind listens on loopback too). */
+function reachableHost(hostname: string): string {
+  if (hostname === '0.0.0.0') return '127.0.0.1';
+  if (hostname === '::' || hostname === '[::]') return '[::1]';
+  return hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
+}
 
 function entryPointOf(pathname: string, api: { owns(p: string): boolean }): EntryPoint {
   if (pathname === '/healthz' || pathname === '/readyz') return 'health';
@@ -62,6 +94,8 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
     );
   }
   const policy = new AccessPolicy({ boundHost: options.hostname, port: options.port, userToken: options.bearerToken, extraHosts: options.allowHosts });
+  let baseUrl = ''; // set once listen() says which port
+  const signInUrl = (): string => `${baseUrl}/?token=${encodeURIComponent(policy.signInCode)}`;
   const inFlight = new Set<ServerResponse>();
   const idleWaiters: (() => void)[] = [];
   let draining = false;
@@ -102,30 +136,36 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
       cookie: req.headers.cookie,
       remoteAddress: req.socket.remoteAddress,
     };
-    // The one-time URL: trade ?token= for a session cookie and drop the token from the address bar.
+    // The sign-in link: trade ?token= for a session cookie and drop the token from the address bar.
     const token = url.searchParams.get('token');
-    if (entry === 'ui' && token !== null && (req.method === 'GET' || req.method === 'HEAD') && policy.hostAllowed(access.host)) {
-      const session = policy.openSession(token);
-      if (session) {
-        url.searchParams.delete('token');
-        res.writeHead(303, { location: `${url.pathname}${url.search}`, 'set-cookie': policy.sessionCookie(session), 'cache-control': 'no-store' });
-        res.end();
+    // decide('health') passes the Host, Origin and loopback checks only: no sign-in gets past them.
+    if (entry === 'ui' && token !== null && (req.method === 'GET' || req.method === 'HEAD') && policy.decide('health', access).ok) {
+      const signIn = policy.signIn(token, access.cookie);
+      if (!signIn.ok) {
+        res.writeHead(signIn.reason === 'wrong-token' ? 401 : 403, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+        res.end(signInPage(signIn.message));
         return;
       }
+      url.searchParams.delete('token');
+      res.writeHead(303, { location: sameOriginPath(url.pathname, url.search), 'set-cookie': policy.sessionCookie(signIn.sessionId), 'cache-control': 'no-store' });
+      res.end();
+      if (signIn.usedOneTimeCode) log(`[http] a browser signed in with the sign-in link; to sign in another browser open ${signInUrl()}`);
+      return;
     }
     const decision = policy.decide(entry, access);
     if (!decision.ok) {
       const err = new StudioError(decision.code, decision.message);
       if (entry === 'ui') {
         res.writeHead(decision.status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-        res.end(UNAUTHORIZED_PAGE(decision.message));
+        res.end(decision.status === 401 ? signInPage('This browser is not signed in.') : signInPage(decision.message));
       } else {
         sendJson(res, decision.status, errorBody(err, decision.status), decision.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
       }
       return;
     }
     if (pathname === '/healthz') {
-      sendJson(res, 200, { ok: true });
+      if (req.method === 'GET' || req.method === 'HEAD') sendJson(res, 200, { ok: true });
+      else sendJson(res, 405, errorBody(new StudioError('method-not-allowed', `${req.method} is not allowed on /healthz; use GET or HEAD`, { allow: 'GET, HEAD' }), 405), { allow: 'GET, HEAD' });
       return;
     }
     if (entry === 'health' || entry === 'api') {
@@ -178,8 +218,8 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
     await new Promise((resolve) => server.close(resolve));
     throw new StudioError('invalid-argument', `${options.hostname} resolved to ${bound.address}, which is reachable beyond this machine; set a token with --token or bind to 127.0.0.1`, { field: 'host', value: options.hostname });
   }
-  const hostForUrl = options.hostname.includes(':') ? `[${options.hostname}]` : options.hostname;
-  const url = `http://${hostForUrl}:${port}`;
+  const url = `http://${reachableHost(options.hostname)}:${port}`;
+  baseUrl = url;
 
   const waitIdle = (timeoutMs: number) =>
     new Promise<void>((resolve) => {
@@ -191,7 +231,10 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
   let closing: Promise<void> | null = null;
   return {
     url,
-    uiUrl: `${url}/?token=${encodeURIComponent(policy.uiToken)}`,
+    get uiUrl() {
+      return signInUrl();
+    },
+    token: policy.bearerToken,
     port,
     get numInFlight() {
       return inFlight.size;

@@ -105,7 +105,7 @@ function bestCorrelation(a: Float32Array, b: Float32Array): number {
   return best;
 }
 
-const tokenOf = (s: Served) => new URL(s.server.uiUrl).searchParams.get('token')!;
+const tokenOf = (s: Served) => s.server.token;
 const hostOf = (s: Served) => new URL(s.server.url).host;
 
 describe('access: Host, Origin, token', () => {

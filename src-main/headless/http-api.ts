@@ -15,6 +15,8 @@ import { createAudioEncodeStream, encodeAudio, type AudioEncodeStream } from '..
 import { contentTypeFor, type AudioFormat } from '../../src-shared/audio-format';
 import { sendError, sendJson } from './http-errors';
 import { parseBody, readJsonBody } from './request-body';
+import { publicModelId } from '../models/model-store';
+import { clientModelInfo, clientSavedVoices } from '../access/client-view';
 import {
   OPENAI_MODEL_ALIASES,
   modelMatches,
@@ -66,6 +68,24 @@ export function warningsHeaderValue(warnings: readonly string[], maxChars = 4000
     length += added;
   }
   return open + items.join(comma) + close;
+}
+
+/** How long /status waits for the engine host's own answer before it reports the last known one. */
+export const STATUS_CALL_TIMEOUT_MS = 2_000;
+
+/** The engine state /status reports when the host cannot say (not started, restarting, failed, or not answering). */
+function stateWithoutHost(hostState: string): string {
+  return hostState === 'ready' ? 'unresponsive' : hostState === 'disposed' ? 'failed' : hostState;
+}
+
+function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T | null> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(null), timeoutMs);
+    promise.then(
+      (value) => (clearTimeout(timer), resolve(value)),
+      () => (clearTimeout(timer), resolve(null)),
+    );
+  });
 }
 
 function sseEvent(payload: unknown): string {
@@ -166,10 +186,10 @@ export function createHttpApi(options: HttpApiOptions) {
     return (await runtime.host.call('listVoices', {})).map((v) => v.name);
   }
 
-  /** The voice library's voices; none when the library is unavailable on this host. */
+  /** The voice library's voices (the model each was made with named without its path); none when the library is unavailable on this host. */
   function savedVoices(): SavedVoice[] {
     try {
-      return runtime.services.voiceLibrary().list();
+      return clientSavedVoices(runtime.services.voiceLibrary().list());
     } catch {
       return [];
     }
@@ -191,7 +211,8 @@ export function createHttpApi(options: HttpApiOptions) {
   }
 
   async function loadedModelId(): Promise<string | null> {
-    return runtime.host.lastKnownStatus?.model?.id ?? (await runtime.host.call('modelInfo', {}))?.id ?? null;
+    const id = runtime.host.lastKnownStatus?.model?.id ?? (await runtime.host.call('modelInfo', {}))?.id ?? null;
+    return id === null ? null : publicModelId(id);
   }
 
   function modelEntry(id: string) {
@@ -199,14 +220,20 @@ export function createHttpApi(options: HttpApiOptions) {
   }
 
   /**
-   * Engine status without local paths (the last known one while the host restarts or does not
-   * answer), plus the supervisor's cumulative counters, which survive engine restarts.
+   * Engine status without local paths (the last known one while the host restarts, is not ready or
+   * does not answer within STATUS_CALL_TIMEOUT_MS, with the state saying so), plus the supervisor's
+   * cumulative counters, which survive engine restarts. Never waits on the host for longer than that.
    */
   async function status(): Promise<Record<string, unknown>> {
     const health = runtime.host.health();
-    const s = health.ready ? await runtime.host.call('status', {}) : runtime.host.lastKnownStatus;
-    const engine = s ? { ...s, state: lifecycle.draining ? 'draining' : s.state, model: s.model ? { ...s.model, path: '' } : null } : null;
-    return { ...engine, hostState: health.state, ready: health.ready && !lifecycle.draining, readyDetail: health.detail, totals: runtime.host.requestCounters(), engines: runtime.host.engineEntries() };
+    const live = health.ready ? await withTimeout(runtime.host.call('status', {}), STATUS_CALL_TIMEOUT_MS) : null;
+    const answered = live !== null;
+    const s = live ?? runtime.host.lastKnownStatus;
+    const ready = health.ready && answered && !lifecycle.draining;
+    const state = lifecycle.draining ? 'draining' : answered ? s!.state : stateWithoutHost(health.state);
+    const readyDetail = health.ready && !answered ? `the engine host did not answer a status call within ${STATUS_CALL_TIMEOUT_MS} ms` : health.detail;
+    const model = clientModelInfo(s?.model ?? null);
+    return { ...s, state, model, hostState: health.state, ready, readyDetail, totals: runtime.host.requestCounters(), engines: runtime.host.engineEntries() };
   }
 
   const routes: Route[] = [

@@ -2,8 +2,10 @@
  * Bridges the studio contract over a WebSocket (path /ws): one caller per socket, calls go to the
  * dispatcher with the caller's role, events come back as they happen. The upgrade passes the same
  * access policy as every HTTP request (Host, Origin, token or session cookie); a closed socket
- * cancels what it had in flight. Malformed messages are answered, logged at a bounded rate, and a
- * socket that keeps sending them is closed.
+ * cancels what it had in flight. Malformed messages and calls that break the contract (unknown
+ * channel, invalid payload) are answered, logged at a bounded rate, and a socket that keeps sending
+ * them is closed (1008, policy violation). The local admin session may send messages big enough for
+ * a reference clip upload; other sockets are held to a small cap.
  */
 import type { Server } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -12,10 +14,17 @@ import { StudioError } from '../../src-shared/errors';
 import type { Dispatcher, CallContext } from '../api/dispatcher';
 import type { StudioServices } from '../services/studio-services';
 import type { AccessPolicy } from '../access/access-policy';
+import { createRateLimitedLog } from '../api/rate-limited-log';
+import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
 
-const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
-/** Malformed messages a socket may send before it is closed (policy violation, 1008). */
+/** A message of a client socket: enough for any call but a clip upload (which is an admin call). */
+export const CLIENT_MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
+/** A message of the admin session: a reference clip of MAX_REFERENCE_BYTES as base64 (4 chars per 3 bytes) plus 1 MiB of JSON around it. */
+export const ADMIN_MAX_MESSAGE_BYTES = Math.ceil(MAX_REFERENCE_BYTES / 3) * 4 + 1024 * 1024;
+/** Malformed messages or contract-breaking calls a socket may send before it is closed (policy violation, 1008). */
 export const MAX_BAD_MESSAGES = 20;
+/** A socket closed for bad messages that does not finish the close handshake is cut after this. */
+const CLOSE_GRACE_MS = 1_000;
 
 export interface WsBridgeOptions {
   dispatcher: Dispatcher;
@@ -30,21 +39,14 @@ export interface WsBridge {
   closeAll(): void;
 }
 
-/** Logs the first few lines of a kind, then one line per `every` (a flood of bad messages is one line a while). */
-export function rateLimitedLog(log: (m: string) => void, firstN = 5, every = 100): (m: string) => void {
-  let count = 0;
-  return (m) => {
-    count++;
-    if (count <= firstN) log(m);
-    else if (count % every === 0) log(`${m} (${count} such messages so far)`);
-  };
-}
-
 export function attachWsBridge(server: Server, options: WsBridgeOptions): WsBridge {
   const { dispatcher, services, policy } = options;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  const logBad = rateLimitedLog(options.log);
-  const logRefused = rateLimitedLog(options.log);
+  const servers = {
+    admin: new WebSocketServer({ noServer: true, maxPayload: ADMIN_MAX_MESSAGE_BYTES }),
+    client: new WebSocketServer({ noServer: true, maxPayload: CLIENT_MAX_MESSAGE_BYTES }),
+  };
+  const logBad = createRateLimitedLog(options.log);
+  const logRefused = createRateLimitedLog(options.log);
   let nextCaller = 1;
   let closed = false;
 
@@ -67,24 +69,39 @@ export function attachWsBridge(server: Server, options: WsBridgeOptions): WsBrid
       socket.end(`HTTP/1.1 ${decision.status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${decision.message}\n`);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, `ws-${nextCaller++}`, decision.role));
+    servers[decision.role].handleUpgrade(req, socket, head, (ws) => serveSocket(ws, `ws-${nextCaller++}`, decision.role));
   });
 
   function serveSocket(ws: WebSocket, callerId: string, role: CallContext['role']): void {
     const send = (m: WireServerMessage): void => {
       if (ws.readyState === ws.OPEN) ws.send(encodeWire(m));
     };
-    const ctx: CallContext = { callerId, role, emit: (event, payload) => send({ kind: 'event', event, payload }) };
-    const detach = services.attach(ctx);
     let numBad = 0;
-    const bad = (id: number, why: string): void => {
+    let closing = false;
+    const noteBad = (why: string): void => {
       numBad++;
-      logBad(`[ws] ${callerId} sent a malformed message: ${why}`);
+      logBad(`[ws] ${callerId} sent a bad message: ${why}`);
+      if (numBad < MAX_BAD_MESSAGES || closing) return;
+      closing = true;
+      logBad(`[ws] ${callerId} closed after ${numBad} bad messages`);
+      // After this turn, so the reply to the last bad message still goes out first.
+      setImmediate(() => ws.close(1008, `closed after ${MAX_BAD_MESSAGES} malformed messages or invalid calls`));
+      setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
+    };
+    const ctx: CallContext = {
+      callerId,
+      role,
+      emit: (event, payload) => send({ kind: 'event', event, payload }),
+      onDidBreakContract: (error) => noteBad(error.code === 'unknown-channel' ? 'unknown channel' : 'invalid payload'),
+    };
+    const detach = services.attach(ctx);
+    const bad = (id: number, why: string): void => {
       const error = new StudioError('invalid-argument', `malformed bridge message (${why}); expected {"kind":"call","id":number,"channel":string,"payload":object}`);
       send({ kind: 'reply', id, reply: { ok: false, error: error.toJSON() } });
-      if (numBad >= MAX_BAD_MESSAGES) ws.close(1008, 'too many malformed messages');
+      noteBad(why);
     };
     ws.on('message', (data) => {
+      if (closing) return;
       let msg: WireClientMessage;
       try {
         msg = decodeWire(data.toString()) as WireClientMessage;
@@ -104,16 +121,18 @@ export function attachWsBridge(server: Server, options: WsBridgeOptions): WsBrid
 
   return {
     get numClients() {
-      return wss.clients.size;
+      return servers.admin.clients.size + servers.client.clients.size;
     },
     closeAll() {
       closed = true;
-      for (const ws of wss.clients) {
-        ws.close(1001, 'the studio is shutting down');
-        // A client that does not answer the close handshake is cut shortly after.
-        setTimeout(() => ws.terminate(), 500).unref();
+      for (const wss of [servers.admin, servers.client]) {
+        for (const ws of wss.clients) {
+          ws.close(1001, 'the studio is shutting down');
+          // A client that does not answer the close handshake is cut shortly after.
+          setTimeout(() => ws.terminate(), 500).unref();
+        }
+        wss.close();
       }
-      wss.close();
     },
   };
 }

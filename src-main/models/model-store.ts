@@ -34,6 +34,14 @@ export function modelIdForLocalDir(absDir: string): string {
   return `local--${path.basename(absDir).replace(/[^\w.-]/g, '_')}-${tag}`;
 }
 
+/**
+ * A loaded model's id as clients see it: a model started from a folder (`--model /some/dir`) has
+ * the folder as its id; it is named like an imported folder instead, never by its path.
+ */
+export function publicModelId(id: string): string {
+  return /[\\/]/.test(id) ? modelIdForLocalDir(path.resolve(id)) : id;
+}
+
 export class ModelStore {
   constructor(readonly rootDir: string) {}
 

@@ -10,6 +10,7 @@ import type { PullProgress } from '../../src-shared/contract/models';
 import { createModelManagerPort } from '../app/model-manager-port';
 import { createManagerFixture, plentyOfSpace, recordingBuilder, TEST_REPO, type ManagerFixture } from '../models/testing/manager-fixture';
 import type { StatfsLike } from '../models/disk-space';
+import { FileGrants } from '../access/file-grants';
 import { ModelsService } from './models-service';
 
 const SLUG = 'Qwen--Qwen3-TTS-12Hz-0.6B-CustomVoice';
@@ -27,7 +28,9 @@ afterEach(async () => {
 
 function service(opts: { offline?: boolean; statfs?: StatfsLike } = {}): ModelsService {
   const manager = createModelManagerPort(dataDir, { endpoint: fx.hub.endpoint, token: null, offline: opts.offline ?? false, statfs: opts.statfs ?? plentyOfSpace, builder: recordingBuilder(fx.builds), retryDelayMs: 1, env: {} });
-  return new ModelsService({ modelsDir: path.join(dataDir, 'models'), loadedModel: async () => null, manager });
+  // The data folder stands for the granted imports folder: checkpoint folders are named inside it.
+  const grants = new FileGrants([{ path: dataDir, scope: 'folder', access: 'read' }]);
+  return new ModelsService({ modelsDir: path.join(dataDir, 'models'), loadedModel: async () => null, manager, grants });
 }
 
 async function rejection(p: Promise<unknown>): Promise<StudioError> {

@@ -2,7 +2,8 @@
  * The models service behind the Models page: the embedded synthetic model, installed models from
  * the model store and known hub models, merged into one list; plan, pull (hub repo, alias, id or
  * local folder; cancellable), remove and verify go to the model manager when one is provided.
- * Owns no downloads itself.
+ * A folder named by a caller must lie inside the file grants (as every path a client names), so
+ * the service never says whether other folders exist or how big they are. Owns no downloads itself.
  */
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
@@ -10,6 +11,7 @@ import type { ModelEntry, ModelsState, PullPlan, PullProgress } from '../../src-
 import type { ModelInfo } from '../../src-shared/synthesis';
 import { loadKnownModels, type KnownModel } from '../models/known-models';
 import { ModelStore, modelIdForRepo } from '../models/model-store';
+import type { FileGrants } from '../access/file-grants';
 
 /** What the service needs of the model manager (plan, pull with progress, verify, remove). */
 export interface ModelManagerPort {
@@ -26,7 +28,18 @@ export interface ModelsServiceOptions {
   loadedModel: () => Promise<ModelInfo | null>;
   knownModels?: () => Promise<KnownModel[]>;
   manager?: ModelManagerPort;
+  /** Where checkpoint folders may be read from; without grants no folder is accepted (hub models and installed ids only). */
+  grants?: FileGrants;
 }
+
+/** A target that names a folder rather than a hub repo, alias or installed id (the model manager's rule, plus file: URLs and ~). */
+export function looksLikeFolder(target: string): boolean {
+  const t = target.trim();
+  return path.isAbsolute(t) || t.startsWith('.') || t.startsWith('~') || t.includes('\\') || /^file:/i.test(t);
+}
+
+const FOLDER_REFUSED =
+  'that folder is not available to this client; put the checkpoint folder under the data folder\'s imports/ folder and name it there, or import it from a terminal with `studio model pull <folder>`';
 
 export const EMBEDDED_MODEL_ID = 'embedded:tiny';
 
@@ -144,9 +157,16 @@ export class ModelsService {
     return { ...base, pulling: [...this.pulls.keys()] };
   }
 
-  /** An installed model id → the repo or folder it came from; anything else (repo id, alias, folder) passes through. */
+  /**
+   * An installed model id → the repo or folder it came from; a folder → its real path when granted
+   * (else one refusal that does not say whether it exists); a repo id or alias passes through.
+   */
   private async sourceOf(target: string): Promise<string> {
     if (target === EMBEDDED_MODEL_ID) throw new StudioError('invalid-argument', 'the embedded test model is part of the app; there is nothing to pull', { modelId: target });
+    if (looksLikeFolder(target)) {
+      if (!this.options.grants?.isGranted(target.trim(), 'read')) throw new StudioError('forbidden', FOLDER_REFUSED, { field: 'modelId' });
+      return this.options.grants.check(target.trim(), 'read');
+    }
     if (/^[\w.-]+$/.test(target)) {
       const manifest = await this.store.readManifest(target).catch(() => null);
       if (manifest) return manifest.source.kind === 'hub' ? manifest.source.repo : manifest.source.path;

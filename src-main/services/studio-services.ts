@@ -28,6 +28,7 @@ import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { readFile, stat } from 'node:fs/promises';
 import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
 import { RenderService } from './render-service';
+import { clientAppInfo, clientEngineStatus, clientModelEntries, clientModelInfo, clientModelsState, clientSavedVoices } from '../access/client-view';
 
 /** What the services need of the engine host (HostClient implements it; tests fake it). */
 export interface EngineHostApi {
@@ -95,6 +96,9 @@ export interface DesktopPort {
 
 const MAX_RECENT_RESULTS = 16;
 
+/** `value` for the local admin session; for a remote client, `redact(value)` (server paths taken out, access/client-view.ts). */
+const forCaller = <T>(ctx: CallContext, value: T, redact: (v: T) => T): T => (ctx.role === 'admin' ? value : redact(value));
+
 /** Events that belong to one request carry its requestId (directly or in the outcome). */
 function requestIdOf(payload: unknown): string | null {
   if (!payload || typeof payload !== 'object') return null;
@@ -108,8 +112,11 @@ export class StudioServices {
   readonly handlers: Handlers;
   private readonly owners = new Map<string, CallContext>();
   private readonly subscribers = new Map<string, CallContext>();
-  /** The last few synthesis results, so studio:library.saveClip can store one without the audio crossing the wire again. */
-  private readonly recentResults = new Map<string, SynthesisResult>();
+  /**
+   * The last few synthesis results with the caller that made each, so studio:library.saveClip can
+   * store one without the audio crossing the wire again — for that caller only.
+   */
+  private readonly recentResults = new Map<string, { callerId: string; result: SynthesisResult }>();
   /** Audio exports in progress (no disk, so not part of uiServices()). */
   private readonly exports = new ExportService();
   private ui: { projects: ProjectService; bench: BenchService; models: ModelsService } | null = null;
@@ -124,7 +131,7 @@ export class StudioServices {
       if (status) this.route(EVENTS.onDidChangeEngineStatus, status);
     });
     this.handlers = {
-      [CHANNELS.info]: async () => options.appInfo(),
+      [CHANNELS.info]: async (_req, ctx) => forCaller(ctx, options.appInfo(), clientAppInfo),
       [CHANNELS.ping]: async (req) => ({ message: req.message, receivedAtMs: Date.now() }),
       [CHANNELS.synthesize]: async (req, ctx) => {
         if (this.owners.has(req.requestId)) {
@@ -134,7 +141,7 @@ export class StudioServices {
         this.owners.set(req.requestId, ctx);
         try {
           const result = await options.host.call('synthesize', this.attachSavedVoices(req));
-          this.recentResults.set(req.requestId, result);
+          this.recentResults.set(req.requestId, { callerId: ctx.callerId, result });
           if (this.recentResults.size > MAX_RECENT_RESULTS) this.recentResults.delete(this.recentResults.keys().next().value!);
           return result;
         } finally {
@@ -147,16 +154,18 @@ export class StudioServices {
         return options.host.call('cancel', req);
       },
       [CHANNELS.listVoices]: async () => options.host.call('listVoices', {}),
-      [CHANNELS.engineStatus]: async () => options.host.call('status', {}),
-      [CHANNELS.modelInfo]: async () => options.host.call('modelInfo', {}),
+      [CHANNELS.engineStatus]: async (_req, ctx) => forCaller(ctx, await options.host.call('status', {}), clientEngineStatus),
+      [CHANNELS.modelInfo]: async (_req, ctx) => forCaller(ctx, await options.host.call('modelInfo', {}), clientModelInfo),
       [CHANNELS.loadModel]: async (req) => {
         if (!options.loadModel) throw new StudioError('unsupported', 'this host cannot switch models; restart it with --model', { modelId: req.modelId });
         return options.loadModel(req.modelId);
       },
       [CHANNELS.listClips]: async (req) => this.libraryService().listClips(req),
-      [CHANNELS.saveClip]: async (req) => {
-        const pcm = req.pcm ?? (req.fromRequestId ? this.recentResults.get(req.fromRequestId)?.pcm : undefined);
-        if (!pcm) throw new StudioError('invalid-argument', `saveClip needs pcm, or fromRequestId of one of the last ${MAX_RECENT_RESULTS} synthesize calls on this host; '${req.fromRequestId ?? ''}' is not one — send the pcm`, { field: 'fromRequestId' });
+      [CHANNELS.saveClip]: async (req, ctx) => {
+        const recent = req.fromRequestId ? this.recentResults.get(req.fromRequestId) : undefined;
+        // Another caller's request id is answered like an unknown one: ids are not shared.
+        const pcm = req.pcm ?? (recent?.callerId === ctx.callerId ? recent.result.pcm : undefined);
+        if (!pcm) throw new StudioError('invalid-argument', `saveClip needs pcm, or fromRequestId of one of your last ${MAX_RECENT_RESULTS} synthesize calls on this connection; '${req.fromRequestId ?? ''}' is not one — send the pcm`, { field: 'fromRequestId' });
         return this.libraryService().saveClip(req.clip, pcm);
       },
       [CHANNELS.getClip]: async (req) => this.libraryService().getClip(req.id),
@@ -184,11 +193,11 @@ export class StudioServices {
       [CHANNELS.listRuns]: async () => this.uiServices().bench.listRuns(),
       [CHANNELS.getRun]: async (req) => this.uiServices().bench.getRun(req.runId),
       [CHANNELS.exportRun]: async (req) => this.uiServices().bench.exportRun(req.runId, req.format),
-      [CHANNELS.listModels]: async () => this.uiServices().models.listModels(),
+      [CHANNELS.listModels]: async (_req, ctx) => forCaller(ctx, await this.uiServices().models.listModels(), clientModelEntries),
       [CHANNELS.pullModel]: async (req, ctx) => this.uiServices().models.pullModel(req.modelId, (p) => ctx.emit(EVENTS.onDidProgressPull, p), { build: req.build }),
       [CHANNELS.planPull]: async (req) => this.uiServices().models.planPull(req.modelId),
       [CHANNELS.cancelPull]: async (req) => ({ cancelled: await this.uiServices().models.cancelPull(req.modelId) }),
-      [CHANNELS.modelsState]: async () => this.uiServices().models.modelsState(),
+      [CHANNELS.modelsState]: async (_req, ctx) => forCaller(ctx, await this.uiServices().models.modelsState(), clientModelsState),
       [CHANNELS.removeModel]: async (req) => ({ removed: await this.uiServices().models.removeModel(req.modelId) }),
       [CHANNELS.verifyModel]: async (req) => this.uiServices().models.verifyModel(req.modelId),
       [CHANNELS.appendExportAudio]: async (req, ctx) => this.exports.append(ctx.callerId, req.exportId, req.pcm),
@@ -196,7 +205,7 @@ export class StudioServices {
       [CHANNELS.showOpenProject]: async () => this.desktop().showOpenProject(),
       [CHANNELS.showSaveProject]: async (req) => this.desktop().showSaveProject(req.suggestedName),
       [CHANNELS.showImportAudio]: async () => this.desktop().showImportAudio(),
-      [CHANNELS.listSavedVoices]: async () => this.voiceLibrary().list(),
+      [CHANNELS.listSavedVoices]: async (_req, ctx) => forCaller(ctx, this.voiceLibrary().list(), clientSavedVoices),
       [CHANNELS.cloneVoice]: async (req) => {
         const library = this.voiceLibrary();
         library.checkName(req.name); // before the clip is read or the encoder runs
@@ -323,7 +332,7 @@ export class StudioServices {
     this.ui = {
       projects: new ProjectService({ dataDir, grants: this.options.grants }),
       bench: new BenchService({ runner, runStore }),
-      models: new ModelsService({ modelsDir: path.join(dataDir, 'models'), loadedModel: () => this.options.host.call('modelInfo', {}), manager: this.options.modelManager }),
+      models: new ModelsService({ modelsDir: path.join(dataDir, 'models'), loadedModel: () => this.options.host.call('modelInfo', {}), manager: this.options.modelManager, grants: this.options.grants }),
     };
     return this.ui;
   }
@@ -348,6 +357,7 @@ export class StudioServices {
       this.owners.get(requestId)?.emit(event, payload);
       return;
     }
-    for (const ctx of this.subscribers.values()) ctx.emit(event, payload);
+    const status = event === EVENTS.onDidChangeEngineStatus ? (payload as EngineStatus) : null;
+    for (const ctx of this.subscribers.values()) ctx.emit(event, status ? forCaller(ctx, status, clientEngineStatus) : payload);
   }
 }
