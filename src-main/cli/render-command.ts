@@ -84,16 +84,17 @@ async function runRender(document: string, opts: RenderOptions): Promise<void> {
   const concurrency = parseIntFlag('concurrency', opts.concurrency, 1, 1024);
   const attempts = parseIntFlag('attempts', opts.attempts, 1, 100);
   const backoffMs = parseIntFlag('backoff-ms', opts.backoffMs, 0, 600_000);
-  const plan = planRender(document, settings);
+  // Saved voices speak as in `studio synth`; their content is part of each part's id, and queued
+  // jobs carry them to workers on other machines.
+  const saved = await savedVoiceConditioning();
+  const savedVoicesFor: SavedVoicesForPart = (part) => selectSavedVoices(saved, { ...part, voice: settings.voice });
+  const plan = planRender(document, settings, { savedVoicesFor });
   const name = path.basename(document).replace(/\.[^.]+$/, '') || 'render';
   const outputDir = path.resolve(opts.outDir ?? `${name}-render`);
   const output = path.resolve(opts.output ?? path.join(outputDir, `${name}.wav`));
   fs.mkdirSync(outputDir, { recursive: true });
   process.stderr.write(`${plan.parts.length} parts in ${plan.chapters.length} chapter(s); parts go to ${path.join(outputDir, 'parts')}\n`);
   const onProgress = progressPrinter();
-  // Saved voices speak as in `studio synth`; queued jobs carry them to workers on other machines.
-  const saved = await savedVoiceConditioning();
-  const savedVoicesFor: SavedVoicesForPart = (part) => selectSavedVoices(saved, { ...part, voice: settings.voice });
   let failures;
   if (opts.queue) {
     const { submitRender, defaultQueueConfig } = await import('../render/render-queue');

@@ -12,7 +12,7 @@ import { decodeWav, encodeWav, type WavFormat } from '../audio/wav';
 import { normalizeLoudness, type LoudnessTarget } from '../audio/normalize-loudness';
 import { defaultAudioConfig } from '../audio/audio-config';
 import type { EngineHostApi } from '../services/studio-services';
-import type { RenderPart, RenderPlan, RenderSettings } from './render-plan';
+import type { RenderPart, RenderPlan, RenderSettings, SavedVoicesForPart } from './render-plan';
 
 /** Where a part's audio lives (a shared folder when several machines render). */
 export function partFile(outputDir: string, partId: string): string {
@@ -26,8 +26,7 @@ export function isPermanentFailure(err: unknown): boolean {
   return PERMANENT_CODES.includes(toStudioError(err).code);
 }
 
-/** The saved voices a part names (none by default): the submitter's voice library, read per part. */
-export type SavedVoicesForPart = (part: Pick<RenderPart, 'input' | 'inputFormat'>) => SavedVoiceConditioning[];
+export type { SavedVoicesForPart };
 
 /** What a rendered (or already present) part reports. */
 export interface PartOutcome {

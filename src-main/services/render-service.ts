@@ -163,9 +163,14 @@ export class RenderService {
     return { documentPath, title };
   }
 
+  /** The saved voices a part of this render speaks in (their content is part of its id; queue jobs carry them). */
+  private savedVoicesFor(settings: RenderRecord['settings']): SavedVoicesForPart {
+    return (part) => this.options.savedVoicesFor?.({ ...part, voice: settings.voice }) ?? [];
+  }
+
   private plan(documentPath: string, settings: RenderRecord['settings'], jobDir: string): RenderPlan {
     try {
-      return planRender(documentPath, settings);
+      return planRender(documentPath, settings, { savedVoicesFor: this.savedVoicesFor(settings) });
     } catch (err) {
       // the message names the copy in the job folder; the user knows the document
       const error = toStudioError(err);
@@ -202,8 +207,7 @@ export class RenderService {
       let result: { failures: { part: { index: number; chapter: number }; reason: string }[]; cancelled: boolean };
       if (record.queueUrl) {
         const { submitRender, defaultQueueConfig } = await import('../render/render-queue');
-        const savedVoicesFor: SavedVoicesForPart = (part) => this.options.savedVoicesFor?.({ ...part, voice: plan.settings.voice }) ?? [];
-        result = await submitRender(record.queueUrl, plan, outputDir, onProgress, { ...defaultQueueConfig(), ...this.options.queueConfig }, signal, savedVoicesFor);
+        result = await submitRender(record.queueUrl, plan, outputDir, onProgress, { ...defaultQueueConfig(), ...this.options.queueConfig }, signal, this.savedVoicesFor(plan.settings));
       } else {
         const concurrency = this.options.concurrency ?? 4 * (this.options.host.size ?? 1);
         const onRetry = (part: { index: number }, attempt: number, reason: string) =>
