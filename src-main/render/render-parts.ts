@@ -14,8 +14,11 @@ import { defaultAudioConfig } from '../audio/audio-config';
 import type { EngineHostApi } from '../services/studio-services';
 import type { RenderPart, RenderPlan, RenderSettings, SavedVoicesForPart } from './render-plan';
 
-/** Where a part's audio lives (a shared folder when several machines render). */
+/** Where a part's audio lives (a shared folder when several machines render); an id is one file name, never a path. */
 export function partFile(outputDir: string, partId: string): string {
+  if (!/^[\w-]{1,128}$/.test(partId)) {
+    throw new StudioError('invalid-argument', `part id '${partId.slice(0, 80)}' is not a file name (letters, digits, _ and - only); part ids come from the render plan`, { field: 'part.id' });
+  }
   return path.join(outputDir, 'parts', `${partId}.wav`);
 }
 

@@ -20,6 +20,7 @@ import { assembleWork, defaultAssemblyConfig, type SavedVoicesForPart } from '..
 import { renderLocally } from '../render/render-local';
 import type { RenderProgress } from '../render/render-progress';
 import { RenderJobStore, type RenderRecord } from '../render/render-job-store';
+import { checkOutputDir } from '../render/render-job-schema';
 import type { RenderQueueConfig } from '../render/render-queue';
 import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 import type { EngineHostApi } from './studio-services';
@@ -67,7 +68,7 @@ export class RenderService {
   async start(req: RenderStartRequest): Promise<RenderJob> {
     const id = randomUUID();
     const jobDir = this.store.jobDir(id);
-    const outputDir = req.outputDir === undefined ? jobDir : this.granted(req.outputDir, 'write');
+    const outputDir = req.outputDir === undefined ? jobDir : checkOutputDir(this.granted(req.outputDir, 'write'));
     const { documentPath, title } = await this.copyDocument(req, jobDir);
     const info = await this.options.host.call('modelInfo', {});
     const settings = { voice: req.voice.toLowerCase(), language: req.language.toLowerCase(), seed: req.seed, params: req.params, model: info?.id ?? 'none' };
