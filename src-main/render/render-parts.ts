@@ -1,7 +1,8 @@
 /**
- * Renders one part to its file (<outputDir>/parts/<part id>.wav, float32, written to a temporary
- * name and renamed, so a file that exists is complete), skipping parts already there; and assembles
- * the finished parts in order with pauses and ONE loudness normalisation over the whole work.
+ * Renders one part to its file (<outputDir>/parts/<part id>.wav, float32, the model's samples
+ * without any gain; written to a temporary name and renamed, so a file that exists is complete),
+ * skipping parts already there; and assembles the finished parts in order with pauses and ONE
+ * loudness normalisation over the whole work — the only gain a render applies.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -65,6 +66,8 @@ export async function renderPart(
     stream: false,
     // a long render yields to interactive requests (Speak, the API) sharing the engines
     priority: 'bulk',
+    // the model's samples: the assembly normalises the whole work once (a part is never pre-gained)
+    loudness: null,
   };
   const result = await host.call('synthesize', request);
   fs.mkdirSync(path.dirname(file), { recursive: true });

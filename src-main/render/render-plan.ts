@@ -55,12 +55,18 @@ export function defaultSplitConfig(): SplitConfig {
 export type SavedVoicesForPart = (part: Pick<RenderPart, 'input' | 'inputFormat'>) => SavedVoiceConditioning[];
 
 /**
+ * What a part file holds; a new value makes every part id new, so parts of an older layout are
+ * never mixed into a render. 2: the model's samples, not loudness-normalised (the assembly is, once).
+ */
+const PART_FORMAT_VERSION = 2;
+
+/**
  * The id of a part: its text and format, the render's settings, and each saved voice it speaks in
  * whole (id, name, and the conditioning: clone prompt embedding and reference codes, or design text).
  */
 export function partId(input: string, inputFormat: string, settings: RenderSettings, savedVoices: readonly SavedVoiceConditioning[] = []): string {
   const voices = [...savedVoices].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const key = JSON.stringify({ input, inputFormat, voice: settings.voice, language: settings.language, seed: settings.seed, params: settings.params ?? {}, model: settings.model, voices });
+  const key = JSON.stringify({ v: PART_FORMAT_VERSION, input, inputFormat, voice: settings.voice, language: settings.language, seed: settings.seed, params: settings.params ?? {}, model: settings.model, voices });
   return createHash('sha256').update(key).digest('hex').slice(0, 32);
 }
 
