@@ -100,7 +100,8 @@ async function runRender(document: string, opts: RenderOptions): Promise<void> {
   let failures;
   if (opts.queue) {
     const { submitRender, defaultQueueConfig } = await import('../render/render-queue');
-    const result = await submitRender(opts.queue, plan, outputDir, onProgress, { ...defaultQueueConfig(), attempts, backoffMs }, undefined, savedVoicesFor);
+    const onNotice = (notice: string | null) => process.stderr.write(`${notice ?? 'a worker for this model is taking parts now'}\n`);
+    const result = await submitRender(opts.queue, plan, outputDir, onProgress, { ...defaultQueueConfig(), attempts, backoffMs }, { savedVoicesFor, onNotice });
     failures = result.failures;
   } else {
     const runtime = await startEngines(opts);

@@ -81,7 +81,7 @@ describe('a render queue URL that is not Redis', () => {
 
   it('lets cancel win over the wait for a listener that never answers', async () => {
     const abort = new AbortController();
-    const result = submitRender(urlOf(silent), PLAN, tmpDir(), () => {}, { ...defaultQueueConfig(), connectTimeoutMs: LONG_CONNECT_MS }, abort.signal);
+    const result = submitRender(urlOf(silent), PLAN, tmpDir(), () => {}, { ...defaultQueueConfig(), connectTimeoutMs: LONG_CONNECT_MS }, { signal: abort.signal });
     await new Promise((r) => setTimeout(r, 50));
     abort.abort();
     expect(await result).toEqual({ failures: [], numQueued: 0, cancelled: true });

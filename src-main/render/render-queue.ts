@@ -96,12 +96,22 @@ async function removeWaiting(queue: Queue<RenderJobData>, ids: Iterable<string>)
   }
 }
 
+/** What a render may be told besides progress, and how it is cancelled. */
+export interface SubmitOptions {
+  /** Cancels at any point, Redis reachable or not. */
+  signal?: AbortSignal;
+  /** The saved voices each part speaks in; each job carries them. None by default. */
+  savedVoicesFor?: SavedVoicesForPart;
+  /** A line for the user while parts wait with no worker for their model (null: one is there again). */
+  onNotice?: (notice: string | null) => void;
+}
+
 /**
  * Queues every part whose file is missing (a finished or failed job of the same id whose file is
  * gone is removed first, so it runs again) and waits until each part is rendered or failed.
  * Throws 'network' or 'timeout' when `url` is not a Redis that answers within connectTimeoutMs.
- * `signal` cancels at any point, Redis reachable or not: the jobs no worker took are removed
- * (bounded by connectTimeoutMs) and the result says cancelled.
+ * On cancel (`options.signal`) the jobs no worker took are removed (bounded by connectTimeoutMs)
+ * and the result says cancelled.
  */
 export async function submitRender(
   url: string,
@@ -109,9 +119,9 @@ export async function submitRender(
   outputDir: string,
   onProgress: (p: RenderProgress) => void,
   config: RenderQueueConfig = defaultQueueConfig(),
-  signal?: AbortSignal,
-  savedVoicesFor: SavedVoicesForPart = () => [],
+  options: SubmitOptions = {},
 ): Promise<{ failures: PartFailure[]; numQueued: number; cancelled: boolean }> {
+  const { signal, savedVoicesFor = () => [], onNotice } = options;
   const connection = connectionFor(url);
   const cancelled = { failures: [], numQueued: 0, cancelled: true };
   try {
@@ -127,6 +137,12 @@ export async function submitRender(
   const failed = new Map<string, string>();
   const todo = new Map<string, RenderPart>();
   let numQueued = 0;
+  let noWorker = false;
+  const noticeWorkers = async () => {
+    const none = (await wait(queue.getWorkersCount())) === 0;
+    if (none !== noWorker) onNotice?.(none ? `no worker takes model '${plan.settings.model}' parts yet; start one with studio worker --queue <this queue's URL> --model ${plan.settings.model}` : null);
+    noWorker = none;
+  };
   try {
     for (const part of plan.parts) {
       if (fs.existsSync(partFile(outputDir, part.id))) done.add(part.id);
@@ -165,6 +181,7 @@ export async function submitRender(
           todo.delete(job.id);
           changed = true;
         }
+        if (round === 1 || round % LOST_CHECK_ROUNDS === 0) await noticeWorkers();
         if (round % LOST_CHECK_ROUNDS === 0) await wait(requeueLost(queue, todo, outputDir, (part) => jobData(part), config));
       } catch (err) {
         if (signal?.aborted) throw err;
@@ -175,6 +192,7 @@ export async function submitRender(
   } catch (err) {
     if (!signal?.aborted) throw err;
   } finally {
+    if (noWorker) onNotice?.(null);
     if (signal?.aborted) await within(removeWaiting(queue, todo.keys()), config.connectTimeoutMs);
     // close() waits for Redis to take QUIT; a Redis that went away gets a disconnect instead
     if ((await within(queue.close().then(() => true), config.connectTimeoutMs)) !== true) await queue.disconnect().catch(() => {});

@@ -1,7 +1,7 @@
 /**
  * Render workers on a real Redis (redis-server started here on a free loopback port) with fake
  * engines: two workers on two models each render only their own model's parts, whoever submits
- * first; and jobs written to the queue by hand are untrusted — a part id with '../', an output
+ * first (the submitter says when no worker runs its model); and jobs written to the queue by hand are untrusted — a part id with '../', an output
  * folder under /proc (directly or through a symlink), a relative folder or no part at all fail at
  * once with their reason, nothing is written outside the output folder, and a worker process that
  * met them still renders good jobs and exits on SIGTERM.
@@ -68,7 +68,8 @@ describe.skipIf(!HAVE_REDIS)('render workers', () => {
     await b.waitUntilReady();
     const planA = planFor('model-a', ['A one.', 'A two.', 'A three.']);
     const outA = path.join(tmp, 'out-a');
-    const renderA = submitRender(redis.url, planA, outA, () => {}, QUEUE);
+    const notices: (string | null)[] = [];
+    const renderA = submitRender(redis.url, planA, outA, () => {}, QUEUE, { onNotice: (n) => notices.push(n) });
     // only model-b's worker runs for a while: it must leave model-a's parts alone
     await new Promise((r) => setTimeout(r, 500));
     const a = startRenderWorker({ url: redis.url, host: asHost(hostA), model: 'model-a', concurrency: 4, config: QUEUE });
@@ -80,6 +81,8 @@ describe.skipIf(!HAVE_REDIS)('render workers', () => {
       expect(hostA.synthesized.sort()).toEqual(['A one.', 'A three.', 'A two.']);
       expect(hostB.synthesized.sort()).toEqual(['B one.', 'B two.']);
       for (const p of planA.parts) expect(fs.existsSync(partFile(outA, p.id))).toBe(true);
+      // while no worker ran model-a, the submitter said so and how to start one; then took it back
+      expect(notices).toEqual([expect.stringMatching(/^no worker takes model 'model-a' parts yet; start one with studio worker --queue .* --model model-a$/), null]);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }

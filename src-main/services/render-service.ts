@@ -208,7 +208,8 @@ export class RenderService {
       let result: { failures: { part: { index: number; chapter: number }; reason: string }[]; cancelled: boolean };
       if (record.queueUrl) {
         const { submitRender, defaultQueueConfig } = await import('../render/render-queue');
-        result = await submitRender(record.queueUrl, plan, outputDir, onProgress, { ...defaultQueueConfig(), ...this.options.queueConfig }, signal, this.savedVoicesFor(plan.settings));
+        const onNotice = (notice: string | null) => this.update(jobId, { error: notice });
+        result = await submitRender(record.queueUrl, plan, outputDir, onProgress, { ...defaultQueueConfig(), ...this.options.queueConfig }, { signal, savedVoicesFor: this.savedVoicesFor(plan.settings), onNotice });
       } else {
         const concurrency = this.options.concurrency ?? 4 * (this.options.host.size ?? 1);
         const onRetry = (part: { index: number }, attempt: number, reason: string) =>
