@@ -32,7 +32,10 @@ async function main(): Promise<void> {
     }
   };
   transport.onMessage((m) => {
-    if (m.kind === 'call') void handle(m);
+    if (m.kind !== 'call') return;
+    // before any work: a host that dies now was never given the request (engine-pool.ts retries it elsewhere)
+    if (m.method === 'synthesize') transport.post({ kind: 'accepted', id: m.id });
+    void handle(m);
   });
   transport.onParentGone(() => {
     void service.dispose().finally(() => process.exit(0));

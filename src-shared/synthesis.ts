@@ -84,9 +84,12 @@ export interface SynthesisRequest {
   turnIndex?: number;
   /**
    * The whole recording's loudness target and true-peak ceiling (one gain, no limiter); absent:
-   * the host's default (DEFAULT_OUTPUT_LOUDNESS). Applies to plain text and SSML alike.
+   * the host's default (DEFAULT_OUTPUT_LOUDNESS). Applies to plain text and SSML alike. null: no
+   * gain, the model's samples (still measured in the trace) — for a caller that normalises a larger
+   * whole itself, as a long render does once over all its parts. Main-side only: the HTTP API and
+   * the contract schemas take a target, never null.
    */
-  loudness?: OutputLoudness;
+  loudness?: OutputLoudness | null;
 }
 
 export interface SynthesisTimings {

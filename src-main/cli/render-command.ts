@@ -15,6 +15,8 @@ import { engineDevicesFor } from '../engine-host/engine-devices';
 import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
 import { planRender, type RenderSettings } from '../render/render-plan';
 import { assembleWork } from '../render/render-parts';
+import { checkOutputDir } from '../render/render-job-schema';
+import { within } from '../render/abortable';
 import { renderLocally } from '../render/render-local';
 import type { RenderProgress } from '../render/render-progress';
 import { parseIntFlag } from './cli-errors';
@@ -84,20 +86,22 @@ async function runRender(document: string, opts: RenderOptions): Promise<void> {
   const concurrency = parseIntFlag('concurrency', opts.concurrency, 1, 1024);
   const attempts = parseIntFlag('attempts', opts.attempts, 1, 100);
   const backoffMs = parseIntFlag('backoff-ms', opts.backoffMs, 0, 600_000);
-  const plan = planRender(document, settings);
-  const name = path.basename(document).replace(/\.[^.]+$/, '') || 'render';
-  const outputDir = path.resolve(opts.outDir ?? `${name}-render`);
-  const output = path.resolve(opts.output ?? path.join(outputDir, `${name}.wav`));
-  fs.mkdirSync(outputDir, { recursive: true });
-  process.stderr.write(`${plan.parts.length} parts in ${plan.chapters.length} chapter(s); parts go to ${path.join(outputDir, 'parts')}\n`);
-  const onProgress = progressPrinter();
-  // Saved voices speak as in `studio synth`; queued jobs carry them to workers on other machines.
+  // Saved voices speak as in `studio synth`; their content is part of each part's id, and queued
+  // jobs carry them to workers on other machines.
   const saved = await savedVoiceConditioning();
   const savedVoicesFor: SavedVoicesForPart = (part) => selectSavedVoices(saved, { ...part, voice: settings.voice });
+  const plan = planRender(document, settings, { savedVoicesFor });
+  const name = path.basename(document).replace(/\.[^.]+$/, '') || 'render';
+  // checked before any mkdir: a recursive mkdir under /proc never returns
+  const outputDir = checkOutputDir(path.resolve(opts.outDir ?? `${name}-render`));
+  const output = path.resolve(opts.output ?? path.join(outputDir, `${name}.wav`));
+  process.stderr.write(`${plan.parts.length} parts in ${plan.chapters.length} chapter(s); parts go to ${path.join(outputDir, 'parts')}\n`);
+  const onProgress = progressPrinter();
   let failures;
   if (opts.queue) {
     const { submitRender, defaultQueueConfig } = await import('../render/render-queue');
-    const result = await submitRender(opts.queue, plan, outputDir, onProgress, { ...defaultQueueConfig(), attempts, backoffMs }, undefined, savedVoicesFor);
+    const onNotice = (notice: string | null) => process.stderr.write(`${notice ?? 'a worker for this model is taking parts now'}\n`);
+    const result = await submitRender(opts.queue, plan, outputDir, onProgress, { ...defaultQueueConfig(), attempts, backoffMs }, { savedVoicesFor, onNotice });
     failures = result.failures;
   } else {
     const runtime = await startEngines(opts);
@@ -122,29 +126,42 @@ async function runRender(document: string, opts: RenderOptions): Promise<void> {
 async function runWorker(opts: WorkerOptions): Promise<void> {
   const lockDurationMs = parseIntFlag('lock-ms', opts.lockMs, 1_000, 3_600_000);
   const stalledIntervalMs = parseIntFlag('stalled-ms', opts.stalledMs, 500, 3_600_000);
-  const { startRenderWorker } = await import('../render/render-queue');
+  const { connectionFor, defaultQueueConfig } = await import('../render/render-queue');
+  const { startRenderWorker } = await import('../render/render-worker');
+  const { probeRedis, redactedUrl } = await import('../render/redis-probe');
+  connectionFor(opts.queue); // a redis:// URL, or a usage error
+  // Redis first (a URL that is not Redis fails here, naming it), before the engines load
+  await probeRedis(opts.queue, { timeoutMs: defaultQueueConfig().connectTimeoutMs });
   const runtime = await startEngines(opts);
   const concurrency = opts.concurrency ? parseIntFlag('concurrency', opts.concurrency, 1, 1024) : 8 * runtime.host.size;
+  const model = opts.model ?? process.env.STUDIO_MODEL ?? EMBEDDED_TINY;
   const worker = startRenderWorker({
     url: opts.queue,
     host: runtime.host,
-    model: opts.model ?? process.env.STUDIO_MODEL ?? EMBEDDED_TINY,
+    model,
     concurrency,
     name: opts.name,
     config: { lockDurationMs, stalledIntervalMs },
     onPart: (o) => console.log(`part ${o.index + 1} ${o.skipped ? 'already there' : 'rendered'} (${o.partId})`),
-    onFailure: (index, reason) => console.log(`part ${index + 1} failed: ${reason}`),
+    onFailure: (f) => console.log(f.partIndex === null ? `job ${f.jobId} refused: ${f.reason}` : `part ${f.partIndex + 1} failed: ${f.reason}`),
   });
-  await worker.waitUntilReady();
-  console.log(`worker ready: ${runtime.host.size} engine(s) (${runtime.host.labels.join(', ')}), ${concurrency} jobs at a time, queue ${opts.queue.replace(/\/\/[^@/]*@/, '//…@')}`);
+  let stopping = false;
   const stop = async (signal: string) => {
-    console.log(`${signal}: finishing running jobs`);
-    await worker.close();
+    if (stopping) {
+      console.log(`${signal} again: exiting now`);
+      process.exit(130);
+    }
+    stopping = true;
+    console.log(`${signal}: finishing running jobs (up to ${lockDurationMs} ms); press Ctrl+C again to exit at once`);
+    // past the lock a running job is another worker's anyway (BullMQ finds it stalled)
+    await within(worker.close(), lockDurationMs);
     await runtime.dispose();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  await worker.waitUntilReady();
+  console.log(`worker ready: ${runtime.host.size} engine(s) (${runtime.host.labels.join(', ')}), ${concurrency} jobs at a time, model ${model}, queue ${redactedUrl(opts.queue)}`);
   await new Promise<never>(() => {});
 }
 

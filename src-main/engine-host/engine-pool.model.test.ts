@@ -1,7 +1,8 @@
 /**
  * Two real CPU engine hosts (tiny model, one intra-op thread each) behind the pool serve a closed
  * loop: every response is valid audio, both engines take work, and each seed's bytes equal those of
- * the same request on one engine host. /status keeps its summed fields and lists both engines.
+ * the same request on one engine host. /status keeps its summed fields and lists both engines. A
+ * request routed to an engine killed a moment before is served by the other one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import os from 'node:os';
@@ -101,4 +102,18 @@ describe('engine pool of two CPU engine hosts', () => {
       await server.close();
     }
   });
+
+  it('serves a request on the live engine when the engine it was routed to was just killed', async () => {
+    const expected = await one.host.call('synthesize', request(9, 1));
+    const busy = two.host.call('synthesize', request(9, 0)); // both idle: engine 0 takes it
+    const victim = two.host.engineEntries()[1];
+    const crashedBefore = victim.totals.numCrashed;
+    process.kill(victim.pid!, 'SIGKILL');
+    // engine 1 is the less loaded and its exit is not seen yet: the request goes there first
+    const served = await two.host.call('synthesize', request(9, 1));
+    expect(sha(served.pcm)).toBe(sha(expected.pcm));
+    expect(two.host.engineEntries()[1].totals.numCrashed).toBe(crashedBefore + 1);
+    await busy;
+    await two.host.whenReady();
+  }, 120_000);
 });

@@ -1,7 +1,8 @@
 /**
  * EnginePool over fake host processes: requests go to the least loaded ready engine, cancel follows
- * a request to its engine, one engine's crash fails only its own calls and restarts only it, status
- * and counters add up per engine, and with one engine every call passes straight through.
+ * a request to its engine, one engine's crash fails only its own calls and restarts only it (a call
+ * it had not accepted goes to another engine), one engine drains alone, status and counters add up
+ * per engine, and with one engine every call passes straight through.
  */
 import { describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/errors';
@@ -111,6 +112,70 @@ describe('EnginePool', () => {
     const totals = pool.requestCounters();
     expect(totals).toMatchObject({ numStarted: 3, numCompleted: 2, numFailed: 1, numCrashed: 1, numRestarts: 1, numInFlight: 0 });
     expect(pool.engineEntries().map((e) => e.totals.numCrashed)).toEqual([0, 1]);
+    await pool.dispose();
+  });
+
+  it('sends a request to a live engine when its engine died before accepting it, and never one it had accepted', async () => {
+    const { pool, spawned, waiting, release } = fakePool(2);
+    await pool.start();
+    const a = synth(pool, 'a'); // engine 0 is busier from now on
+    await until(() => waiting.has('a'));
+    // engine 1's process is gone but its exit not yet seen: it reads nothing, accepts nothing
+    spawned[1][0].hang();
+    const b = synth(pool, 'b');
+    await until(() => spawned[1][0].sent.some((m) => m.method === 'synthesize'));
+    spawned[1][0].crash(null, 'SIGKILL');
+    await until(() => waiting.has('b')); // b runs on engine 0 now
+    release('a');
+    release('b');
+    expect([(await a).engine, (await b).engine]).toEqual([0, 0]);
+    expect(pool.engineEntries().map((e) => e.totals.numCrashed)).toEqual([0, 1]);
+    // a request engine 1 had accepted fails with the crash: it may be the request's own doing
+    await until(() => pool.engines[1].currentState === 'ready');
+    const c = synth(pool, 'c');
+    const d = synth(pool, 'd');
+    await until(() => waiting.has('c') && waiting.has('d'));
+    spawned[1][1].crash(null, 'SIGSEGV');
+    const failure = await d.then(() => null, (e: StudioError) => e);
+    expect(failure).toMatchObject({ code: 'engine-crashed' });
+    expect(failure?.details.accepted).toBeUndefined();
+    release('c');
+    expect((await c).engine).toBe(0);
+    await pool.dispose();
+  });
+
+  it('drains one engine: it finishes what it has, takes nothing new, and comes back when undrained', async () => {
+    const { pool, waiting, cancels, release } = fakePool(2);
+    await pool.start();
+    const a = synth(pool, 'a');
+    const b = synth(pool, 'b');
+    await until(() => waiting.size === 2);
+    const drained = pool.drainEngine(1, 60_000);
+    expect(pool.engineEntries().map((e) => e.draining)).toEqual([false, true]);
+    const c = synth(pool, 'c'); // engine 1 is less loaded, but draining
+    await until(() => waiting.has('c'));
+    release('b');
+    expect(await drained).toEqual({ numFinished: 1, numCancelled: 0 });
+    expect((await b).engine).toBe(1);
+    release('a');
+    release('c');
+    expect([(await a).engine, (await c).engine]).toEqual([0, 0]);
+    await expect(pool.drainEngine(0, 10)).rejects.toMatchObject({ code: 'invalid-argument', message: expect.stringMatching(/last one taking requests/) });
+    await expect(pool.drainEngine(7, 10)).rejects.toMatchObject({ code: 'invalid-argument' });
+    pool.undrainEngine(1);
+    const d = synth(pool, 'd');
+    await until(() => waiting.has('d'));
+    release('d');
+    expect((await d).engine).toBe(0); // both idle: the lower index
+    const e = synth(pool, 'e');
+    const f = synth(pool, 'f');
+    await until(() => waiting.size === 2);
+    // past the grace period, what still runs on the drained engine is cancelled there
+    expect(await pool.drainEngine(1, 10)).toEqual({ numFinished: 0, numCancelled: 1 });
+    expect(cancels).toEqual([{ engine: 1, requestId: 'f' }]);
+    release('e');
+    release('f');
+    await Promise.all([e, f]);
     await pool.dispose();
   });
 

@@ -2,8 +2,10 @@
  * Several engine hosts on one machine: one supervised HostClient per device, each with its own
  * scheduler, behind the same surface as one HostClient (what StudioRuntime.host offers). A request
  * goes whole to the engine with the most free capacity (SSML turns are split inside the engine host,
- * so a request's turns stay on one engine); cancel follows it there. Status, drain, model switches
- * and crash-restarts work per engine. With one engine every call passes straight through.
+ * so a request's turns stay on one engine); cancel follows it there. A request whose engine died
+ * (or refused it, draining) before accepting it goes to another engine; one it had accepted fails
+ * with the crash. Status, drain (whole pool or one engine), model switches and crash-restarts work
+ * per engine. With one engine every call passes straight through.
  */
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import type { EngineStatus, EngineSummary } from '../../src-shared/synthesis';
@@ -23,6 +25,8 @@ export interface EnginePoolOptions extends Omit<HostClientOptions, 'spawn'> {
 export interface PoolEngineEntry extends EngineSummary {
   health: HostHealth;
   totals: HostRequestCounters;
+  /** Taken out of the rotation by drainEngine: finishes what it has, takes nothing new. */
+  draining: boolean;
 }
 
 const STATUS_EVENT = 'studio:engine.onDidChangeStatus';
@@ -34,6 +38,10 @@ export class EnginePool {
   private readonly numInFlight: number[];
   /** requestId → engine index while the request runs, so cancel reaches its engine. */
   private readonly owners = new Map<string, number>();
+  /** Engines taken out of the rotation by drainEngine (no new request goes to them). */
+  private readonly draining = new Set<number>();
+  /** Per engine: who waits for its synthesize calls to reach zero (drainEngine). */
+  private readonly idleWaiters: (() => void)[][];
   private readonly eventListeners = new Set<(event: string, payload: unknown) => void>();
   private readonly stateListeners = new Set<(state: HostClientState, detail: string) => void>();
   private lastState: HostClientState = 'starting';
@@ -45,6 +53,7 @@ export class EnginePool {
     this.log = log;
     this.labels = spawns.map((_, i) => labels?.[i] ?? `engine ${i}`);
     this.numInFlight = spawns.map(() => 0);
+    this.idleWaiters = spawns.map(() => []);
     this.engines = spawns.map((spawn, i) => {
       const prefix = spawns.length > 1 ? `[${this.labels[i]}] ` : '';
       return new HostClient({ ...hostOptions, spawn, log: log ? (m) => log(prefix + m) : undefined });
@@ -115,6 +124,7 @@ export class EnginePool {
         pid: e.pid ?? null,
         hostState: health.state,
         ready: health.ready,
+        draining: this.draining.has(i),
         provider: s?.provider ?? '',
         numInFlight: this.numInFlight[i],
         numRunning: s?.numRunning ?? 0,
@@ -172,7 +182,42 @@ export class EnginePool {
         return { numFinished: all.reduce((n, r) => n + r.numFinished, 0), numCancelled: all.reduce((n, r) => n + r.numCancelled, 0) } as HostMethods[M]['result'];
       }
       default:
-        return this.engines[this.pickEngine()].call(method, args);
+        return this.engines[Math.max(0, this.pickEngine())].call(method, args);
+    }
+  }
+
+  /**
+   * Takes engine `index` out of the rotation: no new request goes to it; its requests in flight may
+   * finish within `graceMs`, and those still running then are cancelled. It stays out (its host
+   * keeps running, idle) until undrainEngine(index). Refuses to drain the last engine in rotation:
+   * drain the whole pool ('drain') for that.
+   */
+  async drainEngine(index: number, graceMs: number): Promise<{ numFinished: number; numCancelled: number }> {
+    this.checkIndex(index);
+    if (!this.draining.has(index) && this.draining.size >= this.engines.length - 1) {
+      throw new StudioError('invalid-argument', `engine ${this.labels[index]} is the last one taking requests; drain the whole pool instead, or undrain another engine first`, { field: 'index', index });
+    }
+    this.draining.add(index);
+    const before = this.numInFlight[index];
+    if (before > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([new Promise<void>((resolve) => this.idleWaiters[index].push(resolve)), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+    }
+    const left = [...this.owners].filter(([, i]) => i === index).map(([requestId]) => requestId);
+    await Promise.all(left.map((requestId) => this.engines[index].call('cancel', { requestId }).catch(() => null)));
+    return { numFinished: before - left.length, numCancelled: left.length };
+  }
+
+  /** Puts a drained engine back into the rotation. */
+  undrainEngine(index: number): void {
+    this.checkIndex(index);
+    this.draining.delete(index);
+  }
+
+  private checkIndex(index: number): void {
+    if (!Number.isInteger(index) || index < 0 || index >= this.engines.length) {
+      throw new StudioError('invalid-argument', `engine index ${index} is not in the pool; give 0 to ${this.engines.length - 1} (see engines in /status)`, { field: 'index', index });
     }
   }
 
@@ -189,19 +234,42 @@ export class EnginePool {
   }
 
   /**
-   * The engine with the most free capacity: among ready engines (else all that are not failed or
-   * disposed), the fewest synthesize calls in flight; ties go to the lower index.
+   * The engine with the most free capacity: among ready engines in the rotation (else all in it
+   * that are not failed or disposed), the fewest synthesize calls in flight; ties go to the lower
+   * index. -1 when every engine is excluded (`exclude`: those a request already tried).
    */
-  pickEngine(): number {
+  pickEngine(exclude: ReadonlySet<number> = new Set()): number {
+    const inRotation = this.engines.map((_, i) => i).filter((i) => !this.draining.has(i) && !exclude.has(i));
     const usable = (i: number) => !['failed', 'disposed'].includes(this.engines[i].currentState);
-    const ready = this.engines.map((_, i) => i).filter((i) => this.engines[i].health().ready);
-    const candidates = ready.length > 0 ? ready : this.engines.map((_, i) => i).filter(usable);
-    if (candidates.length === 0) return 0; // every engine failed: its call reports why
+    const ready = inRotation.filter((i) => this.engines[i].health().ready);
+    const candidates = ready.length > 0 ? ready : inRotation.filter(usable);
+    if (candidates.length === 0) return exclude.size > 0 || inRotation.length === 0 ? -1 : inRotation[0]; // all failed: its call reports why
     return candidates.reduce((best, i) => (this.numInFlight[i] < this.numInFlight[best] ? i : best));
   }
 
+  /**
+   * Sends the request to the least loaded engine; when that engine dies before it accepted the
+   * request, or refuses it because it is draining, sends it to another (each engine once). A request
+   * an engine had accepted is never sent again: its crash may be the request's own doing.
+   */
   private async synthesize(request: HostMethods['synthesize']['args']): Promise<HostMethods['synthesize']['result']> {
-    const index = this.pickEngine();
+    const tried = new Set<number>();
+    for (;;) {
+      const index = this.pickEngine(tried);
+      if (index < 0) throw new StudioError('unavailable', 'every engine is draining; retry when one is back in rotation', { retryAfterS: 5 });
+      tried.add(index);
+      try {
+        return await this.synthesizeOn(index, request);
+      } catch (err) {
+        const error = toStudioError(err);
+        const notTaken = (error.code === 'engine-crashed' && error.details.accepted === false) || error.code === 'unavailable';
+        if (!notTaken || this.pickEngine(tried) < 0) throw err;
+        this.log?.(`request ${request.requestId} was not taken by ${this.labels[index]} (${error.message}); sending it to another engine`);
+      }
+    }
+  }
+
+  private async synthesizeOn(index: number, request: HostMethods['synthesize']['args']): Promise<HostMethods['synthesize']['result']> {
     this.numInFlight[index]++;
     this.owners.set(request.requestId, index);
     try {
@@ -209,6 +277,7 @@ export class EnginePool {
     } finally {
       this.numInFlight[index]--;
       if (this.owners.get(request.requestId) === index) this.owners.delete(request.requestId);
+      if (this.numInFlight[index] === 0) for (const w of this.idleWaiters[index].splice(0)) w();
     }
   }
 
@@ -244,7 +313,7 @@ export class EnginePool {
       numCancelled: add('numCancelled'),
       numRejected: add('numRejected'),
       numRestarts: this.restartCount,
-      engines: this.engineEntries().map(({ health: _h, totals: _t, ...summary }) => summary),
+      engines: this.engineEntries().map(({ health: _h, totals: _t, draining: _d, ...summary }) => summary),
     };
   }
 

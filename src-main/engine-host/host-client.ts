@@ -1,8 +1,9 @@
 /**
  * Main-side client (the supervisor) of the engine host process: typed calls with one reply each,
  * host events, and crash handling — on an unexpected exit every in-flight call fails with
- * 'engine-crashed', listeners hear about it, and the host is restarted with backoff (bounded), so
- * nothing hangs. A watchdog pings the host; one that stops answering (a blocked event loop) or sits
+ * 'engine-crashed' (details.accepted false for a synthesize call the host had not yet accepted: the
+ * caller may send it elsewhere), listeners hear about it, and the host is restarted with backoff
+ * (bounded), so nothing hangs. A watchdog pings the host; one that stops answering (a blocked event loop) or sits
  * in one engine step too long is reported not ready, then killed and restarted the same way.
  * Request counters live here, so they survive restarts.
  */
@@ -61,6 +62,8 @@ interface Pending {
   method: HostMethod;
   resolve: (value: unknown) => void;
   reject: (error: StudioError) => void;
+  /** synthesize: the host said it took the call ('accepted'); until then a crash means it never had it. */
+  accepted: boolean;
 }
 
 export class HostClient {
@@ -184,7 +187,7 @@ export class HostClient {
     }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject });
+      this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, accepted: false });
       proc.send({ kind: 'call', id, method, args });
     });
   }
@@ -236,6 +239,11 @@ export class HostClient {
         this.startWatchdog(proc);
         for (const l of this.eventListeners) l('studio:engine.onDidChangeStatus', this.lastStatus);
         return;
+      case 'accepted': {
+        const p = this.pending.get(m.id);
+        if (p) p.accepted = true;
+        return;
+      }
       case 'reply': {
         if (this.ping && m.id === this.ping.id) {
           this.ping = null;
@@ -314,10 +322,10 @@ export class HostClient {
     const numInFlight = this.pending.size;
     const detail = stalled?.detail ?? `the engine process exited (code ${code ?? 'none'}, signal ${signal ?? 'none'}) with ${numInFlight} request(s) in flight`;
     this.log(detail);
-    this.failAll(
-      new StudioError('engine-crashed', `${detail}; the engine is restarting — retry the request`, { code: code ?? -1, signal: signal ?? '', reason: stalled?.reason ?? 'exited' }),
-      true,
-    );
+    const details = { code: code ?? -1, signal: signal ?? '', reason: stalled?.reason ?? 'exited' };
+    this.failAll(new StudioError('engine-crashed', `${detail}; the engine is restarting — retry the request`, details), true, {
+      notTaken: new StudioError('engine-crashed', `${detail} before it took this request; the engine is restarting — send it again`, { ...details, accepted: false }),
+    });
     if (this.state === 'failed') return;
     const nowMs = Date.now();
     const windowMs = this.options.restartWindowMs ?? 60_000;
@@ -337,12 +345,16 @@ export class HostClient {
     }, backoffMs);
   }
 
-  /** Rejects every call in flight; `crashed` marks them as lost with their host (counted as crashed). */
-  private failAll(error: StudioError, crashed = false): void {
-    if (crashed) this.crashErrors.add(error);
+  /**
+   * Rejects every call in flight; `crashed` marks them as lost with their host (counted as crashed).
+   * `notTaken`: the error for synthesize calls the host never accepted (details.accepted false).
+   */
+  private failAll(error: StudioError, crashed = false, options: { notTaken?: StudioError } = {}): void {
+    const notTaken = options.notTaken ?? error;
+    if (crashed) for (const e of [error, notTaken]) this.crashErrors.add(e);
     const entries = [...this.pending.values()];
     this.pending.clear();
-    for (const p of entries) p.reject(error);
+    for (const p of entries) p.reject(p.method === 'synthesize' && !p.accepted ? notTaken : error);
   }
 
   private setState(state: HostClientState, detail: string): void {

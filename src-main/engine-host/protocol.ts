@@ -31,8 +31,13 @@ export type HostMethod = keyof HostMethods;
 
 export type MainToHost = { kind: 'call'; id: number; method: HostMethod; args: unknown };
 
+/**
+ * 'accepted': the host has read synthesize call `id` and begins it (sent before any work on it). A
+ * host that dies before sending it was never given the request, so the request may go to another engine.
+ */
 export type HostToMain =
   | { kind: 'ready'; status: EngineStatus }
+  | { kind: 'accepted'; id: number }
   | { kind: 'reply'; id: number; ok: true; value: unknown }
   | { kind: 'reply'; id: number; ok: false; error: SerializedStudioError }
   | { kind: 'event'; event: string; payload: unknown }

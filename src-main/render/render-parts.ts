@@ -1,7 +1,8 @@
 /**
- * Renders one part to its file (<outputDir>/parts/<part id>.wav, float32, written to a temporary
- * name and renamed, so a file that exists is complete), skipping parts already there; and assembles
- * the finished parts in order with pauses and ONE loudness normalisation over the whole work.
+ * Renders one part to its file (<outputDir>/parts/<part id>.wav, float32, the model's samples
+ * without any gain; written to a temporary name and renamed, so a file that exists is complete),
+ * skipping parts already there; and assembles the finished parts in order with pauses and ONE
+ * loudness normalisation over the whole work — the only gain a render applies.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,10 +13,13 @@ import { decodeWav, encodeWav, type WavFormat } from '../audio/wav';
 import { normalizeLoudness, type LoudnessTarget } from '../audio/normalize-loudness';
 import { defaultAudioConfig } from '../audio/audio-config';
 import type { EngineHostApi } from '../services/studio-services';
-import type { RenderPart, RenderPlan, RenderSettings } from './render-plan';
+import type { RenderPart, RenderPlan, RenderSettings, SavedVoicesForPart } from './render-plan';
 
-/** Where a part's audio lives (a shared folder when several machines render). */
+/** Where a part's audio lives (a shared folder when several machines render); an id is one file name, never a path. */
 export function partFile(outputDir: string, partId: string): string {
+  if (!/^[\w-]{1,128}$/.test(partId)) {
+    throw new StudioError('invalid-argument', `part id '${partId.slice(0, 80)}' is not a file name (letters, digits, _ and - only); part ids come from the render plan`, { field: 'part.id' });
+  }
   return path.join(outputDir, 'parts', `${partId}.wav`);
 }
 
@@ -26,8 +30,7 @@ export function isPermanentFailure(err: unknown): boolean {
   return PERMANENT_CODES.includes(toStudioError(err).code);
 }
 
-/** The saved voices a part names (none by default): the submitter's voice library, read per part. */
-export type SavedVoicesForPart = (part: Pick<RenderPart, 'input' | 'inputFormat'>) => SavedVoiceConditioning[];
+export type { SavedVoicesForPart };
 
 /** What a rendered (or already present) part reports. */
 export interface PartOutcome {
@@ -63,6 +66,8 @@ export async function renderPart(
     stream: false,
     // a long render yields to interactive requests (Speak, the API) sharing the engines
     priority: 'bulk',
+    // the model's samples: the assembly normalises the whole work once (a part is never pre-gained)
+    loudness: null,
   };
   const result = await host.call('synthesize', request);
   fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -1,13 +1,14 @@
 /**
  * Splitting documents into render parts: chapters from headings and folders, paragraphs, long
  * paragraphs at sentence ends, SSML at top-level <p> only, and part ids that change with content,
- * voice, seed, parameters and model but not with position.
+ * voice, seed, parameters, model and the content of the saved voices spoken, but not with position.
  */
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { partId, planRender, splitSentences, splitSsml, textChapters, type RenderSettings } from './render-plan';
+import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 
 const SETTINGS: RenderSettings = { voice: 'ryan', language: 'english', seed: 1, model: 'embedded:tiny' };
 
@@ -51,6 +52,27 @@ describe('render plan', () => {
       expect(partId('Hello.', 'text', { ...SETTINGS, ...other })).not.toBe(id);
     }
     expect(partId('Hello.', 'ssml', SETTINGS)).not.toBe(id);
+  });
+
+  it("gives a part spoken in a saved voice another id when the voice is made again under the same name", () => {
+    const first: SavedVoiceConditioning = { id: 'v-0123456789ab', name: 'Anna', kind: 'clone', modelKind: 'base', modelSize: '0.6b', prompt: { mode: 'xvector', embedding: [0.1, -0.2, 0.3] } };
+    const recloned: SavedVoiceConditioning = { ...first, prompt: { mode: 'xvector', embedding: [0.1, -0.2, 0.31] } };
+    const anna = { ...SETTINGS, voice: 'anna' };
+    const id = partId('Hello.', 'text', anna, [first]);
+    expect(partId('Hello.', 'text', anna, [{ ...first, prompt: { mode: 'xvector', embedding: [0.1, -0.2, 0.3] } }])).toBe(id);
+    expect(partId('Hello.', 'text', anna, [recloned])).not.toBe(id);
+    expect(partId('Hello.', 'text', anna)).not.toBe(id);
+    // a designed voice: its description is its content
+    const designed: SavedVoiceConditioning = { id: 'v-ba9876543210', name: 'Anna', kind: 'design', modelKind: 'voice_design', modelSize: '1.7b', description: 'a calm low voice' };
+    expect(partId('Hello.', 'text', anna, [designed])).not.toBe(partId('Hello.', 'text', anna, [{ ...designed, description: 'a bright high voice' }]));
+    // planRender asks for each part's saved voices and hashes them in
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-plan-'));
+    fs.writeFileSync(path.join(dir, 'a.txt'), 'One.\n\nTwo.\n');
+    const before = planRender(path.join(dir, 'a.txt'), anna, { savedVoicesFor: () => [first] }).parts.map((p) => p.id);
+    const after = planRender(path.join(dir, 'a.txt'), anna, { savedVoicesFor: () => [recloned] }).parts.map((p) => p.id);
+    expect(before).toEqual([partId('One.', 'text', anna, [first]), partId('Two.', 'text', anna, [first])]);
+    expect(after.filter((x) => before.includes(x))).toEqual([]);
+    fs.rmSync(dir, { recursive: true });
   });
 
   it('plans a folder: files in name order as chapters, SSML files by their paragraphs', () => {

@@ -2,13 +2,16 @@
  * A long document split into render parts: chapters (a folder's text files in name order, or
  * '# ' headings in one text file) of paragraphs (blank-line separated; longer than maxPartChars
  * split at sentence ends), or an SSML file's top-level <p> elements, each re-wrapped in the root
- * <speak>. Each part's id hashes its content, voice, seed and settings, so a part is rendered once.
+ * <speak>. Each part's id hashes what its audio depends on — text, voice, seed, settings, model and
+ * the content (not the name) of the saved voices it speaks in — so a part is rendered once, and a
+ * voice re-made under the same name renders again.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
 import type { SamplingParams } from '../../src-shared/synthesis';
+import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 
 /** What every part of one render shares. */
 export interface RenderSettings {
@@ -22,7 +25,7 @@ export interface RenderSettings {
 
 /** One job: a paragraph (or a few sentences of one) of one chapter. */
 export interface RenderPart {
-  /** sha256 of content + format + settings: the BullMQ job id and the part's file name. */
+  /** sha256 of content + format + settings + saved voices (32 hex digits): the BullMQ job id and the part's file name. */
   id: string;
   chapter: number;
   chapterTitle: string;
@@ -48,8 +51,22 @@ export function defaultSplitConfig(): SplitConfig {
   return { maxPartChars: 600 };
 }
 
-export function partId(input: string, inputFormat: string, settings: RenderSettings): string {
-  const key = JSON.stringify({ input, inputFormat, voice: settings.voice, language: settings.language, seed: settings.seed, params: settings.params ?? {}, model: settings.model });
+/** The saved voices a part names (none by default): the submitter's voice library, read per part. */
+export type SavedVoicesForPart = (part: Pick<RenderPart, 'input' | 'inputFormat'>) => SavedVoiceConditioning[];
+
+/**
+ * What a part file holds; a new value makes every part id new, so parts of an older layout are
+ * never mixed into a render. 2: the model's samples, not loudness-normalised (the assembly is, once).
+ */
+const PART_FORMAT_VERSION = 2;
+
+/**
+ * The id of a part: its text and format, the render's settings, and each saved voice it speaks in
+ * whole (id, name, and the conditioning: clone prompt embedding and reference codes, or design text).
+ */
+export function partId(input: string, inputFormat: string, settings: RenderSettings, savedVoices: readonly SavedVoiceConditioning[] = []): string {
+  const voices = [...savedVoices].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const key = JSON.stringify({ v: PART_FORMAT_VERSION, input, inputFormat, voice: settings.voice, language: settings.language, seed: settings.seed, params: settings.params ?? {}, model: settings.model, voices });
   return createHash('sha256').update(key).digest('hex').slice(0, 32);
 }
 
@@ -130,8 +147,12 @@ export function splitSsml(source: string): string[] {
   return chunks.map((c) => `${open}${c}</speak>`);
 }
 
-/** A file or folder: its chapters and parts, in order. */
-export function planRender(documentPath: string, settings: RenderSettings, config: SplitConfig = defaultSplitConfig()): RenderPlan {
+/**
+ * A file or folder: its chapters and parts, in order. `savedVoicesFor`: the saved voices each part
+ * speaks in (their content goes into its id); none by default.
+ */
+export function planRender(documentPath: string, settings: RenderSettings, options: { split?: SplitConfig; savedVoicesFor?: SavedVoicesForPart } = {}): RenderPlan {
+  const config = options.split ?? defaultSplitConfig();
   let stat: fs.Stats;
   try {
     stat = fs.statSync(documentPath);
@@ -156,7 +177,7 @@ export function planRender(documentPath: string, settings: RenderSettings, confi
   }
   const parts: RenderPart[] = [];
   chapters.forEach((c, chapter) => {
-    for (const item of c.items) parts.push({ id: partId(item.input, item.inputFormat, settings), chapter, chapterTitle: c.title, index: parts.length, ...item });
+    for (const item of c.items) parts.push({ id: partId(item.input, item.inputFormat, settings, options.savedVoicesFor?.(item)), chapter, chapterTitle: c.title, index: parts.length, ...item });
   });
   if (parts.length === 0) throw new StudioError('invalid-argument', `${documentPath} has no text to render`, { field: 'document' });
   return { settings, chapters: chapters.map((c) => ({ title: c.title, numParts: c.items.length })), parts };

@@ -17,11 +17,12 @@ import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
 import { planRender, type RenderPlan, type RenderSettings } from './render-plan';
 import { assembleWork, partFile } from './render-parts';
 import { renderLocally } from './render-local';
-import { connectionFor, RENDER_QUEUE_NAME, submitRender } from './render-queue';
+import { connectionFor, defaultQueueConfig, renderQueueName, submitRender } from './render-queue';
 import { redisAvailable, TestRedis } from './testing/redis-server';
 
 const ENGINE = { minFramesCap: 6, framesPerTextToken: 1, intraOpNumThreads: 1, provider: 'cpu' };
 const HAVE_REDIS = redisAvailable();
+const QUEUE_CONFIG = { ...defaultQueueConfig(), attempts: 5, lockDurationMs: 2_000, stalledIntervalMs: 1_000, maxStalledCount: 3, pollIntervalMs: 100 };
 if (!HAVE_REDIS) {
   console.warn('\n*** SKIPPED: render-queue tests need redis-server (apt-get install -y redis-server; .ci/run installs it) ***\n');
 }
@@ -114,9 +115,9 @@ describe.skipIf(!HAVE_REDIS)('render queue on Redis', () => {
     const b = startWorker('b');
     await Promise.all([a.ready, b.ready]);
     const outDir = path.join(tmp, 'forty-out');
-    const submitted = submitRender(redis.url, plan, outDir, () => {}, { attempts: 5, backoffMs: 200, lockDurationMs: 2_000, stalledIntervalMs: 1_000, maxStalledCount: 3, pollIntervalMs: 100 });
+    const submitted = submitRender(redis.url, plan, outDir, () => {}, { ...QUEUE_CONFIG, backoffMs: 200 });
     // Kill worker a with SIGKILL while it holds a job (an active job it processes).
-    const queue = new Queue(RENDER_QUEUE_NAME, { connection: connectionFor(redis.url) });
+    const queue = new Queue(renderQueueName(modelDir), { connection: connectionFor(redis.url) });
     let victim: string | undefined;
     const deadline = Date.now() + 60_000;
     while (!victim && Date.now() < deadline) {
@@ -162,7 +163,7 @@ describe.skipIf(!HAVE_REDIS)('render queue on Redis', () => {
         restarted = true;
         restarting = redis.restart();
       }
-    }, { attempts: 5, backoffMs: 200, lockDurationMs: 2_000, stalledIntervalMs: 1_000, maxStalledCount: 3, pollIntervalMs: 100 });
+    }, { ...QUEUE_CONFIG, backoffMs: 200 });
     await restarting;
     expect(restarted).toBe(true);
     expect(result.failures).toEqual([]);
@@ -182,7 +183,7 @@ describe.skipIf(!HAVE_REDIS)('render queue on Redis', () => {
     await w.ready;
     const outDir = path.join(tmp, 'poisoned-out');
     const started = Date.now();
-    const { failures } = await submitRender(redis.url, plan, outDir, () => {}, { attempts: 5, backoffMs: 5_000, lockDurationMs: 2_000, stalledIntervalMs: 1_000, maxStalledCount: 3, pollIntervalMs: 100 });
+    const { failures } = await submitRender(redis.url, plan, outDir, () => {}, { ...QUEUE_CONFIG, backoffMs: 5_000 });
     expect(failures.map((f) => f.part.index)).toEqual([2]);
     expect(failures[0].reason).toMatch(/^ssml-invalid: /);
     // not retried with the 5 s backoff: a permanent failure fails at once

@@ -1,20 +1,29 @@
 /**
- * Bulk rendering on BullMQ + Redis: the submitter adds one job per part (job id = part id, so a part
- * is queued once however often it is submitted) and follows their states; workers take jobs and
- * render them on their local engine pool. Retries with backoff, stalled-job detection (a worker
- * that died: its lock expires and another takes the job) and persistence are BullMQ's and Redis's.
+ * Bulk rendering on BullMQ + Redis, the submitter's side: one job per part (job id = part id, so a
+ * part is queued once however often it is submitted) on the queue of the render's model, then its
+ * states followed until each part is rendered or failed. Redis is probed first (a URL that is not
+ * Redis fails at once, naming it), and every wait on Redis gives way to the cancel signal. Workers:
+ * render-worker.ts. Retries, stalled jobs and persistence are BullMQ's and Redis's.
  */
-import { Queue, UnrecoverableError, Worker, type ConnectionOptions, type Job, type JobsOptions } from 'bullmq';
-import { StudioError, toStudioError } from '../../src-shared/errors';
-import type { EngineHostApi } from '../services/studio-services';
-import type { RenderPart, RenderPlan, RenderSettings } from './render-plan';
-import { isPermanentFailure, partFile, renderPart, type PartOutcome, type SavedVoicesForPart } from './render-parts';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
+import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import { StudioError, toStudioError } from '../../src-shared/errors';
+import type { RenderPart, RenderPlan, RenderSettings, SavedVoicesForPart } from './render-plan';
+import { partFile } from './render-parts';
 import { progressOf, type PartFailure, type RenderProgress } from './render-progress';
 import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
+import { probeRedis } from './redis-probe';
+import { sleep, untilAborted, within } from './abortable';
 
-export const RENDER_QUEUE_NAME = 'studio-render';
+/**
+ * The queue of one model's parts: a worker listens only on its own model's queue, so it never
+ * takes (and fails) a part meant for another model. The model id is hashed (queue names cannot
+ * hold ':' or '/', which model ids do).
+ */
+export function renderQueueName(model: string): string {
+  return `studio-render-${createHash('sha256').update(model).digest('hex').slice(0, 16)}`;
+}
 
 /** What a job carries: everything a worker on another machine needs to render and store the part. */
 export interface RenderJobData {
@@ -43,22 +52,20 @@ export interface RenderQueueConfig {
   maxStalledCount: number;
   /** How often the submitter reads the jobs' states. */
   pollIntervalMs: number;
+  /** How long the first contact with Redis may take (and the clean-up after a cancel) before giving up. */
+  connectTimeoutMs: number;
 }
 
 export function defaultQueueConfig(): RenderQueueConfig {
-  return { attempts: 5, backoffMs: 1_000, lockDurationMs: 30_000, stalledIntervalMs: 15_000, maxStalledCount: 3, pollIntervalMs: 250 };
+  return { attempts: 5, backoffMs: 1_000, lockDurationMs: 30_000, stalledIntervalMs: 15_000, maxStalledCount: 3, pollIntervalMs: 250, connectTimeoutMs: 10_000 };
 }
 
-/** BullMQ connection options for a redis:// URL (retries forever while Redis is away). */
+/** BullMQ connection options for a redis:// URL (retries forever while Redis is away: probe it first). */
 export function connectionFor(url: string): ConnectionOptions {
   if (!/^rediss?:\/\//.test(url)) throw new StudioError('invalid-argument', `--queue must be a redis:// or rediss:// URL, got '${url}'`, { field: 'queue', value: url });
   return { url, maxRetriesPerRequest: null, retryStrategy: (times: number) => Math.min(2_000, 100 * times) };
 }
 
-/**
- * Queues every part whose file is missing (a finished or failed job of the same id whose file is
- * gone is removed first, so it runs again) and waits until each part is rendered or failed.
- */
 /** Retries with exponential backoff; finished jobs are kept a while (bounded) so re-runs and tools can read them. */
 function jobOptions(jobId: string, config: RenderQueueConfig): JobsOptions {
   return { jobId, attempts: config.attempts, backoff: { type: 'exponential', delay: config.backoffMs }, removeOnComplete: { count: 10_000 }, removeOnFail: { count: 1_000 } };
@@ -89,21 +96,54 @@ async function removeWaiting(queue: Queue<RenderJobData>, ids: Iterable<string>)
   }
 }
 
+/** What a render may be told besides progress, and how it is cancelled. */
+export interface SubmitOptions {
+  /** Cancels at any point, Redis reachable or not. */
+  signal?: AbortSignal;
+  /** The saved voices each part speaks in; each job carries them. None by default. */
+  savedVoicesFor?: SavedVoicesForPart;
+  /** A line for the user while parts wait with no worker for their model (null: one is there again). */
+  onNotice?: (notice: string | null) => void;
+}
+
+/**
+ * Queues every part whose file is missing (a finished or failed job of the same id whose file is
+ * gone is removed first, so it runs again) and waits until each part is rendered or failed.
+ * Throws 'network' or 'timeout' when `url` is not a Redis that answers within connectTimeoutMs.
+ * On cancel (`options.signal`) the jobs no worker took are removed (bounded by connectTimeoutMs)
+ * and the result says cancelled.
+ */
 export async function submitRender(
   url: string,
   plan: RenderPlan,
   outputDir: string,
   onProgress: (p: RenderProgress) => void,
   config: RenderQueueConfig = defaultQueueConfig(),
-  signal?: AbortSignal,
-  savedVoicesFor: SavedVoicesForPart = () => [],
+  options: SubmitOptions = {},
 ): Promise<{ failures: PartFailure[]; numQueued: number; cancelled: boolean }> {
-  const queue = new Queue<RenderJobData>(RENDER_QUEUE_NAME, { connection: connectionFor(url) });
-  queue.on('error', () => {}); // connection drops: ioredis reconnects; the poll below retries
+  const { signal, savedVoicesFor = () => [], onNotice } = options;
+  const connection = connectionFor(url);
+  const cancelled = { failures: [], numQueued: 0, cancelled: true };
   try {
-    const done = new Set<string>();
-    const failed = new Map<string, string>();
-    const todo = new Map<string, RenderPart>();
+    await probeRedis(url, { timeoutMs: config.connectTimeoutMs, signal });
+  } catch (err) {
+    if (toStudioError(err).code === 'cancelled') return cancelled;
+    throw err;
+  }
+  const queue = new Queue<RenderJobData>(renderQueueName(plan.settings.model), { connection });
+  queue.on('error', () => {}); // connection drops: ioredis reconnects; the poll below retries
+  const wait = <T>(p: Promise<T>) => untilAborted(p, signal);
+  const done = new Set<string>();
+  const failed = new Map<string, string>();
+  const todo = new Map<string, RenderPart>();
+  let numQueued = 0;
+  let noWorker = false;
+  const noticeWorkers = async () => {
+    const none = (await wait(queue.getWorkersCount())) === 0;
+    if (none !== noWorker) onNotice?.(none ? `no worker takes model '${plan.settings.model}' parts yet; start one with studio worker --queue <this queue's URL> --model ${plan.settings.model}` : null);
+    noWorker = none;
+  };
+  try {
     for (const part of plan.parts) {
       if (fs.existsSync(partFile(outputDir, part.id))) done.add(part.id);
       else todo.set(part.id, part);
@@ -114,17 +154,17 @@ export async function submitRender(
       return savedVoices.length > 0 ? { ...data, savedVoices } : data;
     };
     for (const part of todo.values()) {
-      const existing = await queue.getJob(part.id);
+      const existing = await wait(queue.getJob(part.id));
       if (existing) {
-        const state = await existing.getState();
-        if (state === 'completed' || state === 'failed') await existing.remove();
+        const state = await wait(existing.getState());
+        if (state === 'completed' || state === 'failed') await wait(existing.remove());
       }
-      await queue.add('part', jobData(part), jobOptions(part.id, config));
+      await wait(queue.add('part', jobData(part), jobOptions(part.id, config)));
     }
-    const numQueued = todo.size;
+    numQueued = todo.size;
     onProgress(progressOf(plan, done, failed));
     for (let round = 1; todo.size > 0 && !signal?.aborted; round++) {
-      await new Promise((r) => setTimeout(r, config.pollIntervalMs));
+      await sleep(config.pollIntervalMs, signal);
       let changed = false;
       // A part's file appears complete (temp + rename): its presence means done.
       for (const id of [...todo.keys()]) {
@@ -135,70 +175,32 @@ export async function submitRender(
         }
       }
       try {
-        for (const job of await queue.getFailed(0, -1)) {
+        for (const job of await wait(queue.getFailed(0, -1))) {
           if (job.id === undefined || !todo.has(job.id)) continue;
           failed.set(job.id, job.failedReason || 'failed');
           todo.delete(job.id);
           changed = true;
         }
-        if (round % LOST_CHECK_ROUNDS === 0) await requeueLost(queue, todo, outputDir, (part) => jobData(part), config);
-      } catch {
+        if (round === 1 || round % LOST_CHECK_ROUNDS === 0) await noticeWorkers();
+        if (round % LOST_CHECK_ROUNDS === 0) await wait(requeueLost(queue, todo, outputDir, (part) => jobData(part), config));
+      } catch (err) {
+        if (signal?.aborted) throw err;
         // Redis away: ioredis reconnects; try again next round
       }
       if (changed) onProgress(progressOf(plan, done, failed));
     }
-    if (signal?.aborted) await removeWaiting(queue, todo.keys());
-    const failures = plan.parts.filter((p) => failed.has(p.id)).map((part) => ({ part, reason: failed.get(part.id)! }));
-    return { failures, numQueued, cancelled: signal?.aborted ?? false };
+  } catch (err) {
+    if (!signal?.aborted) throw err;
   } finally {
-    await queue.close();
+    if (noWorker) onNotice?.(null);
+    if (signal?.aborted) await within(removeWaiting(queue, todo.keys()), config.connectTimeoutMs);
+    // close() waits for Redis to take QUIT; a Redis that went away gets a disconnect instead
+    if ((await within(queue.close().then(() => true), config.connectTimeoutMs)) !== true) await queue.disconnect().catch(() => {});
   }
+  if (signal?.aborted) return { ...cancelled, numQueued, failures: failuresOf(plan, failed) };
+  return { failures: failuresOf(plan, failed), numQueued, cancelled: false };
 }
 
-export interface RenderWorkerOptions {
-  url: string;
-  host: Pick<EngineHostApi, 'call'>;
-  /** The model this worker's engines run (jobs for another model fail with that reason). */
-  model: string;
-  /** Jobs taken at once (spread over the engines by the pool). */
-  concurrency: number;
-  /** The worker's name in BullMQ (a job's processedBy); default host name and pid. */
-  name?: string;
-  config?: Partial<RenderQueueConfig>;
-  onPart?: (outcome: PartOutcome & { index: number }) => void;
-  onFailure?: (partIndex: number, reason: string) => void;
-}
-
-/** A BullMQ worker rendering parts on `host`; close() stops taking jobs and waits for those running. */
-export function startRenderWorker(options: RenderWorkerOptions): Worker<RenderJobData, PartOutcome> {
-  const config = { ...defaultQueueConfig(), ...options.config };
-  const worker = new Worker<RenderJobData, PartOutcome>(
-    RENDER_QUEUE_NAME,
-    async (job: Job<RenderJobData>) => {
-      const { part, settings, outputDir, savedVoices } = job.data;
-      if (settings.model !== options.model) {
-        throw new UnrecoverableError(`this part is for model '${settings.model}' but the worker runs '${options.model}'; start workers with --model ${settings.model}`);
-      }
-      try {
-        const outcome = await renderPart(options.host, part, settings, outputDir, `render-${job.id}-${job.attemptsMade}-${job.attemptsStarted}`, savedVoices);
-        options.onPart?.({ ...outcome, index: part.index });
-        return outcome;
-      } catch (err) {
-        const error = toStudioError(err);
-        options.onFailure?.(part.index, `${error.code}: ${error.message}`);
-        if (isPermanentFailure(error)) throw new UnrecoverableError(`${error.code}: ${error.message}`);
-        throw new Error(`${error.code}: ${error.message}`);
-      }
-    },
-    {
-      connection: connectionFor(options.url),
-      concurrency: options.concurrency,
-      name: options.name ?? `${os.hostname()}:${process.pid}`,
-      lockDuration: config.lockDurationMs,
-      stalledInterval: config.stalledIntervalMs,
-      maxStalledCount: config.maxStalledCount,
-    },
-  );
-  worker.on('error', () => {}); // Redis away: BullMQ reconnects and goes on
-  return worker;
+function failuresOf(plan: RenderPlan, failed: ReadonlyMap<string, string>): PartFailure[] {
+  return plan.parts.filter((p) => failed.has(p.id)).map((part) => ({ part, reason: failed.get(part.id)! }));
 }

@@ -2,7 +2,8 @@
  * The Render page's service on a fake engine host (a tone per part, its length from the text):
  * a render reports progress per chapter, its WAV is the CLI's assembly of the same parts byte for
  * byte and lands in the Library; retries and failures carry reasons; cancel stops it; a restart
- * lists it 'interrupted' and Resume renders only the missing parts; paths go through the grants.
+ * lists it 'interrupted' and Resume renders only the missing parts (and all of them after a saved
+ * voice is made again under its name); paths go through the grants.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
@@ -17,6 +18,7 @@ import { measureIntegratedLoudness } from '../audio/loudness';
 import { decodeWav } from '../audio/wav';
 import { RenderService, type RenderServiceOptions } from './render-service';
 import { asHost, fakeRenderHost as fakeHost, MODEL, RATE } from '../render/testing/fake-render-host';
+import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 
 const DOC = '# One\n\nFirst paragraph.\n\nSecond one, longer.\n\n# Two\n\nThird and last paragraph here.\n';
 
@@ -131,6 +133,26 @@ describe('RenderService', () => {
     expect(fresh.synthesized).toEqual(['Third and last paragraph here.']);
     await first.service.dispose();
     expect(first.service.list()[0].state).toBe('interrupted');
+  });
+
+  it('renders every part again after a saved voice is made again under the same name', async () => {
+    const host = fakeHost();
+    let anna: SavedVoiceConditioning = { id: 'v-0123456789ab', name: 'Anna', kind: 'clone', modelKind: 'base', modelSize: '0.6b', prompt: { mode: 'xvector', embedding: [0.1, 0.2] } };
+    const { service } = setup(host, { savedVoicesFor: (req) => (req.voice === 'anna' ? [anna] : []) });
+    const job = await service.start({ source: { kind: 'text', text: DOC, inputFormat: 'text', title: 'Anna' }, voice: 'Anna', language: 'auto', seed: 7 });
+    await service.settled(job.id);
+    expect(service.list()[0]).toMatchObject({ state: 'done', numDone: 3 });
+    expect(host.synthesized).toHaveLength(3);
+    // the same parts with the same voice: nothing to render
+    await service.resume(job.id);
+    await service.settled(job.id);
+    expect(host.synthesized).toHaveLength(3);
+    // Anna cloned again from another clip, under the same name: every part speaks the new voice
+    anna = { ...anna, id: 'v-ba9876543210', prompt: { mode: 'xvector', embedding: [0.3, -0.1] } };
+    await service.resume(job.id);
+    await service.settled(job.id);
+    expect(service.list()[0]).toMatchObject({ state: 'done', numDone: 3 });
+    expect(host.synthesized).toHaveLength(6);
   });
 
   it('reads files and writes folders only through the grants, and a project by its document', async () => {

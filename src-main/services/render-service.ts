@@ -20,6 +20,7 @@ import { assembleWork, defaultAssemblyConfig, type SavedVoicesForPart } from '..
 import { renderLocally } from '../render/render-local';
 import type { RenderProgress } from '../render/render-progress';
 import { RenderJobStore, type RenderRecord } from '../render/render-job-store';
+import { checkOutputDir } from '../render/render-job-schema';
 import type { RenderQueueConfig } from '../render/render-queue';
 import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 import type { EngineHostApi } from './studio-services';
@@ -67,7 +68,7 @@ export class RenderService {
   async start(req: RenderStartRequest): Promise<RenderJob> {
     const id = randomUUID();
     const jobDir = this.store.jobDir(id);
-    const outputDir = req.outputDir === undefined ? jobDir : this.granted(req.outputDir, 'write');
+    const outputDir = req.outputDir === undefined ? jobDir : checkOutputDir(this.granted(req.outputDir, 'write'));
     const { documentPath, title } = await this.copyDocument(req, jobDir);
     const info = await this.options.host.call('modelInfo', {});
     const settings = { voice: req.voice.toLowerCase(), language: req.language.toLowerCase(), seed: req.seed, params: req.params, model: info?.id ?? 'none' };
@@ -163,9 +164,14 @@ export class RenderService {
     return { documentPath, title };
   }
 
+  /** The saved voices a part of this render speaks in (their content is part of its id; queue jobs carry them). */
+  private savedVoicesFor(settings: RenderRecord['settings']): SavedVoicesForPart {
+    return (part) => this.options.savedVoicesFor?.({ ...part, voice: settings.voice }) ?? [];
+  }
+
   private plan(documentPath: string, settings: RenderRecord['settings'], jobDir: string): RenderPlan {
     try {
-      return planRender(documentPath, settings);
+      return planRender(documentPath, settings, { savedVoicesFor: this.savedVoicesFor(settings) });
     } catch (err) {
       // the message names the copy in the job folder; the user knows the document
       const error = toStudioError(err);
@@ -202,8 +208,8 @@ export class RenderService {
       let result: { failures: { part: { index: number; chapter: number }; reason: string }[]; cancelled: boolean };
       if (record.queueUrl) {
         const { submitRender, defaultQueueConfig } = await import('../render/render-queue');
-        const savedVoicesFor: SavedVoicesForPart = (part) => this.options.savedVoicesFor?.({ ...part, voice: plan.settings.voice }) ?? [];
-        result = await submitRender(record.queueUrl, plan, outputDir, onProgress, { ...defaultQueueConfig(), ...this.options.queueConfig }, signal, savedVoicesFor);
+        const onNotice = (notice: string | null) => this.update(jobId, { error: notice });
+        result = await submitRender(record.queueUrl, plan, outputDir, onProgress, { ...defaultQueueConfig(), ...this.options.queueConfig }, { signal, savedVoicesFor: this.savedVoicesFor(plan.settings), onNotice });
       } else {
         const concurrency = this.options.concurrency ?? 4 * (this.options.host.size ?? 1);
         const onRetry = (part: { index: number }, attempt: number, reason: string) =>

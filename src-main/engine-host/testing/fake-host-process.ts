@@ -1,7 +1,8 @@
 /**
  * A scriptable in-process stand-in for the engine host process, for tests of the layers above it
  * (HostClient, services, headless server). Answers calls through a handler map (heartbeat pings by
- * default); can crash on demand, or hang — stop answering anything, as a blocked event loop does.
+ * default) and accepts synthesize calls as the real host does; can crash on demand, or hang — stop
+ * answering and accepting anything, as a blocked event loop (or a process already dead) does.
  */
 import type { HostProcess } from '../host-process';
 import type { HostMethod, HostToMain, MainToHost } from '../protocol';
@@ -28,6 +29,7 @@ export class FakeHostProcess implements HostProcess {
   send(m: MainToHost): void {
     this.sent.push(m);
     if (this.hung) return;
+    if (m.method === 'synthesize') this.emit({ kind: 'accepted', id: m.id }); // as the real host, before any work
     const handler = this.handlers[m.method];
     if (!handler) return; // never answered: stays in flight
     void Promise.resolve()
@@ -58,7 +60,7 @@ export class FakeHostProcess implements HostProcess {
   }
 
   emit(m: HostToMain): void {
-    if (this.hung && m.kind === 'reply') return;
+    if (this.hung && (m.kind === 'reply' || m.kind === 'accepted')) return;
     this.messageListeners.forEach((l) => l(m));
   }
 
