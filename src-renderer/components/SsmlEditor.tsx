@@ -62,7 +62,9 @@ export function SsmlEditor(props: SsmlEditorProps) {
   const language = useRef(new Compartment());
   const latest = useRef(props);
   latest.current = props;
-  const [voice, setVoice] = useState(props.voiceNames[0] ?? 'ryan');
+  const [pickedVoice, setVoice] = useState(props.voiceNames[0] ?? '');
+  // The pick, while the model can still speak it (the list follows the loaded model).
+  const voice = props.voiceNames.includes(pickedVoice) ? pickedVoice : (props.voiceNames[0] ?? '');
   const [tuning, setTuning] = useState<ProsodyTuning>(NO_TUNING);
   const [emphasis, setEmphasis] = useState<EmphasisLevel>('strong');
   const [breakMs, setBreakMs] = useState(500);
@@ -141,13 +143,13 @@ export function SsmlEditor(props: SsmlEditorProps) {
         <button disabled={!ssml} onClick={() => insert('<break time="300ms"/>')}>Insert break</button>
         <label>
           Voice{' '}
-          <select aria-label="Voice for the selection" value={voice} disabled={!ssml} onChange={(e) => setVoice(e.target.value)}>
+          <select aria-label="Voice for the selection" value={voice} disabled={!ssml || props.voiceNames.length === 0} onChange={(e) => setVoice(e.target.value)}>
             {props.voiceNames.map((n) => (
               <option key={n} value={n}>{n}</option>
             ))}
           </select>
         </label>
-        <button disabled={!ssml} onClick={() => wrap(`<voice name="${voice}">`, '</voice>')}>Change voice</button>
+        <button disabled={!ssml || voice === ''} onClick={() => wrap(`<voice name="${voice}">`, '</voice>')}>Change voice</button>
       </div>
       <div className="toolbar tune-bar" role="toolbar" aria-label="Tune the selection" data-testid="tune-bar">
         <strong className="muted">Tune selection</strong>

@@ -14,6 +14,7 @@ import { cancelAll, randomSeed } from '../timeline/generate-actions';
 import { previewVoice, speak } from './speak-actions';
 import type { SpeakResult } from './speak.slice';
 import { SavedVoicesPanel, savedVoiceLabel } from '../voice-library/SavedVoicesPanel';
+import { savedVoiceMismatch, speakableSavedVoices } from '../voice-library/voice-fit';
 
 function UsedLine({ r }: { r: SpeakResult }) {
   const u = r.used;
@@ -67,6 +68,11 @@ export function SpeakPanel() {
 
   const languages = ['auto', ...(modelInfo?.languages ?? [])];
   const selected = voices.find((v) => v.name === settings.voice);
+  // Only what the loaded model can speak is offered; a chosen voice it cannot speak stays visible, disabled, with the reason.
+  const speakable = speakableSavedVoices(savedVoices, modelInfo);
+  const offered = selected !== undefined || speakable.some((v) => v.id === settings.voice);
+  const chosenSaved = savedVoices.find((v) => v.id === settings.voice);
+  const unavailable = modelInfo && !offered ? { name: chosenSaved?.name ?? settings.voice, why: chosenSaved ? savedVoiceMismatch(chosenSaved, modelInfo) : `${modelInfo.displayName} has no speaker of that name` } : null;
   const canInstruct = modelInfo?.supportsInstruct === true && modelInfo.kind !== 'voice_design';
 
   return (
@@ -138,9 +144,14 @@ export function SpeakPanel() {
                     {v.name} — {v.nativeLanguage}
                   </option>
                 ))}
-                {savedVoices.length > 0 && (
+                {unavailable && (
+                  <option value={settings.voice} disabled>
+                    {unavailable.name} — not on this model
+                  </option>
+                )}
+                {speakable.length > 0 && (
                   <optgroup label="Saved voices">
-                    {savedVoices.map((v) => (
+                    {speakable.map((v) => (
                       <option key={v.id} value={v.id}>
                         {savedVoiceLabel(v)}
                       </option>
@@ -153,6 +164,11 @@ export function SpeakPanel() {
               </button>
             </div>
             {selected && <p className="hint">{selected.description}</p>}
+            {unavailable && (
+              <p className="hint" role="status" data-testid="speak-speaker-unavailable">
+                {unavailable.name} cannot speak on the loaded model: {unavailable.why}. Pick another speaker.
+              </p>
+            )}
           </div>
           <SavedVoicesPanel />
           <div className="field">

@@ -9,6 +9,7 @@ import { useStudioStore } from '../../store/store';
 import type { SamplingParams } from '../../../src-shared/synthesis';
 import { MAX_SEED } from './voice.slice';
 import { loadVoiceData, switchModel } from './voice-actions';
+import { speakableSavedVoices } from '../voice-library/voice-fit';
 
 /** A die showing five, drawn inline (emoji glyphs are missing on many Linux desktops and in headless Chromium). */
 export function DiceIcon() {
@@ -67,7 +68,7 @@ export function SamplingFields() {
 export function VoicePanel() {
   const modelInfo = useStudioStore((s) => s.modelInfo);
   const voices = useStudioStore((s) => s.voices);
-  const savedVoices = useStudioStore((s) => s.savedVoices);
+  const allSavedVoices = useStudioStore((s) => s.savedVoices);
   const models = useStudioStore((s) => s.models);
   const settings = useStudioStore((s) => s.voiceSettings);
   const loadError = useStudioStore((s) => s.voiceLoadError);
@@ -80,6 +81,7 @@ export function VoicePanel() {
   }, []);
 
   const selectedVoice = voices.find((v) => v.name === settings.voice);
+  const savedVoices = speakableSavedVoices(allSavedVoices, modelInfo);
   const languages = ['auto', ...(modelInfo?.languages ?? [])];
   const isDesign = modelInfo?.kind === 'voice_design';
   const usable = models.filter((m) => m.kind !== 'known');
