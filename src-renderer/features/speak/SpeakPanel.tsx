@@ -15,12 +15,14 @@ import { previewVoice, speak } from './speak-actions';
 import type { SpeakResult } from './speak.slice';
 import { SavedVoicesPanel, savedVoiceLabel } from '../voice-library/SavedVoicesPanel';
 import { savedVoiceMismatch, speakableSavedVoices } from '../voice-library/voice-fit';
+import { voiceDisplayName } from '../voice-library/voice-names';
 
 function UsedLine({ r }: { r: SpeakResult }) {
   const u = r.used;
+  const savedVoices = useStudioStore((s) => s.savedVoices);
   return (
     <p className="used" data-testid="speak-used">
-      Made with <strong data-testid="speak-used-voice">{u.voice}</strong> · language {u.language} · seed <strong data-testid="speak-used-seed">{u.seed}</strong> ·{' '}
+      Made with <strong data-testid="speak-used-voice">{voiceDisplayName(u.voice, savedVoices)}</strong> · language {u.language} · seed <strong data-testid="speak-used-seed">{u.seed}</strong> ·{' '}
       {u.doSample ? `temperature ${u.temperature}, top-k ${u.topK}, top-p ${u.topP}` : 'greedy'}, repetition penalty {u.repetitionPenalty} · {(r.durationMs / 1000).toFixed(2)} s of audio, RTF {r.rtf.toFixed(2)}
     </p>
   );

@@ -11,6 +11,7 @@ import { useStudioStore } from '../../store/store';
 import { withChosenTakeSync } from '../library/library-actions';
 import { playPcm, stopPcm } from '../../components/pcm-player';
 import { NumberField } from '../../components/NumberField';
+import { voiceDisplayName } from '../voice-library/voice-names';
 import { MAX_SEED } from '../voice/voice.slice';
 import { isEdited, NO_EDIT, takeSamples, type ClipAudio } from './compose-timeline';
 import { generate, type SeedChoice } from './generate-actions';
@@ -54,7 +55,12 @@ export function TurnTakes({ turn, sampleRateHz, region, onPlayRegion, exportLabe
   const chosen = turn.takes.find((t) => t.takeId === turn.chosenTakeId) ?? null;
   const chosenAudio = chosen ? clipAudio[chosen.clipId] : undefined;
   // Projects saved before takes recorded their voice: a take's own clip knows it; the base clip (take 1) may mix voices.
-  const voiceOf = (take: TakeRef) => take.voice ?? (turn.takes.indexOf(take) === 0 ? null : (clips[take.clipId]?.voice ?? null));
+  const savedVoices = useStudioStore((s) => s.savedVoices);
+  const recordedVoice = (take: TakeRef) => take.voice ?? (turn.takes.indexOf(take) === 0 ? null : (clips[take.clipId]?.voice ?? null));
+  const voiceOf = (take: TakeRef) => {
+    const voice = recordedVoice(take);
+    return voice === null ? null : voiceDisplayName(voice, savedVoices);
+  };
   const seconds = (take: TakeRef) => ((take.endSample - take.startSample) / sampleRateHz).toFixed(2);
   const playTake = (take: TakeRef | undefined) => {
     const audio = take && clipAudio[take.clipId];
