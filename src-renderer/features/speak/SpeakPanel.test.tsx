@@ -9,6 +9,7 @@ import { resetStore, useStudioStore } from '../../store/store';
 import type { StudioBridge } from '../../../src-shared/ipc-contract';
 import type { ModelInfo, SamplingParams, SynthesisRequest, SynthesisResult, VoiceInfo } from '../../../src-shared/synthesis';
 import type { SavedVoice } from '../../../src-shared/contract/voices';
+import type { ModelEntry } from '../../../src-shared/contract/models';
 import { SpeakPanel } from './SpeakPanel';
 import { clearPreviewCache } from './speak-actions';
 
@@ -151,5 +152,14 @@ describe('SpeakPanel', () => {
     fireEvent.change(baseSpeaker, { target: { value: ANNA.id } });
     expect(screen.queryByTestId('speak-speaker-unavailable')).toBeNull();
     expect(optionLabels(baseSpeaker)).toEqual(['Anna — cloned']);
+  });
+
+  it('names an imported model after its folder, not the engine’s build-folder hash', async () => {
+    const built = { ...MODEL, id: 'local--my-checkpoint-1a2b3c4d', displayName: '3f9a0c1d2e4b5a69-v7-fp16', synthetic: false };
+    const entry: ModelEntry = { id: built.id, displayName: built.displayName, kind: 'installed', status: 'ready', synthetic: false, sizeBytes: 1, summary: '', capabilities: [], repo: null, localPath: '/home/me/models/my-checkpoint' };
+    const fake = fakeBridge({ model: built, voices: VOICES, saved: [] });
+    setBridge({ ...fake.bridge, invoke: async (channel, request) => (channel === 'studio:models.list' ? { ok: true, value: [entry] as never } : fake.bridge.invoke(channel, request)) });
+    render(<SpeakPanel />);
+    await waitFor(() => expect(screen.getByTestId('speak-model').textContent).toBe('my-checkpoint (local folder)'));
   });
 });

@@ -16,6 +16,7 @@ import type { SpeakResult } from './speak.slice';
 import { SavedVoicesPanel, savedVoiceLabel } from '../voice-library/SavedVoicesPanel';
 import { savedVoiceMismatch, speakableSavedVoices } from '../voice-library/voice-fit';
 import { voiceDisplayName } from '../voice-library/voice-names';
+import { loadedModelName } from '../models/model-name';
 
 function UsedLine({ r }: { r: SpeakResult }) {
   const u = r.used;
@@ -58,6 +59,7 @@ export function SpeakPanel() {
   const previewing = useStudioStore((s) => s.previewingVoice);
   const modelInfo = useStudioStore((s) => s.modelInfo);
   const voices = useStudioStore((s) => s.voices);
+  const models = useStudioStore((s) => s.models);
   const settings = useStudioStore((s) => s.voiceSettings);
   const update = useStudioStore((s) => s.updateVoiceSettings);
   const setArea = useStudioStore((s) => s.setArea);
@@ -69,12 +71,13 @@ export function SpeakPanel() {
   }, []);
 
   const languages = ['auto', ...(modelInfo?.languages ?? [])];
+  const modelName = modelInfo ? loadedModelName(modelInfo, models) : null;
   const selected = voices.find((v) => v.name === settings.voice);
   // Only what the loaded model can speak is offered; a chosen voice it cannot speak stays visible, disabled, with the reason.
   const speakable = speakableSavedVoices(savedVoices, modelInfo);
   const offered = selected !== undefined || speakable.some((v) => v.id === settings.voice);
   const chosenSaved = savedVoices.find((v) => v.id === settings.voice);
-  const unavailable = modelInfo && !offered ? { name: chosenSaved?.name ?? settings.voice, why: chosenSaved ? savedVoiceMismatch(chosenSaved, modelInfo) : `${modelInfo.displayName} has no speaker of that name` } : null;
+  const unavailable = modelInfo && !offered ? { name: chosenSaved?.name ?? settings.voice, why: chosenSaved ? savedVoiceMismatch(chosenSaved, modelInfo) : `${modelName} has no speaker of that name` } : null;
   const canInstruct = modelInfo?.supportsInstruct === true && modelInfo.kind !== 'voice_design';
 
   return (
@@ -82,7 +85,7 @@ export function SpeakPanel() {
       <div className="panel-head">
         <h2 id="speak-heading">Speak</h2>
         <span className="muted" data-testid="speak-model">
-          {modelInfo ? modelInfo.displayName : 'waiting for the engine…'}
+          {modelName ?? 'waiting for the engine…'}
         </span>
         <button className="link" onClick={() => setArea('models')}>
           Models
