@@ -1,0 +1,70 @@
+// @vitest-environment jsdom
+// The SSML editor's colours meet WCAG AA (4.5:1) in light and dark: every token colour of each
+// palette against the backgrounds it is drawn on (editor, active line, selection), the gutter's
+// numbers, and — in the rendered editor — the colour each token of a document actually gets
+// against the background the editor actually paints (the page's --bg when it paints none).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render } from '@testing-library/react';
+import { SsmlEditor } from './SsmlEditor';
+import { EDITOR_PALETTES, type ColourScheme } from './ssml-editor-theme';
+import { WCAG_AA_TEXT_RATIO, contrastRatio, parseColour } from './colour-contrast';
+
+const SCHEMES: ColourScheme[] = ['light', 'dark'];
+/** Tag names, attribute names and values, an entity, a comment, a processing instruction. */
+const DOC = '<?xml version="1.0"?>\n<speak>\n  <voice name="ryan">Tom &amp; Jerry</voice>\n  <!-- a comment -->\n</speak>';
+
+/** The page's background for `scheme` as app.css sets --bg (what shows through a transparent editor). */
+function pageBackground(scheme: ColourScheme): string {
+  const css = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'app', 'app.css'), 'utf8');
+  const block = scheme === 'dark' ? /:root\[data-theme='dark'\]\s*\{([^}]*)\}/.exec(css) : /:root\s*\{([^}]*)\}/.exec(css);
+  const bg = /--bg:\s*(#[0-9a-fA-F]{3,6})/.exec(block?.[1] ?? '');
+  if (!bg) throw new Error(`app.css has no --bg for ${scheme}`);
+  return bg[1];
+}
+
+function opaque(colour: string): boolean {
+  const alpha = /^rgba\([^)]*,\s*([\d.]+)\s*\)$/.exec(colour.trim());
+  return colour !== 'transparent' && colour !== '' && (!alpha || Number(alpha[1]) === 1);
+}
+
+describe('SSML editor colours', () => {
+  afterEach(() => {
+    cleanup();
+    delete document.documentElement.dataset.theme;
+  });
+
+  it.each(SCHEMES)('%s palette: every token, the text and the gutter reach 4.5:1 on their backgrounds', (scheme) => {
+    const p = EDITOR_PALETTES[scheme];
+    const low: string[] = [];
+    const check = (what: string, fg: string, bg: string) => {
+      const ratio = contrastRatio(fg, bg);
+      if (ratio < WCAG_AA_TEXT_RATIO) low.push(`${what} ${fg} on ${bg}: ${ratio.toFixed(2)}:1`);
+    };
+    for (const [name, colour] of Object.entries({ text: p.foreground, ...p.tokens })) {
+      check(`${name} on the background`, colour, p.background);
+      check(`${name} on the active line`, colour, p.activeLine);
+      check(`${name} on the selection`, colour, p.selection);
+    }
+    check('line numbers', p.gutterForeground, p.gutterBackground);
+    expect(low).toEqual([]);
+  });
+
+  it.each(SCHEMES)('%s: the rendered editor draws every token at 4.5:1 or more against its own background', (scheme) => {
+    document.documentElement.dataset.theme = scheme;
+    const { container } = render(<SsmlEditor value={DOC} format="ssml" diagnostics={[]} voiceNames={['ryan']} onChange={() => {}} onSubmit={() => {}} />);
+    const painted = getComputedStyle(container.querySelector('.cm-editor')!).backgroundColor;
+    const background = opaque(painted) ? painted : pageBackground(scheme);
+    const tokens = Array.from(container.querySelectorAll<HTMLElement>('.cm-line span')).filter((el) => el.textContent?.trim());
+    expect(tokens.length).toBeGreaterThan(5); // the document is highlighted at all
+    const low = tokens
+      .map((el) => ({ text: el.textContent!, colour: getComputedStyle(el).color }))
+      .filter((t) => opaque(t.colour) && parseColour(t.colour))
+      .map((t) => ({ ...t, ratio: contrastRatio(t.colour, background) }))
+      .filter((t) => t.ratio < WCAG_AA_TEXT_RATIO)
+      .map((t) => `'${t.text}' ${t.colour} on ${background}: ${t.ratio.toFixed(2)}:1`);
+    expect(low).toEqual([]);
+  });
+});
