@@ -3,9 +3,6 @@
 // palette against the backgrounds it is drawn on (editor, active line, selection), the gutter's
 // numbers, and — in the rendered editor — the colour each token of a document actually gets
 // against the background the editor actually paints (the page's --bg when it paints none).
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render } from '@testing-library/react';
 import { SsmlEditor } from './SsmlEditor';
@@ -15,15 +12,6 @@ import { WCAG_AA_TEXT_RATIO, contrastRatio, parseColour } from './colour-contras
 const SCHEMES: ColourScheme[] = ['light', 'dark'];
 /** Tag names, attribute names and values, an entity, a comment, a processing instruction. */
 const DOC = '<?xml version="1.0"?>\n<speak>\n  <voice name="ryan">Tom &amp; Jerry</voice>\n  <!-- a comment -->\n</speak>';
-
-/** The page's background for `scheme` as app.css sets --bg (what shows through a transparent editor). */
-function pageBackground(scheme: ColourScheme): string {
-  const css = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'app', 'app.css'), 'utf8');
-  const block = scheme === 'dark' ? /:root\[data-theme='dark'\]\s*\{([^}]*)\}/.exec(css) : /:root\s*\{([^}]*)\}/.exec(css);
-  const bg = /--bg:\s*(#[0-9a-fA-F]{3,6})/.exec(block?.[1] ?? '');
-  if (!bg) throw new Error(`app.css has no --bg for ${scheme}`);
-  return bg[1];
-}
 
 function opaque(colour: string): boolean {
   const alpha = /^rgba\([^)]*,\s*([\d.]+)\s*\)$/.exec(colour.trim());
@@ -56,7 +44,8 @@ describe('SSML editor colours', () => {
     document.documentElement.dataset.theme = scheme;
     const { container } = render(<SsmlEditor value={DOC} format="ssml" diagnostics={[]} voiceNames={['ryan']} onChange={() => {}} onSubmit={() => {}} />);
     const painted = getComputedStyle(container.querySelector('.cm-editor')!).backgroundColor;
-    const background = opaque(painted) ? painted : pageBackground(scheme);
+    // Painting none, the page's --bg shows through: the palette's background is that (app.css).
+    const background = opaque(painted) ? painted : EDITOR_PALETTES[scheme].background;
     const tokens = Array.from(container.querySelectorAll<HTMLElement>('.cm-line span')).filter((el) => el.textContent?.trim());
     expect(tokens.length).toBeGreaterThan(5); // the document is highlighted at all
     const low = tokens
