@@ -1,8 +1,8 @@
 /**
  * Whether an autosave left by the last session still needs the user: not when its project file
  * already holds it — the file (as main reads it back) has the same document, or was saved after
- * the autosave was written. A file that cannot be read (moved, deleted) does not hold it: the
- * autosave is then the only copy, and the user is asked.
+ * the autosave was written. A file that cannot be read (moved, deleted, outside the folders this
+ * session may read) does not hold it: the autosave is then the only copy, and the user is asked.
  */
 import { CHANNELS } from '../../../src-shared/ipc-contract';
 import type { ProjectDocument } from '../../../src-shared/contract/projects';
@@ -25,8 +25,8 @@ export async function autosaveIsInItsFile(recovery: { project: ProjectDocument; 
   try {
     const file = await call(CHANNELS.openProject, { path: recovery.path });
     if (sameProjectDocument(file.project, recovery.project)) return true;
-    const listed = [...(await call(CHANNELS.listProjects, {})), ...(await call(CHANNELS.listRecent, {}))];
-    const savedAtMs = listed.find((p) => p.path === file.path || p.path === recovery.path)?.savedAtMs;
+    // The file's own time (listProjects: its mtime); recent projects' times say when it was last opened.
+    const savedAtMs = (await call(CHANNELS.listProjects, {})).find((p) => p.path === file.path || p.path === recovery.path)?.savedAtMs;
     return savedAtMs !== undefined && savedAtMs > recovery.autosavedAtMs;
   } catch {
     return false;
