@@ -144,7 +144,7 @@ describe('recovery, new project and deleting a project file', () => {
   const autosaved = (id: string, name: string): ProjectDocument => ({ ...toProjectDocument(), id, name, editor: { text: '<speak>autosaved text</speak>', inputFormat: 'ssml' } });
   let recovery: { project: ProjectDocument; path: string | null; autosavedAtMs: number } | null;
   /** The project files on disk by path, with when each was saved. */
-  let files: Record<string, { project: ProjectDocument; savedAtMs: number }>;
+  let files: Record<string, { project: ProjectDocument; savedAtMs: number; outsideFolder?: boolean }>;
   let calls: { channel: string; request: unknown }[];
   beforeEach(() => {
     resetStore();
@@ -154,8 +154,9 @@ describe('recovery, new project and deleting a project file', () => {
       invoke: (channel, request) => {
         calls.push({ channel, request });
         if (channel === 'studio:projects.readRecovery') return Promise.resolve({ ok: true, value: recovery as never });
-        if (channel === 'studio:projects.list') return Promise.resolve({ ok: true, value: Object.entries(files).map(([path, f]) => ({ path, name: f.project.name, savedAtMs: f.savedAtMs })) as never });
-        if (channel === 'studio:projects.listRecent') return Promise.resolve({ ok: true, value: [] as never });
+        if (channel === 'studio:projects.list') return Promise.resolve({ ok: true, value: Object.entries(files).filter(([, f]) => !f.outsideFolder).map(([path, f]) => ({ path, name: f.project.name, savedAtMs: f.savedAtMs })) as never });
+        // Opening a file puts it first in recent projects with the time it was opened (project-service.ts).
+        if (channel === 'studio:projects.listRecent') return Promise.resolve({ ok: true, value: Object.entries(files).map(([path, f]) => ({ path, name: f.project.name, savedAtMs: 10_000 })) as never });
         if (channel === 'studio:projects.open') {
           const { path } = request as { path: string };
           const file = files[path];
@@ -200,6 +201,13 @@ describe('recovery, new project and deleting a project file', () => {
     delete files['/p/saved.qtts.json'];
     await checkRecovery();
     expect(useStudioStore.getState().recovery?.path).toBe('/p/saved.qtts.json');
+
+    // A file outside the projects folder has no file time to go by (recent projects only say when it was opened): asked.
+    useStudioStore.getState().setRecovery(null);
+    files['/elsewhere/saved.qtts.json'] = { project: saved, savedAtMs: 100, outsideFolder: true };
+    recovery = { project: edited, path: '/elsewhere/saved.qtts.json', autosavedAtMs: 200 };
+    await checkRecovery();
+    expect(useStudioStore.getState().recovery?.path).toBe('/elsewhere/saved.qtts.json');
   });
 
   it('brings back the autosave of the project this page shows (a reload) without asking, keeping the newer text', async () => {
