@@ -34,6 +34,7 @@ test('first run → import a model folder → active in one click', async ({ ui 
   tmp = mkdtempSync(path.join(os.tmpdir(), 'studio-e2e-first-run-'));
   const folder = path.join(tmp, 'my-first-checkpoint');
   cpSync(CHECKPOINT, folder, { recursive: true });
+  await page.getByTestId('first-run-toggle').click(); // the panel opens compact
   await page.getByTestId('first-run-path').fill(folder);
   await page.getByTestId('first-run-check').click();
   await expect(page.getByTestId('pull-confirm')).toContainText(`Import ${folder}?`);

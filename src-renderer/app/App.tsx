@@ -1,6 +1,7 @@
 /**
- * The app shell: header with engine status and the synthetic-model notice, navigation between
- * the main areas, and the open area's panel. Each area's UI lives in features/<area>/.
+ * The app shell: a "Skip to main content" link first in the tab order, header with engine status
+ * and the synthetic-model notice, navigation between the main areas, and the open area's panel.
+ * Each area's UI lives in features/<area>/.
  */
 import { Suspense, lazy } from 'react';
 import { AREAS, AREA_LABELS, type Area } from './shell.slice';
@@ -22,6 +23,17 @@ export function App() {
   const Panel = AREA_PANELS[area];
   return (
     <div className="shell">
+      {/* Moves focus itself rather than following the fragment, so the page's address never changes. */}
+      <a
+        className="skip-link"
+        href="#main-content"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main-content')?.focus();
+        }}
+      >
+        Skip to main content
+      </a>
       <header className="shell-header">
         <h1>Qwen3-TTS Studio</h1>
         <span className="engine-status" data-testid="engine-status" aria-live="polite">
@@ -47,7 +59,7 @@ export function App() {
           </button>
         ))}
       </nav>
-      <main className="shell-main" aria-label={AREA_LABELS[area]}>
+      <main id="main-content" tabIndex={-1} className="shell-main" aria-label={AREA_LABELS[area]}>
         <Panel />
       </main>
     </div>

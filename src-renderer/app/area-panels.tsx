@@ -1,12 +1,13 @@
 /**
  * Which panel each main area shows. Every area is wrapped in the studio session (autosave,
- * recovery prompt, shortcuts, voice data), which starts once. Speak, the home, is in the first
- * chunk; every other area (Timeline with CodeMirror and wavesurfer, Benchmark with recharts) is
- * its own chunk loaded when first opened (budget: scripts/renderer-budget.test.ts).
+ * recovery prompt, shortcuts, voice data and saved voices), which starts once. Speak, the home,
+ * is in the first chunk; every other area (Timeline with CodeMirror and wavesurfer, Benchmark with
+ * recharts) is its own chunk loaded when first opened (budget: scripts/renderer-budget.test.ts).
  */
 import { Suspense, lazy, useEffect, type ComponentType } from 'react';
 import type { Area } from './shell.slice';
 import { loadVoiceData } from '../features/voice/voice-actions';
+import { loadSavedVoices } from '../features/voice-library/voice-library-actions';
 import { useStudioKeys } from '../features/timeline/useStudioKeys';
 import { RecoveryPrompt } from '../features/projects/ProjectBar';
 import { checkRecovery, startAutosave } from '../features/projects/project-actions';
@@ -30,6 +31,7 @@ function useStudioSession(): void {
     sessionStarted = true;
     void checkRecovery();
     void loadVoiceData();
+    void loadSavedVoices(); // every screen shows saved voices by name (clips record their ids)
     startAutosave();
   }, []);
 }

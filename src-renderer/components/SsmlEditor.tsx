@@ -2,7 +2,8 @@
  * The document editor: CodeMirror 6 with SSML (XML) highlighting and completion of elements and
  * attribute values, inline diagnostics at line:column, Mod-Enter to submit, and a toolbar to wrap
  * the selection in prosody, insert a break or change the voice; visual tuning of the selection (rate,
- * pitch, volume, emphasis, pauses) writes standard SSML (ssml-tuning.ts). Store-agnostic.
+ * pitch, volume, emphasis, pauses) writes standard SSML (ssml-tuning.ts); light or dark colours that
+ * meet WCAG AA follow the page's scheme (ssml-editor-theme.ts). Store-agnostic.
  */
 import { useEffect, useRef, useState } from 'react';
 import { EditorView, basicSetup } from 'codemirror';
@@ -11,6 +12,8 @@ import { keymap } from '@codemirror/view';
 import { xml } from '@codemirror/lang-xml';
 import { setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { ssmlElements } from './ssml-schema';
+import { ssmlEditorTheme } from './ssml-editor-theme';
+import { useColourScheme } from './useColourScheme';
 import { EMPHASIS_CHOICES, NO_TUNING, TUNING_RANGES, addEmphasis, insertBreak, tuneProsody, type EmphasisLevel, type Edit, type ProsodyTuning } from './ssml-tuning';
 
 /** A labelled slider with its value, for one tuning control. */
@@ -60,9 +63,13 @@ export function SsmlEditor(props: SsmlEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const language = useRef(new Compartment());
+  const theme = useRef(new Compartment());
+  const scheme = useColourScheme();
   const latest = useRef(props);
   latest.current = props;
-  const [voice, setVoice] = useState(props.voiceNames[0] ?? 'ryan');
+  const [pickedVoice, setVoice] = useState(props.voiceNames[0] ?? '');
+  // The pick, while the model can still speak it (the list follows the loaded model).
+  const voice = props.voiceNames.includes(pickedVoice) ? pickedVoice : (props.voiceNames[0] ?? '');
   const [tuning, setTuning] = useState<ProsodyTuning>(NO_TUNING);
   const [emphasis, setEmphasis] = useState<EmphasisLevel>('strong');
   const [breakMs, setBreakMs] = useState(500);
@@ -76,6 +83,7 @@ export function SsmlEditor(props: SsmlEditorProps) {
         extensions: [
           Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => (latest.current.onSubmit(), true) }])),
           basicSetup,
+          theme.current.of(ssmlEditorTheme(scheme)),
           language.current.of(latest.current.format === 'ssml' ? xml({ elements: ssmlElements(latest.current.voiceNames) }) : []),
           EditorView.lineWrapping,
           EditorView.contentAttributes.of({ 'aria-label': 'Document text', 'data-testid': 'editor-content' }),
@@ -87,7 +95,12 @@ export function SsmlEditor(props: SsmlEditorProps) {
     });
     view.current = v;
     return () => v.destroy();
+    // Made once; the theme and the language follow through their compartments below.
   }, []);
+
+  useEffect(() => {
+    view.current?.dispatch({ effects: theme.current.reconfigure(ssmlEditorTheme(scheme)) });
+  }, [scheme]);
 
   useEffect(() => {
     const v = view.current;
@@ -141,13 +154,13 @@ export function SsmlEditor(props: SsmlEditorProps) {
         <button disabled={!ssml} onClick={() => insert('<break time="300ms"/>')}>Insert break</button>
         <label>
           Voice{' '}
-          <select aria-label="Voice for the selection" value={voice} disabled={!ssml} onChange={(e) => setVoice(e.target.value)}>
+          <select aria-label="Voice for the selection" value={voice} disabled={!ssml || props.voiceNames.length === 0} onChange={(e) => setVoice(e.target.value)}>
             {props.voiceNames.map((n) => (
               <option key={n} value={n}>{n}</option>
             ))}
           </select>
         </label>
-        <button disabled={!ssml} onClick={() => wrap(`<voice name="${voice}">`, '</voice>')}>Change voice</button>
+        <button disabled={!ssml || voice === ''} onClick={() => wrap(`<voice name="${voice}">`, '</voice>')}>Change voice</button>
       </div>
       <div className="toolbar tune-bar" role="toolbar" aria-label="Tune the selection" data-testid="tune-bar">
         <strong className="muted">Tune selection</strong>

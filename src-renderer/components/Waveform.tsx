@@ -1,10 +1,11 @@
 /**
  * The whole-clip waveform: wavesurfer.js with a time ruler, one region per turn, zero-length
  * markers for marks, and a selection made by dragging across the waveform (played once or looped);
- * play, pause, seek and zoom through an imperative handle. The audio is handed over as a float WAV
- * blob (no network). Store-agnostic.
+ * play, pause, seek and zoom through an imperative handle. From the keyboard it is a slider over
+ * the clip's time: arrows seek (Shift or Page keys by more), Home and End go to the ends, Space
+ * plays or pauses. The audio is handed over as a float WAV blob (no network). Store-agnostic.
  */
-import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
+import { useEffect, useImperativeHandle, useRef, type KeyboardEvent, type Ref } from 'react';
 import WaveSurfer from 'wavesurfer.js';
 import RegionsPlugin from 'wavesurfer.js/dist/plugins/regions.esm.js';
 import TimelinePlugin from 'wavesurfer.js/dist/plugins/timeline.esm.js';
@@ -57,6 +58,28 @@ export interface WaveformProps {
 
 const REGION_COLORS = ['rgba(47, 111, 237, 0.18)', 'rgba(237, 140, 47, 0.18)'];
 
+/** How far an arrow key seeks, and Shift+arrow or Page Up/Down. */
+export const SEEK_STEP_S = 1;
+export const SEEK_BIG_STEP_S = 5;
+
+/** The seek target of a key at `timeS` in a clip of `durationS` (null: not a seek key). */
+export function seekTargetS(key: string, shiftKey: boolean, timeS: number, durationS: number): number | null {
+  const step = shiftKey ? SEEK_BIG_STEP_S : SEEK_STEP_S;
+  const target =
+    key === 'ArrowRight' || key === 'ArrowUp' ? timeS + step
+    : key === 'ArrowLeft' || key === 'ArrowDown' ? timeS - step
+    : key === 'PageUp' ? timeS + SEEK_BIG_STEP_S
+    : key === 'PageDown' ? timeS - SEEK_BIG_STEP_S
+    : key === 'Home' ? 0
+    : key === 'End' ? durationS
+    : null;
+  return target === null ? null : Math.max(0, Math.min(durationS, target));
+}
+
+function timeText(timeS: number, durationS: number): string {
+  return `${timeS.toFixed(2)} s of ${durationS.toFixed(2)} s`;
+}
+
 export function Waveform(props: WaveformProps) {
   const host = useRef<HTMLDivElement>(null);
   const ws = useRef<WaveSurfer | null>(null);
@@ -89,7 +112,12 @@ export function Waveform(props: WaveformProps) {
     w.on('play', () => latest.current.onPlayingChange?.(true));
     w.on('pause', () => latest.current.onPlayingChange?.(false));
     w.on('finish', () => latest.current.onPlayingChange?.(false));
-    w.on('timeupdate', (t) => latest.current.onTime?.(t));
+    w.on('timeupdate', (t) => {
+      // The slider's value for assistive technology, without a React render per frame.
+      host.current?.setAttribute('aria-valuenow', t.toFixed(2));
+      host.current?.setAttribute('aria-valuetext', timeText(t, w.getDuration()));
+      latest.current.onTime?.(t);
+    });
     ws.current = w;
     regions.current = plugin;
     return () => {
@@ -119,6 +147,7 @@ export function Waveform(props: WaveformProps) {
         );
         for (const m of latest.current.markers) passThrough(plugin.addRegion({ id: `mark-${m.name}`, start: m.timeS, content: m.name, color: '#c62828', drag: false, resize: false }));
         host.current?.setAttribute('data-num-regions', String(latest.current.regions.length));
+        host.current?.setAttribute('aria-valuetext', timeText(w.getCurrentTime(), w.getDuration()));
         w.zoom(latest.current.zoomPxPerS);
       })
       .catch(() => {
@@ -151,5 +180,35 @@ export function Waveform(props: WaveformProps) {
     [],
   );
 
-  return <div ref={host} className="waveform" data-testid="waveform" role="img" aria-label={`Waveform, ${props.regions.length} turns`} />;
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const w = ws.current;
+    if (!w || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === ' ') {
+      e.preventDefault();
+      e.stopPropagation(); // the studio's own Space shortcut would toggle it a second time
+      void w.playPause();
+      return;
+    }
+    const target = seekTargetS(e.key, e.shiftKey, w.getCurrentTime(), w.getDuration());
+    if (target === null) return;
+    e.preventDefault();
+    w.setTime(target);
+  };
+
+  return (
+    <div
+      ref={host}
+      className="waveform"
+      data-testid="waveform"
+      role="slider"
+      tabIndex={0}
+      aria-label={`Waveform, ${props.regions.length} turns: arrows seek, Space plays or pauses`}
+      aria-valuemin={0}
+      aria-valuemax={Number((props.pcm.length / props.sampleRateHz).toFixed(2))}
+      aria-valuenow={0}
+      aria-valuetext={timeText(0, props.pcm.length / props.sampleRateHz)}
+      aria-keyshortcuts="ArrowLeft ArrowRight Home End Space"
+      onKeyDown={onKeyDown}
+    />
+  );
 }

@@ -3,10 +3,12 @@
  * lenient, beside the editor; stored in the project), the CodeMirror editor with the parser's
  * diagnostics, the warnings of the last check, and how many turns the document has.
  */
+import { useMemo } from 'react';
 import { SSML_DIALECTS, type SsmlDialect } from '../../../src-shared/synthesis';
 import { useStudioStore } from '../../store/store';
 import { SsmlEditor } from '../../components/SsmlEditor';
 import { useSsmlValidation } from './useSsmlValidation';
+import { speakableSavedVoices } from '../voice-library/voice-fit';
 
 const DIALECT_NAMES: Record<SsmlDialect, string> = { auto: 'Auto-detect', ssml11: 'W3C SSML 1.1', azure: 'Azure', google: 'Google Cloud', polly: 'Amazon Polly' };
 
@@ -63,9 +65,12 @@ export function EditorPanel({ onSubmit }: { onSubmit(): void }) {
   const diagnostics = useStudioStore((s) => s.diagnostics);
   const numTurns = useStudioStore((s) => s.numTurnsDetected);
   const voices = useStudioStore((s) => s.voices);
+  const savedVoices = useStudioStore((s) => s.savedVoices);
+  const modelInfo = useStudioStore((s) => s.modelInfo);
   const setText = useStudioStore((s) => s.setEditorText);
   const setFormat = useStudioStore((s) => s.setEditorFormat);
-  const names = voices.length ? voices.map((v) => v.name) : ['ryan'];
+  // The speakers the loaded model can speak (its own and the saved voices that fit it); 'ryan' only until the engine reports.
+  const names = useMemo(() => (modelInfo ? [...voices.map((v) => v.name), ...speakableSavedVoices(savedVoices, modelInfo).map((v) => v.name)] : ['ryan']), [modelInfo, voices, savedVoices]);
   return (
     <section className="panel editor-panel" aria-labelledby="editor-heading">
       <div className="panel-head">

@@ -1,7 +1,7 @@
 /**
  * The editor's document: the text, whether it is SSML or plain text, how its SSML is read
- * (dialect, strict or lenient; stored in the project and sent with Generate), and what the
- * studio's SSML parser reported for it with those settings.
+ * (dialect, strict or lenient; stored in the project and sent with Generate), what the
+ * studio's SSML parser reported for it with those settings, and why Generate last refused it.
  */
 import type { StateCreator } from 'zustand';
 import type { SsmlDiagnostic } from '../../../src-shared/contract/projects';
@@ -39,10 +39,13 @@ export interface EditorSlice {
   /** Turns the parser found in the last valid document. */
   numTurnsDetected: number | null;
   ssmlCheck: SsmlCheckInfo;
+  /** Why the last Generate (button or Ctrl/Cmd+Enter) was refused; cleared once the document checks clean. */
+  generateRefusal: string | null;
   setEditorText(text: string): void;
   setEditorFormat(format: 'text' | 'ssml'): void;
   setEditorSsmlOptions(options: Partial<EditorSsmlOptions>): void;
   setDiagnostics(diagnostics: SsmlDiagnostic[], numTurns: number | null, check?: SsmlCheckInfo): void;
+  setGenerateRefusal(reason: string | null): void;
 }
 
 const NO_CHECK: SsmlCheckInfo = { dialect: null, dialectDetectedFrom: null, warnings: [] };
@@ -54,8 +57,11 @@ export const createEditorSlice: StateCreator<EditorSlice, [], [], EditorSlice> =
   diagnostics: [],
   numTurnsDetected: null,
   ssmlCheck: NO_CHECK,
+  generateRefusal: null,
   setEditorText: (editorText) => set({ editorText }),
-  setEditorFormat: (editorFormat) => set({ editorFormat, diagnostics: [], ssmlCheck: NO_CHECK }),
+  setEditorFormat: (editorFormat) => set({ editorFormat, diagnostics: [], ssmlCheck: NO_CHECK, generateRefusal: null }),
   setEditorSsmlOptions: (options) => set((s) => ({ editorSsmlOptions: { ...s.editorSsmlOptions, ...options } })),
-  setDiagnostics: (diagnostics, numTurnsDetected, ssmlCheck = NO_CHECK) => set({ diagnostics, numTurnsDetected, ssmlCheck }),
+  setDiagnostics: (diagnostics, numTurnsDetected, ssmlCheck = NO_CHECK) =>
+    set((s) => ({ diagnostics, numTurnsDetected, ssmlCheck, generateRefusal: diagnostics.length === 0 ? null : s.generateRefusal })),
+  setGenerateRefusal: (generateRefusal) => set({ generateRefusal }),
 });

@@ -8,7 +8,8 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { setBridge } from '../../ipc/client';
 import { resetStore, useStudioStore } from '../../store/store';
 import type { StudioBridge } from '../../../src-shared/ipc-contract';
-import type { ClipRecord } from '../../../src-shared/contract/library';
+import type { ClipQuery, ClipRecord } from '../../../src-shared/contract/library';
+import type { SavedVoice } from '../../../src-shared/contract/voices';
 import { LibraryPanel } from './LibraryPanel';
 
 const CLIP = { id: 'c1', title: 'Good morning', input: 'Good morning', inputFormat: 'text', voice: 'aiden', language: 'english', seed: 7, instruct: null, params: { temperature: 0.9, topK: 50, topP: 1 }, modelHash: 'abcdef123456', timings: { latencyFirstAudioMs: 10, latencyTotalMs: 20, rtf: 0.5 }, sampleRateHz: 24_000, turnSpans: [], createdAtMs: 1, numSamples: 240, durationMs: 10, voices: ['aiden', 'vivian'], favourite: false } as unknown as ClipRecord;
@@ -95,5 +96,31 @@ describe('LibraryPanel', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Re-open Good morning in the editor' }));
     expect(screen.queryByTestId('reopen-confirm')).toBeNull();
     await waitFor(() => expect(useStudioStore.getState().editorText).toBe('Good morning'));
+  });
+
+  it('shows a saved voice by its name and finds its clips when the name is searched', async () => {
+    const anna = { id: 'v-0123456789ab', name: 'Anna Reads' } as SavedVoice;
+    const annaClip = { ...CLIP, id: 'c2', title: 'Bedtime story', input: 'Once upon a time', voice: anna.id, voices: [anna.id], createdAtMs: 2 } as ClipRecord;
+    const library = [annaClip, CLIP];
+    const listed: ClipQuery[] = [];
+    // A library that searches title and text only and filters by recorded voice, as the clip store does.
+    setBridge({
+      invoke: async (channel, request) => {
+        if (channel === 'studio:voices.list') return { ok: true, value: [anna] as never };
+        if (channel !== 'studio:library.listClips') return { ok: true, value: null as never };
+        const q = request as ClipQuery;
+        listed.push(q);
+        const text = q.search?.toLowerCase();
+        return { ok: true, value: library.filter((c) => (!text || `${c.title} ${c.input}`.toLowerCase().includes(text)) && (!q.voice || c.voices.includes(q.voice))) as never };
+      },
+      on: () => () => {},
+    });
+    render(<LibraryPanel />);
+    await waitFor(() => expect(screen.getAllByTestId('clip-voices').map((td) => td.firstChild?.textContent)).toEqual(['Anna Reads', 'aiden, vivian']));
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search clips' }), { target: { value: 'anna' } });
+    await waitFor(() => expect(screen.getAllByTestId('clip-title').map((t) => t.textContent)).toEqual(['Bedtime story']));
+    expect(listed).toContainEqual({ voice: anna.id });
+    // The voice filter offers it by name too.
+    expect(Array.from((screen.getByRole('combobox', { name: 'Filter by voice' }) as HTMLSelectElement).options).map((o) => o.textContent)).toContain('Anna Reads');
   });
 });

@@ -1,7 +1,7 @@
 /**
- * The clip library: every generated clip with its text, voices, parameters, seed, duration,
- * timings and model hash; search, a voice filter (a clip matches by any of its turns' voices) and
- * favourites only; per clip: favourite, rename, play, download as WAV, re-open in the editor
+ * The clip library: every generated clip with its text, voices (saved voices by name), parameters,
+ * seed, duration, timings and model hash; search (text, title or a voice's name), a voice filter
+ * (a clip matches by any of its turns' voices) and favourites only; per clip: favourite, rename, play, download as WAV, re-open in the editor
  * (asked first when it would replace unsaved work), delete (asked first). One entry per clip: a
  * regenerated turn is a take under its clip's entry, listed per turn with play and choose; the
  * clip plays and downloads with its chosen takes in place.
@@ -10,9 +10,12 @@ import { Fragment, useEffect, useState } from 'react';
 import type { ClipRecord } from '../../../src-shared/contract/library';
 import { useStudioStore } from '../../store/store';
 import { deleteClip, downloadClip, loadTakes, playClip, refreshLibrary, reopenClip, reopenWouldReplaceWork, updateClip } from './library-actions';
+import { loadSavedVoices } from '../voice-library/voice-library-actions';
+import { voiceDisplayName } from '../voice-library/voice-names';
 
 /** A clip's takes, per turn: the clip's own audio or one of its takes, each playable and choosable. */
 function ClipTakes({ clip }: { clip: ClipRecord }) {
+  const savedVoices = useStudioStore((s) => s.savedVoices);
   const [takes, setTakes] = useState<ClipRecord[] | null>(null);
   useEffect(() => {
     let live = true;
@@ -38,7 +41,7 @@ function ClipTakes({ clip }: { clip: ClipRecord }) {
             {ofTurn.map((t, i) => (
               <span key={t.id} className="inline">
                 <label>
-                  <input type="radio" name={name} checked={chosen === t.id} onChange={() => void updateClip(clip.id, { chooseTake: { turnIndex, takeId: t.id } })} data-testid="take-choose" /> Take {i + 1} · {t.voice} · seed {t.seed} · {(t.durationMs / 1000).toFixed(2)} s
+                  <input type="radio" name={name} checked={chosen === t.id} onChange={() => void updateClip(clip.id, { chooseTake: { turnIndex, takeId: t.id } })} data-testid="take-choose" /> Take {i + 1} · {voiceDisplayName(t.voice, savedVoices)} · seed {t.seed} · {(t.durationMs / 1000).toFixed(2)} s
                 </label>
                 <button aria-label={`Play turn ${turnIndex + 1} take ${i + 1}`} onClick={() => void playClip(t.id)}>
                   Play
@@ -99,15 +102,20 @@ export function LibraryPanel() {
   const projectName = useStudioStore((s) => s.projectName);
   const error = useStudioStore((s) => s.libraryError);
   const voices = useStudioStore((s) => s.voices);
+  const savedVoices = useStudioStore((s) => s.savedVoices);
   const setFilter = useStudioStore((s) => s.setLibraryFilter);
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
   const [confirmReopen, setConfirmReopen] = useState<string | null>(null);
   const [openTakes, setOpenTakes] = useState<string | null>(null);
 
   useEffect(() => {
+    void loadSavedVoices();
+  }, []);
+  // The saved voices' names take part in the search, so a later list of them searches again.
+  useEffect(() => {
     const timer = setTimeout(() => void refreshLibrary(), 200);
     return () => clearTimeout(timer);
-  }, [search, voice, favouritesOnly]);
+  }, [search, voice, favouritesOnly, savedVoices]);
 
   const askReopen = (c: ClipRecord) => {
     if (reopenWouldReplaceWork()) setConfirmReopen(c.id);
@@ -118,12 +126,19 @@ export function LibraryPanel() {
     <section className="panel library-panel" aria-labelledby="library-heading">
       <h2 id="library-heading">Library</h2>
       <div className="toolbar" role="search">
-        <input type="search" aria-label="Search clips" placeholder="Search text or title" value={search} onChange={(e) => setFilter({ search: e.target.value })} />
+        <input type="search" aria-label="Search clips" placeholder="Search text, title or voice" value={search} onChange={(e) => setFilter({ search: e.target.value })} />
         <select aria-label="Filter by voice" value={voice} onChange={(e) => setFilter({ voice: e.target.value })}>
           <option value="">All voices</option>
           {voices.map((v) => (
             <option key={v.name} value={v.name}>{v.name}</option>
           ))}
+          {savedVoices.length > 0 && (
+            <optgroup label="Saved voices">
+              {savedVoices.map((v) => (
+                <option key={v.id} value={v.id}>{v.name}</option>
+              ))}
+            </optgroup>
+          )}
         </select>
         <label>
           <input type="checkbox" checked={favouritesOnly} onChange={(e) => setFilter({ favouritesOnly: e.target.checked })} data-testid="library-favourites-only" /> Favourites only
@@ -161,7 +176,7 @@ export function LibraryPanel() {
                     </button>
                   )}
                 </td>
-                <td data-testid="clip-voices">{c.voices.join(', ')}<div className="muted">{c.language}</div></td>
+                <td data-testid="clip-voices">{c.voices.map((v) => voiceDisplayName(v, savedVoices)).join(', ')}<div className="muted">{c.language}</div></td>
                 <td>{c.seed}</td>
                 <td>{(c.durationMs / 1000).toFixed(2)} s</td>
                 <td className="muted">first audio {c.timings.latencyFirstAudioMs.toFixed(0)} ms · total {c.timings.latencyTotalMs.toFixed(0)} ms · RTF {c.timings.rtf.toFixed(2)}</td>

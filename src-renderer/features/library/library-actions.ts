@@ -17,6 +17,7 @@ import { composeTimeline, type ClipAudio } from '../timeline/compose-timeline';
 import type { ProjectTurn } from '../../../src-shared/contract/projects';
 import { downloadBytes, encodeWav } from '../../components/wav-encode';
 import { changedChoices, turnsWithLibraryTakes } from './library-takes-sync';
+import { voicesMatching } from '../voice-library/voice-names';
 
 function newId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
@@ -26,19 +27,35 @@ function fail(err: unknown): void {
   useStudioStore.getState().setLibraryError(toStudioError(err).message);
 }
 
+/**
+ * Lists the clips the filters select. The search matches a clip's title or text (in the library)
+ * or the name of a voice it speaks in: saved voices are recorded by id, so each voice the search
+ * names is listed by voice too and the lists are merged, newest first.
+ */
 export async function refreshLibrary(): Promise<void> {
   const s = useStudioStore.getState();
+  const favourites = s.libraryFavouritesOnly ? { favouritesOnly: true } : {};
   try {
-    s.setLibraryClips(
-      await call(CHANNELS.listClips, {
-        ...(s.librarySearch ? { search: s.librarySearch } : {}),
-        ...(s.libraryVoice ? { voice: s.libraryVoice } : {}),
-        ...(s.libraryFavouritesOnly ? { favouritesOnly: true } : {}),
-      }),
-    );
+    const byText = call(CHANNELS.listClips, {
+      ...(s.librarySearch ? { search: s.librarySearch } : {}),
+      ...(s.libraryVoice ? { voice: s.libraryVoice } : {}),
+      ...favourites,
+    });
+    const byVoice = voicesMatching(s.librarySearch, s.voices, s.savedVoices).map((voice) => call(CHANNELS.listClips, { voice, ...favourites }));
+    const [textHits, ...voiceHits] = await Promise.all([byText, ...byVoice]);
+    const spokenIn = (c: ClipRecord) => !s.libraryVoice || c.voices.includes(s.libraryVoice);
+    s.setLibraryClips(mergeNewestFirst([textHits, ...voiceHits.map((list) => list.filter(spokenIn))]));
   } catch (err) {
     fail(err);
   }
+}
+
+/** The clips of several lists, each once, newest first (the library's own order). */
+export function mergeNewestFirst(lists: readonly ClipRecord[][]): ClipRecord[] {
+  if (lists.length === 1) return lists[0];
+  const byId = new Map<string, ClipRecord>();
+  for (const c of lists.flat()) byId.set(c.id, c);
+  return [...byId.values()].sort((a, b) => b.createdAtMs - a.createdAtMs || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
 
 /**

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-// First run against an in-memory bridge: on a fresh data folder (no installed model) the screen
-// shows the synthetic-model note and the two ways to a real model; a folder is checked, confirmed
+// First run against an in-memory bridge: on a fresh data folder (no installed model) the panel
+// shows the synthetic-model note, and the two ways to a real model when unfolded; a folder is checked, confirmed
 // (import and build), and the built model is one click ("Use …") from active; a folder with an
 // installed model, or "Not now", shows nothing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -59,6 +59,10 @@ describe('FirstRun', () => {
     expect((await screen.findByTestId('synthetic-notice')).textContent).toContain('noise, not speech');
     // the store hears of it from an effect after the render that shows the notice
     await waitFor(() => expect(useStudioStore.getState().firstRunOpen).toBe(true));
+    // Compact at first: the two ways unfold on request.
+    expect(screen.queryByTestId('first-run-path')).toBeNull();
+    fireEvent.click(screen.getByTestId('first-run-toggle'));
+    expect(screen.getByTestId('first-run-toggle').getAttribute('aria-expanded')).toBe('true');
     expect((screen.getByTestId('first-run-pull-Qwen--X') as HTMLButtonElement).disabled).toBe(false);
     fireEvent.change(screen.getByTestId('first-run-path'), { target: { value: '/data/ckpt' } });
     fireEvent.click(screen.getByTestId('first-run-check'));

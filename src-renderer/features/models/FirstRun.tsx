@@ -1,8 +1,9 @@
 /**
- * The first-run screen, above the home page (Speak) on a fresh data folder: says plainly that the embedded
- * default is a synthetic model that makes noise, and leads to a real one — import a checkpoint
- * folder already on disk, or pull one from the hub — each confirmed with its sizes, built with
- * progress, and then one click ("Use …") from being the active model.
+ * The first-run panel, above the home page (Speak) on a fresh data folder: says plainly that the
+ * embedded default is a synthetic model that makes noise, and leads to a real one — import a
+ * checkpoint folder already on disk, or pull one from the hub — each confirmed with its sizes, built
+ * with progress, and then one click ("Use …") from being the active model. It opens compact (two
+ * lines, so Speak's Generate stays on screen at 1024×700); the two ways unfold on request.
  */
 import { useEffect, useState } from 'react';
 import { EVENTS } from '../../../src-shared/ipc-contract';
@@ -35,6 +36,7 @@ export function FirstRun() {
   const [fresh, setFresh] = useState<boolean | null>(null);
   const [installing, setInstalling] = useState<PullPlan | null>(null);
   const [folder, setFolder] = useState('');
+  const [expanded, setExpanded] = useState(false);
 
   useEffect(() => {
     void refreshModels();
@@ -67,6 +69,11 @@ export function FirstRun() {
     <section className="panel first-run" aria-labelledby="first-run-heading" data-testid="first-run">
       <div className="panel-head">
         <h2 id="first-run-heading">Welcome — set up a real model</h2>
+        {!installing && (
+          <button className="primary" aria-expanded={expanded} aria-controls="first-run-ways" onClick={() => setExpanded(!expanded)} data-testid="first-run-toggle">
+            {expanded ? 'Hide' : 'Import or download a model…'}
+          </button>
+        )}
         <button
           onClick={() => {
             dismissFirstRun(storage());
@@ -111,8 +118,8 @@ export function FirstRun() {
             </button>
           )}
         </div>
-      ) : (
-        <>
+      ) : expanded ? (
+        <div id="first-run-ways">
           <h3>1. Import a checkpoint folder on this machine</h3>
           <form
             className="toolbar"
@@ -143,8 +150,8 @@ export function FirstRun() {
               </li>
             ))}
           </ul>
-        </>
-      )}
+        </div>
+      ) : null}
       {pending && !installing && <PullConfirm plan={pending} onConfirm={install} />}
     </section>
   );

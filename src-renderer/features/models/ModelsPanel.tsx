@@ -11,12 +11,14 @@ import { useStudioStore } from '../../store/store';
 import type { ModelEntry, PullProgress } from '../../../src-shared/contract/models';
 import { activateModel, cancelPull, planPull, refreshModels, removeModel, runPull, verifyModel } from './models-actions';
 import { PullConfirm, formatSize } from './PullConfirm';
+import { modelEntryName } from './model-name';
 
 export { formatSize };
 
 const RUNNING: ReadonlySet<PullProgress['phase']> = new Set(['download', 'verify', 'build']);
 
 function ModelRow({ m, activeId }: { m: ModelEntry; activeId: string | null }) {
+  const name = useStudioStore((s) => modelEntryName(m, s.modelInfo, s.models));
   const p = useStudioStore((s) => s.pulls[m.id]);
   const switching = useStudioStore((s) => s.modelSwitching);
   const [note, setNote] = useState<string | null>(null);
@@ -27,7 +29,7 @@ function ModelRow({ m, activeId }: { m: ModelEntry; activeId: string | null }) {
   return (
     <tr data-testid={`model-${m.id}`}>
       <td>
-        <strong>{m.displayName}</strong>
+        <strong>{name}</strong>
         {active && <span className="badge" data-testid="model-active"> active</span>}
         {m.synthetic && <span className="muted"> — random weights, produces noise</span>}
         <div className="muted">{m.summary}</div>
@@ -38,7 +40,7 @@ function ModelRow({ m, activeId }: { m: ModelEntry; activeId: string | null }) {
         {m.status}
         {running && (
           <div>
-            <progress max={Math.max(1, p.numBytesTotal)} value={p.numBytesDone} aria-label={`${m.displayName} pull progress`} /> {p.phase}{' '}
+            <progress max={Math.max(1, p.numBytesTotal)} value={p.numBytesDone} aria-label={`${name} pull progress`} /> {p.phase}{' '}
             {p.phase === 'build' ? `${Math.round((p.numBytesDone / Math.max(1, p.numBytesTotal)) * 100)} %` : `${formatSize(p.numBytesDone)} of ${formatSize(p.numBytesTotal)}`}
             <div className="muted">{p.message}</div>
           </div>
@@ -68,7 +70,7 @@ function ModelRow({ m, activeId }: { m: ModelEntry; activeId: string | null }) {
         {m.kind !== 'known' && !running && <button onClick={() => void verifyModel(m.id).then(setNote)}>Verify</button>}
         {m.kind === 'installed' && !running && !confirmRemove && <button onClick={() => setConfirmRemove(true)}>Remove…</button>}
         {confirmRemove && (
-          <span className="inline" role="group" aria-label={`Remove ${m.displayName}`}>
+          <span className="inline" role="group" aria-label={`Remove ${name}`}>
             {m.localPath ? 'Forget it (the folder stays)?' : `Delete ${formatSize(m.sizeBytes)}?`}
             <button onClick={() => void removeModel(m.id).then(() => setConfirmRemove(false))}>Remove</button>
             <button onClick={() => setConfirmRemove(false)}>Keep</button>

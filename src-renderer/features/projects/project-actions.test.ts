@@ -143,15 +143,25 @@ describe('saveProject', () => {
 describe('recovery, new project and deleting a project file', () => {
   const autosaved = (id: string, name: string): ProjectDocument => ({ ...toProjectDocument(), id, name, editor: { text: '<speak>autosaved text</speak>', inputFormat: 'ssml' } });
   let recovery: { project: ProjectDocument; path: string | null; autosavedAtMs: number } | null;
+  /** The project files on disk by path, with when each was saved. */
+  let files: Record<string, { project: ProjectDocument; savedAtMs: number; outsideFolder?: boolean }>;
   let calls: { channel: string; request: unknown }[];
   beforeEach(() => {
     resetStore();
     calls = [];
+    files = {};
     setBridge({
       invoke: (channel, request) => {
         calls.push({ channel, request });
         if (channel === 'studio:projects.readRecovery') return Promise.resolve({ ok: true, value: recovery as never });
-        if (channel === 'studio:projects.listRecent' || channel === 'studio:projects.list') return Promise.resolve({ ok: true, value: [] as never });
+        if (channel === 'studio:projects.list') return Promise.resolve({ ok: true, value: Object.entries(files).filter(([, f]) => !f.outsideFolder).map(([path, f]) => ({ path, name: f.project.name, savedAtMs: f.savedAtMs })) as never });
+        // Opening a file puts it first in recent projects with the time it was opened (project-service.ts).
+        if (channel === 'studio:projects.listRecent') return Promise.resolve({ ok: true, value: Object.entries(files).map(([path, f]) => ({ path, name: f.project.name, savedAtMs: 10_000 })) as never });
+        if (channel === 'studio:projects.open') {
+          const { path } = request as { path: string };
+          const file = files[path];
+          return Promise.resolve(file ? { ok: true, value: { path, project: JSON.parse(JSON.stringify(file.project)) } as never } : { ok: false, error: { code: 'not-found', message: `no project file at ${path}`, details: {} } });
+        }
         return Promise.resolve({ ok: true, value: { deleted: true, discarded: true } as never });
       },
       on: () => () => {},
@@ -163,6 +173,41 @@ describe('recovery, new project and deleting a project file', () => {
     recovery = { project: autosaved('other-project', 'Left unsaved'), path: null, autosavedAtMs: 1 };
     await checkRecovery();
     expect(useStudioStore.getState().recovery?.project.name).toBe('Left unsaved');
+  });
+
+  it('does not ask about an autosave its saved project file already holds, and drops it', async () => {
+    const saved = autosaved('saved-project', 'Saved');
+    files['/p/saved.qtts.json'] = { project: saved, savedAtMs: 100 };
+    // Keys in another order and an absent optional member, as the file reads back: the same document.
+    recovery = { project: { ...saved, editor: { inputFormat: 'ssml', text: saved.editor.text, ssmlOptions: undefined } }, path: '/p/saved.qtts.json', autosavedAtMs: 200 };
+    await checkRecovery();
+    expect(useStudioStore.getState().recovery).toBeNull();
+    expect(calls.map((c) => c.channel)).toContain('studio:projects.discardRecovery');
+  });
+
+  it('asks when the autosave is newer than its file and differs, or the file is gone; not when the file was saved after it', async () => {
+    const saved = autosaved('saved-project', 'Saved');
+    const edited = { ...saved, editor: { ...saved.editor, text: '<speak>edited after the save</speak>' } };
+    files['/p/saved.qtts.json'] = { project: saved, savedAtMs: 100 };
+    recovery = { project: edited, path: '/p/saved.qtts.json', autosavedAtMs: 200 };
+    await checkRecovery();
+    expect(useStudioStore.getState().recovery?.project.editor.text).toBe('<speak>edited after the save</speak>');
+
+    useStudioStore.getState().setRecovery(null);
+    files['/p/saved.qtts.json'].savedAtMs = 300; // saved again after that autosave
+    await checkRecovery();
+    expect(useStudioStore.getState().recovery).toBeNull();
+
+    delete files['/p/saved.qtts.json'];
+    await checkRecovery();
+    expect(useStudioStore.getState().recovery?.path).toBe('/p/saved.qtts.json');
+
+    // A file outside the projects folder has no file time to go by (recent projects only say when it was opened): asked.
+    useStudioStore.getState().setRecovery(null);
+    files['/elsewhere/saved.qtts.json'] = { project: saved, savedAtMs: 100, outsideFolder: true };
+    recovery = { project: edited, path: '/elsewhere/saved.qtts.json', autosavedAtMs: 200 };
+    await checkRecovery();
+    expect(useStudioStore.getState().recovery?.path).toBe('/elsewhere/saved.qtts.json');
   });
 
   it('brings back the autosave of the project this page shows (a reload) without asking, keeping the newer text', async () => {

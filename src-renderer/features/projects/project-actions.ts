@@ -13,6 +13,7 @@ import { call } from '../../ipc/client';
 import { useStudioStore, type StudioState } from '../../store/store';
 import { DEFAULT_DOCUMENT, defaultEditorSsmlOptions } from '../editor/editor.slice';
 import { UNTITLED_PROJECT_NAME, randomId } from '../timeline/timeline.slice';
+import { autosaveIsInItsFile } from './recovery-check';
 
 export const AUTOSAVE_DELAY_MS = 800;
 
@@ -128,6 +129,7 @@ export async function openProject(path: string): Promise<void> {
 /**
  * At start: an autosave of the project this page already shows (restored from the session after a
  * reload) comes back silently, with its timeline, keeping the session's newer text and voice; an
+ * autosave its project file already holds (same document, or the file saved later) is dropped; an
  * autosave of any other project is unsaved work from a session that ended without saving: prompt.
  */
 export async function checkRecovery(): Promise<void> {
@@ -144,6 +146,8 @@ export async function checkRecovery(): Promise<void> {
       after.setEditorSsmlOptions(keep.ssmlOptions);
       after.updateVoiceSettings(keep.voice);
       after.setProjectMeta({ projectName: keep.name });
+    } else if (recovery && (await autosaveIsInItsFile(recovery))) {
+      await call(CHANNELS.discardRecovery, {}).catch(() => null);
     } else {
       s.setRecovery(recovery);
     }

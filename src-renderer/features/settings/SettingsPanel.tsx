@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useStudioStore } from '../../store/store';
 import { DEFAULT_OUTPUT_LOUDNESS, OUTPUT_LOUDNESS_LIMITS } from '../../../src-shared/audio-format';
 import { THEMES, applyTheme, readTheme, type Theme } from './theme';
+import { loadedModelName } from '../models/model-name';
 
 /** The loudness target and ceiling inputs: applied on Apply, checked against the contract's ranges. */
 function LoudnessSetting() {
@@ -68,6 +69,7 @@ function joinPath(dir: string, ...parts: string[]): string {
 export function SettingsPanel() {
   const info = useStudioStore((s) => s.appInfo);
   const status = useStudioStore((s) => s.engineStatus);
+  const models = useStudioStore((s) => s.models);
   const [theme, setTheme] = useState<Theme>(() => readTheme(window.localStorage));
   const choose = (t: Theme) => {
     setTheme(t);
@@ -118,7 +120,7 @@ export function SettingsPanel() {
           <dt>Engine build</dt>
           <dd>{status?.engineVersion || '…'}</dd>
           <dt>Model</dt>
-          <dd>{status?.model ? `${status.model.displayName}${status.model.synthetic ? ' — synthetic, random weights' : ''}` : 'none loaded'}</dd>
+          <dd>{status?.model ? `${loadedModelName(status.model, models)}${status.model.synthetic ? ' — synthetic, random weights' : ''}` : 'none loaded'}</dd>
           <dt>Queue</dt>
           <dd>{status ? `${status.numRunning} running, ${status.numWaiting} waiting, ${status.numCompleted} done, ${status.numFailed} failed since start` : '…'}</dd>
         </dl>

@@ -7,7 +7,9 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { setBridge } from '../../ipc/client';
 import { resetStore, useStudioStore } from '../../store/store';
 import type { StudioBridge } from '../../../src-shared/ipc-contract';
-import type { ModelInfo, SamplingParams, SynthesisRequest, SynthesisResult } from '../../../src-shared/synthesis';
+import type { ModelInfo, SamplingParams, SynthesisRequest, SynthesisResult, VoiceInfo } from '../../../src-shared/synthesis';
+import type { SavedVoice } from '../../../src-shared/contract/voices';
+import type { ModelEntry } from '../../../src-shared/contract/models';
 import { SpeakPanel } from './SpeakPanel';
 import { clearPreviewCache } from './speak-actions';
 
@@ -15,7 +17,15 @@ const DEFAULTS: SamplingParams = { doSample: true, temperature: 0.9, topK: 50, t
 const VOICES = ['vivian', 'ryan', 'aiden'].map((name) => ({ name, description: `${name} voice`, nativeLanguage: 'english', dialect: null }));
 const MODEL: ModelInfo = { id: 'm1', displayName: 'Tiny', path: '/x', kind: 'custom_voice', size: '0b6', synthetic: true, supportsInstruct: false, voices: VOICES, languages: ['english', 'chinese'], defaultParams: DEFAULTS, sampleRateHz: 24_000, modelHash: 'h' };
 
-function fakeBridge(): { bridge: StudioBridge; syntheses: SynthesisRequest[]; clips: unknown[] } {
+const savedVoice = (id: string, name: string, kind: SavedVoice['kind'], size: string): SavedVoice => ({
+  id, name, kind, createdAtMs: 1, model: { id: `made-${size}`, kind: kind === 'clone' ? 'base' : 'voice_design', size }, description: kind === 'design' ? 'calm' : null, cloneMode: kind === 'clone' ? 'xvector' : null, clip: null, warnings: [],
+});
+const ANNA = savedVoice('v-00000000000a', 'Anna', 'clone', '0b6');
+const BORIS = savedVoice('v-00000000000b', 'Boris', 'clone', '1b7');
+const NARRATOR = savedVoice('v-00000000000c', 'Narrator', 'design', '1b7');
+const BASE_0B6: ModelInfo = { ...MODEL, id: 'base-0b6', displayName: 'Tiny Base', kind: 'base', voices: [] };
+
+function fakeBridge(loaded: { model: ModelInfo; voices: VoiceInfo[]; saved: SavedVoice[] } = { model: MODEL, voices: VOICES, saved: [] }): { bridge: StudioBridge; syntheses: SynthesisRequest[]; clips: unknown[] } {
   const syntheses: SynthesisRequest[] = [];
   const clips: unknown[] = [];
   const bridge: StudioBridge = {
@@ -37,7 +47,7 @@ function fakeBridge(): { bridge: StudioBridge; syntheses: SynthesisRequest[]; cl
         clips.push(clip);
         return { ok: true, value: { ...clip, id: `clip-${clips.length}`, createdAtMs: 1, numSamples: 2400, durationMs: 100 } as never };
       }
-      const answers: Record<string, unknown> = { 'studio:engine.modelInfo': MODEL, 'studio:tts.listVoices': VOICES, 'studio:models.list': [] };
+      const answers: Record<string, unknown> = { 'studio:engine.modelInfo': loaded.model, 'studio:tts.listVoices': loaded.voices, 'studio:models.list': [], 'studio:voices.list': loaded.saved };
       return { ok: true, value: answers[channel] as never };
     },
     on: () => () => {},
@@ -119,5 +129,37 @@ describe('SpeakPanel', () => {
     fireEvent.keyDown(screen.getByTestId('speak-input'), { key: 'Enter', ctrlKey: true });
     await waitFor(() => expect(fake.syntheses).toHaveLength(2));
     expect(fake.syntheses[1].voice).toBe('vivian');
+  });
+
+  it('offers only the speakers the loaded model can speak', async () => {
+    const optionLabels = (select: HTMLSelectElement) => Array.from(select.options).map((o) => `${o.textContent}${o.disabled ? ' (disabled)' : ''}`);
+    // A CustomVoice model: its own speakers; no cloned or designed voice.
+    setBridge(fakeBridge({ model: MODEL, voices: VOICES, saved: [ANNA, BORIS, NARRATOR] }).bridge);
+    const { unmount } = render(<SpeakPanel />);
+    const speaker = (await screen.findByTestId('speak-speaker')) as HTMLSelectElement;
+    await waitFor(() => expect(useStudioStore.getState().savedVoices).toHaveLength(3));
+    expect(optionLabels(speaker)).toEqual(['vivian — english', 'ryan — english', 'aiden — english']);
+    unmount();
+
+    // A 0.6B Base model: the voice cloned with a 0.6B Base model only; the one picked before stays visible, disabled, with the reason.
+    resetStore();
+    setBridge(fakeBridge({ model: BASE_0B6, voices: [], saved: [ANNA, BORIS, NARRATOR] }).bridge);
+    useStudioStore.getState().updateVoiceSettings({ voice: BORIS.id });
+    render(<SpeakPanel />);
+    const baseSpeaker = (await screen.findByTestId('speak-speaker')) as HTMLSelectElement;
+    await waitFor(() => expect(optionLabels(baseSpeaker)).toEqual(['Boris — not on this model (disabled)', 'Anna — cloned']));
+    expect(screen.getByTestId('speak-speaker-unavailable').textContent).toContain('Boris cannot speak on the loaded model: cloned with a 1b7 Base model');
+    fireEvent.change(baseSpeaker, { target: { value: ANNA.id } });
+    expect(screen.queryByTestId('speak-speaker-unavailable')).toBeNull();
+    expect(optionLabels(baseSpeaker)).toEqual(['Anna — cloned']);
+  });
+
+  it('names an imported model after its folder, not the engine’s build-folder hash', async () => {
+    const built = { ...MODEL, id: 'local--my-checkpoint-1a2b3c4d', displayName: '3f9a0c1d2e4b5a69-v7-fp16', synthetic: false };
+    const entry: ModelEntry = { id: built.id, displayName: built.displayName, kind: 'installed', status: 'ready', synthetic: false, sizeBytes: 1, summary: '', capabilities: [], repo: null, localPath: '/home/me/models/my-checkpoint' };
+    const fake = fakeBridge({ model: built, voices: VOICES, saved: [] });
+    setBridge({ ...fake.bridge, invoke: async (channel, request) => (channel === 'studio:models.list' ? { ok: true, value: [entry] as never } : fake.bridge.invoke(channel, request)) });
+    render(<SpeakPanel />);
+    await waitFor(() => expect(screen.getByTestId('speak-model').textContent).toBe('my-checkpoint (local folder)'));
   });
 });

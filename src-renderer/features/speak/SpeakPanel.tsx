@@ -14,12 +14,16 @@ import { cancelAll, randomSeed } from '../timeline/generate-actions';
 import { previewVoice, speak } from './speak-actions';
 import type { SpeakResult } from './speak.slice';
 import { SavedVoicesPanel, savedVoiceLabel } from '../voice-library/SavedVoicesPanel';
+import { savedVoiceMismatch, speakableSavedVoices } from '../voice-library/voice-fit';
+import { voiceDisplayName } from '../voice-library/voice-names';
+import { loadedModelName } from '../models/model-name';
 
 function UsedLine({ r }: { r: SpeakResult }) {
   const u = r.used;
+  const savedVoices = useStudioStore((s) => s.savedVoices);
   return (
     <p className="used" data-testid="speak-used">
-      Made with <strong data-testid="speak-used-voice">{u.voice}</strong> · language {u.language} · seed <strong data-testid="speak-used-seed">{u.seed}</strong> ·{' '}
+      Made with <strong data-testid="speak-used-voice">{voiceDisplayName(u.voice, savedVoices)}</strong> · language {u.language} · seed <strong data-testid="speak-used-seed">{u.seed}</strong> ·{' '}
       {u.doSample ? `temperature ${u.temperature}, top-k ${u.topK}, top-p ${u.topP}` : 'greedy'}, repetition penalty {u.repetitionPenalty} · {(r.durationMs / 1000).toFixed(2)} s of audio, RTF {r.rtf.toFixed(2)}
     </p>
   );
@@ -55,6 +59,7 @@ export function SpeakPanel() {
   const previewing = useStudioStore((s) => s.previewingVoice);
   const modelInfo = useStudioStore((s) => s.modelInfo);
   const voices = useStudioStore((s) => s.voices);
+  const models = useStudioStore((s) => s.models);
   const settings = useStudioStore((s) => s.voiceSettings);
   const update = useStudioStore((s) => s.updateVoiceSettings);
   const setArea = useStudioStore((s) => s.setArea);
@@ -66,7 +71,13 @@ export function SpeakPanel() {
   }, []);
 
   const languages = ['auto', ...(modelInfo?.languages ?? [])];
+  const modelName = modelInfo ? loadedModelName(modelInfo, models) : null;
   const selected = voices.find((v) => v.name === settings.voice);
+  // Only what the loaded model can speak is offered; a chosen voice it cannot speak stays visible, disabled, with the reason.
+  const speakable = speakableSavedVoices(savedVoices, modelInfo);
+  const offered = selected !== undefined || speakable.some((v) => v.id === settings.voice);
+  const chosenSaved = savedVoices.find((v) => v.id === settings.voice);
+  const unavailable = modelInfo && !offered ? { name: chosenSaved?.name ?? settings.voice, why: chosenSaved ? savedVoiceMismatch(chosenSaved, modelInfo) : `${modelName} has no speaker of that name` } : null;
   const canInstruct = modelInfo?.supportsInstruct === true && modelInfo.kind !== 'voice_design';
 
   return (
@@ -74,7 +85,7 @@ export function SpeakPanel() {
       <div className="panel-head">
         <h2 id="speak-heading">Speak</h2>
         <span className="muted" data-testid="speak-model">
-          {modelInfo ? modelInfo.displayName : 'waiting for the engine…'}
+          {modelName ?? 'waiting for the engine…'}
         </span>
         <button className="link" onClick={() => setArea('models')}>
           Models
@@ -138,9 +149,14 @@ export function SpeakPanel() {
                     {v.name} — {v.nativeLanguage}
                   </option>
                 ))}
-                {savedVoices.length > 0 && (
+                {unavailable && (
+                  <option value={settings.voice} disabled>
+                    {unavailable.name} — not on this model
+                  </option>
+                )}
+                {speakable.length > 0 && (
                   <optgroup label="Saved voices">
-                    {savedVoices.map((v) => (
+                    {speakable.map((v) => (
                       <option key={v.id} value={v.id}>
                         {savedVoiceLabel(v)}
                       </option>
@@ -153,6 +169,11 @@ export function SpeakPanel() {
               </button>
             </div>
             {selected && <p className="hint">{selected.description}</p>}
+            {unavailable && (
+              <p className="hint" role="status" data-testid="speak-speaker-unavailable">
+                {unavailable.name} cannot speak on the loaded model: {unavailable.why}. Pick another speaker.
+              </p>
+            )}
           </div>
           <SavedVoicesPanel />
           <div className="field">

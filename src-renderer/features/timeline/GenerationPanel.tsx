@@ -1,10 +1,11 @@
 /**
- * Generation controls and feedback: Generate (Ctrl/Cmd+Enter), Cancel (Esc), progress per turn
- * (frames done / estimated), the queue with each job's state and position, and errors with the
- * studio's message (which says the fix).
+ * Generation controls and feedback: Generate (Ctrl/Cmd+Enter; refused with the reason while the
+ * SSML has problems), Cancel (Esc), progress per turn (frames done / estimated), the queue with each
+ * job's state and position, and the last generation's error with the studio's message (which says
+ * the fix) until a later one succeeds.
  */
 import { useStudioStore } from '../../store/store';
-import { cancelAll, generate } from './generate-actions';
+import { cancelAll, requestGenerate } from './generate-actions';
 import type { GenerationJob } from './timeline.slice';
 
 function jobLabel(job: GenerationJob): string {
@@ -12,19 +13,26 @@ function jobLabel(job: GenerationJob): string {
   return job.kind === 'full' ? `Whole document · seed ${job.seed}` : `Turn ${job.turnIndex! + 1} new take · seed ${job.seed}`;
 }
 
+/** The failure to show: the latest finished job's, if it failed; a later success clears it. */
+export function lastFailure(jobs: readonly GenerationJob[]): GenerationJob | null {
+  const latest = [...jobs].reverse().find((j) => j.state === 'done' || j.state === 'failed');
+  return latest?.state === 'failed' ? latest : null;
+}
+
 export function GenerationPanel() {
   const jobs = useStudioStore((s) => s.jobs);
   const engine = useStudioStore((s) => s.engineStatus);
   const diagnostics = useStudioStore((s) => s.diagnostics);
+  const refusal = useStudioStore((s) => s.generateRefusal);
   const clearFinished = useStudioStore((s) => s.clearFinishedJobs);
   const active = jobs.filter((j) => j.state === 'waiting' || j.state === 'running');
   const waiting = jobs.filter((j) => j.state === 'waiting');
-  const lastFailed = [...jobs].reverse().find((j) => j.state === 'failed');
+  const lastFailed = lastFailure(jobs);
   return (
     <section className="panel generation-panel" aria-labelledby="generation-heading">
       <div className="panel-head">
         <h2 id="generation-heading">Generate</h2>
-        <button className="primary" data-testid="generate" onClick={() => void generate()} aria-keyshortcuts="Control+Enter Meta+Enter" disabled={diagnostics.length > 0} title={diagnostics.length > 0 ? 'Fix the SSML problems first' : 'Ctrl/Cmd+Enter'}>
+        <button className="primary" data-testid="generate" onClick={requestGenerate} aria-keyshortcuts="Control+Enter Meta+Enter" disabled={diagnostics.length > 0} title={diagnostics.length > 0 ? 'Fix the SSML problems first' : 'Ctrl/Cmd+Enter'}>
           Generate
         </button>
         <button data-testid="cancel" onClick={() => void cancelAll()} disabled={active.length === 0} aria-keyshortcuts="Escape">
@@ -32,6 +40,11 @@ export function GenerationPanel() {
         </button>
         {engine && <span className="muted">engine queue: {engine.numWaiting} waiting, {engine.numRunning} running</span>}
       </div>
+      {refusal && (
+        <div role="alert" className="error-box" data-testid="generate-refused">
+          {refusal}
+        </div>
+      )}
       {lastFailed?.error && (
         <div role="alert" className="error-box" data-testid="generation-error">
           <strong>Generation failed ({lastFailed.error.code}).</strong> {lastFailed.error.message}

@@ -157,7 +157,7 @@ export function TimelinePanel() {
             <button onClick={() => timelinePlayer.current?.clearSelection()}>Clear selection</button>
           </>
         ) : (
-          <span className="muted">Drag across the waveform to select a stretch to play or loop; click to seek.</span>
+          <span className="muted">Drag across the waveform to select a stretch to play or loop; click to seek (or focus it: arrows seek, Space plays).</span>
         )}
       </div>
       <ol className="turn-blocks" aria-label="Turns">

@@ -3,12 +3,15 @@
  * break, and the whole recording's loudness before and after normalisation.
  */
 import type { ProcessingTrace } from '../../../src-shared/synthesis';
+import { useStudioStore } from '../../store/store';
+import { voiceDisplayName } from '../voice-library/voice-names';
 
 function fmt(value: number | null, unit: string, digits = 1): string {
   return value === null || !Number.isFinite(value) ? '—' : `${value.toFixed(digits)} ${unit}`;
 }
 
 export function TraceTable({ trace }: { trace: ProcessingTrace }) {
+  const savedVoices = useStudioStore((s) => s.savedVoices);
   return (
     <div className="trace" data-testid="trace">
       <h3>Processing trace</h3>
@@ -30,7 +33,7 @@ export function TraceTable({ trace }: { trace: ProcessingTrace }) {
           {trace.turns.map((t) => (
             <tr key={t.turnIndex}>
               <td>{t.turnIndex + 1}</td>
-              <td>{t.voice}</td>
+              <td>{voiceDisplayName(t.voice, savedVoices)}</td>
               <td>{t.language}</td>
               <td>×{t.rate.toFixed(2)}</td>
               <td>{fmt(t.pitchSemitones, 'st')}</td>

@@ -40,6 +40,25 @@ function fakeBridge() {
   return { bridge, syntheses, saved, choices };
 }
 
+/**
+ * Types `text` into a number field one key at a time (over its selected text, or after it), as a
+ * browser does: the field's value is the
+ * text typed while that is a number and '' while it is not ("-"); when the page rewrites the field
+ * (a controlled input snapping back), the next key goes after what the page wrote.
+ */
+/** A valid floating-point number in HTML's sense: what a number field reports as its value. */
+const HTML_FLOAT = /^-?(\d+(\.\d+)?|\.\d+)([eE][-+]?\d+)?$/;
+
+function typeIntoNumberField(input: HTMLInputElement, text: string, from: 'replace' | 'append' = 'append'): void {
+  let shown = from === 'replace' ? '' : input.value;
+  for (const ch of text) {
+    shown += ch;
+    fireEvent.change(input, { target: { value: shown } });
+    const reported = HTML_FLOAT.test(shown) ? shown : '';
+    if (input.value !== reported) shown = input.value;
+  }
+}
+
 function renderTurn(turnIndex: number) {
   const Turn = () => {
     const turn = useStudioStore((s) => s.turns[turnIndex]);
@@ -92,6 +111,18 @@ describe('TurnTakes', () => {
     fireEvent.click(screen.getByTestId('regenerate-0'));
     await waitFor(() => expect(fake.syntheses).toHaveLength(2));
     expect(fake.syntheses[1].seed).not.toBe(999);
+  });
+
+  it('takes a negative gain typed key by key ("-" then "6" is -6 dB, not +6)', () => {
+    renderTurn(0);
+    const gain = screen.getByTestId('gain-0') as HTMLInputElement;
+    fireEvent.focus(gain);
+    typeIntoNumberField(gain, '-6', 'replace');
+    expect(useStudioStore.getState().turns[0].edit?.gainDb).toBe(-6);
+    typeIntoNumberField(gain, '.5');
+    expect(useStudioStore.getState().turns[0].edit?.gainDb).toBe(-6.5);
+    fireEvent.blur(gain);
+    expect(gain.value).toBe('-6.5');
   });
 
   it('labels A/B with the take names and keeps the one picked', async () => {

@@ -10,6 +10,8 @@ import type { ProjectTurn, TakeRef } from '../../../src-shared/contract/projects
 import { useStudioStore } from '../../store/store';
 import { withChosenTakeSync } from '../library/library-actions';
 import { playPcm, stopPcm } from '../../components/pcm-player';
+import { NumberField } from '../../components/NumberField';
+import { voiceDisplayName } from '../voice-library/voice-names';
 import { MAX_SEED } from '../voice/voice.slice';
 import { isEdited, NO_EDIT, takeSamples, type ClipAudio } from './compose-timeline';
 import { generate, type SeedChoice } from './generate-actions';
@@ -53,7 +55,12 @@ export function TurnTakes({ turn, sampleRateHz, region, onPlayRegion, exportLabe
   const chosen = turn.takes.find((t) => t.takeId === turn.chosenTakeId) ?? null;
   const chosenAudio = chosen ? clipAudio[chosen.clipId] : undefined;
   // Projects saved before takes recorded their voice: a take's own clip knows it; the base clip (take 1) may mix voices.
-  const voiceOf = (take: TakeRef) => take.voice ?? (turn.takes.indexOf(take) === 0 ? null : (clips[take.clipId]?.voice ?? null));
+  const savedVoices = useStudioStore((s) => s.savedVoices);
+  const recordedVoice = (take: TakeRef) => take.voice ?? (turn.takes.indexOf(take) === 0 ? null : (clips[take.clipId]?.voice ?? null));
+  const voiceOf = (take: TakeRef) => {
+    const voice = recordedVoice(take);
+    return voice === null ? null : voiceDisplayName(voice, savedVoices);
+  };
   const seconds = (take: TakeRef) => ((take.endSample - take.startSample) / sampleRateHz).toFixed(2);
   const playTake = (take: TakeRef | undefined) => {
     const audio = take && clipAudio[take.clipId];
@@ -97,32 +104,32 @@ export function TurnTakes({ turn, sampleRateHz, region, onPlayRegion, exportLabe
       <div className="toolbar turn-edit" role="group" aria-label={`Edit turn ${n} on the timeline`}>
         <label className="inline">
           Trim start
-          <input type="number" className="num" aria-label={`Turn ${n} trim start (ms)`} data-testid={`trim-start-${turn.turnIndex}`} min={0} step={10} value={edit.trimStartMs} onChange={(e) => setTurnEdit(turn.turnIndex, { trimStartMs: Math.max(0, Number(e.target.value) || 0) })} />
+          <NumberField className="num" aria-label={`Turn ${n} trim start (ms)`} data-testid={`trim-start-${turn.turnIndex}`} min={0} step={10} value={edit.trimStartMs} onValue={(v) => setTurnEdit(turn.turnIndex, { trimStartMs: v ?? 0 })} />
           ms
         </label>
         <label className="inline">
           Trim end
-          <input type="number" className="num" aria-label={`Turn ${n} trim end (ms)`} data-testid={`trim-end-${turn.turnIndex}`} min={0} step={10} value={edit.trimEndMs} onChange={(e) => setTurnEdit(turn.turnIndex, { trimEndMs: Math.max(0, Number(e.target.value) || 0) })} />
+          <NumberField className="num" aria-label={`Turn ${n} trim end (ms)`} data-testid={`trim-end-${turn.turnIndex}`} min={0} step={10} value={edit.trimEndMs} onValue={(v) => setTurnEdit(turn.turnIndex, { trimEndMs: v ?? 0 })} />
           ms
         </label>
         <label className="inline">
           Gap before
-          <input
-            type="number"
+          <NumberField
             className="num"
             aria-label={`Turn ${n} gap before (ms, empty: as generated)`}
             data-testid={`gap-${turn.turnIndex}`}
             min={0}
             step={10}
             placeholder="auto"
-            value={edit.gapBeforeMs ?? ''}
-            onChange={(e) => setTurnEdit(turn.turnIndex, { gapBeforeMs: e.target.value === '' ? null : Math.max(0, Number(e.target.value) || 0) })}
+            allowEmpty
+            value={edit.gapBeforeMs}
+            onValue={(v) => setTurnEdit(turn.turnIndex, { gapBeforeMs: v })}
           />
           ms
         </label>
         <label className="inline">
           Gain
-          <input type="number" className="num" aria-label={`Turn ${n} gain (dB)`} data-testid={`gain-${turn.turnIndex}`} min={-60} max={24} step={0.5} value={edit.gainDb} onChange={(e) => setTurnEdit(turn.turnIndex, { gainDb: Math.max(-60, Math.min(24, Number(e.target.value) || 0)) })} />
+          <NumberField className="num" aria-label={`Turn ${n} gain (dB)`} data-testid={`gain-${turn.turnIndex}`} min={-60} max={24} step={0.5} value={edit.gainDb} onValue={(v) => setTurnEdit(turn.turnIndex, { gainDb: v ?? 0 })} />
           dB
         </label>
         <button disabled={!isEdited(turn.edit)} onClick={() => setTurnEdit(turn.turnIndex, { ...NO_EDIT })}>

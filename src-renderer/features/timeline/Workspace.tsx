@@ -6,13 +6,13 @@ import { EditorPanel } from '../editor/EditorPanel';
 import { ProjectBar } from '../projects/ProjectBar';
 import { GenerationPanel } from './GenerationPanel';
 import { TimelinePanel } from './TimelinePanel';
-import { generate } from './generate-actions';
+import { requestGenerate } from './generate-actions';
 
 export function Workspace() {
   return (
     <div className="workspace">
       <ProjectBar />
-      <EditorPanel onSubmit={() => void generate()} />
+      <EditorPanel onSubmit={requestGenerate} />
       <GenerationPanel />
       <TimelinePanel />
     </div>

@@ -161,6 +161,25 @@ export async function generate(options: { turnIndex?: number; stream?: boolean; 
   return useStudioStore.getState().jobs.find((j) => j.jobId === job.jobId) ?? job;
 }
 
+/**
+ * Generate as the user asks for it (the button, Ctrl/Cmd+Enter in the editor or on the Timeline):
+ * refused while the editor's SSML has problems, with the first of them as the reason shown beside
+ * Generate (the same check that disables the button). Returns whether it started.
+ */
+export function requestGenerate(): boolean {
+  const s = useStudioStore.getState();
+  const problems = s.editorFormat === 'ssml' ? s.diagnostics : [];
+  if (problems.length > 0) {
+    const first = problems[0];
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+    s.setGenerateRefusal(`Not generated: fix the SSML first — line ${first.line}, column ${first.column}: ${first.message}${more}`);
+    return false;
+  }
+  s.setGenerateRefusal(null);
+  void generate();
+  return true;
+}
+
 /** Cancels every waiting or running job. */
 export async function cancelAll(): Promise<void> {
   const active = useStudioStore.getState().jobs.filter((j) => j.state === 'waiting' || j.state === 'running');

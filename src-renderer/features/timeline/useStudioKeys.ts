@@ -1,13 +1,13 @@
 /**
- * Studio shortcuts, scoped to where they act: Ctrl/Cmd+Enter generates on the Timeline (only when
- * the SSML has no problems) or speaks on the Speak screen, and does nothing elsewhere; Space plays
+ * Studio shortcuts, scoped to where they act: Ctrl/Cmd+Enter generates on the Timeline (refused,
+ * saying why, while the SSML has problems) or speaks on the Speak screen, and does nothing elsewhere; Space plays
  * or pauses the timeline, Esc cancels running generations and Ctrl/Cmd+Z / Shift+Z (or Y) undo and
  * redo timeline edits (take choices in the Library too), all only when no text field has focus.
  */
 import { useEffect } from 'react';
 import { useStudioStore } from '../../store/store';
 import { speak } from '../speak/speak-actions';
-import { cancelAll, generate } from './generate-actions';
+import { cancelAll, requestGenerate } from './generate-actions';
 import { timelinePlayer } from './timeline-player';
 import { withChosenTakeSync } from '../library/library-actions';
 
@@ -26,7 +26,7 @@ export function useStudioKeys(): void {
         const busy = s.jobs.some((j) => j.state === 'waiting' || j.state === 'running');
         if (s.area === 'timeline') {
           e.preventDefault();
-          if (s.diagnostics.length === 0) void generate();
+          requestGenerate(); // refused, saying why, while the SSML has problems
         } else if (s.area === 'speak') {
           e.preventDefault();
           if (!busy) void speak();

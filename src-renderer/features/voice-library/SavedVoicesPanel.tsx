@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import { VOICE_MODEL_KINDS, type SavedVoice } from '../../../src-shared/contract/voices';
 import { useStudioStore } from '../../store/store';
+import { savedVoiceMismatch, speakableSavedVoices } from './voice-fit';
 import { cloneVoiceFromFile, deleteVoiceWithUndo, designVoice, loadSavedVoices, renameVoice, undoVoiceDelete } from './voice-library-actions';
 
 /** The option label of a saved voice in a speaker picker. */
@@ -24,7 +25,7 @@ function NeedsModel({ kind, onModels }: { kind: 'clone' | 'design'; onModels: ()
   );
 }
 
-function SavedVoiceRow({ v, active }: { v: SavedVoice; active: boolean }) {
+function SavedVoiceRow({ v, active, mismatch }: { v: SavedVoice; active: boolean; mismatch: string }) {
   const update = useStudioStore((s) => s.updateVoiceSettings);
   const [renaming, setRenaming] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -40,7 +41,7 @@ function SavedVoiceRow({ v, active }: { v: SavedVoice; active: boolean }) {
       </span>
       {v.warnings.length > 0 && <span className="hint"> ({v.warnings.join('; ')})</span>}
       <span className="toolbar">
-        <button data-testid="saved-voice-use" disabled={active} onClick={() => update({ voice: v.id })}>
+        <button data-testid="saved-voice-use" disabled={active || mismatch !== ''} title={mismatch || undefined} onClick={() => update({ voice: v.id })}>
           {active ? 'In use' : 'Use'}
         </button>
         {renaming === null ? (
@@ -93,7 +94,7 @@ export function SavedVoicesPanel() {
 
   const canClone = modelInfo?.kind === 'base';
   const canDesign = modelInfo?.kind === 'voice_design';
-  const usable = saved.filter((v) => modelInfo?.kind === VOICE_MODEL_KINDS[v.kind].kind);
+  const usable = speakableSavedVoices(saved, modelInfo);
 
   return (
     <div className="field saved-voices" data-testid="saved-voices">
@@ -102,11 +103,11 @@ export function SavedVoicesPanel() {
       {saved.length > 0 && (
         <ul className="plain-list" data-testid="saved-voice-list">
           {saved.map((v) => (
-            <SavedVoiceRow key={v.id} v={v} active={current === v.id} />
+            <SavedVoiceRow key={v.id} v={v} active={current === v.id} mismatch={savedVoiceMismatch(v, modelInfo)} />
           ))}
         </ul>
       )}
-      {saved.length > usable.length && modelInfo && <p className="hint">Cloned voices speak on a Base model, designed voices on a VoiceDesign model; the others here need their model loaded.</p>}
+      {saved.length > usable.length && modelInfo && <p className="hint">Cloned voices speak on a Base model of the size they were cloned with, designed voices on a VoiceDesign model; the others here need their model loaded.</p>}
       {pending && (
         <p role="status" data-testid="voice-undo-bar">
           Deleted “{pending.name}”.{' '}

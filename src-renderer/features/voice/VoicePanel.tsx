@@ -9,6 +9,8 @@ import { useStudioStore } from '../../store/store';
 import type { SamplingParams } from '../../../src-shared/synthesis';
 import { MAX_SEED } from './voice.slice';
 import { loadVoiceData, switchModel } from './voice-actions';
+import { speakableSavedVoices } from '../voice-library/voice-fit';
+import { loadedModelName, modelEntryName } from '../models/model-name';
 
 /** A die showing five, drawn inline (emoji glyphs are missing on many Linux desktops and in headless Chromium). */
 export function DiceIcon() {
@@ -67,7 +69,7 @@ export function SamplingFields() {
 export function VoicePanel() {
   const modelInfo = useStudioStore((s) => s.modelInfo);
   const voices = useStudioStore((s) => s.voices);
-  const savedVoices = useStudioStore((s) => s.savedVoices);
+  const allSavedVoices = useStudioStore((s) => s.savedVoices);
   const models = useStudioStore((s) => s.models);
   const settings = useStudioStore((s) => s.voiceSettings);
   const loadError = useStudioStore((s) => s.voiceLoadError);
@@ -80,6 +82,7 @@ export function VoicePanel() {
   }, []);
 
   const selectedVoice = voices.find((v) => v.name === settings.voice);
+  const savedVoices = speakableSavedVoices(allSavedVoices, modelInfo);
   const languages = ['auto', ...(modelInfo?.languages ?? [])];
   const isDesign = modelInfo?.kind === 'voice_design';
   const usable = models.filter((m) => m.kind !== 'known');
@@ -92,11 +95,11 @@ export function VoicePanel() {
         <label htmlFor="model-picker">Model</label>
         <select id="model-picker" value={settings.modelId ?? modelInfo?.id ?? ''} disabled={switching} onChange={(e) => void switchModel(e.target.value)}>
           {modelInfo && !usable.some((m) => m.id === modelInfo.id) && (
-            <option value={modelInfo.id}>{modelInfo.displayName}{modelInfo.synthetic ? ' — random weights, produces noise' : ''}</option>
+            <option value={modelInfo.id}>{loadedModelName(modelInfo, models)}{modelInfo.synthetic ? ' — random weights, produces noise' : ''}</option>
           )}
           {usable.map((m) => (
             <option key={m.id} value={m.id}>
-              {m.displayName}{m.synthetic ? ' — random weights, produces noise' : ''}{m.status !== 'ready' ? ` (${m.status})` : ''}
+              {modelEntryName(m, modelInfo, models)}{m.synthetic ? ' — random weights, produces noise' : ''}{m.status !== 'ready' ? ` (${m.status})` : ''}
             </option>
           ))}
         </select>
@@ -169,7 +172,7 @@ export function VoicePanel() {
         <textarea id="instruct" rows={2} value={settings.instruct} disabled={!modelInfo?.supportsInstruct || isDesign} onChange={(e) => update({ instruct: e.target.value })} placeholder="e.g. speak warmly, a little slower" />
         {!modelInfo?.supportsInstruct && !isDesign && (
           <p className="hint" data-testid="instruct-reason">
-            {modelInfo ? `${modelInfo.displayName} does not take instructions (only the 1.7B CustomVoice and VoiceDesign models do).` : 'Waiting for the engine to report whether the model takes instructions.'}
+            {modelInfo ? `${loadedModelName(modelInfo, models)} does not take instructions (only the 1.7B CustomVoice and VoiceDesign models do).` : 'Waiting for the engine to report whether the model takes instructions.'}
           </p>
         )}
       </div>

@@ -1,0 +1,29 @@
+/**
+ * The name to show for the loaded model. The engine names a model after the folder it loads, which
+ * for an installed model is its build folder ('3f9a…-v7-fp16', a hash); the model list knows where
+ * it came from: an imported checkpoint by its folder's name, a hub model by its repo. Pure.
+ */
+import type { ModelEntry } from '../../../src-shared/contract/models';
+import type { ModelInfo } from '../../../src-shared/synthesis';
+
+function folderName(dir: string): string {
+  return dir.split(/[\\/]/).filter(Boolean).pop() ?? dir;
+}
+
+export function loadedModelName(info: Pick<ModelInfo, 'id' | 'displayName' | 'synthetic'>, models: readonly ModelEntry[]): string {
+  if (info.synthetic) return info.displayName;
+  const entry = models.find((m) => m.id === info.id);
+  if (entry && entry.displayName !== info.displayName) return entry.displayName; // the list names it better than the engine
+  if (entry?.localPath) return `${folderName(entry.localPath)} (local folder)`; // as the list names imported models not loaded
+  if (entry?.repo) return entry.repo;
+  // Not listed (yet): the store's ids say it too (model-store.ts: 'local--<folder>-<8 hex>', '<owner>--<name>').
+  const local = /^local--(.+)-[0-9a-f]{8}$/.exec(info.id);
+  if (local) return `${local[1]} (local folder)`;
+  if (/^[\w.-]+--[\w.-]+$/.test(info.id)) return info.id.replace('--', '/');
+  return info.displayName;
+}
+
+/** A model list entry's name: the loaded model's as above, any other as the list gives it. */
+export function modelEntryName(entry: ModelEntry, loaded: ModelInfo | null, models: readonly ModelEntry[]): string {
+  return loaded && entry.id === loaded.id ? loadedModelName(loaded, models) : entry.displayName;
+}

@@ -1,0 +1,24 @@
+/**
+ * Voices as people know them: clips, takes and traces record a saved voice by its id ('v-…'),
+ * which is shown by the voice's name (a deleted one says so), and a search for a name finds the
+ * voices it names, so the Library can list the clips spoken in them. Pure.
+ */
+import { VOICE_ID_PATTERN, type SavedVoice } from '../../../src-shared/contract/voices';
+
+/** The name to show for a recorded voice: a saved voice's name, else the voice as recorded. */
+export function voiceDisplayName(voice: string, saved: readonly Pick<SavedVoice, 'id' | 'name'>[]): string {
+  const found = saved.find((v) => v.id === voice);
+  if (found) return found.name;
+  return VOICE_ID_PATTERN.test(voice) ? `${voice} (deleted voice)` : voice;
+}
+
+/**
+ * The voices, as clips record them, whose name contains `search` (case-insensitively): built-in
+ * speakers by name, saved voices by id and by name (SSML may name one either way). Empty search: none.
+ */
+export function voicesMatching(search: string, builtIn: readonly { name: string }[], saved: readonly Pick<SavedVoice, 'id' | 'name'>[]): string[] {
+  const key = search.trim().toLowerCase();
+  if (key === '') return [];
+  const hits = (name: string) => name.toLowerCase().includes(key);
+  return [...new Set([...builtIn.filter((v) => hits(v.name)).map((v) => v.name), ...saved.filter((v) => hits(v.name)).flatMap((v) => [v.id, v.name])])];
+}
