@@ -13,7 +13,7 @@ import { resolveEngineConfig } from '../engine/engine-config';
 import { fakeManifest, fakeStages, fakeTokenizer } from '../engine/testing/fake-stages';
 import { resolveSchedulerConfig } from '../scheduler/batch-policy';
 import { HostedSynthesis } from '../engine-host/synthesis-service';
-import { AUDIO_INSERT_MAX_BYTES } from '../engine-host/audio-inserts';
+import { defaultAudioInsertPolicy } from '../engine-host/audio-inserts';
 import { measureIntegratedLoudness } from '../audio/loudness';
 import { measureTruePeakDbtp } from '../audio/true-peak';
 import { decodeWav } from '../audio/wav';
@@ -33,7 +33,7 @@ afterAll(async () => {
 function hostedSynthesis(): HostedSynthesis {
   const engine = new Engine({ manifest: fakeManifest(), tokenizer: fakeTokenizer(), stages: fakeStages(), config: resolveEngineConfig({ provider: 'cpu' }), provider: { name: 'cpu', reason: 'test' } });
   const service = new HostedSynthesis(engine, resolveSchedulerConfig({ maxRunningSequences: 8 }), { id: 'fake', synthetic: true, displayName: 'fake' }, () => {}, {
-    audioInserts: { roots: [], maxBytes: AUDIO_INSERT_MAX_BYTES },
+    audioInserts: defaultAudioInsertPolicy([], 24000),
     log: () => {},
   });
   services.push(service);
