@@ -23,15 +23,19 @@ order=${ORDER:-webgpu,webgpucapture,cuda,cudagraph}
 config=${ENGINE_CONFIG:-'{"framesPerTextToken":0,"minFramesCap":16}'}
 nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader -lms 500 > "$raw/smi-${PASS:-A}.csv" 2>/dev/null &
 smi=$!
+# One bench process per variant and client count, so a level that runs past VARIANT_TIMEOUT_S loses only itself.
 for v in ${order//,/ }; do
-  t=$(date +%s)
-  timeout "${VARIANT_TIMEOUT_S:-170}" node out/main/cli.js bench --target inproc --model "$built" --engine-config "$config" \
-    --variants "$v" --clients "${CLIENTS:-1,8,64}" --window "${WINDOW:-8}" --passes 1 --workloads plain --no-store \
-    --out "$work/reports-${PASS:-A}-$v" > "$raw/bench-${PASS:-A}-$v.log" 2>&1
-  echo "=== ${PASS:-A} $v rc=$? in $(( $(date +%s) - t )) s"
-  cp "$work/reports-${PASS:-A}-$v"/*.md "$raw/bench-${PASS:-A}-$v.md" 2>/dev/null
-  grep -E '^\| [0-9]+ \|' "$raw/bench-${PASS:-A}-$v.md" 2>/dev/null | head -6
-  grep -iE 'error|invalid|differ' "$raw/bench-${PASS:-A}-$v.log" | head -3 | cut -c1-300
+  for c in ${CLIENTS:-1,8,64}; do c=${c//,/ }; for n in $c; do
+    t=$(date +%s)
+    tag=${PASS:-A}-$v-c$n
+    timeout "${VARIANT_TIMEOUT_S:-170}" node out/main/cli.js bench --target inproc --model "$built" --engine-config "$config" \
+      --variants "$v" --clients "$n" --window "${WINDOW:-8}" --passes 1 --workloads plain --no-store \
+      --out "$work/reports-$tag" > "$raw/bench-$tag.log" 2>&1
+    echo "=== $tag rc=$? in $(( $(date +%s) - t )) s"
+    cp "$work/reports-$tag"/*.md "$raw/bench-$tag.md" 2>/dev/null
+    grep -E '^\| [0-9]+ \|' "$raw/bench-$tag.md" 2>/dev/null | head -3
+    grep -iE 'error|invalid|differ' "$raw/bench-$tag.log" | grep -v cudnnDestroy | head -2 | cut -c1-300
+  done; done
 done
 kill "$smi" 2>/dev/null
 if [ "${RT:-1}" = 1 ] && [ "${PASS:-A}" = A ]; then
