@@ -1,6 +1,6 @@
 /**
  * Whole-recording loudness normalisation: one linear gain that moves the integrated loudness
- * (BS.1770-4) to the target, lowered where needed so that no 4×-oversampled sample exceeds the
+ * (BS.1770-4) to the target, lowered where needed so that no oversampled point (true-peak.ts) exceeds the
  * true-peak ceiling. No limiter: a gain keeps the dynamics; when the ceiling wins, the final
  * loudness is below the target and the result says so.
  */
@@ -36,7 +36,7 @@ export function normalizeLoudness(pcm: Float32Array, sampleRateHz: number, targe
   checkTarget(target);
   checkFiniteSamples(pcm, sampleRateHz);
   const measured = measureIntegratedLoudness(pcm, sampleRateHz);
-  const peak = measureTruePeak(pcm);
+  const peak = measureTruePeak(pcm, sampleRateHz);
   const measuredPeakDb = peak > 0 ? 20 * Math.log10(peak) : null;
   if (!Number.isFinite(measured)) {
     return { pcm: pcm.slice(), measuredLufs: null, finalLufs: null, measuredTruePeakDbtp: measuredPeakDb, finalTruePeakDbtp: measuredPeakDb, appliedGainDb: 0, limitedByTruePeak: false };

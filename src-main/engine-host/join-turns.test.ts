@@ -31,9 +31,9 @@ describe('joinTurns, plain text', () => {
 
   it('brings a clip over full scale under the true-peak ceiling', () => {
     const loud = sine(1.6); // +4 dBTP, as the issue measured on raw plain-text output
-    expect(measureTruePeakDbtp(loud)).toBeGreaterThan(3);
+    expect(measureTruePeakDbtp(loud, RATE)).toBeGreaterThan(3);
     const joined = joinTurns(request, plan, [turnOf(loud)], noInserts);
-    expect(measureTruePeakDbtp(joined.pcm)).toBeLessThanOrEqual(truePeakCeilingDbtp);
+    expect(measureTruePeakDbtp(joined.pcm, RATE)).toBeLessThanOrEqual(truePeakCeilingDbtp);
     expect(joined.pcm.length).toBe(loud.length);
     expect(joined.trace?.loudnessMeasuredLufs).toBeGreaterThan(targetLufs);
     expect(joined.trace?.truePeakFinalDbtp).toBeLessThanOrEqual(truePeakCeilingDbtp);
@@ -69,8 +69,8 @@ describe('joinTurns, the request loudness target', () => {
   it('holds a lower ceiling over the target', () => {
     const loud = sine(0.5);
     const joined = joinTurns({ ...request, loudness: { targetLufs: -5, truePeakCeilingDbtp: -6 } }, plan, [turnOf(loud)], noInserts);
-    expect(measureTruePeakDbtp(joined.pcm)).toBeLessThanOrEqual(-6);
-    expect(measureTruePeakDbtp(joined.pcm)).toBeGreaterThan(-6.1);
+    expect(measureTruePeakDbtp(joined.pcm, RATE)).toBeLessThanOrEqual(-6);
+    expect(measureTruePeakDbtp(joined.pcm, RATE)).toBeGreaterThan(-6.1);
   });
 
   it('normalises an SSML document to the request target', () => {
