@@ -54,6 +54,18 @@ describe('normalizeLoudness', () => {
     expect(Math.abs(result.finalTruePeakDbtp! - referenceDbtp)).toBeLessThan(0.02);
   });
 
+  it('warns with the shortfall in LU when the ceiling holds the recording under the target, and not when it is met', () => {
+    const limited = normalizeLoudness(quietToneWithBurst(RATE_HZ), RATE_HZ, { targetLufs: -16, truePeakCeilingDbtp: -1 });
+    const shortfall = -16 - limited.finalLufs!;
+    expect(shortfall).toBeGreaterThan(1);
+    expect(limited.shortfallLu).toBeCloseTo(shortfall, 9);
+    expect(limited.warning).toContain(`loudness target missed: the recording reaches ${limited.finalLufs!.toFixed(1)} LUFS, ${shortfall.toFixed(1)} LU below the -16 LUFS target`);
+    expect(limited.warning).toMatch(/the -1 dBTP true-peak ceiling held the gain to [+-]\d+\.\d dB .*lower the target, raise the ceiling/);
+    const met = normalizeLoudness(harmonicTone(150, RATE_HZ, 2, 0.05), RATE_HZ, { targetLufs: -16, truePeakCeilingDbtp: -1 });
+    expect(met).toMatchObject({ limitedByTruePeak: false, shortfallLu: 0, warning: null });
+    expect(normalizeLoudness(new Float32Array(RATE_HZ), RATE_HZ, { targetLufs: -16, truePeakCeilingDbtp: -1 })).toMatchObject({ shortfallLu: 0, warning: null });
+  });
+
   it('leaves silence alone and reports null loudness', () => {
     const result = normalizeLoudness(new Float32Array(RATE_HZ), RATE_HZ, { targetLufs: -16, truePeakCeilingDbtp: -1 });
     expect(result).toMatchObject({ measuredLufs: null, finalLufs: null, appliedGainDb: 0 });

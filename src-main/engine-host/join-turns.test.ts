@@ -83,3 +83,28 @@ describe('joinTurns, the request loudness target', () => {
     expect(measureIntegratedLoudness(joined.pcm, RATE)).toBeCloseTo(-27, 1);
   });
 });
+
+describe('joinTurns, a missed loudness target', () => {
+  /** A quiet tone with one click: its crest factor keeps it under the target at the ceiling. */
+  function quietWithClick(): Float32Array {
+    const pcm = sine(0.02);
+    pcm[RATE] = 0.5;
+    return pcm;
+  }
+
+  it('passes the warning on with the shortfall in LU, for plain text and SSML alike', () => {
+    const ssmlPlan: TurnPlan = {
+      turns: [{ index: 0, text: 'a', voice: 'ryan', language: 'english', instruct: undefined }],
+      segments: [{ kind: 'turn', index: 0, text: 'a', voice: 'ryan', language: 'english', rate: 1, pitchSemitones: 0, volumeGainDb: 0 }],
+      warnings: [],
+    };
+    const loudness = { targetLufs: -16, truePeakCeilingDbtp: -1 };
+    for (const [req, turnPlan] of [[{ ...request, loudness }, plan], [{ ...request, inputFormat: 'ssml', loudness } as SynthesisRequest, ssmlPlan]] as const) {
+      const joined = joinTurns(req, turnPlan, [turnOf(quietWithClick())], noInserts);
+      const shortfallLu = -16 - joined.trace!.loudnessFinalLufs!;
+      expect(shortfallLu).toBeGreaterThan(1);
+      expect(joined.warnings).toEqual([expect.stringContaining(`${shortfallLu.toFixed(1)} LU below the -16 LUFS target, because the -1 dBTP true-peak ceiling held the gain`)]);
+    }
+    expect(joinTurns({ ...request, loudness }, plan, [turnOf(sine(0.02))], noInserts).warnings).toEqual([]);
+  });
+});

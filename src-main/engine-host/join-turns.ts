@@ -34,7 +34,7 @@ export function joinTurns(request: SynthesisRequest, plan: TurnPlan, turns: read
       loudnessFinalLufs: normalised.finalLufs,
       truePeakFinalDbtp: normalised.finalTruePeakDbtp,
     };
-    return { pcm: normalised.pcm, turnSpans: [{ turnIndex: 0, startSample: 0, endSample: normalised.pcm.length }], marks: [], trace, warnings: [] };
+    return { pcm: normalised.pcm, turnSpans: [{ turnIndex: 0, startSample: 0, endSample: normalised.pcm.length }], marks: [], trace, warnings: normalised.warning ? [normalised.warning] : [] };
   }
   const items = timelineFromSegments(plan.segments, {
     turns: new Map(plan.turns.map((t, i) => [t.index, { pcm: turns[i].pcm, sampleRateHz: turns[i].sampleRateHz }])),
@@ -43,5 +43,5 @@ export function joinTurns(request: SynthesisRequest, plan: TurnPlan, turns: read
     defaultLanguage: request.language,
   });
   const rendered = renderTimeline({ items, ...(request.loudness ? { loudness: request.loudness } : {}) });
-  return { pcm: rendered.pcm, turnSpans: rendered.turnSpans, marks: rendered.marks, trace: rendered.trace, warnings: [...inserts.warnings] };
+  return { pcm: rendered.pcm, turnSpans: rendered.turnSpans, marks: rendered.marks, trace: rendered.trace, warnings: [...inserts.warnings, ...(rendered.loudness?.warning ? [rendered.loudness.warning] : [])] };
 }
