@@ -45,7 +45,7 @@ const rows: [string, number][] = [
   ['time-stretch rate 0.9 (WSOLA)', medianMs(() => timeStretch(clip, RATE_HZ, 0.9))],
   ['pitch shift +2 st (WSOLA + resample)', medianMs(() => pitchShift(clip, RATE_HZ, 2))],
   ['loudness: integrated (K-weighting, gating)', medianMs(() => measureIntegratedLoudness(clip, RATE_HZ))],
-  ['loudness: true peak (4x)', medianMs(() => measureTruePeak(clip))],
+  ['loudness: true peak (8x at 24 kHz)', medianMs(() => measureTruePeak(clip, RATE_HZ))],
   ['loudness: normalise to -16 LUFS / -1 dBTP', medianMs(() => normalizeLoudness(clip, RATE_HZ, { targetLufs: -16, truePeakCeilingDbtp: -1 }))],
 ];
 const thirds = [clip.subarray(0, 5 * RATE_HZ), clip.subarray(5 * RATE_HZ, 10 * RATE_HZ), clip.subarray(10 * RATE_HZ)];

@@ -1,7 +1,7 @@
 /**
- * Test-only helpers for the DSP tests: synthetic signals, a YIN pitch estimate, and a slow,
- * independent BS.1770 meter (direct form I with the standard's published 48 kHz coefficients,
- * explicit per-block loops). Imported by *.test.ts only; nothing in the app uses it.
+ * Test-only helpers for the DSP tests: synthetic signals, a YIN pitch estimate, a slow, independent
+ * BS.1770 meter (direct form I with the standard's published 48 kHz coefficients, explicit per-block
+ * loops) and a slow 32× true-peak reference. Imported by *.test.ts only; nothing in the app uses it.
  */
 
 /** A voiced-speech-like tone: harmonics 1..numHarmonics with 1/h amplitudes, peak about `amplitude`. */
@@ -93,4 +93,34 @@ export function referenceLoudness48k(x: Float32Array): number {
   const rel = lk(abs.reduce((s, z) => s + z, 0) / abs.length) - 10;
   const gated = abs.filter((z) => lk(z) > rel);
   return lk(gated.reduce((s, z) => s + z, 0) / gated.length);
+}
+
+/**
+ * Slow reference true peak: the largest magnitude at `oversampling` points per sample of the
+ * signal rebuilt by a long (±128 samples) Hann-windowed sinc; independent of true-peak.ts.
+ */
+export function referenceTruePeak(x: Float32Array, oversampling = 32, halfWidth = 128): number {
+  let best = 0;
+  for (let i = 0; i < x.length; i++) {
+    for (let p = 0; p < oversampling; p++) {
+      const t = i + p / oversampling;
+      let acc = 0;
+      for (let k = Math.max(0, Math.ceil(t - halfWidth)); k <= Math.min(x.length - 1, Math.floor(t + halfWidth)); k++) {
+        const d = t - k;
+        acc += x[k] * (d === 0 ? 1 : Math.sin(Math.PI * d) / (Math.PI * d)) * (0.5 + 0.5 * Math.cos((Math.PI * d) / halfWidth));
+      }
+      best = Math.max(best, Math.abs(acc));
+    }
+  }
+  return best;
+}
+
+/** Multiplies both ends by a raised-cosine fade of `fadeSamples`, so an abrupt edge adds no overshoot of its own. */
+export function fadeEnds(x: Float32Array, fadeSamples: number): Float32Array {
+  for (let i = 0; i < fadeSamples; i++) {
+    const g = 0.5 - 0.5 * Math.cos((Math.PI * i) / fadeSamples);
+    x[i] *= g;
+    x[x.length - 1 - i] *= g;
+  }
+  return x;
 }

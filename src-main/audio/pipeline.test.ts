@@ -46,7 +46,7 @@ describe('renderTimeline', () => {
     expect(Math.abs(measureIntegratedLoudness(out.pcm, RATE_HZ) - -23)).toBeLessThan(0.1);
     expect(Math.abs(out.trace.loudnessFinalLufs! - -23)).toBeLessThan(0.1);
     expect(out.trace.loudnessMeasuredLufs).not.toBeCloseTo(-23, 0);
-    expect(measureTruePeakDbtp(out.pcm)).toBeLessThanOrEqual(-1);
+    expect(measureTruePeakDbtp(out.pcm, RATE_HZ)).toBeLessThanOrEqual(-1);
     expect(out.trace.truePeakFinalDbtp!).toBeLessThanOrEqual(-1);
     const defaults = renderTimeline({ items }); // default target -16 LUFS
     expect(Math.abs(defaults.trace.loudnessFinalLufs! - -16)).toBeLessThan(0.1);

@@ -155,7 +155,7 @@ export function renderTimeline(input: RenderTimelineInput, overrides: Parameters
     })),
     loudnessMeasuredLufs: measuredLufs,
     loudnessFinalLufs: loudness ? loudness.finalLufs : measuredLufs,
-    truePeakFinalDbtp: loudness ? loudness.finalTruePeakDbtp : finiteOrNull(measureTruePeakDbtp(out)),
+    truePeakFinalDbtp: loudness ? loudness.finalTruePeakDbtp : finiteOrNull(measureTruePeakDbtp(out, rateHz)),
   };
   return { pcm, sampleRateHz: rateHz, trace, turnSpans, marks, loudness };
 }

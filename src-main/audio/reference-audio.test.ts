@@ -1,13 +1,13 @@
 // Reference clip bytes of every common format decode to mono PCM at the clip's rate: WAV of any rate
 // and channels; MP3 / FLAC / Ogg Vorbis made by sox (fixtures/, stereo and odd rates); MP3, FLAC and
 // Ogg Opus made by our own encoders at test time. Then the prepared clip is 24 kHz and trimmed, and
-// damaged, unknown or unsupported bytes are refused naming the fix.
+// damaged, cut-short, unknown or unsupported bytes (AAC, the studio's own .aac export) are refused naming the fix.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decodeReferenceAudio, mixToMono, sniffAudioContainer, sniffOggCodec } from './reference-audio';
 import { prepareReferenceClip } from './reference-clip';
-import { encodeAudio } from './encode-audio';
+import { createAudioEncodeStream, encodeAudio } from './encode-audio';
 import { encodeWav } from './wav';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(path.join(__dirname, 'fixtures', name)));
@@ -79,11 +79,73 @@ describe('reference audio bytes', () => {
 
   it('refuses unsupported, unknown, damaged and oversized bytes naming the fix', async () => {
     const bytes = (s: string) => Uint8Array.from([...s].map((c) => c.charCodeAt(0)).concat(Array(64).fill(0)));
-    await expect(decodeReferenceAudio(bytes('\0\0\0\x20ftypM4A '))).rejects.toThrow(/MP4\/M4A \(AAC\) file.*ffmpeg -i clip\.m4a clip\.wav/);
+    await expect(decodeReferenceAudio(bytes('\0\0\0\x20ftypM4A '))).rejects.toThrow(/MP4\/M4A file \(usually AAC audio\).*use WAV, FLAC, MP3, Ogg Vorbis or Ogg Opus.*ffmpeg -i clip\.m4a clip\.wav/);
     await expect(decodeReferenceAudio(bytes('hello'))).rejects.toThrow(/not a recognised audio file/);
     await expect(decodeReferenceAudio(bytes('OggS'))).rejects.toThrow(/Ogg file with an unknown codec/);
     const cut = fixture('clip-mono-16k.flac').subarray(0, 60);
     await expect(decodeReferenceAudio(cut)).rejects.toMatchObject({ code: 'invalid-argument', message: expect.stringMatching(/could not be decoded as FLAC .*export it again/) });
     await expect(decodeReferenceAudio(new Uint8Array(64 * 1024 * 1024 + 1))).rejects.toMatchObject({ code: 'payload-too-large' });
+  });
+});
+
+describe('reference audio: AAC and clips cut short', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('refuses the studio\'s own .aac export (ADTS) as AAC, naming the formats that work, without running the MP3 decoder', async () => {
+    const aac = (await encodeAudio({ pcm: voiced(2, 24000), sampleRateHz: 24000, format: 'aac' })).bytes;
+    expect(sniffAudioContainer(aac)).toBe('aac');
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    await expect(decodeReferenceAudio(aac)).rejects.toMatchObject({
+      code: 'unsupported',
+      message: expect.stringMatching(/is AAC audio in an ADTS stream .*use WAV, FLAC, MP3, Ogg Vorbis or Ogg Opus: export the take as WAV or FLAC/),
+    });
+    expect(consoleError).not.toHaveBeenCalled(); // mpg123 printed a line per frame it could not decode
+  });
+
+  it('tells ADTS from MPEG audio by the layer bits, also after an ID3 tag', () => {
+    const id3 = [0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 2, 0, 0]; // 'ID3', v2.4, a 2-byte body
+    const adts = [0xff, 0xf1, 0x50, 0x80, 0x02, 0x1f, 0xfc];
+    const mp3 = [0xff, 0xfb, 0x90, 0x64, 0, 0, 0];
+    expect(sniffAudioContainer(Uint8Array.from(adts))).toBe('aac');
+    expect(sniffAudioContainer(Uint8Array.from([...id3, ...adts]))).toBe('aac');
+    expect(sniffAudioContainer(Uint8Array.from(mp3))).toBe('mp3');
+    expect(sniffAudioContainer(Uint8Array.from([...id3, ...mp3]))).toBe('mp3');
+    expect(sniffAudioContainer(Uint8Array.from([0xff, 0xff, 0xff, 0xff]))).toBeNull(); // sync bits alone are not a frame
+  });
+
+  it.each([
+    ['wav', /its WAV data chunk announces 96000 bytes but the file holds \d+ \(1\.2 s of the 2\.0 s its header announces\)/],
+    ['mp3', /its MP3 frame \d+ needs \d+ bytes but only \d+ follow/],
+    ['flac', /it holds 1\.\d s of the 2\.0 s its STREAMINFO announces/],
+    ['opus', /its Ogg page \d+ needs \d+ bytes but only \d+ follow/],
+  ] as const)('refuses a %s clip cut at 60 %, saying how much is missing', async (format, how) => {
+    const whole = format === 'wav' ? encodeWav(voiced(1.4, 24000), 24000, 'pcm16') : (await encodeAudio({ pcm: voiced(1.4, 24000), sampleRateHz: 24000, format })).bytes;
+    await expect(decodeReferenceAudio(whole)).resolves.toBeDefined();
+    const cut = whole.subarray(0, Math.round(whole.length * 0.6) + 1);
+    await expect(decodeReferenceAudio(cut)).rejects.toMatchObject({ code: 'invalid-argument', message: expect.stringMatching(new RegExp(`cut short or damaged: ${how.source}.*copy or export it again`)) });
+  });
+
+  it('refuses the sox-made Ogg Vorbis and MP3 cut mid-page or mid-frame, and an MP3 missing frames its Xing header counts', async () => {
+    const ogg = fixture('clip-stereo-22k.ogg');
+    await expect(decodeReferenceAudio(ogg.subarray(0, ogg.length - 100))).rejects.toThrow(/cut short or damaged: its Ogg page/);
+    const pages = ogg.slice();
+    pages[pages.length - 1] ^= 0xff; // still whole: only the audio of the last page changes
+    await expect(decodeReferenceAudio(pages)).resolves.toMatchObject({ format: 'ogg-vorbis' });
+    const mp3 = fixture('clip-stereo-44k.mp3');
+    await expect(decodeReferenceAudio(mp3.subarray(0, mp3.length - 50))).rejects.toThrow(/cut short or damaged: its MP3 frame 120 needs/);
+    const ours = (await encodeAudio({ pcm: voiced(1.4, 24000), sampleRateHz: 24000, format: 'mp3' })).bytes;
+    const holed = ours.slice();
+    holed.fill(0, ours.length >> 1, (ours.length >> 1) + 400); // junk where frames were
+    await expect(decodeReferenceAudio(holed)).rejects.toThrow(/only \d+ of the \d+ MP3 frames its Xing\/Info header counts are there whole/);
+  });
+
+  it('accepts a WAV streamed with unknown sizes (0xFFFFFFFF in the header), as the HTTP API sends it', async () => {
+    const chunks: Uint8Array[] = [];
+    const stream = createAudioEncodeStream({ sampleRateHz: 24000, format: 'wav', onBytes: (b) => chunks.push(b) });
+    await stream.write(voiced(1.4, 24000));
+    await stream.end();
+    const bytes = Uint8Array.from(chunks.flatMap((c) => Array.from(c)));
+    const decoded = await decodeReferenceAudio(bytes);
+    expect(decoded.pcm.length).toBe(voiced(1.4, 24000).length);
   });
 });

@@ -3,7 +3,6 @@
  * the studio and `studio serve` use). Cloning runs the Base model's speaker encoder in this process;
  * designing saves a VoiceDesign description. `studio synth --voice <name>` then speaks a saved voice.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { SavedVoice, SavedVoiceConditioning } from '../../src-shared/contract/voices';
@@ -15,6 +14,8 @@ import type { HostMethods } from '../engine-host/protocol';
 import { LibraryService } from '../services/library-service';
 import { VoiceLibraryService, defaultReservedVoiceNames } from '../services/voice-library-service';
 import { UsageError } from './cli-errors';
+import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
+import { readClipFile } from './read-clip-file';
 
 interface ModelFlags {
   model?: string;
@@ -80,14 +81,13 @@ export function registerVoice(program: Command): void {
 
   voice
     .command('clone <clip>')
-    .description('clone the voice of a clip (WAV, MP3, FLAC, Ogg; 5–15 s of one person speaking) with a Base model and save it')
+    .description(`clone the voice of a clip (WAV, FLAC, MP3, Ogg Vorbis or Opus; 5–15 s of one person speaking, at most ${MAX_REFERENCE_BYTES / 1048576} MB) with a Base model and save it`)
     .requiredOption('--name <name>', 'the name to save it under (used by --voice, SSML <voice name> and the API)')
     .option('--text <transcript>', "what the clip says: clones in-context (the official default, more faithful); without it the voice comes from the speaker embedding alone")
     .option('--model <dir>', 'a Base model folder (Qwen3-TTS-12Hz-0.6B-Base or 1.7B-Base, built or checkpoint)')
     .option('--provider <name>', 'auto, cpu, webgpu, cuda or dml', 'auto')
     .action(async (clip: string, opts: ModelFlags & { name: string; text?: string }) => {
-      if (!fs.existsSync(clip)) throw new UsageError(`no file at ${clip}`, 'pass the path of an audio file');
-      const audio = new Uint8Array(fs.readFileSync(clip));
+      const audio = readClipFile(clip);
       const saved = await withVoiceLibrary(async (voices) => {
         voices.checkName(opts.name); // before the model loads
         return withModel(opts, (service, model) =>

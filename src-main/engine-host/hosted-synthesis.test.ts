@@ -157,7 +157,8 @@ describe('<audio src> through the service', () => {
     const srcs = ['ding.wav', '/dev/zero', 'file:///dev/zero', '/etc/hostname', path.join(dataDir, 'nothing-here.wav')];
     const ssml = `<speak>Hello <audio src="${srcs[0]}"/><audio src="${srcs[1]}"/><audio src="${srcs[2]}"/><audio src="${srcs[3]}"/><audio src="${srcs[4]}"/> there</speak>`;
     const result = await synthesize(service, request(ssml, { inputFormat: 'ssml' }));
-    expect(result.warnings).toEqual(srcs.slice(1).map((src) => refusalWarning(src, policy)));
+    // The ding's peak may also hold the recording under the loudness target, which is a warning of its own.
+    expect(result.warnings.filter((w) => !w.startsWith('loudness target missed'))).toEqual(srcs.slice(1).map((src) => refusalWarning(src, policy)));
     const [a, b] = result.turnSpans;
     // the 2,400-sample ding sits between the two turns (crossfades may shave a few samples)
     expect(b.startSample - a.endSample).toBeGreaterThan(2000);

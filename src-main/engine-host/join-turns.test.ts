@@ -31,9 +31,9 @@ describe('joinTurns, plain text', () => {
 
   it('brings a clip over full scale under the true-peak ceiling', () => {
     const loud = sine(1.6); // +4 dBTP, as the issue measured on raw plain-text output
-    expect(measureTruePeakDbtp(loud)).toBeGreaterThan(3);
+    expect(measureTruePeakDbtp(loud, RATE)).toBeGreaterThan(3);
     const joined = joinTurns(request, plan, [turnOf(loud)], noInserts);
-    expect(measureTruePeakDbtp(joined.pcm)).toBeLessThanOrEqual(truePeakCeilingDbtp);
+    expect(measureTruePeakDbtp(joined.pcm, RATE)).toBeLessThanOrEqual(truePeakCeilingDbtp);
     expect(joined.pcm.length).toBe(loud.length);
     expect(joined.trace?.loudnessMeasuredLufs).toBeGreaterThan(targetLufs);
     expect(joined.trace?.truePeakFinalDbtp).toBeLessThanOrEqual(truePeakCeilingDbtp);
@@ -69,8 +69,8 @@ describe('joinTurns, the request loudness target', () => {
   it('holds a lower ceiling over the target', () => {
     const loud = sine(0.5);
     const joined = joinTurns({ ...request, loudness: { targetLufs: -5, truePeakCeilingDbtp: -6 } }, plan, [turnOf(loud)], noInserts);
-    expect(measureTruePeakDbtp(joined.pcm)).toBeLessThanOrEqual(-6);
-    expect(measureTruePeakDbtp(joined.pcm)).toBeGreaterThan(-6.1);
+    expect(measureTruePeakDbtp(joined.pcm, RATE)).toBeLessThanOrEqual(-6);
+    expect(measureTruePeakDbtp(joined.pcm, RATE)).toBeGreaterThan(-6.1);
   });
 
   it('normalises an SSML document to the request target', () => {
@@ -81,5 +81,30 @@ describe('joinTurns, the request loudness target', () => {
     };
     const joined = joinTurns({ ...request, inputFormat: 'ssml', loudness: { targetLufs: -27, truePeakCeilingDbtp: -1 } }, ssmlPlan, [turnOf(sine(0.02))], noInserts);
     expect(measureIntegratedLoudness(joined.pcm, RATE)).toBeCloseTo(-27, 1);
+  });
+});
+
+describe('joinTurns, a missed loudness target', () => {
+  /** A quiet tone with one click: its crest factor keeps it under the target at the ceiling. */
+  function quietWithClick(): Float32Array {
+    const pcm = sine(0.02);
+    pcm[RATE] = 0.5;
+    return pcm;
+  }
+
+  it('passes the warning on with the shortfall in LU, for plain text and SSML alike', () => {
+    const ssmlPlan: TurnPlan = {
+      turns: [{ index: 0, text: 'a', voice: 'ryan', language: 'english', instruct: undefined }],
+      segments: [{ kind: 'turn', index: 0, text: 'a', voice: 'ryan', language: 'english', rate: 1, pitchSemitones: 0, volumeGainDb: 0 }],
+      warnings: [],
+    };
+    const loudness = { targetLufs: -16, truePeakCeilingDbtp: -1 };
+    for (const [req, turnPlan] of [[{ ...request, loudness }, plan], [{ ...request, inputFormat: 'ssml', loudness } as SynthesisRequest, ssmlPlan]] as const) {
+      const joined = joinTurns(req, turnPlan, [turnOf(quietWithClick())], noInserts);
+      const shortfallLu = -16 - joined.trace!.loudnessFinalLufs!;
+      expect(shortfallLu).toBeGreaterThan(1);
+      expect(joined.warnings).toEqual([expect.stringContaining(`${shortfallLu.toFixed(1)} LU below the -16 LUFS target, because the -1 dBTP true-peak ceiling held the gain`)]);
+    }
+    expect(joinTurns({ ...request, loudness }, plan, [turnOf(sine(0.02))], noInserts).warnings).toEqual([]);
   });
 });

@@ -37,7 +37,7 @@ export function joinTurns(request: SynthesisRequest, plan: TurnPlan, turns: read
       loudnessFinalLufs: normalised.finalLufs,
       truePeakFinalDbtp: normalised.finalTruePeakDbtp,
     };
-    return { pcm: normalised.pcm, turnSpans: [{ turnIndex: 0, startSample: 0, endSample: normalised.pcm.length }], marks: [], trace, warnings: [] };
+    return { pcm: normalised.pcm, turnSpans: [{ turnIndex: 0, startSample: 0, endSample: normalised.pcm.length }], marks: [], trace, warnings: normalised.warning ? [normalised.warning] : [] };
   }
   const items = timelineFromSegments(plan.segments, {
     turns: new Map(plan.turns.map((t, i) => [t.index, { pcm: turns[i].pcm, sampleRateHz: turns[i].sampleRateHz }])),
@@ -46,12 +46,12 @@ export function joinTurns(request: SynthesisRequest, plan: TurnPlan, turns: read
     defaultLanguage: request.language,
   });
   const rendered = renderTimeline({ items, ...(request.loudness !== undefined ? { loudness: request.loudness } : {}) });
-  return { pcm: rendered.pcm, turnSpans: rendered.turnSpans, marks: rendered.marks, trace: rendered.trace, warnings: [...inserts.warnings] };
+  return { pcm: rendered.pcm, turnSpans: rendered.turnSpans, marks: rendered.marks, trace: rendered.trace, warnings: [...inserts.warnings, ...(rendered.loudness?.warning ? [rendered.loudness.warning] : [])] };
 }
 
 /** The turn as the model made it (`loudness: null`): no gain, its loudness and true peak measured for the trace. */
 function measuredOnly(pcm: Float32Array, sampleRateHz: number): { pcm: Float32Array; measuredLufs: number | null; finalLufs: number | null; finalTruePeakDbtp: number | null } {
   const finite = (x: number) => (Number.isFinite(x) ? x : null);
   const measuredLufs = finite(measureIntegratedLoudness(pcm, sampleRateHz));
-  return { pcm, measuredLufs, finalLufs: measuredLufs, finalTruePeakDbtp: finite(measureTruePeakDbtp(pcm)) };
+  return { pcm, measuredLufs, finalLufs: measuredLufs, finalTruePeakDbtp: finite(measureTruePeakDbtp(pcm, sampleRateHz)) };
 }

@@ -41,7 +41,7 @@ export class StreamGainPredictor {
       this.received.set(pcm.subarray(0, take), this.numReceived);
       this.numReceived += take;
     }
-    const chunkPeak = measureTruePeak(pcm);
+    const chunkPeak = measureTruePeak(pcm, this.sampleRateHz);
     const peakRose = chunkPeak > this.peak;
     this.peak = Math.max(this.peak, chunkPeak);
     const due = this.current === null || (take > 0 && this.numReceived - this.numAtLastEstimate >= REESTIMATE_EVERY_S * this.sampleRateHz);
