@@ -34,6 +34,7 @@ for v in ${order//,/ }; do
     echo "=== $tag rc=$? in $(( $(date +%s) - t )) s"
     cp "$work/reports-$tag"/*.md "$raw/bench-$tag.md" 2>/dev/null
     grep -E '^\| [0-9]+ \|' "$raw/bench-$tag.md" 2>/dev/null | head -3
+    cat "$work/reports-$tag"/*.json 2>/dev/null | grep -oE '"goldenSha256": ?"[0-9a-f]{12}' | head -1
     grep -iE 'error|invalid|differ' "$raw/bench-$tag.log" | grep -v cudnnDestroy | head -2 | cut -c1-300
   done; done
 done

@@ -50,7 +50,7 @@ export function joinTurns(request: SynthesisRequest, plan: TurnPlan, turns: read
 }
 
 /** The turn as the model made it (`loudness: null`): no gain, its loudness and true peak measured for the trace. */
-function measuredOnly(pcm: Float32Array, sampleRateHz: number): { pcm: Float32Array; measuredLufs: number | null; finalLufs: number | null; finalTruePeakDbtp: number | null } {
+function measuredOnly(pcm: Float32Array, sampleRateHz: number): { pcm: Float32Array; measuredLufs: number | null; finalLufs: number | null; finalTruePeakDbtp: number | null; warning?: string } {
   const finite = (x: number) => (Number.isFinite(x) ? x : null);
   const measuredLufs = finite(measureIntegratedLoudness(pcm, sampleRateHz));
   return { pcm, measuredLufs, finalLufs: measuredLufs, finalTruePeakDbtp: finite(measureTruePeakDbtp(pcm, sampleRateHz)) };

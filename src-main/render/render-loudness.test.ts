@@ -79,6 +79,6 @@ describe('render loudness', () => {
     expect(out.pcm.every((x, i) => Math.abs(x - gain * raw[i]) < 1e-6)).toBe(true);
     // ... which brings the work to the target
     expect(measureIntegratedLoudness(out.pcm, out.sampleRateHz)).toBeCloseTo(-40, 1);
-    expect(measureTruePeakDbtp(out.pcm)).toBeLessThan(-1);
+    expect(measureTruePeakDbtp(out.pcm, out.sampleRateHz)).toBeLessThan(-1);
   });
 });
