@@ -1,8 +1,9 @@
 /**
  * Visual SSML tuning: select words in the editor, move rate/pitch/volume, Apply, add emphasis
  * and a pause — the editor holds standard SSML, the live check (the generation parser, same
- * options) finds no problem and counts the turns, and Generate makes them with the prosody asked
- * for (the trace's rate and pitch). Screenshots at 1440×900 light and 1024×700 dark.
+ * options) finds no problem and still counts one turn (tuned words split no turn: one voice, one
+ * turn, one Timeline region), and Generate makes its parts with the prosody asked for (the trace
+ * lists them as 1.1, 1.2, 1.3 with their rate and pitch). Screenshots at 1440×900 light and 1024×700 dark.
  */
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures/app';
@@ -48,11 +49,13 @@ test('select text → rate/pitch/volume/emphasis/pause → SSML that checks and 
   // The pause goes after the selection, which after Emphasise is the emphasised words.
   await expect(content).toContainText('<emphasis level="reduced">The end.<break time="400ms"/></emphasis>');
   await expect(page.getByTestId('ssml-diagnostics')).toHaveCount(0);
-  await expect(page.getByTestId('turn-count')).toHaveText('3 turns', { timeout: 10_000 });
+  await expect(page.getByTestId('turn-count')).toHaveText('1 turn', { timeout: 10_000 });
   await ui.screenshot('ui-ssml-tuning-1440-light');
 
-  await generateAndWaitForRegions(page, 3);
+  await generateAndWaitForRegions(page, 1);
   const rows = page.getByTestId('trace').locator('tbody tr');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(1).locator('td').first()).toHaveText('1.2');
   await expect(rows.nth(1)).toContainText('×1.20');
   await expect(rows.nth(1)).toContainText('2.0 st');
   await expect(rows.nth(1)).toContainText('3.0 dB');

@@ -77,9 +77,11 @@ export interface SynthesisRequest {
   /** How SSML input is read (ignored for plain text). */
   ssmlOptions?: SsmlRequestOptions;
   /**
-   * SSML only: synthesise just this turn of the document (one engine sequence), with its own
-   * voice, language and prosody, for a new take of that turn. The result holds that turn alone,
-   * reported as turn 0 (turnSpans, progress and audio events), without the breaks around it.
+   * SSML only: synthesise just this dialogue turn of the document (a speaker's stretch: it ends
+   * where the voice or language changes) for a new take of it: all its parts (one engine sequence
+   * per stretch with its own prosody), with the breaks, marks and audio between them. The result
+   * holds that turn alone, reported as turn 0 (turnSpans, progress and audio events), without the
+   * breaks around it.
    */
   turnIndex?: number;
   /**
@@ -103,9 +105,12 @@ export interface SynthesisTimings {
   rtf: number;
 }
 
-/** Per-turn post-processing trace (SSML prosody and loudness). */
+/** Post-processing trace of one part of a turn (SSML prosody and loudness); a turn lists its parts in order. */
 export interface TurnTrace {
+  /** The dialogue turn (as turnSpans) this part belongs to. */
   turnIndex: number;
+  /** 0, 1, 2… within the turn: each stretch with its own prosody, or after a break, is a part. Absent: the audio pipeline's own per-part trace. */
+  partIndex?: number;
   voice: string;
   language: string;
   rate: number;
@@ -140,19 +145,21 @@ export interface SynthesisResult {
   modelHash: string;
   marks: MarkTimestamp[];
   trace: ProcessingTrace | null;
-  /** Turn boundaries in samples, in order; one entry for plain text. */
+  /** Dialogue turn boundaries in samples, in order (a turn's inner breaks lie inside its span); one entry for plain text. */
   turnSpans: { turnIndex: number; startSample: number; endSample: number }[];
 }
 
+/** Streamed audio, keyed by dialogue turn: a turn's parts stream one after another (as the model made them, before prosody and breaks). */
 export interface AudioChunk {
   requestId: string;
   turnIndex: number;
-  /** Offset of this chunk's first sample within its turn. */
+  /** Offset of this chunk's first sample within its turn's streamed audio. */
   startSample: number;
   sampleRateHz: number;
   pcm: Float32Array;
 }
 
+/** Progress of one dialogue turn: its parts' frames added up. */
 export interface SynthesisProgress {
   requestId: string;
   turnIndex: number;

@@ -75,9 +75,11 @@ describe('engine host process', () => {
   it('inserts <audio> from the imports folder and refuses /dev/zero and paths outside it with one warning', async () => {
     const ssml = `<speak>One.<audio src="ding.wav"/><audio src="/dev/zero"/><audio src="${path.join(dataDir, 'cache')}"/>Two.</speak>`;
     const result = await synth({ ...request('inserts', ssml), inputFormat: 'ssml' });
-    const [a, b] = result.turnSpans;
-    // 4,800 samples of ding (200 ms at 24 kHz) between the turns, less the crossfades
-    expect(b.startSample - a.endSample).toBeGreaterThan(4000);
+    // one voice: one turn of two parts, with 4,800 samples of ding (200 ms at 24 kHz) between them inside its span, less the crossfades
+    expect(result.turnSpans).toHaveLength(1);
+    const [span] = result.turnSpans;
+    const partsMs = result.trace!.turns.reduce((ms, t) => ms + t.durationMs, 0);
+    expect(span.endSample - span.startSample - (partsMs * 24000) / 1000).toBeGreaterThan(4000);
     const policy = { maxBytes: AUDIO_INSERT_MAX_BYTES };
     expect(result.warnings.filter((w) => w.startsWith('<audio'))).toEqual([refusalWarning('/dev/zero', policy), refusalWarning(path.join(dataDir, 'cache'), policy)]);
   });

@@ -75,8 +75,8 @@ describe('joinTurns, the request loudness target', () => {
 
   it('normalises an SSML document to the request target', () => {
     const ssmlPlan: TurnPlan = {
-      turns: [{ index: 0, text: 'a', voice: 'ryan', language: 'english', instruct: undefined }],
-      segments: [{ kind: 'turn', index: 0, text: 'a', voice: 'ryan', language: 'english', rate: 1, pitchSemitones: 0, volumeGainDb: 0 }],
+      turns: [{ index: 0, dialogueTurnIndex: 0, text: 'a', voice: 'ryan', language: 'english', instruct: undefined }],
+      segments: [{ kind: 'turn', index: 0, dialogueTurnIndex: 0, text: 'a', voice: 'ryan', language: 'english', rate: 1, pitchSemitones: 0, volumeGainDb: 0 }],
       warnings: [],
     };
     const joined = joinTurns({ ...request, inputFormat: 'ssml', loudness: { targetLufs: -27, truePeakCeilingDbtp: -1 } }, ssmlPlan, [turnOf(sine(0.02))], noInserts);

@@ -40,7 +40,7 @@ describe('saved voices', () => {
 
   it('plans plain text in a saved voice: no speaker name reaches the engine', () => {
     const plan = planTurns(request('Hello.', 'anna reads'), BASE);
-    expect(plan.turns).toEqual([{ index: 0, text: 'Hello.', voice: 'Anna Reads', savedVoiceId: ANNA.id, language: 'auto', instruct: undefined, speakerEmbedding: [0.1, 0.2] }]);
+    expect(plan.turns).toEqual([{ index: 0, dialogueTurnIndex: 0, text: 'Hello.', voice: 'Anna Reads', savedVoiceId: ANNA.id, language: 'auto', instruct: undefined, speakerEmbedding: [0.1, 0.2] }]);
     expect(planTurns(request('Hello.', CALM.id), DESIGN).turns[0]).toMatchObject({ voice: 'Calm', instruct: 'a calm elderly woman' });
     // without model facts (older callers) names pass through untouched
     const untouched = planTurns(request('Hello.', 'Anna Reads'), { voices: [], languages: ['auto'] }).turns[0];

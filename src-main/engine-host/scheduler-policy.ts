@@ -63,7 +63,7 @@ export class SchedulerAdmissionPolicy implements AdmissionPolicy {
       this.scheduler.noteRejected();
       throw new StudioError(
         'input-too-long',
-        `the request has ${formatCount(numNewSequences)} turns but at most ${formatCount(this.config.maxQueueDepth)} can be queued at once (scheduler.maxQueueDepth); split the document into several requests or raise maxQueueDepth`,
+        `the request has ${formatCount(numNewSequences)} turn parts (one engine sequence each: a new one at every voice, language or prosody change and after every break) but at most ${formatCount(this.config.maxQueueDepth)} can be queued at once (scheduler.maxQueueDepth); split the document into several requests or raise maxQueueDepth`,
         { field: 'input', numTurns: numNewSequences, maxQueueDepth: this.config.maxQueueDepth },
       );
     }

@@ -1,8 +1,8 @@
 /**
  * The engine host's service: loads the model, runs the engine loop, and answers protocol calls.
- * A request is planned into turns (turn-plan.ts); each turn is its own engine sequence, all run
- * side by side; their audio streams out as it is decoded, and when every turn is done the turns
- * are joined (and post-processed for SSML) into one SynthesisResult. <audio> files are loaded
+ * A request is planned into turn parts (turn-plan.ts); each part is its own engine sequence, all run
+ * side by side; their audio streams out by dialogue turn as it is decoded (dialogue-turn-events.ts),
+ * and when every part is done they are joined (and post-processed for SSML) into one SynthesisResult. <audio> files are loaded
  * asynchronously from the allowed roots only, and decoded in slices within a decoded-size bound
  * (audio-inserts.ts), once every turn is done.
  */
@@ -21,6 +21,7 @@ import { defaultAudioInsertPolicy, loadAudioInserts, type AudioInsertPolicy, typ
 import { finishRequest } from './finish-request';
 import type { HostHeartbeat, HostMethod, HostMethods, HostStartOptions } from './protocol';
 import { planTurns, type TurnPlan } from './turn-plan';
+import { DialogueTurnEvents } from './dialogue-turn-events';
 import { SchedulerAdmissionPolicy, schedulerConfigFor } from './scheduler-policy';
 import type { SchedulerConfig } from '../scheduler/batch-policy';
 import { createVoiceCloner, type VoiceCloner } from '../engine/voice-cloner';
@@ -36,11 +37,13 @@ export const SYNTHETIC_MODEL_CAPS = Object.freeze({ minFramesCap: 12, framesPerT
 
 type Emit = (event: string, payload: unknown) => void;
 
-/** One request in flight: its plan, and each turn's outcome as it arrives. */
+/** One request in flight: its plan, and each part's outcome as it arrives. */
 interface Job {
   request: SynthesisRequest;
   plan: TurnPlan;
   outcomes: (SynthesisOutcome | null)[];
+  /** Its parts' audio and progress, reported by dialogue turn. */
+  events: DialogueTurnEvents;
   startedMs: number;
   firstAudioMs: number | null;
   /** Every turn is done and its <audio> files are loading: it can no longer be cancelled. */
@@ -49,13 +52,14 @@ interface Job {
   reject(error: StudioError): void;
 }
 
+/** A part's engine sequence id: the request's id and the part's index (PlannedTurn.index). */
 const TURN_SEPARATOR = '#turn';
-const turnSequenceId = (requestId: string, turnIndex: number) => `${requestId}${TURN_SEPARATOR}${turnIndex}`;
+const turnSequenceId = (requestId: string, partIndex: number) => `${requestId}${TURN_SEPARATOR}${partIndex}`;
 
-function parseTurnSequenceId(id: string): { requestId: string; turnIndex: number } | null {
+function parseTurnSequenceId(id: string): { requestId: string; partIndex: number } | null {
   const at = id.lastIndexOf(TURN_SEPARATOR);
   if (at < 0) return null;
-  return { requestId: id.slice(0, at), turnIndex: Number(id.slice(at + TURN_SEPARATOR.length)) };
+  return { requestId: id.slice(0, at), partIndex: Number(id.slice(at + TURN_SEPARATOR.length)) };
 }
 
 export async function createSynthesisService(options: HostStartOptions, emit: Emit, log: (m: string) => void = (m) => console.info(m)): Promise<SynthesisService> {
@@ -225,9 +229,9 @@ export class HostedSynthesis implements SynthesisService {
   }
 
   /** Admission control; a refusal is announced with the status. */
-  private checkCapacity(numTurns: number): void {
+  private checkCapacity(numSequences: number): void {
     try {
-      this.policy.checkCapacity(this.engine.status().numWaiting, numTurns);
+      this.policy.checkCapacity(this.engine.status().numWaiting, numSequences);
     } catch (err) {
       this.emitStatus();
       throw err;
@@ -270,7 +274,7 @@ export class HostedSynthesis implements SynthesisService {
 
   private enqueueJob(request: SynthesisRequest, plan: TurnPlan, sequences: readonly Sequence[]): Promise<SynthesisResult> {
     return new Promise<SynthesisResult>((resolve, reject) => {
-      const job: Job = { request, plan, outcomes: plan.turns.map(() => null), startedMs: performance.now(), firstAudioMs: null, finishing: false, resolve, reject };
+      const job: Job = { request, plan, outcomes: plan.turns.map(() => null), events: new DialogueTurnEvents(plan.turns.map((t) => t.dialogueTurnIndex)), startedMs: performance.now(), firstAudioMs: null, finishing: false, resolve, reject };
       const added: string[] = [];
       try {
         for (const sequence of sequences) {
@@ -320,12 +324,18 @@ export class HostedSynthesis implements SynthesisService {
     const job = key && this.jobs.get(key.requestId);
     if (!key || !job) return;
     if (job.firstAudioMs === null) job.firstAudioMs = performance.now() - job.startedMs;
-    if (job.request.stream) this.emit(EVENTS.onDidProduceAudio, { ...chunk, requestId: key.requestId, turnIndex: key.turnIndex } satisfies AudioChunk);
+    if (job.request.stream) this.emitAudio(key.requestId, job.events.audio(key.partIndex, chunk));
+  }
+
+  private emitAudio(requestId: string, chunks: readonly AudioChunk[]): void {
+    for (const chunk of chunks) this.emit(EVENTS.onDidProduceAudio, { ...chunk, requestId } satisfies AudioChunk);
   }
 
   private onProgress(p: SynthesisProgress): void {
     const key = parseTurnSequenceId(p.requestId);
-    if (key && this.jobs.has(key.requestId)) this.emit(EVENTS.onDidProgress, { ...p, requestId: key.requestId, turnIndex: key.turnIndex } satisfies SynthesisProgress);
+    const job = key && this.jobs.get(key.requestId);
+    const progress = key && job ? job.events.progress(key.partIndex, p) : null;
+    if (key && progress) this.emit(EVENTS.onDidProgress, { ...progress, requestId: key.requestId } satisfies SynthesisProgress);
   }
 
   private onFinish(finished: SynthesisOutcome): void {
@@ -334,8 +344,9 @@ export class HostedSynthesis implements SynthesisService {
     const key = parseTurnSequenceId(sequenceId);
     const job = key && this.jobs.get(key.requestId);
     if (!key || !job) return;
-    job.outcomes[key.turnIndex] = outcome;
+    job.outcomes[key.partIndex] = outcome;
     const failed = outcome.status !== 'done';
+    if (!failed) this.emitAudio(key.requestId, job.events.finishPart(key.partIndex)); // later parts' held chunks (only streamed ones are held)
     if (failed) for (const t of job.plan.turns) if (job.outcomes[t.index] === null) this.engine.cancel(turnSequenceId(key.requestId, t.index));
     if (job.outcomes.some((o) => o === null)) return;
     job.finishing = true;

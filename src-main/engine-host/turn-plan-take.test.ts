@@ -35,3 +35,24 @@ describe('planTurns', () => {
     expect(planTurns({ ...request({ turnIndex: 0 }), inputFormat: 'text', input: 'Hi.' }, FACTS).turns).toHaveLength(1);
   });
 });
+
+describe('planTurns for a new take of a turn in several parts', () => {
+  const TUNED = `<speak><voice name="ryan">Hi.</voice><break time="100ms"/><voice name="vivian">One <prosody rate="80%">two <mark name="m"/>three</prosody><break time="50ms"/>four.</voice><break time="200ms"/><voice name="aiden">Bye.</voice></speak>`;
+
+  it('plans all its parts as turn 0 with the break and mark between them, and none of the breaks around it', () => {
+    const plan = planTurns(request({ input: TUNED, turnIndex: 1 }), FACTS);
+    expect(plan.turns.map((t) => [t.index, t.dialogueTurnIndex, t.voice, t.text])).toEqual([
+      [0, 0, 'vivian', 'One'],
+      [1, 0, 'vivian', 'two three'],
+      [2, 0, 'vivian', 'four.'],
+    ]);
+    expect(plan.segments).toMatchObject([
+      { kind: 'turn', index: 0, dialogueTurnIndex: 0, rate: 1 },
+      { kind: 'turn', index: 1, dialogueTurnIndex: 0, rate: 0.8 },
+      { kind: 'mark', name: 'm', turnIndex: 1 },
+      { kind: 'break', durationMs: 50 },
+      { kind: 'turn', index: 2, dialogueTurnIndex: 0, rate: 1 },
+    ]);
+    expect(plan.segments).toHaveLength(5);
+  });
+});

@@ -11,6 +11,7 @@ import { StudioError } from '../../src-shared/errors';
 import type { ProjectDocument, RecentProject, SsmlValidation } from '../../src-shared/contract/projects';
 import { projectDocumentSchema } from '../api/schemas';
 import { parseSsml } from '../ssml/parse-ssml';
+import { numDialogueTurns } from '../ssml/turn-builder';
 import type { SsmlOptionsInput } from '../ssml/ssml-options';
 import { FileGrants } from '../access/file-grants';
 
@@ -212,7 +213,7 @@ export function validateWithStudioParser(text: string, options: SsmlOptionsInput
     const parsed = parseSsml(text, options);
     return {
       ok: true,
-      numTurns: parsed.segments.filter((s) => s.kind === 'turn').length,
+      numTurns: numDialogueTurns(parsed.segments),
       dialect: parsed.dialect,
       dialectDetectedFrom: parsed.dialectDetectedFrom,
       warnings: parsed.warnings.slice(0, 50).map((w) => ({ line: w.line, column: w.column, message: w.message })),

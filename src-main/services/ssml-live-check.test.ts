@@ -28,7 +28,8 @@ describe('live SSML check = generation', () => {
         const live = validateWithStudioParser(text, ssmlOptionsForRequest(ssmlOptions, { ...facts, requestLanguage: 'auto' }));
         let generated: number | string;
         try {
-          generated = planTurns({ requestId: 'r', input: text, inputFormat: 'ssml', voice: 'ryan', language: 'auto', seed: 1, ssmlOptions }, facts).turns.length;
+          const plan = planTurns({ requestId: 'r', input: text, inputFormat: 'ssml', voice: 'ryan', language: 'auto', seed: 1, ssmlOptions }, facts);
+          generated = new Set(plan.turns.map((t) => t.dialogueTurnIndex)).size; // the dialogue turns the result's turnSpans report
         } catch (err) {
           generated = (err as Error).message;
         }

@@ -20,5 +20,5 @@ export function parseInput(input: string, format: InputFormat, options: SsmlOpti
   if (text === '') {
     throw new StudioError('invalid-argument', 'the text is empty; give the request something to say', { line: 1, column: 1, element: '', attribute: '', value: '', allowed: [], field: 'input' });
   }
-  return { segments: [{ kind: 'turn', index: 0, text, voice: null, language: null, rate: 1, pitchSemitones: 0, volumeGainDb: 0 }], warnings: [], dialect: 'ssml11', dialectDetectedFrom: null };
+  return { segments: [{ kind: 'turn', index: 0, dialogueTurnIndex: 0, text, voice: null, language: null, rate: 1, pitchSemitones: 0, volumeGainDb: 0 }], warnings: [], dialect: 'ssml11', dialectDetectedFrom: null };
 }

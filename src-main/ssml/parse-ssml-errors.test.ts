@@ -93,7 +93,7 @@ describe('parseSsml errors', () => {
     expect(errorOf(() => parseSsml('<speak><audio src="https://x.test/a.wav">fb</audio></speak>')).details).toMatchObject({ attribute: 'src' });
     expect(parseSsml('<speak><audio src="C:\\clips\\a.wav"/><audio src="file:///tmp/b.wav"/></speak>').segments).toHaveLength(2);
     const lenient = parseSsml('<speak><audio src="http://x.test/a.wav">fallback words</audio></speak>', { strict: false });
-    expect(lenient.segments).toEqual([{ kind: 'turn', index: 0, text: 'fallback words', voice: null, language: null, rate: 1, pitchSemitones: 0, volumeGainDb: 0 }]);
+    expect(lenient.segments).toEqual([{ kind: 'turn', index: 0, dialogueTurnIndex: 0, text: 'fallback words', voice: null, language: null, rate: 1, pitchSemitones: 0, volumeGainDb: 0 }]);
   });
 
   it('limits size, depth and element count', () => {

@@ -1,14 +1,20 @@
 /**
- * The typed output of SSML parsing: the scheduler's input. Turns are maximal spans of text
- * with one voice/language/prosody context (each becomes one sequence); breaks, marks and
- * inserted audio sit between them in document order. Types only.
+ * The typed output of SSML parsing: the scheduler's input. Turn segments are maximal spans of text
+ * with one voice/language/prosody context (each becomes one sequence); breaks, marks and inserted
+ * audio sit between them in document order. Consecutive turn segments in one voice and language
+ * form a dialogue turn (what the user sees as a turn); prosody and breaks split only segments. Types only.
  */
 
 /** One span of text to synthesise. voice/language null mean "the request's default". */
 export interface TurnSegment {
   kind: 'turn';
-  /** 0, 1, 2… over turns only. */
+  /** 0, 1, 2… over turn segments only: one engine sequence each. */
   index: number;
+  /**
+   * 0, 1, 2… over dialogue turns: advances only where voice, voice description or language
+   * changes, never on prosody, emphasis, breaks, marks or audio; tuned words keep their turn.
+   */
+  dialogueTurnIndex: number;
   text: string;
   voice: string | null;
   language: string | null;

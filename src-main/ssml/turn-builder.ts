@@ -1,7 +1,8 @@
 /**
  * Accumulates text, breaks, marks and audio into the segment list. Text joins the open turn
  * while the context (voice, language, prosody) stays equal; whitespace collapses to single
- * spaces. Punctuation-only text never makes a turn of its own: closing punctuation joins the
+ * spaces. A turn starts a new dialogue turn only when its speaker (voice, description, language)
+ * differs from the turn before. Punctuation-only text never makes a turn of its own: closing punctuation joins the
  * turn before it, opening punctuation the turn after it. Element boundaries are soft word breaks
  * (a space, except before closing punctuation); sentence ends add a full stop where the text has
  * none, and paragraph ends leave a pause before whatever is spoken next. Owned by one parse.
@@ -17,6 +18,13 @@ export interface TurnContext {
   volumeGainDb: number;
 }
 
+/** How many dialogue turns a segment list has (what the editor and the Timeline count as turns). */
+export function numDialogueTurns(segments: readonly SsmlSegment[]): number {
+  let num = 0;
+  for (const s of segments) if (s.kind === 'turn') num = Math.max(num, s.dialogueTurnIndex + 1);
+  return num;
+}
+
 export function defaultTurnContext(): TurnContext {
   return { voice: null, voiceDescription: null, language: null, rate: 1, pitchSemitones: 0, volumeGainDb: 0 };
 }
@@ -28,6 +36,11 @@ export function roundValue(value: number): number {
 
 function sameContext(a: TurnContext, b: TurnContext): boolean {
   return a.voice === b.voice && a.voiceDescription === b.voiceDescription && a.language === b.language && a.rate === b.rate && a.pitchSemitones === b.pitchSemitones && a.volumeGainDb === b.volumeGainDb;
+}
+
+/** The same speaker: a dialogue turn goes on across prosody changes, breaks, marks and audio. */
+function sameSpeaker(turn: TurnSegment, c: TurnContext): boolean {
+  return turn.voice === c.voice && (turn.voiceDescription ?? null) === c.voiceDescription && turn.language === c.language;
 }
 
 const PUNCTUATION_ONLY = /^[\s\p{P}]+$/u;
@@ -186,7 +199,9 @@ export class TurnBuilder {
     if (this.space === 'hard') this.space = 'soft';
     if (!open) return;
     const c = open.context;
-    const turn: TurnSegment = { kind: 'turn', index: this.numTurns++, text: open.text, voice: c.voice, language: c.language, rate: c.rate, pitchSemitones: c.pitchSemitones, volumeGainDb: c.volumeGainDb };
+    const last = this.lastTurn;
+    const dialogueTurnIndex = last === null ? 0 : sameSpeaker(last, c) ? last.dialogueTurnIndex : last.dialogueTurnIndex + 1;
+    const turn: TurnSegment = { kind: 'turn', index: this.numTurns++, dialogueTurnIndex, text: open.text, voice: c.voice, language: c.language, rate: c.rate, pitchSemitones: c.pitchSemitones, volumeGainDb: c.volumeGainDb };
     if (c.voiceDescription !== null) turn.voiceDescription = c.voiceDescription;
     this.segments.push(turn);
     this.lastTurn = turn;

@@ -89,9 +89,10 @@ export interface SsmlDiagnostic {
 }
 
 /**
- * The editor's live check, by the same parser and settings as generation. dialect is the one the
- * document was read in (what 'auto' chose); warnings are what lenient mode dropped or what was
- * approximated, and never block Generate.
+ * The editor's live check, by the same parser and settings as generation. numTurns counts dialogue
+ * turns (a new one where the voice or language changes; tuned words and breaks stay in theirs).
+ * dialect is the one the document was read in (what 'auto' chose); warnings are what lenient mode
+ * dropped or what was approximated, and never block Generate.
  */
 export type SsmlValidation =
   | { ok: true; numTurns: number; dialect?: Exclude<SsmlDialect, 'auto'>; dialectDetectedFrom?: string | null; warnings?: SsmlDiagnostic[] }

@@ -98,7 +98,7 @@ export function TimelinePanel() {
     <section className="panel timeline-panel" aria-labelledby="timeline-heading">
       <div className="panel-head">
         <h2 id="timeline-heading">Timeline</h2>
-        <span className="muted" data-testid="timeline-duration">{formatS(composed.pcm.length, composed.sampleRateHz)} · {turns.length} turns</span>
+        <span className="muted" data-testid="timeline-duration">{formatS(composed.pcm.length, composed.sampleRateHz)} · {turns.length} turn{turns.length === 1 ? '' : 's'}</span>
       </div>
       <Waveform
         ref={(h) => {

@@ -1,13 +1,20 @@
 /**
- * The processing trace of the last full generation: per turn the applied rate, pitch, gain and
- * break, and the whole recording's loudness before and after normalisation.
+ * The processing trace of the last full generation: per turn (per part, where tuned words or a
+ * break split a turn: 2.1, 2.2…) the applied rate, pitch, gain and break, and the whole
+ * recording's loudness before and after normalisation.
  */
-import type { ProcessingTrace } from '../../../src-shared/synthesis';
+import type { ProcessingTrace, TurnTrace } from '../../../src-shared/synthesis';
 import { useStudioStore } from '../../store/store';
 import { voiceDisplayName } from '../voice-library/voice-names';
 
 function fmt(value: number | null, unit: string, digits = 1): string {
   return value === null || !Number.isFinite(value) ? '—' : `${value.toFixed(digits)} ${unit}`;
+}
+
+/** "2" for a turn made in one part, "2.1", "2.2"… for the parts of one made in several. */
+function turnLabel(trace: ProcessingTrace, t: TurnTrace): string {
+  const numParts = trace.turns.filter((u) => u.turnIndex === t.turnIndex).length;
+  return numParts > 1 ? `${t.turnIndex + 1}.${(t.partIndex ?? 0) + 1}` : String(t.turnIndex + 1);
 }
 
 export function TraceTable({ trace }: { trace: ProcessingTrace }) {
@@ -31,8 +38,8 @@ export function TraceTable({ trace }: { trace: ProcessingTrace }) {
         </thead>
         <tbody>
           {trace.turns.map((t) => (
-            <tr key={t.turnIndex}>
-              <td>{t.turnIndex + 1}</td>
+            <tr key={`${t.turnIndex}.${t.partIndex ?? 0}`}>
+              <td>{turnLabel(trace, t)}</td>
               <td>{voiceDisplayName(t.voice, savedVoices)}</td>
               <td>{t.language}</td>
               <td>×{t.rate.toFixed(2)}</td>

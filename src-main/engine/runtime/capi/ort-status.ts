@@ -14,7 +14,15 @@ export interface StatusContext {
   fix: string;
 }
 
+/**
+ * CUDA errors that leave the context unusable ("sticky": every later call fails the same way), so the
+ * engine must stop and its host restart: 700 illegal address, 719 launch failure, 999 unknown, and the
+ * device-lost family. Seen on the H100/H200 when a captured CUDA graph replays (docs/benchmarks.md).
+ */
+const STICKY_CUDA_ERROR = /CUDA failure (700|701|702|714|715|716|717|718|719|720|999)\b|illegal memory access|unspecified launch failure|device.?lost/i;
+
 export function studioCodeForOrtError(ortCode: number, message: string): ErrorCode {
+  if (STICKY_CUDA_ERROR.test(message)) return 'device-lost';
   if (/failed to allocate|out of memory|cudaErrorMemoryAllocation/i.test(message)) return 'out-of-memory';
   // a provider whose libraries or device are missing: the run cannot happen here, whatever ORT's code
   if (/failed to load library|cannot open shared object|no supported adapters|failed to get a webgpu adapter/i.test(message)) return 'unsupported';
