@@ -17,7 +17,12 @@ async function main(): Promise<void> {
   const emit = (event: string, payload: unknown): void => transport.post({ kind: 'event', event, payload });
   let service: SynthesisService;
   try {
-    service = await createSynthesisService(options, emit);
+    // A lost device (a sticky CUDA error) leaves nothing usable in this process: exit, and the supervisor
+    // (host-client.ts) fails what is in flight and starts a fresh host.
+    service = await createSynthesisService(options, emit, undefined, (error) => {
+      transport.post({ kind: 'fatal', error: error.toJSON() });
+      setTimeout(() => process.exit(1), 50);
+    });
   } catch (err) {
     transport.post({ kind: 'fatal', error: toStudioError(err).toJSON() });
     setTimeout(() => process.exit(1), 50);

@@ -6,7 +6,7 @@
  * asynchronously from the allowed roots only, and decoded in slices within a decoded-size bound
  * (audio-inserts.ts), once every turn is done.
  */
-import { StudioError, toStudioError } from '../../src-shared/errors';
+import { StudioError, toStudioError, type SerializedStudioError } from '../../src-shared/errors';
 import { EVENTS } from '../../src-shared/ipc-contract';
 import type { ModelManifest } from '../model-builder/manifest';
 import type { AudioChunk, EngineStatus, ModelInfo, SamplingParams, SynthesisOutcome, SynthesisProgress, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
@@ -62,7 +62,7 @@ function parseTurnSequenceId(id: string): { requestId: string; partIndex: number
   return { requestId: id.slice(0, at), partIndex: Number(id.slice(at + TURN_SEPARATOR.length)) };
 }
 
-export async function createSynthesisService(options: HostStartOptions, emit: Emit, log: (m: string) => void = (m) => console.info(m)): Promise<SynthesisService> {
+export async function createSynthesisService(options: HostStartOptions, emit: Emit, log: (m: string) => void = (m) => console.info(m), onDeviceLost?: (error: StudioError) => void): Promise<SynthesisService> {
   const provider = (options.engineConfig.provider as string | undefined) ?? 'auto';
   const dtype = provider === 'cpu' || provider === 'auto' ? 'fp32' : 'fp16';
   const model = await resolveModel(options.model, options.cacheDir, dtype, log);
@@ -74,7 +74,7 @@ export async function createSynthesisService(options: HostStartOptions, emit: Em
   log(`scheduler: ${JSON.stringify(schedulerConfig)}`);
   const audioInserts = defaultAudioInsertPolicy(options.audioRoots ?? [], engine.parts.stages.codec.sampleRateHz);
   log(`<audio> files are inserted from: ${audioInserts.roots.length > 0 ? audioInserts.roots.join(', ') : '(no folder: every <audio src> is refused)'}`);
-  return new HostedSynthesis(engine, schedulerConfig, { id: options.modelId ?? options.model, synthetic: model.synthetic, displayName: model.displayName }, emit, { audioInserts, log, builtDir: model.builtDir });
+  return new HostedSynthesis(engine, schedulerConfig, { id: options.modelId ?? options.model, synthetic: model.synthetic, displayName: model.displayName }, emit, { audioInserts, log, builtDir: model.builtDir, ...(onDeviceLost ? { onDeviceLost } : {}) });
 }
 
 export interface HostedSynthesisOptions {
@@ -82,6 +82,8 @@ export interface HostedSynthesisOptions {
   log: (m: string) => void;
   /** The built model folder (its speaker encoder, for makeVoice); absent over fake stages. */
   builtDir?: string;
+  /** The engine lost its device (a sticky CUDA error, a lost adapter): nothing more can run in this process. */
+  onDeviceLost?: (error: StudioError) => void;
 }
 
 const NO_INSERTS: LoadedInserts = { audio: new Map(), warnings: [] };
@@ -341,6 +343,7 @@ export class HostedSynthesis implements SynthesisService {
   private onFinish(finished: SynthesisOutcome): void {
     const sequenceId = finished.status === 'done' ? finished.result.requestId : finished.requestId;
     const outcome = this.withEndReason(sequenceId, finished);
+    if (outcome.status === 'failed' && outcome.error.code === 'device-lost') this.reportDeviceLost(outcome.error);
     const key = parseTurnSequenceId(sequenceId);
     const job = key && this.jobs.get(key.requestId);
     if (!key || !job) return;
@@ -383,6 +386,16 @@ export class HostedSynthesis implements SynthesisService {
   }
 
   /** A turn the scheduler ended comes back from the engine as 'cancelled'; report the scheduler's reason. */
+  private deviceLost = false;
+
+  /** Once: the device is gone, so the process must be replaced (engine-host.ts exits; the supervisor restarts it). */
+  private reportDeviceLost(error: SerializedStudioError): void {
+    if (this.deviceLost) return;
+    this.deviceLost = true;
+    this.options.log(`engine: the device was lost (${error.message.slice(0, 200)}); the engine host restarts`);
+    this.options.onDeviceLost?.(new StudioError('device-lost', error.message));
+  }
+
   private withEndReason(sequenceId: string, outcome: SynthesisOutcome): SynthesisOutcome {
     const error = this.endReasons.get(sequenceId);
     if (!error) return outcome;
