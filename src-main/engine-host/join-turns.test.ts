@@ -94,8 +94,8 @@ describe('joinTurns, a missed loudness target', () => {
 
   it('passes the warning on with the shortfall in LU, for plain text and SSML alike', () => {
     const ssmlPlan: TurnPlan = {
-      turns: [{ index: 0, text: 'a', voice: 'ryan', language: 'english', instruct: undefined }],
-      segments: [{ kind: 'turn', index: 0, text: 'a', voice: 'ryan', language: 'english', rate: 1, pitchSemitones: 0, volumeGainDb: 0 }],
+      turns: [{ index: 0, text: 'a', voice: 'ryan', language: 'english', instruct: undefined, dialogueTurnIndex: 0 }],
+      segments: [{ kind: 'turn', index: 0, text: 'a', voice: 'ryan', language: 'english', rate: 1, pitchSemitones: 0, volumeGainDb: 0, dialogueTurnIndex: 0 }],
       warnings: [],
     };
     const loudness = { targetLufs: -16, truePeakCeilingDbtp: -1 };
