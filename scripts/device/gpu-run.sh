@@ -12,12 +12,7 @@ cd "$(dirname "$0")/../.."
 raw=$OUT/raw
 mkdir -p "$raw"
 source scripts/device/use-bundle.sh
-size=${SIZE:-0.6b}
-t0=$(date +%s)
-[ -d "$work/ckpt-$size" ] || studio model synth --size "$size" --seed 1 --out "$work/ckpt-$size" > "$raw/synth.log" 2>&1
-studio model build --checkpoint "$work/ckpt-$size" --dtype fp16 --out "$work/built-$size" > "$raw/build.log" 2>&1
-built=$(ls -d "$work/built-$size"/*-fp16 | head -1)
-echo "model: $built (ready after $(( $(date +%s) - t0 )) s)"
+built=$(built_model "$raw")
 order=${ORDER:-webgpu,webgpucapture,cuda,cudagraph}
 [ "${PASS:-A}" = B ] && order=$(echo "$order" | tr ',' '\n' | tac | paste -sd,)
 config=${ENGINE_CONFIG:-'{"framesPerTextToken":0,"minFramesCap":16}'}

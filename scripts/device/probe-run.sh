@@ -10,12 +10,7 @@ cd "$(dirname "$0")/../.."
 source scripts/device/use-bundle.sh
 raw=$OUT/raw-probe
 mkdir -p "$raw"
-size=${SIZE:-0.6b}
-t0=$(date +%s)
-[ -d "$work/ckpt-$size" ] || studio model synth --size "$size" --seed 1 --out "$work/ckpt-$size" > "$raw/synth.log" 2>&1
-studio model build --checkpoint "$work/ckpt-$size" --dtype fp16 --out "$work/built-$size" > "$raw/build.log" 2>&1
-built=$(ls -d "$work/built-$size"/*-fp16 | head -1)
-echo "model: $built (ready after $(( $(date +%s) - t0 )) s)"
+built=$(built_model "$raw")
 CHECK_TIMEOUT_S=${CHECK_TIMEOUT_S:-120} ONLY=${ONLY:-loop+stream,step+window} bash scripts/device/capture-check.sh
 mv "$OUT"/raw-check/* "$raw/" 2>/dev/null; rmdir "$OUT/raw-check" 2>/dev/null
 t=$(date +%s)

