@@ -5,11 +5,10 @@
  * the host as it found it (embedded model active, the imported model forgotten). Screenshots at
  * 1440×900 light and 1024×700 dark.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect } from './fixtures/app';
-import { waitForEngine } from './ui-helpers';
+import { waitForEngine, importsTempFolder } from './ui-helpers';
 
 const PORT = Number(process.env.STUDIO_E2E_PORT ?? 7871);
 /** The embedded model's synthetic checkpoint, written by the host on start (real and buildable). */
@@ -31,7 +30,7 @@ test('first run → import a model folder → active in one click', async ({ ui 
   await expect(firstRun.getByTestId('synthetic-notice')).toContainText('noise, not speech');
   await ui.screenshot('ui-first-run-1440-light');
 
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'studio-e2e-first-run-'));
+  tmp = importsTempFolder('studio-e2e-first-run-');
   const folder = path.join(tmp, 'my-first-checkpoint');
   cpSync(CHECKPOINT, folder, { recursive: true });
   await page.getByTestId('first-run-toggle').click(); // the panel opens compact

@@ -2,6 +2,8 @@
  * User-level helpers for the UI end-to-end specs: replace the editor's document, generate and
  * wait for the timeline's regions, wait for the engine.
  */
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
 export const TWO_TURN_SSML = `<speak>
@@ -36,4 +38,15 @@ export async function discardLeftoverRecovery(page: Page): Promise<void> {
   const prompt = page.getByTestId('recovery-prompt');
   const shown = await prompt.waitFor({ state: 'visible', timeout: 2_000 }).then(() => true, () => false);
   if (shown) await prompt.getByRole('button', { name: 'Discard' }).click();
+}
+
+/**
+ * A fresh folder inside the e2e host's `<data>/imports`, the one place a client may name a model folder
+ * from (other paths are refused like a missing folder: README, Security). Removed by the caller.
+ */
+export function importsTempFolder(prefix: string): string {
+  const port = Number(process.env.STUDIO_E2E_PORT ?? 7871);
+  const imports = path.resolve('.cache', `e2e-data-${port}`, 'imports');
+  mkdirSync(imports, { recursive: true });
+  return mkdtempSync(path.join(imports, prefix));
 }

@@ -5,11 +5,10 @@
  * folder already on disk is imported, built with the Build action and used. Screenshots at
  * 1440×900 and 1024×700 in dark mode.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect } from './fixtures/app';
-import { waitForEngine } from './ui-helpers';
+import { waitForEngine, importsTempFolder } from './ui-helpers';
 import { FakeHub } from '../src-main/models/testing/fake-hub';
 import { listFilesRecursive } from '../src-main/models/model-store';
 
@@ -54,7 +53,7 @@ test('pulls a hub model by repo id after a size check, builds it and makes it ac
   await ui.screenshot('ui-models-active-1440-dark');
 
   // A checkpoint folder already on disk: import only, then Build, then Use.
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'studio-e2e-ckpt-'));
+  tmp = importsTempFolder('studio-e2e-ckpt-');
   const folder = path.join(tmp, 'my-checkpoint');
   cpSync(CHECKPOINT, folder, { recursive: true });
   await page.getByTestId('import-path').fill(folder);

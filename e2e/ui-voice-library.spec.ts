@@ -5,11 +5,10 @@
  * the Speak screen and appears in the HTTP API's GET /v1/voices (and speaks there by id); a delete
  * asks first and can be undone. Leaves the host on the embedded model for the specs after it.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect } from './fixtures/app';
-import { waitForEngine } from './ui-helpers';
+import { waitForEngine, importsTempFolder } from './ui-helpers';
 import { E2E_TOKEN } from '../playwright.config';
 import { execFileSync } from 'node:child_process';
 
@@ -33,7 +32,7 @@ test('import a clip, save a voice, speak with it, and find it in /v1/voices', as
   await expect(page.getByTestId('voice-clone-needs')).toContainText('needs a Base checkpoint: pull Qwen3-TTS-12Hz-0.6B-Base');
 
   // A tiny synthetic Base checkpoint, imported and built on the Models page, then used.
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'studio-e2e-base-'));
+  tmp = importsTempFolder('studio-e2e-base-');
   const folder = path.join(tmp, 'tiny-base');
   execFileSync(process.execPath, ['out/main/cli.js', 'model', 'synth', '--out', folder, '--size', 'tiny', '--type', 'base'], { stdio: 'ignore' });
   await ui.openArea('models');
