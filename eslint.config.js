@@ -11,7 +11,7 @@ import globals from 'globals';
 
 const ORT = { name: 'onnxruntime-node', message: 'only the ONNX Runtime adapters in src-main/engine/runtime/ may import onnxruntime-node' };
 const KOFFI = { name: 'koffi', message: 'only the C-API adapter in src-main/engine/runtime/capi/ may import koffi' };
-const ELECTRON = { name: 'electron', message: 'electron is imported only by main.ts, ipc/, engine-host/utility-host.ts, desktop/electron-*.ts and the preload' };
+const ELECTRON = { name: 'electron', message: 'electron is imported only by main.ts, ipc/, engine-client/utility-host.ts, desktop/electron-*.ts and the preload' };
 const REACT = { name: 'react', message: 'pure modules must not import react' };
 const CODECS = { group: ['mediabunny', '@mediabunny/*', 'opusscript'], message: 'only src-main/audio/codec-runtime.ts imports the codec runtimes; call encode-audio.ts' };
 const WINDOW_STUDIO = { selector: "MemberExpression[object.name='window'][property.name='studio']", message: 'only src-renderer/ipc/ touches window.studio' };
@@ -44,7 +44,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [CODECS] }] },
   },
   {
-    files: ['src-main/main.ts', 'src-main/ipc/**', 'src-main/engine-host/utility-host.ts', 'src-main/desktop/electron-*.ts', 'src-preload/**'],
+    files: ['src-main/main.ts', 'src-main/ipc/**', 'src-main/engine-client/utility-host.ts', 'src-main/desktop/electron-*.ts', 'src-preload/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [ORT], patterns: [CODECS] }] },
   },
   {
@@ -74,14 +74,14 @@ export default tseslint.config(
           patterns: [
             CODECS,
             { group: ['node:*'], message: 'the renderer runs in a sandboxed browser: no Node imports' },
-            { group: ['**/src-main/engine/**', '**/src-main/engine-host/**', '**/src-main/services/**', '**/src-main/library/**', '**/src-main/models/**'], message: 'the renderer talks to main only through ipc/client.ts' },
+            { group: ['**/src-main/engine/**', '**/src-main/engine-host/**', '**/src-main/engine-client/**', '**/src-main/engine-protocol/**', '**/src-main/services/**', '**/src-main/library/**', '**/src-main/models/**'], message: 'the renderer talks to main only through ipc/client.ts' },
           ],
         },
       ],
     },
   },
   {
-    files: ['src-main/engine/**', 'src-main/engine-host/**', 'src-main/scheduler/**', 'src-main/audio/**'],
+    files: ['src-main/engine/**', 'src-main/engine-host/**', 'src-main/engine-client/**', 'src-main/engine-protocol/**', 'src-main/scheduler/**', 'src-main/audio/**'],
     ignores: ['**/*.test.ts', 'lab/gpu/**', '**/testing/**'],
     rules: { 'no-restricted-syntax': ['error', WINDOW_STUDIO, CALL_SPREAD] },
   },

@@ -17,7 +17,7 @@ import { registerDesktopIpc, sendToWindow } from './ipc/desktop-ipc';
 import { registerIpc } from './ipc/register-ipc';
 import { createStudioRuntime } from './app/studio-runtime';
 import { defaultUserDataDir } from './app/paths';
-import { spawnUtilityHost } from './engine-host/utility-host';
+import { spawnUtilityHost } from './engine-client/utility-host';
 import { CONTENT_SECURITY_POLICY } from './headless/static-files';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -11,7 +11,7 @@ import { rendererDir } from '../app/paths';
 import { startHeadlessServer, type HeadlessServer } from '../headless/headless-server';
 import { parseIntFlag } from './cli-errors';
 import { engineOverridesFromFlags } from './engine-options';
-import { engineDevicesFor } from '../engine-host/engine-devices';
+import { engineDevicesFor } from '../engine-client/engine-devices';
 import { STUDIO_VERSION } from '../../src-shared/version';
 import { StudioError } from '../../src-shared/errors';
 import { defaultOpenAiVoiceMap, parseVoiceMap } from '../headless/speech-routes';

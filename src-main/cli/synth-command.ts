@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { EVENTS } from '../../src-shared/ipc-contract';
 import { SSML_DIALECTS, type AudioChunk, type SsmlDialect, type SynthesisProgress, type SynthesisRequest, type SynthesisResult, type VoiceInfo } from '../../src-shared/synthesis';
 import { createSynthesisService } from '../engine-host/synthesis-service';
-import { EMBEDDED_TINY } from '../engine-host/embedded-model';
+import { EMBEDDED_TINY } from '../engine-protocol/protocol';
 import { encodeWav } from '../audio/wav-encode';
 import { encodePcm16Le } from '../audio/pcm16';
 import { defaultUserDataDir } from '../app/paths';
