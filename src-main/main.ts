@@ -16,7 +16,7 @@ import { checkNativeModules, formatNativeChecks } from './desktop/native-modules
 import { registerDesktopIpc, sendToWindow } from './ipc/desktop-ipc';
 import { registerIpc } from './ipc/register-ipc';
 import { createStudioRuntime } from './app/studio-runtime';
-import { defaultUserDataDir } from './app/paths';
+import { defaultUserDataDir } from './platform/paths';
 import { spawnUtilityHost } from './engine-client/utility-host';
 import { CONTENT_SECURITY_POLICY } from './headless/static-files';
 

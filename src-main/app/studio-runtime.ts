@@ -15,7 +15,7 @@ import { resolveEngineConfig } from '../engine/engine-config';
 import { MAX_BYTES_PER_TEXT_TOKEN } from '../engine/create-sequence';
 import { resolveSsmlOptions } from '../ssml/ssml-options';
 import { FileGrants } from '../access/file-grants';
-import { defaultAudioInsertRoots, defaultUserDataDir, resolveHostEntry } from './paths';
+import { defaultAudioInsertRoots, defaultUserDataDir, resolveHostEntry } from '../platform/paths';
 import { createModelManagerPort } from './model-manager-port';
 
 export interface StudioRuntimeOptions {

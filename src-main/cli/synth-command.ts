@@ -13,7 +13,7 @@ import { createSynthesisService } from '../engine-host/synthesis-service';
 import { EMBEDDED_TINY } from '../engine-protocol/protocol';
 import { encodeWav } from '../audio/wav-encode';
 import { encodePcm16Le } from '../audio/pcm16';
-import { defaultUserDataDir } from '../app/paths';
+import { defaultUserDataDir } from '../platform/paths';
 import { UsageError, parseIntFlag } from './cli-errors';
 import { addSamplingFlags, samplingParamsFromFlags, type SamplingFlags } from './sampling-flags';
 import { addLoudnessFlags, loudnessFromFlags, type LoudnessFlags } from './loudness-flags';

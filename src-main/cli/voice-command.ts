@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { SavedVoice, SavedVoiceConditioning } from '../../src-shared/contract/voices';
 import type { ModelInfo } from '../../src-shared/synthesis';
-import { defaultUserDataDir } from '../app/paths';
+import { defaultUserDataDir } from '../platform/paths';
 import { createSynthesisService, type SynthesisService } from '../engine-host/synthesis-service';
 import { EMBEDDED_TINY, type HostMethods } from '../engine-protocol/protocol';
 import { LibraryService } from '../services/library-service';
