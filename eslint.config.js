@@ -1,19 +1,23 @@
-// ESLint flat config: TypeScript rules plus the import boundaries of house-style.md, enforced per
-// folder the VS Code way (no-restricted-imports): only the ORT adapters (engine/runtime/) import
-// onnxruntime-node, only the C-API adapter (engine/runtime/capi/) imports koffi;
-// scheduler/ssml/audio/src-shared stay free of electron, react and onnxruntime-node; only
-// src-renderer/ipc touches window.studio; Electron is imported only where the app is wired; no
-// spread arguments on the request path (engine, engine host, scheduler, audio); only the codec
-// adapter (src-main/audio/codec-runtime.ts) imports the audio codec runtimes.
+// ESLint flat config: TypeScript rules plus the import boundaries, enforced per folder the VS Code
+// way with ESLint's own no-restricted-imports. Packages (house-style.md): only the ORT adapters
+// (engine/runtime/) import onnxruntime-node, only capi/ imports koffi, pure folders stay free of
+// electron, react and ORT, only audio/codec-runtime.ts imports the codec runtimes. Layers
+// (docs/architecture.md): each folder imports only the folders LAYERS lists. Also: only
+// src-renderer/ipc touches window.studio; no spread arguments on the request path.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 const ORT = { name: 'onnxruntime-node', message: 'only the ONNX Runtime adapters in src-main/engine/runtime/ may import onnxruntime-node' };
 const KOFFI = { name: 'koffi', message: 'only the C-API adapter in src-main/engine/runtime/capi/ may import koffi' };
-const ELECTRON = { name: 'electron', message: 'electron is imported only by main.ts, ipc/, engine-host/utility-host.ts, desktop/electron-*.ts and the preload' };
+const ELECTRON = { name: 'electron', message: 'electron is imported only by main.ts, ipc/, engine-client/utility-host.ts, desktop/electron-*.ts and the preload' };
 const REACT = { name: 'react', message: 'pure modules must not import react' };
+const REACT_DOM = { name: 'react-dom', message: 'pure modules must not import react-dom' };
 const CODECS = { group: ['mediabunny', '@mediabunny/*', 'opusscript'], message: 'only src-main/audio/codec-runtime.ts imports the codec runtimes; call encode-audio.ts' };
+const NODE_IN_SHARED = { group: ['node:*', 'fs', 'path', 'os', 'child_process'], message: 'src-shared is types and constants only: no Node imports' };
+const NODE_IN_RENDERER = { group: ['node:*'], message: 'the renderer runs in a sandboxed browser: no Node imports' };
+// Renderer tests included; the renderer's own code is held tighter by its layer rule below.
+const MAIN_IN_RENDERER = { group: ['**/src-main/engine/**', '**/src-main/engine-host/**', '**/src-main/engine-client/**', '**/src-main/engine-protocol/**', '**/src-main/services/**', '**/src-main/library/**', '**/src-main/models/**'], message: 'the renderer talks to main only through ipc/client.ts' };
 const WINDOW_STUDIO = { selector: "MemberExpression[object.name='window'][property.name='studio']", message: 'only src-renderer/ipc/ touches window.studio' };
 // f(...xs) passes every element as an argument: an input-sized xs overflows the stack ("Maximum
 // call stack size exceeded" on 1 MB of text). The request path uses loops or reduce instead.
@@ -21,6 +25,106 @@ const CALL_SPREAD = {
   selector: 'CallExpression > SpreadElement, NewExpression > SpreadElement',
   message: 'no spread arguments on the request path (push(...xs), Math.min(...xs)): a long input overflows the stack; use a loop or reduce',
 };
+
+// Which packages code may import: [files, paths, patterns]; for a file, the last entry that matches
+// wins (files null: every file).
+const PACKAGE_RULES = [
+  [null, [ORT, KOFFI, ELECTRON], [CODECS]],
+  [['src-main/engine/runtime/*.ts'], [KOFFI, ELECTRON], [CODECS]],
+  [['src-main/engine/runtime/capi/**'], [ELECTRON], [CODECS]],
+  [['src-main/main.ts', 'src-main/ipc/**', 'src-main/engine-client/utility-host.ts', 'src-main/desktop/electron-*.ts', 'src-preload/**'], [ORT], [CODECS]],
+  [['src-main/scheduler/**', 'src-main/ssml/**', 'src-main/audio/**', 'src-shared/**'], [ORT, ELECTRON, REACT, REACT_DOM], [CODECS]],
+  [['src-main/audio/codec-runtime.ts'], [ORT, ELECTRON, REACT, REACT_DOM], []],
+  [['src-shared/**'], [ORT, ELECTRON, REACT], [CODECS, NODE_IN_SHARED]],
+  [['src-renderer/**'], [ORT, ELECTRON], [CODECS, NODE_IN_RENDERER, MAIN_IN_RENDERER]],
+];
+
+// Layers: the folders of src-main each folder may import besides itself and src-shared; 'folder/file'
+// allows that one module only. Lowest first; docs/architecture.md draws the same picture.
+const PURE = ['scheduler', 'ssml', 'audio', 'telemetry'];
+const MAIN_SIDE = ['platform', ...PURE, 'engine-protocol', 'engine-client', 'bench', 'library', 'models', 'access', 'api', 'render', 'services'];
+const LAYERS = {
+  platform: [],
+  telemetry: [],
+  scheduler: [],
+  ssml: [],
+  audio: ['ssml'],
+  // The engine never imports the scheduler: engine-host/scheduler-policy.ts plugs it in.
+  // Exception (not yet fixed): the model manifest lives in model-builder/, so the engine imports it,
+  // and model-builder's graph checks and benches run graphs through engine/runtime/ort.ts.
+  engine: ['platform', 'audio', 'telemetry', 'model-builder'],
+  'model-builder': ['platform', 'audio', 'telemetry', 'engine'],
+  'engine-protocol': [],
+  'engine-host': ['platform', ...PURE, 'engine', 'model-builder', 'engine-protocol'],
+  'engine-client': ['platform', 'engine-protocol'],
+  bench: ['platform', ...PURE],
+  library: ['platform', ...PURE, 'bench'],
+  models: ['platform', ...PURE, 'model-builder'],
+  access: ['platform', ...PURE, 'models'],
+  api: ['platform', ...PURE],
+  packaging: [],
+  render: ['platform', ...PURE, 'api', 'engine-protocol', 'engine-client'],
+  // Exception: the voice library reserves the speaker names of resources/voices/voices.json.
+  services: ['platform', ...PURE, 'engine-protocol', 'engine-client', 'bench', 'library', 'models', 'access', 'api', 'render', 'engine/list-voices'],
+  // app/ validates engine overrides in main (engine-config.ts) before a host starts.
+  app: [...MAIN_SIDE, 'engine', 'model-builder'],
+  desktop: MAIN_SIDE,
+  ipc: [...MAIN_SIDE, 'desktop'],
+  headless: [...MAIN_SIDE, 'app'],
+};
+// cli/ is a composition root like main.ts: it may import every folder of src-main.
+const ROOTS = ['cli'];
+const MAIN_FOLDERS = [...Object.keys(LAYERS), ...ROOTS];
+const MAX_DEPTH = 4; // folder levels below src-main/ (3 today)
+// Tests, their helpers and lab scripts may reach across layers to start a real stack.
+const NOT_LAYERED = ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', '**/lab/**'];
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The folders `folder` may not import, as a regex on import specifiers written from `depth` levels below src-main/. */
+function forbiddenFolders(folder, depth) {
+  const allowed = LAYERS[folder];
+  const up = `^(\\.\\./){${depth}}`;
+  const names = [];
+  for (const other of MAIN_FOLDERS) {
+    if (other === folder || allowed.includes(other)) continue;
+    const only = allowed.filter((a) => a.startsWith(`${other}/`)).map((a) => escape(a.slice(other.length + 1)));
+    names.push(only.length > 0 ? `${escape(other)}/(?!(${only.join('|')})$)` : `${escape(other)}(/|$)`);
+  }
+  const message = `src-main/${folder}/ may import only src-shared${allowed.length ? ` and ${allowed.join(', ')}` : ''} (layer rules: docs/architecture.md)`;
+  return { regex: `${up}(${names.join('|')})`, message };
+}
+
+/** Layer cells: [files glob, patterns], one per folder and depth, plus src-shared, the preload and the renderer. */
+const ABOVE_SRC_MAIN = (depth) => ({ regex: `^(\\.\\./){${depth + 1}}(src-renderer|src-preload)(/|$)`, message: 'src-main never imports the renderer or the preload' });
+const LAYER_CELLS = [
+  ...MAIN_FOLDERS.flatMap((folder) =>
+    Array.from({ length: MAX_DEPTH }, (_, i) => [
+      `src-main/${folder}/${'*/'.repeat(i)}*`,
+      ROOTS.includes(folder) ? [ABOVE_SRC_MAIN(i + 1)] : [forbiddenFolders(folder, i + 1), ABOVE_SRC_MAIN(i + 1)],
+    ]),
+  ),
+  ['src-main/engine-host.ts', [{ regex: `^\\./(?!(engine-host|engine-protocol)/)[^.]`, message: 'the engine host entry imports only engine-host/ and engine-protocol/ (and src-shared)' }]],
+  ['src-shared/**', [{ regex: '^(\\.\\./)+(src-main|src-renderer|src-preload)(/|$)', message: 'src-shared imports nothing of src-main, src-renderer or src-preload' }]],
+  ['src-preload/**', [{ regex: '^(\\.\\./)+(src-main|src-renderer)(/|$)', message: 'the preload imports only src-shared' }]],
+  // Exception: the renderer shares the pure DSP of src-main/audio/ (loudness, true peak, WAV) so
+  // previews measure what exports write; audio/ imports no electron or ORT (above) and the renderer's
+  // build refuses Node built-ins.
+  ['src-renderer/**', [{ regex: '^(\\.\\./)+(src-main/(?!audio/)|src-preload/)', message: 'the renderer talks to main only through ipc/client.ts (it may share the pure DSP of src-main/audio/)' }]],
+];
+
+/** One no-restricted-imports entry per package rule, then per package rule and layer cell (both apply there). */
+function importRules() {
+  const rule = (paths, patterns) => ({ 'no-restricted-imports': ['error', { paths, patterns }] });
+  const area = (glob) => glob.split('/').slice(0, glob.startsWith('src-main/') ? 2 : 1).join('/').replace(/\*+$/, '');
+  return PACKAGE_RULES.flatMap(([files, paths, patterns]) => [
+    files ? { files, rules: rule(paths, patterns) } : { rules: rule(paths, patterns) },
+    ...LAYER_CELLS.filter(([cell]) => !files || files.some((f) => area(f) === area(cell))).map(([cell, layer]) => ({
+      files: files ? files.map((f) => [f, cell]) : [cell],
+      ignores: NOT_LAYERED,
+      rules: rule(paths, [...patterns, ...layer]),
+    })),
+  ]);
+}
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.cache/**', '.device/**'] },
@@ -31,57 +135,12 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-empty-object-type': 'off',
-      'no-restricted-imports': ['error', { paths: [ORT, KOFFI, ELECTRON], patterns: [CODECS] }],
       'no-restricted-syntax': ['error', WINDOW_STUDIO],
     },
   },
+  ...importRules(),
   {
-    files: ['src-main/engine/runtime/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [KOFFI, ELECTRON], patterns: [CODECS] }] },
-  },
-  {
-    files: ['src-main/engine/runtime/capi/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [CODECS] }] },
-  },
-  {
-    files: ['src-main/main.ts', 'src-main/ipc/**', 'src-main/engine-host/utility-host.ts', 'src-main/desktop/electron-*.ts', 'src-preload/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [ORT], patterns: [CODECS] }] },
-  },
-  {
-    files: ['src-main/scheduler/**', 'src-main/ssml/**', 'src-main/audio/**', 'src-shared/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [ORT, ELECTRON, REACT, { name: 'react-dom', message: 'pure modules must not import react-dom' }], patterns: [CODECS] }] },
-  },
-  {
-    files: ['src-main/audio/codec-runtime.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [ORT, ELECTRON, REACT, { name: 'react-dom', message: 'pure modules must not import react-dom' }] }] },
-  },
-  {
-    files: ['src-shared/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [ORT, ELECTRON, REACT], patterns: [CODECS, { group: ['node:*', 'fs', 'path', 'os', 'child_process'], message: 'src-shared is types and constants only: no Node imports' }] },
-      ],
-    },
-  },
-  {
-    files: ['src-renderer/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [ORT, ELECTRON],
-          patterns: [
-            CODECS,
-            { group: ['node:*'], message: 'the renderer runs in a sandboxed browser: no Node imports' },
-            { group: ['**/src-main/engine/**', '**/src-main/engine-host/**', '**/src-main/services/**', '**/src-main/library/**', '**/src-main/models/**'], message: 'the renderer talks to main only through ipc/client.ts' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src-main/engine/**', 'src-main/engine-host/**', 'src-main/scheduler/**', 'src-main/audio/**'],
+    files: ['src-main/engine/**', 'src-main/engine-host/**', 'src-main/engine-client/**', 'src-main/engine-protocol/**', 'src-main/scheduler/**', 'src-main/audio/**'],
     ignores: ['**/*.test.ts', 'lab/gpu/**', '**/testing/**'],
     rules: { 'no-restricted-syntax': ['error', WINDOW_STUDIO, CALL_SPREAD] },
   },

@@ -1,12 +1,13 @@
 /**
  * Entry point of the engine host process (Electron utilityProcess or Node child). It owns the
  * engine, scheduler and DSP, answers protocol calls and streams events to its parent. run() of
- * onnxruntime blocks this process's thread, never the studio's main thread.
+ * onnxruntime blocks this process's thread, never the studio's main thread. Its code lives in
+ * engine-host/; the supervisor that starts it is engine-client/, and the messages are engine-protocol/.
  */
 import { toStudioError } from '../src-shared/errors';
 import { createHostTransport } from './engine-host/host-transport';
 import { createSynthesisService, type SynthesisService } from './engine-host/synthesis-service';
-import type { HostMethod, HostStartOptions, MainToHost } from './engine-host/protocol';
+import type { HostMethod, HostStartOptions, MainToHost } from './engine-protocol/protocol';
 
 async function main(): Promise<void> {
   // A terminal's Ctrl+C reaches the whole process group; the parent drains and then ends this

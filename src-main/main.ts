@@ -16,8 +16,8 @@ import { checkNativeModules, formatNativeChecks } from './desktop/native-modules
 import { registerDesktopIpc, sendToWindow } from './ipc/desktop-ipc';
 import { registerIpc } from './ipc/register-ipc';
 import { createStudioRuntime } from './app/studio-runtime';
-import { defaultUserDataDir } from './app/paths';
-import { spawnUtilityHost } from './engine-host/utility-host';
+import { defaultUserDataDir } from './platform/paths';
+import { spawnUtilityHost } from './engine-client/utility-host';
 import { CONTENT_SECURITY_POLICY } from './headless/static-files';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

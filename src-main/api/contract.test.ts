@@ -9,7 +9,8 @@ import { StudioError } from '../../src-shared/errors';
 import type { AudioChunk, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import type { NewClip } from '../../src-shared/contract/library';
 import { Dispatcher } from './dispatcher';
-import { StudioServices, type EngineHostApi } from '../services/studio-services';
+import { StudioServices } from '../services/studio-services';
+import type { EngineHostApi } from '../engine-client/engine-host-api';
 import { createInMemoryBridge } from './testing/in-memory-bridge';
 
 /** A fake engine host: synthesize emits 3 chunks a tick apart, then resolves unless cancelled. */

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { SAMPLING_PARAM_LIMITS, type NumericSamplingParam } from '../../src-shared/sampling-limits';
 import { CHANNELS } from '../../src-shared/ipc-contract';
 import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
-import { FakeHostProcess } from '../engine-host/testing/fake-host-process';
+import { FakeHostProcess } from '../engine-client/testing/fake-host-process';
 import { startHeadlessServer, type HeadlessServer } from '../headless/headless-server';
 import { resolveSamplingParams } from '../engine/sampling/sampling-params';
 import { samplingParamsFromFlags } from '../cli/sampling-flags';

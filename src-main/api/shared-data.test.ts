@@ -16,7 +16,8 @@ import type { PullPlan } from '../../src-shared/contract/models';
 import type { EngineStatus, ModelInfo, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import { FileGrants } from '../access/file-grants';
 import type { ModelManagerPort } from '../services/models-service';
-import { StudioServices, type EngineHostApi } from '../services/studio-services';
+import { StudioServices } from '../services/studio-services';
+import type { EngineHostApi } from '../engine-client/engine-host-api';
 import { Dispatcher } from './dispatcher';
 import { createInMemoryBridge } from './testing/in-memory-bridge';
 

@@ -6,18 +6,17 @@
 import path from 'node:path';
 import type { AppInfo } from '../../src-shared/contract/app';
 import { Dispatcher } from '../api/dispatcher';
-import { EnginePool } from '../engine-host/engine-pool';
-import type { EngineDevice } from '../engine-host/engine-devices';
-import { spawnNodeHost, type HostProcess } from '../engine-host/host-process';
-import type { HostStartOptions } from '../engine-host/protocol';
+import { EnginePool } from '../engine-client/engine-pool';
+import type { EngineDevice } from '../engine-client/engine-devices';
+import { spawnNodeHost, type HostProcess } from '../engine-client/host-process';
+import { EMBEDDED_TINY, type HostStartOptions } from '../engine-protocol/protocol';
 import { StudioServices, type DesktopPort, type InputLimits } from '../services/studio-services';
 import { resolveEngineConfig } from '../engine/engine-config';
 import { MAX_BYTES_PER_TEXT_TOKEN } from '../engine/create-sequence';
 import { resolveSsmlOptions } from '../ssml/ssml-options';
 import { FileGrants } from '../access/file-grants';
-import { defaultAudioInsertRoots, defaultUserDataDir, resolveHostEntry } from './paths';
+import { defaultAudioInsertRoots, defaultUserDataDir, resolveHostEntry } from '../platform/paths';
 import { createModelManagerPort } from './model-manager-port';
-import { EMBEDDED_TINY } from '../engine-host/embedded-model';
 
 export interface StudioRuntimeOptions {
   hostKind: AppInfo['hostKind'];

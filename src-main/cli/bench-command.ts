@@ -12,7 +12,7 @@ import { runBenchmark } from '../bench/run-benchmark';
 import { writeBenchReports } from '../bench/write-reports';
 import { createBenchRunStore } from '../library/bench-run-store';
 import { openLibraryDb } from '../library/library-db';
-import { defaultUserDataDir } from '../app/paths';
+import { defaultUserDataDir } from '../platform/paths';
 import { parseEngineConfig } from './engine-options';
 import { createInprocVariant, inprocVariantFactories } from '../app/inproc-bench-variants';
 

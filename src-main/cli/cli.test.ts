@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createProgram, runCli } from './cli';
 import { STUDIO_VERSION } from '../../src-shared/version';
 import { engineOverridesFromFlags } from './engine-options';
-import { appRootDir } from '../app/paths';
+import { appRootDir } from '../platform/paths';
 
 function capture() {
   const out: string[] = [];

@@ -13,7 +13,7 @@ import type { BuildDtype } from '../model-builder/manifest';
 import { createModelManager } from '../models/model-manager';
 import { createProgressBarRenderer } from '../models/progress-bar';
 import { formatBytes } from '../models/disk-space';
-import { defaultUserDataDir } from '../app/paths';
+import { defaultUserDataDir } from '../platform/paths';
 import { UsageError, parseIntFlag } from './cli-errors';
 import { createBuildProgress } from './build-progress';
 

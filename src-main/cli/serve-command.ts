@@ -7,14 +7,14 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { createStudioRuntime } from '../app/studio-runtime';
-import { rendererDir } from '../app/paths';
+import { rendererDir } from '../platform/paths';
 import { startHeadlessServer, type HeadlessServer } from '../headless/headless-server';
 import { parseIntFlag } from './cli-errors';
 import { engineOverridesFromFlags } from './engine-options';
-import { engineDevicesFor } from '../engine-host/engine-devices';
+import { engineDevicesFor } from '../engine-client/engine-devices';
 import { STUDIO_VERSION } from '../../src-shared/version';
 import { StudioError } from '../../src-shared/errors';
-import { defaultOpenAiVoiceMap, parseVoiceMap } from '../headless/speech-routes';
+import { defaultOpenAiVoiceMap, parseVoiceMap } from '../api/openai-voices';
 
 export interface ServeOptions {
   port: string;

@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
-import { FakeHostProcess } from '../engine-host/testing/fake-host-process';
+import { FakeHostProcess } from '../engine-client/testing/fake-host-process';
 import { startHeadlessServer, type HeadlessServer } from '../headless/headless-server';
 import { startupLines } from './serve-command';
 

@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { appRootDir } from '../app/paths';
+import { appRootDir } from '../platform/paths';
 import { ELECTRON_HELP, findElectronBinary } from './electron-binary';
 import { runServe, type ServeOptions } from './serve-command';
 

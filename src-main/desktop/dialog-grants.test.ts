@@ -9,7 +9,8 @@ import { CHANNELS } from '../../src-shared/ipc-contract';
 import { Dispatcher } from '../api/dispatcher';
 import { createInMemoryBridge } from '../api/testing/in-memory-bridge';
 import { FileGrants } from '../access/file-grants';
-import { StudioServices, type EngineHostApi } from '../services/studio-services';
+import { StudioServices } from '../services/studio-services';
+import type { EngineHostApi } from '../engine-client/engine-host-api';
 import { DesktopService } from './desktop-service';
 
 const roots: string[] = [];

@@ -6,6 +6,7 @@
  * path exists; the specific reason goes to the host log only. A readable WAV is then bounded by its
  * decoded size and decoded in slices (insert-decode.ts); a file over that bound, at a rate that
  * cannot be resampled or with non-finite samples fails the request with a clear error instead.
+ * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -4,6 +4,7 @@
  * streamed audio goes out part after part: a later part's chunks wait until the parts before it
  * are finished, then carry the turn's index and their offset in the turn. Progress adds up the
  * parts once each has reported. Pure bookkeeping; the synthesis service emits what it returns.
+ * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
 import type { AudioChunk, SynthesisProgress } from '../../src-shared/synthesis';
 

@@ -2,6 +2,7 @@
  * The embedded default model: a synthetic tiny checkpoint (seeded random weights — it produces
  * noise, not speech) generated and built once under the cache folder on first run, then reused.
  * Also resolves a user-given folder: a built model (manifest.json) or a checkpoint to build.
+ * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,8 +12,8 @@ import { MODEL_MANIFEST_FILE, type BuildDtype } from '../model-builder/manifest'
 import { publishDir, tempSiblingOf } from '../model-builder/publish-dir';
 import { writeSyntheticCheckpoint } from '../model-builder/synthetic-checkpoint';
 import { SYNTHETIC_MARKER_KEY } from '../model-builder/synthetic-config';
+import { EMBEDDED_TINY } from '../engine-protocol/protocol';
 
-export const EMBEDDED_TINY = 'embedded:tiny';
 export const EMBEDDED_TINY_SEED = 1;
 
 export interface ResolvedModel {

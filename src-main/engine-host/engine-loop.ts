@@ -2,6 +2,7 @@
  * Drives the engine in the host process: steps while there is work, and yields to the event loop
  * between steps so that cancel, new requests and status calls are handled at step boundaries.
  * One loop per engine; kick() after adding work. A failed step is reported, never thrown away.
+ * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
 const IDLE_POLL_MS = 2;
 

@@ -3,6 +3,7 @@
  * the request cancelled, any failed turn makes it fail with that turn's error; otherwise the turns'
  * PCM is joined in order (SSML requests through the audio pipeline) and the request-level
  * timings are computed. Audio duration and RTF refer to the final (post-processed) recording.
+ * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
 import { findSavedVoice } from './saved-voices';
 import { StudioError } from '../../src-shared/errors';

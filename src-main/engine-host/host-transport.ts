@@ -1,8 +1,9 @@
 /**
  * The engine host's side of the message port: Electron's process.parentPort in a utilityProcess,
  * or Node's process.send / 'message' in a forked child. Nothing else in the host knows which.
+ * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
-import type { HostToMain, MainToHost } from './protocol';
+import type { HostToMain, MainToHost } from '../engine-protocol/protocol';
 
 interface ParentPort {
   postMessage(message: unknown): void;

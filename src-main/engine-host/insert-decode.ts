@@ -4,6 +4,7 @@
  * the header before a sample is converted, then the frames are decoded in slices with a yield
  * between them, so engine steps, heartbeats and cancels run meanwhile; a non-finite sample fails
  * the request. Errors here are the request's (HTTP 400), not the generic refusal warning.
+ * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
 import { StudioError } from '../../src-shared/errors';
 import { formatCount } from '../../src-shared/format-count';

@@ -6,6 +6,7 @@
  * loudness normalisation (to the request's `loudness`, else the default; null: none), mark timestamps and the processing trace.
  * Spans and trace are then reported by dialogue turn: one span from a turn's first part to its last, its parts listed in the trace.
  * Pure: the <audio> files are loaded beforehand (audio-inserts.ts), so nothing here touches the file system.
+ * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
 import type { MarkTimestamp, ProcessingTrace, SynthesisResult, TurnTrace } from '../../src-shared/synthesis';
 import { renderTimeline, type TurnSpan } from '../audio/pipeline';

@@ -3,6 +3,7 @@
  * among those main attached to the request, and turns it into what the engine takes — a cloned voice
  * into a speaker embedding (Base), a designed one into instruct text (VoiceDesign) — refusing a model
  * that cannot speak it with the checkpoint to pull. Pure.
+ * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
 import { StudioError } from '../../src-shared/errors';
 import { VOICE_MODEL_KINDS, type SavedVoiceConditioning } from '../../src-shared/contract/voices';

@@ -4,6 +4,7 @@
  * and vanished sequences released), then admits what schedule() picks. Sequences the scheduler ends
  * itself (deadline passed, never admissible) are handed back through onEnded with their error, so
  * the host cancels them in the engine and reports that error as their outcome.
+ * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
 import os from 'node:os';
 import { StudioError, toStudioError } from '../../src-shared/errors';

@@ -5,6 +5,7 @@
  * and when every part is done they are joined (and post-processed for SSML) into one SynthesisResult. <audio> files are loaded
  * asynchronously from the allowed roots only, and decoded in slices within a decoded-size bound
  * (audio-inserts.ts), once every turn is done.
+ * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
 import { StudioError, toStudioError, type SerializedStudioError } from '../../src-shared/errors';
 import { EVENTS } from '../../src-shared/ipc-contract';
@@ -19,7 +20,7 @@ import { resolveModel } from './embedded-model';
 import { EngineLoop } from './engine-loop';
 import { defaultAudioInsertPolicy, loadAudioInserts, type AudioInsertPolicy, type LoadedInserts } from './audio-inserts';
 import { finishRequest } from './finish-request';
-import type { HostHeartbeat, HostMethod, HostMethods, HostStartOptions } from './protocol';
+import type { HostHeartbeat, HostMethod, HostMethods, HostStartOptions } from '../engine-protocol/protocol';
 import { planTurns, type TurnPlan } from './turn-plan';
 import { DialogueTurnEvents } from './dialogue-turn-events';
 import { SchedulerAdmissionPolicy, schedulerConfigFor } from './scheduler-policy';

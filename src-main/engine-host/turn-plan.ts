@@ -5,6 +5,7 @@
  * and audio; each turn segment becomes a sequence (a part) with its own voice, language and instruct,
  * and the segments drive the audio pipeline afterwards. Parts carry their dialogue turn (a speaker's
  * stretch), which is what results report. With `turnIndex`, only that dialogue turn is planned (a new take).
+ * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
 import type { SynthesisRequest, VoiceInfo } from '../../src-shared/synthesis';
 import { StudioError } from '../../src-shared/errors';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { VoiceInfo } from '../../src-shared/synthesis';
 import type { ModelManifest } from '../model-builder/manifest';
-import { appRootDir } from '../app/paths';
+import { appRootDir } from '../platform/paths';
 
 interface VoiceDescriptor {
   description: string;

@@ -15,7 +15,7 @@ import { serveStatic } from './static-files';
 import { attachWsBridge } from './ws-bridge';
 import { createHttpApi, type ApiLifecycle } from './http-api';
 import { errorBody, sendJson } from './http-errors';
-import { defaultOpenAiVoiceMap } from './speech-routes';
+import { defaultOpenAiVoiceMap } from '../api/openai-voices';
 
 export interface HeadlessServerOptions {
   runtime: StudioRuntime;

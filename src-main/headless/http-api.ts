@@ -20,12 +20,12 @@ import { clientModelInfo, clientSavedVoices } from '../access/client-view';
 import {
   OPENAI_MODEL_ALIASES,
   modelMatches,
-  resolveVoice,
   speechBodySchema,
   speechToRequest,
   ttsBodySchema,
   ttsToRequest,
 } from './speech-routes';
+import { resolveVoice } from '../api/openai-voices';
 
 /** What the API needs to know of the server's lifecycle. */
 export interface ApiLifecycle {

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { StudioError } from '../../src-shared/errors';
-import { appRootDir } from '../app/paths';
+import { appRootDir } from '../platform/paths';
 
 const KnownModelSchema = z.object({
   alias: z.string().min(1),

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
-import { defaultUserDataDir } from '../app/paths';
+import { defaultUserDataDir } from '../platform/paths';
 
 export interface ModelManagerConfig {
   /** Folder holding one sub-folder per model plus `.quarantine/`. */

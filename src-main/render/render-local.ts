@@ -6,7 +6,7 @@
  * `savedVoicesFor`: the saved voices each part speaks in (the CLI's; the studio's host attaches its own).
  */
 import { toStudioError } from '../../src-shared/errors';
-import type { EngineHostApi } from '../services/studio-services';
+import type { EngineHostApi } from '../engine-client/engine-host-api';
 import type { RenderPart, RenderPlan } from './render-plan';
 import { isPermanentFailure, renderPart, type SavedVoicesForPart } from './render-parts';
 import { progressOf, type PartFailure, type RenderProgress } from './render-progress';

@@ -17,7 +17,7 @@ import { defaultAudioInsertPolicy } from '../engine-host/audio-inserts';
 import { measureIntegratedLoudness } from '../audio/loudness';
 import { measureTruePeakDbtp } from '../audio/true-peak';
 import { decodeWav } from '../audio/wav';
-import type { EngineHostApi } from '../services/studio-services';
+import type { EngineHostApi } from '../engine-client/engine-host-api';
 import { planRender } from './render-plan';
 import { assembleWork, defaultAssemblyConfig, partFile } from './render-parts';
 import { renderLocally } from './render-local';

@@ -12,7 +12,7 @@ import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 import { decodeWav, encodeWav, type WavFormat } from '../audio/wav';
 import { normalizeLoudness, type LoudnessTarget } from '../audio/normalize-loudness';
 import { defaultAudioConfig } from '../audio/audio-config';
-import type { EngineHostApi } from '../services/studio-services';
+import type { EngineHostApi } from '../engine-client/engine-host-api';
 import type { RenderPart, RenderPlan, RenderSettings, SavedVoicesForPart } from './render-plan';
 
 /** Where a part's audio lives (a shared folder when several machines render); an id is one file name, never a path. */

@@ -7,7 +7,7 @@
 import os from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { StudioError, toStudioError } from '../../src-shared/errors';
-import type { EngineHostApi } from '../services/studio-services';
+import type { EngineHostApi } from '../engine-client/engine-host-api';
 import { isPermanentFailure, renderPart, type PartOutcome } from './render-parts';
 import { connectionFor, defaultQueueConfig, renderQueueName, type RenderJobData, type RenderQueueConfig } from './render-queue';
 import { checkOutputDir, parseRenderJob } from './render-job-schema';

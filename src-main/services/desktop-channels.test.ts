@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { CHANNELS } from '../../src-shared/ipc-contract';
 import { Dispatcher } from '../api/dispatcher';
 import { createInMemoryBridge } from '../api/testing/in-memory-bridge';
-import { StudioServices, type DesktopPort, type EngineHostApi } from './studio-services';
+import { StudioServices, type DesktopPort } from './studio-services';
+import type { EngineHostApi } from '../engine-client/engine-host-api';
 
 const host: EngineHostApi = { onEvent: () => () => {}, call: (async () => ({})) as EngineHostApi['call'] };
 const appInfo = () => ({ version: 't', hostKind: 'headless' as const, platform: 'linux', userDataDir: '/nonexistent', syntheticModel: true });

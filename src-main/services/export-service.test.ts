@@ -12,7 +12,8 @@ import { Dispatcher } from '../api/dispatcher';
 import { createInMemoryBridge } from '../api/testing/in-memory-bridge';
 import { ExportService, defaultExportLimits } from './export-service';
 import { measureIntegratedLoudness } from '../audio/loudness';
-import { StudioServices, type EngineHostApi } from './studio-services';
+import { StudioServices } from './studio-services';
+import type { EngineHostApi } from '../engine-client/engine-host-api';
 
 const RATE_HZ = 24_000;
 

@@ -9,7 +9,8 @@ import { CHANNELS } from '../../src-shared/ipc-contract';
 import { Dispatcher } from '../api/dispatcher';
 import { createInMemoryBridge } from '../api/testing/in-memory-bridge';
 import { nodeSqliteLoader } from '../library/open-sqlite';
-import { StudioServices, type EngineHostApi } from './studio-services';
+import { StudioServices } from './studio-services';
+import type { EngineHostApi } from '../engine-client/engine-host-api';
 
 const ABI_MISMATCH =
   "The module '/app/node_modules/better-sqlite3/build/Release/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 115. This version of Node.js requires\nNODE_MODULE_VERSION 140.";

@@ -12,7 +12,8 @@ import type { RenderJob } from '../../src-shared/contract/render';
 import { Dispatcher } from '../api/dispatcher';
 import { createInMemoryBridge } from '../api/testing/in-memory-bridge';
 import { fakeRenderHost } from '../render/testing/fake-render-host';
-import { StudioServices, type EngineHostApi } from './studio-services';
+import { StudioServices } from './studio-services';
+import type { EngineHostApi } from '../engine-client/engine-host-api';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-render-channels-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));

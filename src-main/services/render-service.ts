@@ -23,7 +23,7 @@ import { RenderJobStore, type RenderRecord } from '../render/render-job-store';
 import { checkOutputDir } from '../render/render-job-schema';
 import type { RenderQueueConfig } from '../render/render-queue';
 import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
-import type { EngineHostApi } from './studio-services';
+import type { EngineHostApi } from '../engine-client/engine-host-api';
 
 export interface RenderServiceOptions {
   dataDir: string;

@@ -9,8 +9,9 @@ import type { AppInfo } from '../../src-shared/contract/app';
 import type { ImportedAudio } from '../../src-shared/contract/desktop';
 import type { SynthesisResult } from '../../src-shared/synthesis';
 import type { CallContext, Handlers } from '../api/dispatcher';
-import type { HostMethod, HostMethods } from '../engine-host/protocol';
-import type { HostClientState } from '../engine-host/host-client';
+import type { HostMethod } from '../engine-protocol/protocol';
+import type { HostClientState } from '../engine-client/host-client';
+import type { EngineHostApi } from '../engine-client/engine-host-api';
 import type { EngineStatus, ModelInfo } from '../../src-shared/synthesis';
 import path from 'node:path';
 import { LibraryService } from './library-service';
@@ -29,15 +30,6 @@ import { readFile, stat } from 'node:fs/promises';
 import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
 import { RenderService } from './render-service';
 import { clientAppInfo, clientEngineStatus, clientModelEntries, clientModelInfo, clientModelsState, clientSavedVoices } from '../access/client-view';
-
-/** What the services need of the engine host (HostClient implements it; tests fake it). */
-export interface EngineHostApi {
-  call<M extends HostMethod>(method: M, args: HostMethods[M]['args']): Promise<HostMethods[M]['result']>;
-  onEvent(listener: (event: string, payload: unknown) => void): () => void;
-  /** Host process lifecycle (starting, ready, restarting, failed); optional for fakes. */
-  onDidChangeState?(listener: (state: HostClientState, detail: string) => void): () => void;
-  readonly lastKnownStatus?: EngineStatus | null;
-}
 
 /** The engine status the UI sees while the host process is not answering. */
 function statusForHostState(state: HostClientState, detail: string, last: EngineStatus | null): EngineStatus | null {

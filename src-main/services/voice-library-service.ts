@@ -21,7 +21,7 @@ import {
 import type { ModelInfo, SynthesisRequest } from '../../src-shared/synthesis';
 import type { ClonePrompt } from '../../src-shared/voice-clone';
 import { readVoiceDescriptors } from '../engine/list-voices';
-import { defaultOpenAiVoiceMap } from '../headless/speech-routes';
+import { defaultOpenAiVoiceMap } from '../api/openai-voices';
 import { sniffAudioContainer } from '../audio/reference-audio';
 import type { LibraryDb } from '../library/library-db';
 import { VoiceStore, conditioningOf, publicVoice, type StoredVoice } from '../library/voice-store';

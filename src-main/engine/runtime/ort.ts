@@ -5,11 +5,11 @@
  * capi/ import ONNX Runtime itself.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Tensor } from 'onnxruntime-node';
 import { StudioError } from '../../../src-shared/errors';
 import { listBindingBackends, nodeRuntime } from './node-runtime';
+import { ortBinDir } from './ort-install';
 import { CAPI_CAPABILITIES, chooseRuntime, defaultRuntimeName, type OrtRuntime, type OrtTensor, type ProviderName, type RuntimeName, type SessionOptions, type StageSession, type TensorDtype } from './runtime';
 
 export type { OrtTensor, ProviderName, RuntimeName, SessionOptions, TensorDtype } from './runtime';
@@ -18,12 +18,6 @@ export type OrtSession = StageSession;
 /** Which providers this onnxruntime-node build can use on this machine. */
 export function listAvailableProviders(): { name: string; bundled: boolean }[] {
   return listBindingBackends();
-}
-
-/** The folder of the ONNX Runtime core that onnxruntime-node ships (both adapters load this one library). */
-export function ortBinDir(): string {
-  const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('onnxruntime-node/package.json')), 'bin', 'napi-v6', process.platform, process.arch);
 }
 
 /** Provider libraries that ONNX Runtime loads from its bin folder when they are not bundled. */

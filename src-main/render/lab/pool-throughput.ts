@@ -9,7 +9,7 @@ import path from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { createStudioRuntime, type StudioRuntime } from '../../app/studio-runtime';
 import { ensureTinyModel } from '../../model-builder/tiny-model';
-import { engineDevicesFor } from '../../engine-host/engine-devices';
+import { engineDevicesFor } from '../../engine-client/engine-devices';
 
 const [numClients, windowS, numRounds] = [Number(process.argv[2] ?? 8), Number(process.argv[3] ?? 20), Number(process.argv[4] ?? 2)];
 const ENGINE = { provider: 'cpu', minFramesCap: 20, framesPerTextToken: 1 };

@@ -3,7 +3,7 @@
  * cancel that releases a hanging part, and inputs that fail with a given reason per try.
  */
 import { StudioError } from '../../../src-shared/errors';
-import type { EngineHostApi } from '../../services/studio-services';
+import type { EngineHostApi } from '../../engine-client/engine-host-api';
 
 export const RATE = 24_000;
 export const MODEL = { id: 'embedded:tiny', modelHash: 'h', defaultParams: { temperature: 0.9 } };

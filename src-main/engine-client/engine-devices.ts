@@ -4,6 +4,7 @@
  * config's deviceIndex, a provider option; WebGPU: one engine, ORT 1.29 cannot pin its adapter; CPU:
  * one process per entry with the cores split); 'auto' takes every device the provider's lister
  * sees (nvidia-smi, the Windows display adapters), or one engine. A number past the list is refused.
+ * Runs in the process that supervises engine hosts (engine-client/; see docs/architecture.md).
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';

@@ -2,6 +2,8 @@
  * Where the studio keeps its files: the user data folder (models, library database, projects,
  * cache) per OS, overridable with STUDIO_DATA_DIR; the folders SSML <audio src> may read from; and
  * where the built engine host entry is.
+ * platform/ is the bottom of src-main: it imports nothing of the studio, so engine/, models/ and
+ * app/ all use it.
  */
 import os from 'node:os';
 import path from 'node:path';

@@ -2,6 +2,7 @@
  * The message-port protocol between main (or the headless host) and the engine host process.
  * Calls carry an id and get exactly one reply; events flow host → main at any time.
  * Payloads are structured-cloneable (typed arrays travel as such).
+ * Imported by both sides (engine-protocol/): types and constants only, no I/O.
  */
 import type { SerializedStudioError } from '../../src-shared/errors';
 import type { ClonePrompt } from '../../src-shared/voice-clone';
@@ -42,6 +43,9 @@ export type HostToMain =
   | { kind: 'reply'; id: number; ok: false; error: SerializedStudioError }
   | { kind: 'event'; event: string; payload: unknown }
   | { kind: 'fatal'; error: SerializedStudioError };
+
+/** HostStartOptions.model for the embedded default: a synthetic tiny model the host builds on first run (engine-host/embedded-model.ts). */
+export const EMBEDDED_TINY = 'embedded:tiny';
 
 /** Options the engine host process starts with (passed as one JSON argv entry). */
 export interface HostStartOptions {

@@ -6,12 +6,13 @@
  * (bounded), so nothing hangs. A watchdog pings the host; one that stops answering (a blocked event loop) or sits
  * in one engine step too long is reported not ready, then killed and restarted the same way.
  * Request counters live here, so they survive restarts.
+ * Runs in the process that supervises engine hosts (engine-client/; see docs/architecture.md).
  */
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import { formatCount } from '../../src-shared/format-count';
 import type { EngineStatus } from '../../src-shared/synthesis';
 import type { HostProcess } from './host-process';
-import type { HostHeartbeat, HostMethod, HostMethods, HostToMain } from './protocol';
+import type { HostHeartbeat, HostMethod, HostMethods, HostToMain } from '../engine-protocol/protocol';
 import { RequestCounters, type HostRequestCounters } from './request-counters';
 
 /** The watchdog's bounds; defaultHostWatchdogConfig() holds the defaults. */

@@ -5,7 +5,7 @@
  * answering and accepting anything, as a blocked event loop (or a process already dead) does.
  */
 import type { HostProcess } from '../host-process';
-import type { HostMethod, HostToMain, MainToHost } from '../protocol';
+import type { HostMethod, HostToMain, MainToHost } from '../../engine-protocol/protocol';
 
 export type FakeHandler = (args: unknown, proc: FakeHostProcess) => unknown | Promise<unknown>;
 

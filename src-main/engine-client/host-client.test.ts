@@ -171,7 +171,7 @@ describe('HostClient watchdog', () => {
   });
 
   it('kills and restarts a real host process whose event loop is blocked', async () => {
-    const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'testing', 'hanging-host.ts');
+    const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'engine-host', 'testing', 'hanging-host.ts');
     const pids: number[] = [];
     const client = new HostClient({
       spawn: () => {

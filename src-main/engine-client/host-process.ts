@@ -1,9 +1,10 @@
 /**
  * Process handles for the engine host: a Node child process (headless mode, tests) or an Electron
  * utilityProcess (the app). Both look the same to HostClient: send, message, exit, kill.
+ * Runs in the process that supervises engine hosts (engine-client/; see docs/architecture.md).
  */
 import { fork } from 'node:child_process';
-import type { HostToMain, MainToHost } from './protocol';
+import type { HostToMain, MainToHost } from '../engine-protocol/protocol';
 
 export interface HostProcess {
   readonly pid: number | undefined;

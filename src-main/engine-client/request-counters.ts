@@ -2,6 +2,7 @@
  * Cumulative request counters owned by the supervisor (HostClient), so they survive engine host
  * restarts: the host's own EngineStatus counts reset with every process and count turns, not
  * requests. Pure bookkeeping; HostClient notes each synthesize call's start and end here.
+ * Runs in the process that supervises engine hosts (engine-client/; see docs/architecture.md).
  */
 import type { ErrorCode } from '../../src-shared/errors';
 

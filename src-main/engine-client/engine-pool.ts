@@ -6,12 +6,13 @@
  * (or refused it, draining) before accepting it goes to another engine; one it had accepted fails
  * with the crash. Status, drain (whole pool or one engine), model switches and crash-restarts work
  * per engine. With one engine every call passes straight through.
+ * Runs in the process that supervises engine hosts (engine-client/; see docs/architecture.md).
  */
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import type { EngineStatus, EngineSummary } from '../../src-shared/synthesis';
 import { HostClient, type HostClientOptions, type HostClientState, type HostHealth } from './host-client';
 import type { HostProcess } from './host-process';
-import type { HostMethod, HostMethods } from './protocol';
+import type { HostMethod, HostMethods } from '../engine-protocol/protocol';
 import type { HostRequestCounters } from './request-counters';
 
 export interface EnginePoolOptions extends Omit<HostClientOptions, 'spawn'> {

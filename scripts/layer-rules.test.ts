@@ -1,0 +1,93 @@
+/**
+ * The layer rules of eslint.config.js (docs/architecture.md) fire: planted imports that cross a
+ * layer are refused by no-restricted-imports under the same config `npm run lint` uses, permitted
+ * ones pass, and the package rules still hold beside them. The snippets are linted as text under
+ * a path inside the folder; no file is written.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ESLint } from 'eslint';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+let eslint: ESLint;
+
+/** The no-restricted-imports messages for `code` linted as if it were the file at `filePath`. */
+async function restrictedImports(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, filePath) });
+  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+const importing = (specifier: string) => `import { x } from '${specifier}';\nexport const y = x;\n`;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: ROOT });
+});
+
+describe('layer rules', () => {
+  it('refuses an engine module that imports the engine host, services or the composition root', async () => {
+    for (const specifier of ['../engine-host/synthesis-service', '../services/studio-services', '../app/studio-runtime', '../headless/http-api']) {
+      const messages = await restrictedImports('src-main/engine/planted.ts', importing(specifier));
+      expect(messages, specifier).toHaveLength(1);
+      expect(messages[0]).toContain('src-main/engine/ may import only');
+    }
+  });
+
+  it('lets the engine import the folders below it', async () => {
+    expect(await restrictedImports('src-main/engine/planted.ts', importing('../audio/wav'))).toEqual([]);
+    expect(await restrictedImports('src-main/engine/planted.ts', importing('../platform/paths'))).toEqual([]);
+    expect(await restrictedImports('src-main/engine/planted.ts', importing('../../src-shared/errors'))).toEqual([]);
+  });
+
+  it('reads an import by the depth of the importing file (engine/models is not src-main/models)', async () => {
+    expect(await restrictedImports('src-main/engine/kv/planted.ts', importing('../models/talker'))).toEqual([]);
+    expect(await restrictedImports('src-main/engine/kv/planted.ts', importing('../../models/model-store'))).toHaveLength(1);
+    expect(await restrictedImports('src-main/engine/runtime/capi/planted.ts', importing('../../../engine-host/engine-loop'))).toHaveLength(1);
+  });
+
+  it('keeps the engine host and its supervisor apart, joined only by engine-protocol', async () => {
+    expect(await restrictedImports('src-main/engine-client/planted.ts', importing('../engine/engine'))).toHaveLength(1);
+    expect(await restrictedImports('src-main/engine-client/planted.ts', importing('../engine-host/synthesis-service'))).toHaveLength(1);
+    expect(await restrictedImports('src-main/engine-host/planted.ts', importing('../engine-client/host-client'))).toHaveLength(1);
+    expect(await restrictedImports('src-main/engine-client/planted.ts', importing('../engine-protocol/protocol'))).toEqual([]);
+    expect(await restrictedImports('src-main/engine-host.ts', importing('./services/studio-services'))).toHaveLength(1);
+    expect(await restrictedImports('src-main/engine-host.ts', importing('./engine-host/synthesis-service'))).toEqual([]);
+  });
+
+  it('refuses the two former import loops (render → services) and the upward imports (engine → app)', async () => {
+    expect(await restrictedImports('src-main/render/planted.ts', importing('../services/studio-services'))).toHaveLength(1);
+    expect(await restrictedImports('src-main/services/planted.ts', importing('../headless/speech-routes'))).toHaveLength(1);
+    expect(await restrictedImports('src-main/models/planted.ts', importing('../app/studio-runtime'))).toHaveLength(1);
+    expect(await restrictedImports('src-main/services/planted.ts', importing('../render/render-queue'))).toEqual([]);
+  });
+
+  it('allows a single named module where the rule names one (services may read engine/list-voices only)', async () => {
+    expect(await restrictedImports('src-main/services/planted.ts', importing('../engine/list-voices'))).toEqual([]);
+    expect(await restrictedImports('src-main/services/planted.ts', importing('../engine/engine'))).toHaveLength(1);
+  });
+
+  it('keeps the pure folders to src-shared and each other as they are', async () => {
+    expect(await restrictedImports('src-main/scheduler/planted.ts', importing('../engine/sequence'))).toHaveLength(1);
+    expect(await restrictedImports('src-main/ssml/planted.ts', importing('../audio/wav'))).toHaveLength(1);
+    expect(await restrictedImports('src-main/audio/planted.ts', importing('../ssml/segments'))).toEqual([]);
+  });
+
+  it('keeps src-shared, the preload and the renderer off src-main', async () => {
+    expect(await restrictedImports('src-shared/planted.ts', importing('../src-main/audio/wav'))).toHaveLength(1);
+    expect(await restrictedImports('src-shared/contract/planted.ts', importing('../../src-renderer/store/store'))).toHaveLength(1);
+    expect(await restrictedImports('src-preload/planted.ts', importing('../src-main/ipc/register-ipc'))).toHaveLength(1);
+    expect(await restrictedImports('src-renderer/components/planted.ts', importing('../../src-main/ssml/parse-ssml'))).toHaveLength(1);
+    expect(await restrictedImports('src-renderer/components/planted.ts', importing('../../src-main/audio/loudness'))).toEqual([]);
+  });
+
+  it('leaves tests and lab scripts free to start a whole stack', async () => {
+    expect(await restrictedImports('src-main/engine/planted.test.ts', importing('../app/studio-runtime'))).toEqual([]);
+    expect(await restrictedImports('src-main/render/lab/planted.ts', importing('../../app/studio-runtime'))).toEqual([]);
+  });
+
+  it('applies the package rules beside the layer rules', async () => {
+    const both = await restrictedImports('src-main/engine/kv/planted.ts', `import { Tensor } from 'onnxruntime-node';\n${importing('../../services/studio-services')}`);
+    expect(both).toHaveLength(2);
+    expect(both.some((m) => m.includes('onnxruntime-node'))).toBe(true);
+    expect(await restrictedImports('src-main/engine/runtime/planted.ts', "import { Tensor } from 'onnxruntime-node';\nexport const t = Tensor;\n")).toEqual([]);
+  });
+});
