@@ -5,51 +5,37 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setBridge } from '../ipc/client';
 import { resetStore, useStudioStore } from '../store/store';
-import type { StudioBridge } from '../../src-shared/ipc-contract';
+import { StudioError } from '../../src-shared/errors';
+import { installScriptedBridge } from '../testing/scripted-bridge';
 import { acceptDroppedFiles, runMenuCommand } from './desktop-actions';
 
-function scriptedBridge(answers: Record<string, unknown>, calls: [string, unknown][]): StudioBridge {
-  return {
-    invoke: (channel, request) => {
-      calls.push([channel, request]);
-      return Promise.resolve({ ok: true, value: answers[channel] as never });
-    },
-    on: () => () => {},
-  };
-}
-
 describe('desktop actions', () => {
-  let calls: [string, unknown][];
-  beforeEach(() => {
-    resetStore();
-    calls = [];
-  });
+  beforeEach(() => resetStore());
   afterEach(() => setBridge(null));
 
   it('saves as the path the save dialog returned, and does nothing when it is cancelled', async () => {
-    setBridge(scriptedBridge({ 'studio:desktop.showSaveProject': { path: '/home/u/talk.studio.json' }, 'studio:projects.save': { path: '/home/u/talk.studio.json', savedAtMs: 5 }, 'studio:projects.listRecent': [] }, calls));
+    let bridge = installScriptedBridge({ 'studio:desktop.showSaveProject': { path: '/home/u/talk.studio.json' }, 'studio:projects.save': { path: '/home/u/talk.studio.json', savedAtMs: 5 }, 'studio:projects.listRecent': [] });
     useStudioStore.getState().setProjectMeta({ projectName: 'Talk' });
     expect(await runMenuCommand('save-project-as')).toBeNull();
-    expect(calls[0]).toEqual(['studio:desktop.showSaveProject', { suggestedName: 'Talk' }]);
-    expect(calls[1]![0]).toBe('studio:projects.save');
-    expect((calls[1]![1] as { path: string }).path).toBe('/home/u/talk.studio.json');
+    expect(bridge.calls[0]).toEqual({ channel: 'studio:desktop.showSaveProject', request: { suggestedName: 'Talk' } });
+    expect(bridge.calls[1].channel).toBe('studio:projects.save');
+    expect((bridge.calls[1].request as { path: string }).path).toBe('/home/u/talk.studio.json');
     expect(useStudioStore.getState().projectPath).toBe('/home/u/talk.studio.json');
 
-    calls.length = 0;
-    setBridge(scriptedBridge({ 'studio:desktop.showSaveProject': { path: null } }, calls));
+    bridge = installScriptedBridge({ 'studio:desktop.showSaveProject': { path: null } });
     await runMenuCommand('save-project-as');
-    expect(calls.map((c) => c[0])).toEqual(['studio:desktop.showSaveProject']);
+    expect(bridge.calls.map((c) => c.channel)).toEqual(['studio:desktop.showSaveProject']);
   });
 
   it('switches areas from the View menu and reports imports', async () => {
-    setBridge(scriptedBridge({ 'studio:desktop.showImportAudio': { imported: [{ originalName: 'me.wav', path: '/data/imports/1-me.wav', sizeBytes: 4 }] } }, calls));
+    installScriptedBridge({ 'studio:desktop.showImportAudio': { imported: [{ originalName: 'me.wav', path: '/data/imports/1-me.wav', sizeBytes: 4 }] } });
     await runMenuCommand('show-bench');
     expect(useStudioStore.getState().area).toBe('bench');
     expect(await runMenuCommand('import-audio')).toMatch(/Imported 1 audio file into the data folder: me\.wav → \/data\/imports\/1-me\.wav/);
   });
 
   it('puts dropped SSML in the editor and reports refused files', async () => {
-    setBridge(scriptedBridge({}, calls));
+    installScriptedBridge({});
     const notice = await acceptDroppedFiles([
       { kind: 'ssml', name: 'scene.ssml', text: '<speak>Hi</speak>' },
       { kind: 'refused', name: 'x.png', reason: 'x.png: drop audio, text, SSML or a project' },
@@ -60,7 +46,9 @@ describe('desktop actions', () => {
   });
 
   it('turns a failed dialog call into a notice', async () => {
-    setBridge({ invoke: () => Promise.resolve({ ok: false, error: { code: 'unsupported', message: 'native dialogs exist only in the desktop app', details: {} } }), on: () => () => {} });
+    installScriptedBridge({}, () => {
+      throw new StudioError('unsupported', 'native dialogs exist only in the desktop app');
+    });
     expect(await runMenuCommand('open-project')).toBe('native dialogs exist only in the desktop app');
   });
 });

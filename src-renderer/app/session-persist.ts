@@ -9,6 +9,7 @@ import type { VoiceSettings } from '../../src-shared/contract/projects';
 import { MAX_SEED } from '../features/voice/voice.slice';
 import { AREAS, type Area } from './shell.slice';
 import type { StudioState } from '../store/store';
+import { createDebouncedTask } from '../components/debounced-task';
 
 export const SESSION_STORAGE_KEY = 'qwen3-tts-studio.session';
 export const SESSION_VERSION = 1;
@@ -150,25 +151,17 @@ interface StoreLike {
 export function startSessionPersistence(store: StoreLike, storage: Storage, delayMs = SESSION_WRITE_DELAY_MS): { restored: SessionSnapshot | null; stop: () => void } {
   const restored = readSession(storage);
   if (restored) applySession(restored, store.getState());
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const write = () => {
-    timer = null;
+  const sessionWrite = createDebouncedTask(() => {
     try {
       storage.setItem(SESSION_STORAGE_KEY, JSON.stringify(sessionSnapshot(store.getState())));
     } catch {
       // storage full or disabled: the session simply is not kept
     }
-  };
+  }, delayMs);
   const unsubscribe = store.subscribe((s, prev) => {
-    if (sameSnapshot(s, prev)) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(write, delayMs);
+    if (!sameSnapshot(s, prev)) sessionWrite.schedule();
   });
-  const flush = () => {
-    if (!timer) return;
-    clearTimeout(timer);
-    write();
-  };
+  const flush = sessionWrite.flush;
   const hasWindow = typeof window !== 'undefined';
   if (hasWindow) window.addEventListener('pagehide', flush);
   return {

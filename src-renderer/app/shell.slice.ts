@@ -4,6 +4,7 @@
 import type { StateCreator } from 'zustand';
 import type { AppInfo } from '../../src-shared/contract/app';
 import type { EngineStatus } from '../../src-shared/synthesis';
+import { fieldSetters } from '../store/field-setters';
 
 export const AREAS = ['speak', 'voice', 'timeline', 'library', 'render', 'bench', 'models', 'settings'] as const;
 export type Area = (typeof AREAS)[number];
@@ -35,8 +36,5 @@ export const createShellSlice: StateCreator<ShellSlice, [], [], ShellSlice> = (s
   appInfo: null,
   engineStatus: null,
   connectionError: null,
-  setArea: (area) => set({ area }),
-  setAppInfo: (appInfo) => set({ appInfo }),
-  setEngineStatus: (engineStatus) => set({ engineStatus }),
-  setConnectionError: (connectionError) => set({ connectionError }),
+  ...fieldSetters(set, ['area', 'appInfo', 'engineStatus', 'connectionError']),
 });

@@ -18,25 +18,15 @@ function underlined(container: HTMLElement): string[] {
 describe('SsmlEditor diagnostics', () => {
   afterEach(cleanup);
 
-  it('underlines from the reported column to the end of the line', () => {
-    const { container } = renderWith([{ line: 3, column: 4, message: 'bad' }]);
-    expect(underlined(container).join('')).toBe('prosody rate="90%">Not closed.');
-  });
-
-  it('underlines the line text when the column is one past the end of the line (the parser reports 4:9 for "</speak>")', () => {
-    const { container } = renderWith([{ line: 4, column: 9, message: 'SSML 4:9: unexpected close tag.' }]);
-    expect(underlined(container).join('')).toBe('</speak>');
+  it.each([
+    { when: 'from the reported column to the end of the line', at: { line: 3, column: 4 }, text: 'prosody rate="90%">Not closed.' },
+    { when: 'the line text when the column is one past the end of the line (the parser reports 4:9 for "</speak>")', at: { line: 4, column: 9 }, text: '</speak>' },
+    { when: 'the text of an indented line from its first character when the column is past the end', at: { line: 2, column: 80 }, text: '<voice name="ryan">Fine.</voice>' },
+    { when: 'the last line for a line beyond the document (clamped)', at: { line: 99, column: 1 }, text: '</speak>' },
+  ])('underlines $when', ({ at, text }) => {
+    const { container } = renderWith([{ ...at, message: 'bad' }]);
+    expect(underlined(container).join('')).toBe(text);
     expect(container.querySelector('.cm-lintPoint')).toBeNull();
-  });
-
-  it('underlines the text of an indented line from its first character when the column is past the end', () => {
-    const { container } = renderWith([{ line: 2, column: 80, message: 'bad' }]);
-    expect(underlined(container).join('')).toBe('<voice name="ryan">Fine.</voice>');
-  });
-
-  it('clamps a line beyond the document to the last line', () => {
-    const { container } = renderWith([{ line: 99, column: 1, message: 'bad' }]);
-    expect(underlined(container).join('')).toBe('</speak>');
   });
 
   it('shows diagnostics that arrive after the editor was created and clears them when they go', () => {

@@ -6,6 +6,7 @@
  * whether the change is larger than that spread.
  */
 import type { BenchPassRow, BenchRunView } from '../../../src-shared/contract/bench';
+import { ColumnHeads, type ColumnHead } from '../../components/ColumnHeads';
 
 /** One row of a two-run comparison; req/s of the first variant of each run, ranges over its passes. */
 export interface CompareRow {
@@ -55,16 +56,7 @@ export function BenchCompare({ a, b }: { a: BenchRunView; b: BenchRunView }) {
         <caption>
           B ({b.runId}) against A ({a.runId}): the change counts only when the pass ranges do not overlap
         </caption>
-        <thead>
-          <tr>
-            <th scope="col">Workload</th>
-            <th scope="col">Clients</th>
-            <th scope="col">A req/s (range)</th>
-            <th scope="col">B req/s (range)</th>
-            <th scope="col">Change</th>
-            <th scope="col">Verdict</th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['Workload', 'Clients', 'A req/s (range)', 'B req/s (range)', 'Change', 'Verdict']} />
         <tbody>
           {rows.length === 0 && (
             <tr>
@@ -96,23 +88,24 @@ export const errorsOf = (p: BenchPassRow) => p.numErrors + p.numRejected + p.num
 const pct = (v: number | null) => (v === null ? '—' : `${v >= 0 ? '+' : ''}${(v * 100).toFixed(2)}%`);
 const num = (v: number | null, d = 4) => (v === null || Number.isNaN(v) ? '—' : v.toFixed(d));
 
+/** The per-pass table's columns; the measured ones explain themselves on hover. */
+const PASS_COLUMNS: readonly ColumnHead[] = [
+  'Pass', 'Variant', 'Workload', 'Clients', 'Req/s',
+  { label: 'Audio s/s', title: 'seconds of audio per second of wall time' },
+  { label: 'RTF', title: 'median real-time factor: synthesis time / audio time' },
+  { label: 'First audio s', title: 'median time to the first audio' },
+  'p50 latency s', 'p95 latency s', 'p99 latency s',
+  { label: 'Errors', title: 'error answers / rejected (busy) / timed out, of the requests sent' },
+  'Mean outstanding', 'Mean waiting', 'Mean GPU use %', 'Peak VRAM MiB', 'Valid',
+];
+
 export function BenchTables({ run }: { run: BenchRunView }) {
   return (
     <div className="bench-tables" data-testid={`bench-tables-${run.runId}`}>
       <div className="table-scroll">
       <table className="bench-table" data-testid="bench-summary">
         <caption>Summary · {run.runId} · {run.status}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Workload</th>
-            <th scope="col">Clients</th>
-            <th scope="col">Before req/s</th>
-            <th scope="col">After req/s</th>
-            <th scope="col">Throughput change</th>
-            <th scope="col">Pass change range</th>
-            <th scope="col">Completed before / after</th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['Workload', 'Clients', 'Before req/s', 'After req/s', 'Throughput change', 'Pass change range', 'Completed before / after']} />
         <tbody>
           {run.summary.map((r) => (
             <tr key={`${r.workload}-${r.numClients}`}>
@@ -131,27 +124,7 @@ export function BenchTables({ run }: { run: BenchRunView }) {
       <div className="table-scroll">
       <table className="bench-table" data-testid="bench-passes">
         <caption>Per pass</caption>
-        <thead>
-          <tr>
-            <th scope="col">Pass</th>
-            <th scope="col">Variant</th>
-            <th scope="col">Workload</th>
-            <th scope="col">Clients</th>
-            <th scope="col">Req/s</th>
-            <th scope="col" title="seconds of audio per second of wall time">Audio s/s</th>
-            <th scope="col" title="median real-time factor: synthesis time / audio time">RTF</th>
-            <th scope="col" title="median time to the first audio">First audio s</th>
-            <th scope="col">p50 latency s</th>
-            <th scope="col">p95 latency s</th>
-            <th scope="col">p99 latency s</th>
-            <th scope="col" title="error answers / rejected (busy) / timed out, of the requests sent">Errors</th>
-            <th scope="col">Mean outstanding</th>
-            <th scope="col">Mean waiting</th>
-            <th scope="col">Mean GPU use %</th>
-            <th scope="col">Peak VRAM MiB</th>
-            <th scope="col">Valid</th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={PASS_COLUMNS} />
         <tbody>
           {run.passes.map((p, i) => (
             <tr key={i}>

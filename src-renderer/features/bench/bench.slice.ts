@@ -4,6 +4,7 @@
  */
 import type { StateCreator } from 'zustand';
 import type { BenchRunInput, BenchRunView, BenchSample } from '../../../src-shared/contract/bench';
+import { fieldSetters } from '../../store/field-setters';
 
 /** Samples kept for the live charts: 4 per second × 120 s. */
 export const MAX_CHART_SAMPLES = 480;
@@ -35,7 +36,7 @@ export const createBenchSlice: StateCreator<BenchSlice, [], [], BenchSlice> = (s
   benchRuns: [],
   benchCompare: [null, null],
   benchError: null,
-  setBenchForm: (benchForm) => set({ benchForm }),
+  ...fieldSetters(set, ['benchForm', 'benchRuns', 'benchCompare', 'benchError']),
   startBenchView: (benchRunId) => set({ benchRunId, benchSamples: [], benchError: null }),
   addBenchSample: (sample) => {
     if (sample.runId !== get().benchRunId) return;
@@ -44,7 +45,4 @@ export const createBenchSlice: StateCreator<BenchSlice, [], [], BenchSlice> = (s
     set({ benchSamples: next });
   },
   upsertBenchRun: (run) => set({ benchRuns: [run, ...get().benchRuns.filter((r) => r.runId !== run.runId)].sort((a, b) => b.startedAtMs - a.startedAtMs) }),
-  setBenchRuns: (benchRuns) => set({ benchRuns }),
-  setBenchCompare: (benchCompare) => set({ benchCompare }),
-  setBenchError: (benchError) => set({ benchError }),
 });

@@ -6,6 +6,7 @@
 import type { StateCreator } from 'zustand';
 import type { SsmlDiagnostic } from '../../../src-shared/contract/projects';
 import type { SsmlDialect } from '../../../src-shared/synthesis';
+import { fieldSetters } from '../../store/field-setters';
 
 export const DEFAULT_DOCUMENT = `<speak>
   <voice name="ryan">Welcome to the studio. This is the first turn.</voice>
@@ -58,10 +59,9 @@ export const createEditorSlice: StateCreator<EditorSlice, [], [], EditorSlice> =
   numTurnsDetected: null,
   ssmlCheck: NO_CHECK,
   generateRefusal: null,
-  setEditorText: (editorText) => set({ editorText }),
+  ...fieldSetters(set, ['editorText', 'generateRefusal']),
   setEditorFormat: (editorFormat) => set({ editorFormat, diagnostics: [], ssmlCheck: NO_CHECK, generateRefusal: null }),
   setEditorSsmlOptions: (options) => set((s) => ({ editorSsmlOptions: { ...s.editorSsmlOptions, ...options } })),
   setDiagnostics: (diagnostics, numTurnsDetected, ssmlCheck = NO_CHECK) =>
     set((s) => ({ diagnostics, numTurnsDetected, ssmlCheck, generateRefusal: diagnostics.length === 0 ? null : s.generateRefusal })),
-  setGenerateRefusal: (generateRefusal) => set({ generateRefusal }),
 });

@@ -5,50 +5,36 @@
 // replaces unsaved work (and replaces an untouched document without asking).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { setBridge } from '../../ipc/client';
+import { installScriptedBridge, type ScriptedBridge } from '../../testing/scripted-bridge';
+import { resetBetweenTests } from '../../testing/reset-between-tests';
 import { resetStore, useStudioStore } from '../../store/store';
-import type { StudioBridge } from '../../../src-shared/ipc-contract';
-import type { ClipQuery, ClipRecord } from '../../../src-shared/contract/library';
+import type { ClipRecord } from '../../../src-shared/contract/library';
 import type { SavedVoice } from '../../../src-shared/contract/voices';
 import { LibraryPanel } from './LibraryPanel';
 
 const CLIP = { id: 'c1', title: 'Good morning', input: 'Good morning', inputFormat: 'text', voice: 'aiden', language: 'english', seed: 7, instruct: null, params: { temperature: 0.9, topK: 50, topP: 1 }, modelHash: 'abcdef123456', timings: { latencyFirstAudioMs: 10, latencyTotalMs: 20, rtf: 0.5 }, sampleRateHz: 24_000, turnSpans: [], createdAtMs: 1, numSamples: 240, durationMs: 10, voices: ['aiden', 'vivian'], favourite: false } as unknown as ClipRecord;
 
 describe('LibraryPanel', () => {
-  const calls: { channel: string; request: unknown }[] = [];
+  resetBetweenTests();
+  let bridge: ScriptedBridge;
   beforeEach(() => {
-    resetStore();
-    calls.length = 0;
-    const bridge: StudioBridge = {
-      invoke: async (channel, request) => {
-        calls.push({ channel, request });
-        const update = request as { title?: string; favourite?: boolean };
-        const answers: Record<string, unknown> = {
-          'studio:library.listClips': [CLIP],
-          'studio:library.deleteClip': { deleted: true },
-          'studio:library.readClipAudio': { sampleRateHz: 24_000, pcm: new Float32Array(240) },
-          'studio:library.updateClip': { ...CLIP, ...(update.title ? { title: update.title } : {}), favourite: update.favourite ?? CLIP.favourite },
-        };
-        return { ok: true, value: answers[channel] as never };
-      },
-      on: () => () => {},
-    };
-    setBridge(bridge);
+    bridge = installScriptedBridge({
+      'studio:library.listClips': [CLIP],
+      'studio:library.deleteClip': { deleted: true },
+      'studio:library.readClipAudio': { sampleRateHz: 24_000, pcm: new Float32Array(240) },
+      'studio:library.updateClip': (update) => ({ ...CLIP, ...(update.title ? { title: update.title } : {}), favourite: update.favourite ?? CLIP.favourite }),
+    });
   });
-  afterEach(() => {
-    cleanup();
-    setBridge(null);
-    vi.restoreAllMocks();
-  });
+  afterEach(() => vi.restoreAllMocks());
 
   it('asks before deleting a clip', async () => {
     render(<LibraryPanel />);
     fireEvent.click(await screen.findByRole('button', { name: 'Delete Good morning' }));
     fireEvent.click(screen.getByRole('button', { name: 'Keep' }));
-    expect(calls.filter((c) => c.channel === 'studio:library.deleteClip')).toHaveLength(0);
+    expect(bridge.requestsTo('studio:library.deleteClip')).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Delete Good morning' }));
     fireEvent.click(screen.getByRole('button', { name: 'Yes, delete Good morning' }));
-    await waitFor(() => expect(calls.filter((c) => c.channel === 'studio:library.deleteClip')).toEqual([{ channel: 'studio:library.deleteClip', request: { id: 'c1' } }]));
+    await waitFor(() => expect(bridge.requestsTo('studio:library.deleteClip')).toEqual([{ id: 'c1' }]));
   });
 
   it('downloads a clip as a WAV named after it', async () => {
@@ -60,7 +46,7 @@ describe('LibraryPanel', () => {
     render(<LibraryPanel />);
     fireEvent.click(await screen.findByRole('button', { name: 'Download Good morning as WAV' }));
     await waitFor(() => expect(names).toEqual(['good-morning-aiden-seed7.wav']));
-    expect(calls.some((c) => c.channel === 'studio:library.readClipAudio')).toBe(true);
+    expect(bridge.requestsTo('studio:library.readClipAudio')).not.toHaveLength(0);
   });
 
   it('renames and favourites a clip, and lists every voice it speaks in', async () => {
@@ -68,12 +54,12 @@ describe('LibraryPanel', () => {
     expect((await screen.findByTestId('clip-voices')).textContent).toContain('aiden, vivian');
     fireEvent.click(screen.getByRole('button', { name: 'Mark Good morning as favourite' }));
     await screen.findByRole('button', { name: 'Unmark Good morning as favourite' });
-    expect(calls.find((c) => c.channel === 'studio:library.updateClip')?.request).toEqual({ id: 'c1', favourite: true });
+    expect(bridge.requestsTo('studio:library.updateClip')[0]).toEqual({ id: 'c1', favourite: true });
     fireEvent.click(screen.getByRole('button', { name: 'Rename Good morning' }));
     fireEvent.change(screen.getByLabelText('New clip title'), { target: { value: '  Morning take  ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.getByTestId('clip-title').textContent).toBe('Morning take'));
-    expect(calls.filter((c) => c.channel === 'studio:library.updateClip').map((c) => c.request)).toContainEqual({ id: 'c1', title: 'Morning take' });
+    expect(bridge.requestsTo('studio:library.updateClip')).toContainEqual({ id: 'c1', title: 'Morning take' });
   });
 
   it('asks before Re-open replaces an edited document; an untouched one is replaced at once', async () => {
@@ -83,7 +69,7 @@ describe('LibraryPanel', () => {
     expect(screen.getByTestId('reopen-confirm').textContent).toContain('Replace');
     fireEvent.click(screen.getByRole('button', { name: 'Keep mine' }));
     expect(useStudioStore.getState().editorText).toBe('<speak>my unsaved script</speak>');
-    expect(calls.some((c) => c.channel === 'studio:library.readClipAudio')).toBe(false);
+    expect(bridge.requestsTo('studio:library.readClipAudio')).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Re-open Good morning in the editor' }));
     fireEvent.click(screen.getByRole('button', { name: 'Yes, re-open Good morning' }));
     await waitFor(() => expect(useStudioStore.getState().editorText).toBe('Good morning'));
@@ -102,24 +88,19 @@ describe('LibraryPanel', () => {
     const anna = { id: 'v-0123456789ab', name: 'Anna Reads' } as SavedVoice;
     const annaClip = { ...CLIP, id: 'c2', title: 'Bedtime story', input: 'Once upon a time', voice: anna.id, voices: [anna.id], createdAtMs: 2 } as ClipRecord;
     const library = [annaClip, CLIP];
-    const listed: ClipQuery[] = [];
     // A library that searches title and text only and filters by recorded voice, as the clip store does.
-    setBridge({
-      invoke: async (channel, request) => {
-        if (channel === 'studio:voices.list') return { ok: true, value: [anna] as never };
-        if (channel !== 'studio:library.listClips') return { ok: true, value: null as never };
-        const q = request as ClipQuery;
-        listed.push(q);
+    const searched = installScriptedBridge({
+      'studio:voices.list': [anna],
+      'studio:library.listClips': (q) => {
         const text = q.search?.toLowerCase();
-        return { ok: true, value: library.filter((c) => (!text || `${c.title} ${c.input}`.toLowerCase().includes(text)) && (!q.voice || c.voices.includes(q.voice))) as never };
+        return library.filter((c) => (!text || `${c.title} ${c.input}`.toLowerCase().includes(text)) && (!q.voice || c.voices.includes(q.voice)));
       },
-      on: () => () => {},
     });
     render(<LibraryPanel />);
     await waitFor(() => expect(screen.getAllByTestId('clip-voices').map((td) => td.firstChild?.textContent)).toEqual(['Anna Reads', 'aiden, vivian']));
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search clips' }), { target: { value: 'anna' } });
     await waitFor(() => expect(screen.getAllByTestId('clip-title').map((t) => t.textContent)).toEqual(['Bedtime story']));
-    expect(listed).toContainEqual({ voice: anna.id });
+    expect(searched.requestsTo('studio:library.listClips')).toContainEqual({ voice: anna.id });
     // The voice filter offers it by name too.
     expect(Array.from((screen.getByRole('combobox', { name: 'Filter by voice' }) as HTMLSelectElement).options).map((o) => o.textContent)).toContain('Anna Reads');
   });

@@ -12,6 +12,7 @@ import { useStudioStore } from '../../store/store';
 import { deleteClip, downloadClip, loadTakes, playClip, refreshLibrary, reopenClip, reopenWouldReplaceWork, updateClip } from './library-actions';
 import { loadSavedVoices } from '../voice-library/voice-library-actions';
 import { voiceDisplayName } from '../voice-library/voice-names';
+import { ColumnHeads } from '../../components/ColumnHeads';
 
 /** A clip's takes, per turn: the clip's own audio or one of its takes, each playable and choosable. */
 function ClipTakes({ clip }: { clip: ClipRecord }) {
@@ -151,18 +152,7 @@ export function LibraryPanel() {
       ) : (
         <div className="table-scroll">
         <table className="clips" data-testid="library-table">
-          <thead>
-            <tr>
-              <th scope="col">Clip</th>
-              <th scope="col">Voices</th>
-              <th scope="col">Seed</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Timings</th>
-              <th scope="col">Parameters</th>
-              <th scope="col">Model</th>
-              <th scope="col"><span className="sr-only">Actions</span></th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Clip', 'Voices', 'Seed', 'Duration', 'Timings', 'Parameters', 'Model', { srOnly: 'Actions' }]} />
           <tbody>
             {clips.map((c) => (
               <Fragment key={c.id}>

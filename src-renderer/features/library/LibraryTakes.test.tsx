@@ -2,11 +2,10 @@
 // Library takes: a clip with takes shows "N takes" on its one entry; opening it lists each turn's
 // original and takes (the chosen one checked), Play plays a take alone, and choosing another sends
 // updateClip chooseTake and shows the library's answer.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { setBridge } from '../../ipc/client';
-import { resetStore } from '../../store/store';
-import type { StudioBridge } from '../../../src-shared/ipc-contract';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { installScriptedBridge, type ScriptedBridge } from '../../testing/scripted-bridge';
+import { resetBetweenTests } from '../../testing/reset-between-tests';
 import type { ClipRecord } from '../../../src-shared/contract/library';
 import { LibraryPanel } from './LibraryPanel';
 import { clipAudioWithTakes } from './library-actions';
@@ -19,28 +18,14 @@ const TAKES = [
 ] as unknown as ClipRecord[];
 
 describe('LibraryPanel takes', () => {
-  const calls: { channel: string; request: unknown }[] = [];
+  resetBetweenTests();
+  let bridge: ScriptedBridge;
   beforeEach(() => {
-    resetStore();
-    calls.length = 0;
-    const bridge: StudioBridge = {
-      invoke: async (channel, request) => {
-        calls.push({ channel, request });
-        const req = request as { takesOf?: string; chooseTake?: { turnIndex: number; takeId: string | null } };
-        const answers: Record<string, unknown> = {
-          'studio:library.listClips': req.takesOf ? TAKES : [CLIP],
-          'studio:library.readClipAudio': { sampleRateHz: 24_000, pcm: new Float32Array(240) },
-          'studio:library.updateClip': { ...CLIP, chosenTakes: req.chooseTake?.takeId ? { [req.chooseTake.turnIndex]: req.chooseTake.takeId } : {} },
-        };
-        return { ok: true, value: answers[channel] as never };
-      },
-      on: () => () => {},
-    };
-    setBridge(bridge);
-  });
-  afterEach(() => {
-    cleanup();
-    setBridge(null);
+    bridge = installScriptedBridge({
+      'studio:library.listClips': (query) => (query.takesOf ? TAKES : [CLIP]),
+      'studio:library.readClipAudio': { sampleRateHz: 24_000, pcm: new Float32Array(240) },
+      'studio:library.updateClip': (update) => ({ ...CLIP, chosenTakes: update.chooseTake?.takeId ? { [update.chooseTake.turnIndex]: update.chooseTake.takeId } : {} }),
+    });
   });
 
   it('lists the takes of a turn under the one entry and chooses one', async () => {
@@ -55,19 +40,16 @@ describe('LibraryPanel takes', () => {
     expect((radios[2] as HTMLInputElement).checked).toBe(true);
     expect(turn.textContent).toContain('Take 1 · aiden · seed 11');
     fireEvent.click(screen.getByRole('button', { name: 'Play turn 2 take 1' }));
-    await waitFor(() => expect(calls.some((c) => c.channel === 'studio:library.readClipAudio' && (c.request as { id: string }).id === 't1')).toBe(true));
+    await waitFor(() => expect(bridge.requestsTo('studio:library.readClipAudio')).toContainEqual({ id: 't1' }));
     fireEvent.click(radios[0]);
-    await waitFor(() => expect(calls.find((c) => c.channel === 'studio:library.updateClip')?.request).toEqual({ id: 'c1', chooseTake: { turnIndex: 1, takeId: null } }));
+    await waitFor(() => expect(bridge.requestsTo('studio:library.updateClip')[0]).toEqual({ id: 'c1', chooseTake: { turnIndex: 1, takeId: null } }));
     await waitFor(() => expect((screen.getByTestId('clip-turn-1').querySelectorAll('input[type="radio"]')[0] as HTMLInputElement).checked).toBe(true));
-    expect(calls.find((c) => c.channel === 'studio:library.listClips' && (c.request as { takesOf?: string }).takesOf)?.request).toEqual({ takesOf: 'c1' });
+    expect(bridge.requestsTo('studio:library.listClips').find((q) => (q as { takesOf?: string }).takesOf)).toEqual({ takesOf: 'c1' });
   });
 
   it('composes a clip with its chosen takes for play and download', async () => {
     const audioOf: Record<string, Float32Array> = { c1: new Float32Array(300).fill(0.1), t2: new Float32Array(50).fill(0.5) };
-    setBridge({
-      invoke: async (channel, request) => ({ ok: true, value: (channel === 'studio:library.readClipAudio' ? { sampleRateHz: 24_000, pcm: audioOf[(request as { id: string }).id] } : null) as never }),
-      on: () => () => {},
-    });
+    installScriptedBridge({ 'studio:library.readClipAudio': ({ id }) => ({ sampleRateHz: 24_000, pcm: audioOf[id] }) });
     const spans = [
       { turnIndex: 0, startSample: 0, endSample: 100 },
       { turnIndex: 1, startSample: 120, endSample: 200 },

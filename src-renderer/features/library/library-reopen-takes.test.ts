@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setBridge } from '../../ipc/client';
 import { resetStore, useStudioStore } from '../../store/store';
-import type { StudioBridge } from '../../../src-shared/ipc-contract';
+import { installScriptedBridge, type ScriptedBridge } from '../../testing/scripted-bridge';
 import type { ClipRecord } from '../../../src-shared/contract/library';
 import { reopenClip, withChosenTakeSync } from './library-actions';
 
@@ -19,27 +19,16 @@ const TAKES = [
 ] as unknown as ClipRecord[];
 
 describe('re-open with takes', () => {
-  const choices: unknown[] = [];
-  const read: string[] = [];
+  let bridge: ScriptedBridge;
+  const choices = () => bridge.requestsTo('studio:library.updateClip').map((r) => (r as { chooseTake: unknown }).chooseTake);
+  const read = () => bridge.requestsTo('studio:library.readClipAudio').map((r) => (r as { id: string }).id);
   beforeEach(() => {
     resetStore();
-    choices.length = 0;
-    read.length = 0;
-    const bridge: StudioBridge = {
-      invoke: async (channel, request) => {
-        const req = request as { id: string; takesOf?: string; chooseTake?: { turnIndex: number; takeId: string | null } };
-        if (channel === 'studio:library.updateClip') choices.push(req.chooseTake);
-        if (channel === 'studio:library.readClipAudio') read.push(req.id);
-        const answers: Record<string, unknown> = {
-          'studio:library.listClips': req.takesOf === 'c1' ? TAKES : [CLIP],
-          'studio:library.readClipAudio': { sampleRateHz: 24_000, pcm: new Float32Array(req.id === 'c1' ? 240 : 90) },
-          'studio:library.updateClip': { ...CLIP, chosenTakes: req.chooseTake?.takeId ? { [req.chooseTake.turnIndex]: req.chooseTake.takeId } : {} },
-        };
-        return { ok: true, value: answers[channel] as never };
-      },
-      on: () => () => {},
-    };
-    setBridge(bridge);
+    bridge = installScriptedBridge({
+      'studio:library.listClips': (query) => (query.takesOf === 'c1' ? TAKES : [CLIP]),
+      'studio:library.readClipAudio': ({ id }) => ({ sampleRateHz: 24_000, pcm: new Float32Array(id === 'c1' ? 240 : 90) }),
+      'studio:library.updateClip': ({ chooseTake }) => ({ ...CLIP, chosenTakes: chooseTake?.takeId ? { [chooseTake.turnIndex]: chooseTake.takeId } : {} }),
+    });
   });
   afterEach(() => setBridge(null));
 
@@ -54,10 +43,10 @@ describe('re-open with takes', () => {
     expect(s.area).toBe('timeline');
     expect(s.turns.map((t) => t.takes.map((k) => k.clipId))).toEqual([['c1'], ['c1', 't1', 't2']]);
     expect([chosenClip(0), chosenClip(1)]).toEqual(['c1', 't2']);
-    expect(read.sort()).toEqual(['c1', 't1', 't2']);
+    expect(read().sort()).toEqual(['c1', 't1', 't2']);
     expect(Object.keys(s.clipAudio).sort()).toEqual(['c1', 't1', 't2']);
     expect(s.undoStack).toEqual([]);
-    expect(choices).toEqual([]); // opening tells the library nothing
+    expect(choices()).toEqual([]); // opening tells the library nothing
   });
 
   it('tells the Library each choice, revert, undo and redo of a take in the Timeline', async () => {
@@ -69,7 +58,7 @@ describe('re-open with takes', () => {
     await withChosenTakeSync(useStudioStore.getState().undo);
     await withChosenTakeSync(useStudioStore.getState().redo);
     await withChosenTakeSync(() => useStudioStore.getState().setTurnEdit(0, { gainDb: 3 })); // not a choice: nothing sent
-    expect(choices).toEqual([
+    expect(choices()).toEqual([
       { turnIndex: 1, takeId: 't1' },
       { turnIndex: 1, takeId: 't2' },
       { turnIndex: 1, takeId: 't1' },
@@ -82,6 +71,6 @@ describe('re-open with takes', () => {
     await reopenClip(CLIP);
     const ownTake = useStudioStore.getState().turns[1].takes[0].takeId;
     await withChosenTakeSync(() => useStudioStore.getState().chooseTake(1, ownTake));
-    expect(choices).toEqual([{ turnIndex: 1, takeId: null }]);
+    expect(choices()).toEqual([{ turnIndex: 1, takeId: null }]);
   });
 });

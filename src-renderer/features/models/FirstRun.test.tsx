@@ -3,11 +3,11 @@
 // shows the synthetic-model note, and the two ways to a real model when unfolded; a folder is checked, confirmed
 // (import and build), and the built model is one click ("Use …") from active; a folder with an
 // installed model, or "Not now", shows nothing.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { setBridge } from '../../ipc/client';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { resetStore, useStudioStore } from '../../store/store';
-import type { StudioBridge } from '../../../src-shared/ipc-contract';
+import { installScriptedBridge, type ScriptedBridge } from '../../testing/scripted-bridge';
+import { resetBetweenTests } from '../../testing/reset-between-tests';
 import type { ModelEntry } from '../../../src-shared/contract/models';
 import { FirstRun } from './FirstRun';
 import { FIRST_RUN_STORAGE_KEY, isFreshDataFolder } from './first-run';
@@ -16,35 +16,22 @@ const EMBEDDED: ModelEntry = { id: 'embedded:tiny', displayName: 'Embedded tiny'
 const KNOWN: ModelEntry = { id: 'Qwen--X', displayName: 'Qwen3-TTS 0.6B', kind: 'known', status: 'not-installed', synthetic: false, sizeBytes: 2_520_000_000, summary: 'Nine speakers', capabilities: [], repo: 'Qwen/X', localPath: null };
 const IMPORTED: ModelEntry = { id: 'local--ckpt', displayName: 'ckpt', kind: 'installed', status: 'ready', synthetic: false, sizeBytes: 1000, summary: '', capabilities: [], repo: null, localPath: '/data/ckpt' };
 
-function fakeBridge(initial: ModelEntry[]): { bridge: StudioBridge; calls: { channel: string; request: unknown }[] } {
+function installFirstRunBridge(initial: ModelEntry[]): ScriptedBridge {
   let list = initial;
-  const calls: { channel: string; request: unknown }[] = [];
-  const bridge: StudioBridge = {
-    invoke: async (channel, request) => {
-      calls.push({ channel, request });
-      if (channel === 'studio:models.pull') list = [...list, IMPORTED];
-      const answers: Record<string, unknown> = {
-        'studio:models.list': list,
-        'studio:models.state': { offline: false, endpoint: 'http://127.0.0.1:9', modelsDir: '/m', freeBytes: 1e10, pulling: [] },
-        'studio:models.planPull': { target: '/data/ckpt', kind: 'local', id: IMPORTED.id, status: null, downloadBytes: 0, buildBytes: 5000, freeBytes: 1e10, offline: false, blockedReason: null },
-        'studio:models.pull': IMPORTED,
-      };
-      return { ok: true, value: (answers[channel] ?? null) as never };
+  return installScriptedBridge({
+    'studio:models.list': () => list,
+    'studio:models.state': { offline: false, endpoint: 'http://127.0.0.1:9', modelsDir: '/m', freeBytes: 1e10, pulling: [] },
+    'studio:models.planPull': { target: '/data/ckpt', kind: 'local', id: IMPORTED.id, status: null, downloadBytes: 0, buildBytes: 5000, freeBytes: 1e10, offline: false, blockedReason: null },
+    'studio:models.pull': () => {
+      list = [...list, IMPORTED];
+      return IMPORTED;
     },
-    on: () => () => {},
-  };
-  return { bridge, calls };
+  });
 }
 
 describe('FirstRun', () => {
-  beforeEach(() => {
-    resetStore();
-    window.localStorage.clear();
-  });
-  afterEach(() => {
-    cleanup();
-    setBridge(null);
-  });
+  resetBetweenTests();
+  beforeEach(() => window.localStorage.clear());
 
   it('is for a data folder with no installed model', () => {
     expect(isFreshDataFolder([EMBEDDED, KNOWN])).toBe(true);
@@ -53,8 +40,7 @@ describe('FirstRun', () => {
   });
 
   it('imports a folder after its confirmation and offers Use; the note says the default makes noise', async () => {
-    const { bridge, calls } = fakeBridge([EMBEDDED, KNOWN]);
-    setBridge(bridge);
+    const bridge = installFirstRunBridge([EMBEDDED, KNOWN]);
     render(<FirstRun />);
     expect((await screen.findByTestId('synthetic-notice')).textContent).toContain('noise, not speech');
     // the store hears of it from an effect after the render that shows the notice
@@ -69,19 +55,19 @@ describe('FirstRun', () => {
     fireEvent.click(await screen.findByTestId('pull-confirm-go'));
     const use = await screen.findByTestId('first-run-use');
     expect(use.textContent).toBe('Use ckpt');
-    expect(calls.find((c) => c.channel === 'studio:models.pull')?.request).toEqual({ modelId: '/data/ckpt', build: true });
+    expect(bridge.requestsTo('studio:models.pull')[0]).toEqual({ modelId: '/data/ckpt', build: true });
     fireEvent.click(use);
-    await waitFor(() => expect(calls.some((c) => c.channel === 'studio:engine.loadModel')).toBe(true));
+    await waitFor(() => expect(bridge.requestsTo('studio:engine.loadModel')).not.toHaveLength(0));
   });
 
   it('shows nothing when a model is installed, or after Not now (remembered)', async () => {
-    setBridge(fakeBridge([EMBEDDED, KNOWN, IMPORTED]).bridge);
+    installFirstRunBridge([EMBEDDED, KNOWN, IMPORTED]);
     const { unmount } = render(<FirstRun />);
     await waitFor(() => expect(useStudioStore.getState().models).toHaveLength(3));
     expect(screen.queryByTestId('first-run')).toBeNull();
     unmount();
     resetStore();
-    setBridge(fakeBridge([EMBEDDED, KNOWN]).bridge);
+    installFirstRunBridge([EMBEDDED, KNOWN]);
     render(<FirstRun />);
     fireEvent.click(await screen.findByTestId('first-run-dismiss'));
     expect(screen.queryByTestId('first-run')).toBeNull();

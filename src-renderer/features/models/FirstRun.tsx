@@ -6,13 +6,13 @@
  * lines, so Speak's Generate stays on screen at 1024×700); the two ways unfold on request.
  */
 import { useEffect, useState } from 'react';
-import { EVENTS } from '../../../src-shared/ipc-contract';
 import type { PullPlan } from '../../../src-shared/contract/models';
-import { subscribe } from '../../ipc/client';
+import { ImportFolderForm } from '../../components/ImportFolderForm';
 import { useStudioStore } from '../../store/store';
-import { activateModel, confirmPull, planPull, refreshModels } from './models-actions';
+import { activateModel, confirmPull, planPull } from './models-actions';
 import { PullConfirm, formatSize } from './PullConfirm';
 import { dismissFirstRun, isFreshDataFolder, readFirstRunDismissed } from './first-run';
+import { useModelList } from './useModelList';
 
 function storage(): Storage | undefined {
   try {
@@ -30,7 +30,6 @@ export function FirstRun() {
   const error = useStudioStore((s) => s.modelsError);
   const activeModel = useStudioStore((s) => s.modelInfo);
   const switching = useStudioStore((s) => s.modelSwitching);
-  const setPull = useStudioStore((s) => s.setPull);
   const setFirstRunOpen = useStudioStore((s) => s.setFirstRunOpen);
   const [dismissed, setDismissed] = useState(() => readFirstRunDismissed(storage()));
   const [fresh, setFresh] = useState<boolean | null>(null);
@@ -38,10 +37,7 @@ export function FirstRun() {
   const [folder, setFolder] = useState('');
   const [expanded, setExpanded] = useState(false);
 
-  useEffect(() => {
-    void refreshModels();
-    return subscribe(EVENTS.onDidProgressPull, setPull);
-  }, [setPull]);
+  useModelList();
   // Decided once, on the first list: a model installed here keeps the screen until it is active.
   useEffect(() => {
     if (fresh === null && models.length > 0) setFresh(isFreshDataFolder(models));
@@ -121,22 +117,8 @@ export function FirstRun() {
       ) : expanded ? (
         <div id="first-run-ways">
           <h3>1. Import a checkpoint folder on this machine</h3>
-          <form
-            className="toolbar"
-            aria-label="Import a checkpoint folder"
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (folder.trim()) void planPull(folder);
-            }}
-          >
-            <label className="inline grow">
-              Folder
-              <input className="grow" value={folder} onChange={(e) => setFolder(e.target.value)} placeholder="/path/to/Qwen3-TTS-12Hz-0.6B-CustomVoice" data-testid="first-run-path" />
-            </label>
-            <button type="submit" disabled={!folder.trim()} data-testid="first-run-check">
-              Check…
-            </button>
-          </form>
+          <ImportFolderForm value={folder} onChange={setFolder} onCheck={(path) => void planPull(path)}
+            label="Folder" placeholder="/path/to/Qwen3-TTS-12Hz-0.6B-CustomVoice" testIds={{ path: 'first-run-path', check: 'first-run-check' }} />
           <h3>2. Or download one{state?.offline ? ' (offline now: downloads are off)' : ''}</h3>
           <ul className="first-run-models">
             {known.map((m) => (

@@ -4,14 +4,15 @@
  * confirmed with its download/build size against free space; progress, cancel, build, verify,
  * remove (confirmed) and "Use" to make a ready model the active one.
  */
-import { useEffect, useState } from 'react';
-import { EVENTS } from '../../../src-shared/ipc-contract';
-import { subscribe } from '../../ipc/client';
+import { useState } from 'react';
+import { ColumnHeads } from '../../components/ColumnHeads';
+import { ImportFolderForm } from '../../components/ImportFolderForm';
 import { useStudioStore } from '../../store/store';
 import type { ModelEntry, PullProgress } from '../../../src-shared/contract/models';
-import { activateModel, cancelPull, planPull, refreshModels, removeModel, runPull, verifyModel } from './models-actions';
+import { activateModel, cancelPull, planPull, removeModel, runPull, verifyModel } from './models-actions';
 import { PullConfirm, formatSize } from './PullConfirm';
 import { modelEntryName } from './model-name';
+import { useModelList } from './useModelList';
 
 export { formatSize };
 
@@ -86,14 +87,10 @@ export function ModelsPanel() {
   const state = useStudioStore((s) => s.modelsState);
   const error = useStudioStore((s) => s.modelsError);
   const pending = useStudioStore((s) => s.pendingPull);
-  const setPull = useStudioStore((s) => s.setPull);
   const activeId = useStudioStore((s) => s.modelInfo?.id ?? null);
   const [folder, setFolder] = useState('');
 
-  useEffect(() => {
-    void refreshModels();
-    return subscribe(EVENTS.onDidProgressPull, setPull);
-  }, [setPull]);
+  useModelList();
 
   return (
     <section className="panel models-panel" aria-labelledby="models-heading">
@@ -111,34 +108,11 @@ export function ModelsPanel() {
           {error}
         </p>
       )}
-      <form
-        className="toolbar"
-        aria-label="Import a checkpoint folder"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (folder.trim()) void planPull(folder);
-        }}
-      >
-        <label className="inline grow">
-          Checkpoint folder or hub repo
-          <input className="grow" value={folder} onChange={(e) => setFolder(e.target.value)} placeholder="/path/to/Qwen3-TTS-12Hz-0.6B-CustomVoice or Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice" data-testid="import-path" />
-        </label>
-        <button type="submit" disabled={!folder.trim()} data-testid="import-check">
-          Check…
-        </button>
-      </form>
+      <ImportFolderForm value={folder} onChange={setFolder} onCheck={(path) => void planPull(path)}
+        label="Checkpoint folder or hub repo" placeholder="/path/to/Qwen3-TTS-12Hz-0.6B-CustomVoice or Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice" testIds={{ path: 'import-path', check: 'import-check' }} />
       {pending && <PullConfirm plan={pending} />}
       <table className="clips" data-testid="models-table">
-        <thead>
-          <tr>
-            <th scope="col">Model</th>
-            <th scope="col">Status</th>
-            <th scope="col">Size</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['Model', 'Status', 'Size', { srOnly: 'Actions' }]} />
         <tbody>
           {models.map((m) => (
             <ModelRow key={m.id} m={m} activeId={activeId} />

@@ -4,6 +4,7 @@
  */
 import type { StateCreator } from 'zustand';
 import type { ModelEntry, ModelsState, PullPlan, PullProgress } from '../../../src-shared/contract/models';
+import { fieldSetters } from '../../store/field-setters';
 
 export interface ModelsSlice {
   models: ModelEntry[];
@@ -29,10 +30,6 @@ export const createModelsSlice: StateCreator<ModelsSlice, [], [], ModelsSlice> =
   pendingPull: null,
   modelsError: null,
   firstRunOpen: false,
-  setFirstRunOpen: (firstRunOpen) => set({ firstRunOpen }),
-  setModels: (models) => set({ models }),
-  setModelsState: (modelsState) => set({ modelsState }),
+  ...fieldSetters(set, ['firstRunOpen', 'models', 'modelsState', 'pendingPull', 'modelsError']),
   setPull: (p) => set({ pulls: { ...get().pulls, [p.modelId]: p } }),
-  setPendingPull: (pendingPull) => set({ pendingPull }),
-  setModelsError: (modelsError) => set({ modelsError }),
 });

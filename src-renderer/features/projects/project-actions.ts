@@ -10,6 +10,7 @@ import { CHANNELS } from '../../../src-shared/ipc-contract';
 import { PROJECT_SCHEMA_VERSION, type ProjectDocument } from '../../../src-shared/contract/projects';
 import { toStudioError } from '../../../src-shared/errors';
 import { call } from '../../ipc/client';
+import { createDebouncedTask } from '../../components/debounced-task';
 import { useStudioStore, type StudioState } from '../../store/store';
 import { DEFAULT_DOCUMENT, defaultEditorSsmlOptions } from '../editor/editor.slice';
 import { UNTITLED_PROJECT_NAME, randomId } from '../timeline/timeline.slice';
@@ -184,9 +185,7 @@ function isProjectChange(s: StudioState, prev: StudioState): boolean {
  * not saved over it. A pending autosave is written at once when the page is hidden or unloaded.
  */
 export function startAutosave(delayMs = AUTOSAVE_DELAY_MS): () => void {
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const writeNow = () => {
-    timer = null;
+  const autosave = createDebouncedTask(() => {
     const now = useStudioStore.getState();
     if (now.recovery) return;
     const revision = now.projectRevision;
@@ -197,19 +196,13 @@ export function startAutosave(delayMs = AUTOSAVE_DELAY_MS): () => void {
     void call(CHANNELS.autosave, { project: toProjectDocument(now), path: now.projectPath })
       .then((r) => useStudioStore.getState().setSaved('autosave', r.savedAtMs, revision))
       .catch((err: unknown) => useStudioStore.getState().setProjectError(`autosave failed: ${toStudioError(err).message}`));
-  };
+  }, delayMs);
   const unsubscribe = useStudioStore.subscribe((s, prev) => {
     if (!isProjectChange(s, prev)) return;
     s.markProjectChanged();
-    if (s.recovery) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(writeNow, delayMs);
+    if (!s.recovery) autosave.schedule();
   });
-  const flush = () => {
-    if (!timer) return;
-    clearTimeout(timer);
-    writeNow();
-  };
+  const flush = autosave.flush;
   const onVisibility = () => {
     if (document.visibilityState === 'hidden') flush();
   };
@@ -219,8 +212,7 @@ export function startAutosave(delayMs = AUTOSAVE_DELAY_MS): () => void {
     document.addEventListener('visibilitychange', onVisibility);
   }
   return () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
+    autosave.cancel();
     unsubscribe();
     if (hasWindow) {
       window.removeEventListener('pagehide', flush);

@@ -5,6 +5,7 @@
  */
 import type { StateCreator } from 'zustand';
 import type { ProjectDocument, RecentProject } from '../../../src-shared/contract/projects';
+import { fieldSetters } from '../../store/field-setters';
 
 export interface ProjectsSlice {
   recovery: { project: ProjectDocument; path: string | null; autosavedAtMs: number } | null;
@@ -38,9 +39,7 @@ export const createProjectsSlice: StateCreator<ProjectsSlice, [], [], ProjectsSl
   projectError: null,
   projectRevision: 0,
   savedRevision: 0,
-  setRecovery: (recovery) => set({ recovery }),
-  setRecentProjects: (recentProjects) => set({ recentProjects }),
-  setProjectFiles: (projectFiles) => set({ projectFiles }),
+  ...fieldSetters(set, ['recovery', 'recentProjects', 'projectFiles', 'projectError']),
   markProjectChanged: () => set((s) => ({ projectRevision: s.projectRevision + 1 })),
   setSaved: (kind, atMs, revision) =>
     set((s) => ({
@@ -48,5 +47,4 @@ export const createProjectsSlice: StateCreator<ProjectsSlice, [], [], ProjectsSl
       savedRevision: Math.max(s.savedRevision, revision),
     })),
   markNothingToSave: (revision) => set((s) => ({ savedRevision: Math.max(s.savedRevision, revision) })),
-  setProjectError: (projectError) => set({ projectError }),
 });

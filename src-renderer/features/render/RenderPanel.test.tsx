@@ -3,11 +3,11 @@
 // starts a render of typed text with the Voice page's voice and the page's seed, shows retries
 // and failed parts with their reasons, Cancel while running and Resume once stopped, and saves
 // the queue URL (empty: this machine).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { setBridge } from '../../ipc/client';
-import { resetStore, useStudioStore } from '../../store/store';
-import type { StudioBridge } from '../../../src-shared/ipc-contract';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { useStudioStore } from '../../store/store';
+import { installScriptedBridge, type ScriptedBridge } from '../../testing/scripted-bridge';
+import { resetBetweenTests } from '../../testing/reset-between-tests';
 import type { RenderJob } from '../../../src-shared/contract/render';
 import { RenderPanel } from './RenderPanel';
 
@@ -18,34 +18,18 @@ const JOB: RenderJob = {
 };
 
 describe('RenderPanel', () => {
-  const calls: { channel: string; request: unknown }[] = [];
-  let emit: (payload: RenderJob) => void = () => {};
+  resetBetweenTests();
+  let bridge: ScriptedBridge;
+  const emit = (job: RenderJob) => bridge.emit('studio:render.onDidChange', job);
   beforeEach(() => {
-    resetStore();
-    calls.length = 0;
-    const bridge: StudioBridge = {
-      invoke: async (channel, request) => {
-        calls.push({ channel, request });
-        const answers: Record<string, unknown> = {
-          'studio:render.list': [JOB],
-          'studio:render.getQueue': { queueUrl: null },
-          'studio:render.setQueue': { queueUrl: (request as { queueUrl: string | null }).queueUrl },
-          'studio:render.start': { ...JOB, id: 'j2', title: 'Typed', createdAtMs: 2 },
-          'studio:render.cancel': { cancelled: true },
-          'studio:render.resume': { ...JOB, updatedAtMs: 9 },
-        };
-        return { ok: true, value: answers[channel] as never };
-      },
-      on: (event, listener) => {
-        if (event === 'studio:render.onDidChange') emit = listener as (p: RenderJob) => void;
-        return () => {};
-      },
-    };
-    setBridge(bridge);
-  });
-  afterEach(() => {
-    cleanup();
-    setBridge(null);
+    bridge = installScriptedBridge({
+      'studio:render.list': [JOB],
+      'studio:render.getQueue': { queueUrl: null },
+      'studio:render.setQueue': ({ queueUrl }) => ({ queueUrl }),
+      'studio:render.start': { ...JOB, id: 'j2', title: 'Typed', createdAtMs: 2 },
+      'studio:render.cancel': { cancelled: true },
+      'studio:render.resume': { ...JOB, updatedAtMs: 9 },
+    });
   });
 
   it('shows progress per chapter and follows change events', async () => {
@@ -67,7 +51,7 @@ describe('RenderPanel', () => {
     fireEvent.change(screen.getByLabelText('Render seed'), { target: { value: '7' } });
     fireEvent.click(screen.getByRole('button', { name: 'Start render' }));
     await waitFor(() => expect(screen.getAllByTestId('render-job')).toHaveLength(2));
-    expect(calls.find((c) => c.channel === 'studio:render.start')!.request).toEqual({
+    expect(bridge.requestsTo('studio:render.start')[0]).toEqual({
       source: { kind: 'text', text: 'One.\n\nTwo.', inputFormat: 'text', title: 'Typed' }, voice: 'vivian', language: 'english', seed: 7,
       loudness: { targetLufs: -16, truePeakCeilingDbtp: -1 }, // the Settings target (default here)
     });
@@ -76,12 +60,12 @@ describe('RenderPanel', () => {
   it('shows retries and failed parts with reasons, cancels a running render and resumes a failed one', async () => {
     render(<RenderPanel />);
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel Book' }));
-    await waitFor(() => expect(calls.some((c) => c.channel === 'studio:render.cancel')).toBe(true));
+    await waitFor(() => expect(bridge.requestsTo('studio:render.cancel')).not.toHaveLength(0));
     act(() => emit({ ...JOB, updatedAtMs: 3, state: 'failed', numFailed: 1, failures: [{ partIndex: 1, chapter: 0, reason: 'ssml-invalid: bad tag' }], retries: [{ partIndex: 0, attempt: 1, reason: 'engine-crashed: died' }], error: '1 of 3 parts failed' }));
     expect(screen.getByTestId('render-failures').textContent).toContain('Part 2 (chapter 1) failed: ssml-invalid: bad tag');
     expect(screen.getByText('Part 1, try 1: engine-crashed: died')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Resume Book' }));
-    await waitFor(() => expect(calls.find((c) => c.channel === 'studio:render.resume')?.request).toEqual({ jobId: 'j1' }));
+    await waitFor(() => expect(bridge.requestsTo('studio:render.resume')[0]).toEqual({ jobId: 'j1' }));
   });
 
   it('saves the queue URL, and an empty one as this machine', async () => {

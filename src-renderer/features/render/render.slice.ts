@@ -4,6 +4,7 @@
  */
 import type { StateCreator } from 'zustand';
 import type { RenderJob } from '../../../src-shared/contract/render';
+import { fieldSetters } from '../../store/field-setters';
 
 export interface RenderSlice {
   renders: RenderJob[];
@@ -34,6 +35,5 @@ export const createRenderSlice: StateCreator<RenderSlice, [], [], RenderSlice> =
       if (known && known.updatedAtMs > job.updatedAtMs) return {};
       return { renders: known ? s.renders.map((r) => (r.id === job.id ? job : r)) : [job, ...s.renders] };
     }),
-  setRenderQueueUrl: (renderQueueUrl) => set({ renderQueueUrl }),
-  setRenderError: (renderError) => set({ renderError }),
+  ...fieldSetters(set, ['renderQueueUrl', 'renderError']),
 });

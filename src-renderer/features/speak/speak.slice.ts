@@ -5,6 +5,7 @@
  */
 import type { StateCreator } from 'zustand';
 import type { SamplingParams } from '../../../src-shared/synthesis';
+import { fieldSetters } from '../../store/field-setters';
 
 export const DEFAULT_SPEAK_TEXT = 'Hello! This is Qwen3-TTS Studio. Type anything here, pick a voice and press Generate.';
 
@@ -46,10 +47,6 @@ export const createSpeakSlice: StateCreator<SpeakSlice, [], [], SpeakSlice> = (s
   speakResult: null,
   speakError: null,
   previewingVoice: null,
-  setSpeakText: (speakText) => set({ speakText }),
-  setSpeakFormat: (speakFormat) => set({ speakFormat }),
-  setSeedMode: (seedMode) => set({ seedMode }),
+  ...fieldSetters(set, ['speakText', 'speakFormat', 'seedMode', 'speakError', 'previewingVoice']),
   setSpeakResult: (speakResult) => set({ speakResult, speakError: null }),
-  setSpeakError: (speakError) => set({ speakError }),
-  setPreviewingVoice: (previewingVoice) => set({ previewingVoice }),
 });

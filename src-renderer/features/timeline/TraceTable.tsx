@@ -6,6 +6,7 @@
 import type { ProcessingTrace, TurnTrace } from '../../../src-shared/synthesis';
 import { useStudioStore } from '../../store/store';
 import { voiceDisplayName } from '../voice-library/voice-names';
+import { ColumnHeads } from '../../components/ColumnHeads';
 
 function fmt(value: number | null, unit: string, digits = 1): string {
   return value === null || !Number.isFinite(value) ? '—' : `${value.toFixed(digits)} ${unit}`;
@@ -24,18 +25,7 @@ export function TraceTable({ trace }: { trace: ProcessingTrace }) {
       <h3>Processing trace</h3>
       <table>
         <caption className="sr-only">Applied processing per turn</caption>
-        <thead>
-          <tr>
-            <th scope="col">Turn</th>
-            <th scope="col">Voice</th>
-            <th scope="col">Language</th>
-            <th scope="col">Rate</th>
-            <th scope="col">Pitch</th>
-            <th scope="col">Gain</th>
-            <th scope="col">Break before</th>
-            <th scope="col">Duration</th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['Turn', 'Voice', 'Language', 'Rate', 'Pitch', 'Gain', 'Break before', 'Duration']} />
         <tbody>
           {trace.turns.map((t) => (
             <tr key={`${t.turnIndex}.${t.partIndex ?? 0}`}>

@@ -2,29 +2,23 @@
 // Generate from the Timeline area against an in-memory bridge: Ctrl/Cmd+Enter in the editor is
 // refused like the disabled Generate button while the live check reports SSML problems, and says
 // why beside Generate; the failure box of a generation goes away once a later one succeeds.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { setBridge } from '../../ipc/client';
-import { resetStore, useStudioStore } from '../../store/store';
-import type { StudioBridge } from '../../../src-shared/ipc-contract';
+import { describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { useStudioStore } from '../../store/store';
+import { installScriptedBridge, type ScriptedBridge } from '../../testing/scripted-bridge';
+import { resetBetweenTests } from '../../testing/reset-between-tests';
 import { GenerationPanel } from './GenerationPanel';
 import type { GenerationJob } from './timeline.slice';
 import { Workspace } from './Workspace';
 
 const BROKEN = '<speak>\n  <voice name="ryan">Unclosed\n</speak>';
 
-function fakeBridge() {
-  const channels: string[] = [];
-  const bridge: StudioBridge = {
-    invoke: async (channel) => {
-      channels.push(channel);
-      if (channel === 'studio:ssml.validate') return { ok: true, value: { ok: false, diagnostics: [{ line: 3, column: 3, message: '</speak> does not match <voice> opened at 2:3' }] } as never };
-      if (channel === 'studio:projects.list' || channel === 'studio:projects.listRecent') return { ok: true, value: [] as never };
-      return { ok: true, value: null as never };
-    },
-    on: () => () => {},
-  };
-  return { bridge, channels };
+function installBrokenSsmlBridge(): ScriptedBridge {
+  return installScriptedBridge({
+    'studio:ssml.validate': { ok: false, diagnostics: [{ line: 3, column: 3, message: '</speak> does not match <voice> opened at 2:3' }] },
+    'studio:projects.list': [],
+    'studio:projects.listRecent': [],
+  });
 }
 
 function job(jobId: string, state: GenerationJob['state'], error: GenerationJob['error'] = null): GenerationJob {
@@ -32,15 +26,10 @@ function job(jobId: string, state: GenerationJob['state'], error: GenerationJob[
 }
 
 describe('Generate on the Timeline', () => {
-  beforeEach(() => resetStore());
-  afterEach(() => {
-    cleanup();
-    setBridge(null);
-  });
+  resetBetweenTests();
 
   it('refuses Ctrl+Enter in the editor while the SSML has problems, and says why', async () => {
-    const fake = fakeBridge();
-    setBridge(fake.bridge);
+    const bridge = installBrokenSsmlBridge();
     useStudioStore.getState().setEditorText(BROKEN);
     const { container } = render(<Workspace />);
     await screen.findByTestId('ssml-diagnostics');
@@ -48,7 +37,7 @@ describe('Generate on the Timeline', () => {
     fireEvent.keyDown(container.querySelector('.cm-content')!, { key: 'Enter', code: 'Enter', ctrlKey: true });
     expect(useStudioStore.getState().jobs).toEqual([]); // no generation was queued
     await waitFor(() => expect(screen.getByTestId('generate-refused').textContent).toContain('line 3, column 3: </speak> does not match <voice>'));
-    expect(fake.channels).not.toContain('studio:tts.synthesize');
+    expect(bridge.requestsTo('studio:tts.synthesize')).toEqual([]);
     // Fixed: the check comes back clean and the reason goes.
     act(() => useStudioStore.getState().setDiagnostics([], 1));
     await waitFor(() => expect(screen.queryByTestId('generate-refused')).toBeNull());

@@ -2,10 +2,11 @@
 // Shortcuts act only where they belong: Esc inside a text field cancels nothing, Ctrl+Enter does
 // nothing on pages without a generator and not past SSML problems, Ctrl+Z undoes timeline edits
 // only on the Timeline and not inside a field.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render } from '@testing-library/react';
-import { setBridge } from '../../ipc/client';
-import { resetStore, useStudioStore } from '../../store/store';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, render } from '@testing-library/react';
+import { useStudioStore } from '../../store/store';
+import { installScriptedBridge, type ScriptedBridge } from '../../testing/scripted-bridge';
+import { resetBetweenTests } from '../../testing/reset-between-tests';
 import type { ClipRecord } from '../../../src-shared/contract/library';
 import { useStudioKeys } from './useStudioKeys';
 
@@ -15,26 +16,22 @@ function Host() {
 }
 
 describe('useStudioKeys', () => {
-  const channels: string[] = [];
+  resetBetweenTests();
+  let bridge: ScriptedBridge;
+  const channels = () => bridge.calls.map((c) => c.channel);
   beforeEach(() => {
-    resetStore();
-    channels.length = 0;
-    setBridge({ invoke: async (channel) => (channels.push(channel), { ok: true, value: null as never }), on: () => () => {} });
+    bridge = installScriptedBridge({});
     useStudioStore.getState().upsertJob({ jobId: 'j', requestId: 'r', kind: 'full', turnIndex: null, seed: 1, state: 'running', progress: {}, firstAudioAtMs: null, error: null, createdAtMs: 0 });
-  });
-  afterEach(() => {
-    cleanup();
-    setBridge(null);
   });
 
   it('Esc in a text field does not cancel generations; outside one it does', async () => {
     const { getByTestId } = render(<Host />);
     fireEvent.keyDown(getByTestId('field'), { key: 'Escape' });
     await new Promise((r) => setTimeout(r, 0));
-    expect(channels).not.toContain('studio:tts.cancel');
+    expect(channels()).not.toContain('studio:tts.cancel');
     fireEvent.keyDown(document.body, { key: 'Escape' });
     await new Promise((r) => setTimeout(r, 0));
-    expect(channels).toContain('studio:tts.cancel');
+    expect(channels()).toContain('studio:tts.cancel');
   });
 
   it('Ctrl+Enter generates only on Timeline without SSML problems (or speaks on Speak)', async () => {
@@ -45,11 +42,11 @@ describe('useStudioKeys', () => {
     useStudioStore.getState().setDiagnostics([{ line: 1, column: 1, message: 'bad', severity: 'error' } as never], null);
     fireEvent.keyDown(document.body, { key: 'Enter', ctrlKey: true });
     await new Promise((r) => setTimeout(r, 0));
-    expect(channels).not.toContain('studio:tts.synthesize');
+    expect(channels()).not.toContain('studio:tts.synthesize');
     useStudioStore.getState().setDiagnostics([], 1);
     fireEvent.keyDown(document.body, { key: 'Enter', ctrlKey: true });
     await new Promise((r) => setTimeout(r, 0));
-    expect(channels).toContain('studio:tts.synthesize');
+    expect(channels()).toContain('studio:tts.synthesize');
   });
 
   it('Ctrl+Z undoes a timeline edit on the Timeline, not in a field and not on other pages', () => {
@@ -77,6 +74,6 @@ describe('useStudioKeys', () => {
     fireEvent.keyDown(document.body, { key: 'z', ctrlKey: true });
     await new Promise((r) => setTimeout(r, 0));
     expect(useStudioStore.getState().turns[0].chosenTakeId).toBe('k');
-    expect(channels).toContain('studio:library.updateClip');
+    expect(channels()).toContain('studio:library.updateClip');
   });
 });

@@ -3,11 +3,12 @@
 // is uploaded as bytes and the saved voice becomes the speaker; a model that cannot clone or design
 // says which checkpoint to pull; rename; delete asks first, hides the voice, and Undo keeps it
 // (the library is called only when the undo window ends).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { setBridge } from '../../ipc/client';
-import { resetStore, useStudioStore } from '../../store/store';
-import type { StudioBridge } from '../../../src-shared/ipc-contract';
+import { describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { useStudioStore } from '../../store/store';
+import { StudioError } from '../../../src-shared/errors';
+import { installScriptedBridge, type ScriptedBridge } from '../../testing/scripted-bridge';
+import { resetBetweenTests } from '../../testing/reset-between-tests';
 import type { SavedVoice } from '../../../src-shared/contract/voices';
 import type { ModelInfo } from '../../../src-shared/synthesis';
 import { SavedVoicesPanel } from './SavedVoicesPanel';
@@ -16,36 +17,33 @@ import { commitVoiceDelete, deleteVoiceWithUndo } from './voice-library-actions'
 const BASE = { id: 'base', displayName: 'Tiny Base', kind: 'base', size: '0.6B', voices: [], languages: [] } as unknown as ModelInfo;
 const ANNA: SavedVoice = { id: 'v-0123456789ab', name: 'Anna', kind: 'clone', createdAtMs: 1, model: { id: 'base', kind: 'base', size: '0.6B' }, description: null, cloneMode: 'xvector', clip: { originalName: 'a.mp3', fileName: 'v-0123456789ab.mp3', sizeBytes: 3, durationMs: 4200 }, warnings: [] };
 
-let calls: { channel: string; request: unknown }[];
-
-function fakeBridge(list: SavedVoice[]): StudioBridge {
-  return {
-    invoke: async (channel, request) => {
-      calls.push({ channel, request });
-      if (channel === 'studio:voices.list') return { ok: true, value: list as never };
-      if (channel === 'studio:voices.clone') return { ok: true, value: { ...ANNA, name: (request as { name: string }).name } as never };
-      if (channel === 'studio:voices.rename') return { ok: true, value: { ...ANNA, name: (request as { name: string }).name } as never };
-      if (channel === 'studio:voices.delete') return { ok: true, value: { deleted: true } as never };
-      return { ok: false, error: { code: 'unsupported', message: channel, details: {} } };
+function installVoicesBridge(saved: SavedVoice[]): ScriptedBridge {
+  return installScriptedBridge(
+    {
+      'studio:voices.list': saved,
+      'studio:voices.clone': ({ name }) => ({ ...ANNA, name }),
+      'studio:voices.rename': ({ name }) => ({ ...ANNA, name }),
+      'studio:voices.delete': { deleted: true },
     },
-    on: () => () => {},
-  };
+    (channel) => {
+      throw new StudioError('unsupported', channel);
+    },
+  );
 }
 
-beforeEach(() => {
-  resetStore();
-  calls = [];
-});
-afterEach(() => {
-  cleanup();
-  setBridge(null);
-});
+/** The panel on `modelInfo` with `saved` in the library. */
+function renderPanel(saved: SavedVoice[], modelInfo: ModelInfo = BASE): ScriptedBridge {
+  const bridge = installVoicesBridge(saved);
+  useStudioStore.setState({ modelInfo });
+  render(<SavedVoicesPanel />);
+  return bridge;
+}
+
+resetBetweenTests();
 
 describe('SavedVoicesPanel', () => {
   it('uploads a picked clip as bytes, saves it under the name and selects it', async () => {
-    setBridge(fakeBridge([]));
-    useStudioStore.setState({ modelInfo: BASE });
-    render(<SavedVoicesPanel />);
+    const bridge = renderPanel([]);
     expect(screen.getByText(/This Base model speaks cloned voices/)).toBeTruthy();
     fireEvent.change(screen.getByTestId('voice-clone-name'), { target: { value: 'Anna' } });
     const file = new File([Uint8Array.of(1, 2, 3)], 'anna.mp3', { type: 'audio/mpeg' });
@@ -54,7 +52,7 @@ describe('SavedVoicesPanel', () => {
     expect((screen.getByTestId('voice-clone-save') as HTMLButtonElement).disabled).toBe(false);
     fireEvent.submit(screen.getByTestId('voice-clone-save').closest('form')!);
     await waitFor(() => expect(JSON.stringify([useStudioStore.getState().voiceLibraryError, useStudioStore.getState().voiceSettings.voice])).toBe(JSON.stringify([null, ANNA.id])));
-    const clone = calls.find((c) => c.channel === 'studio:voices.clone')!.request as { name: string; audio: Uint8Array; originalName: string; refText: string };
+    const clone = bridge.requestsTo('studio:voices.clone')[0] as { name: string; audio: Uint8Array; originalName: string; refText: string };
     expect(clone.name).toBe('Anna');
     expect(clone.refText).toBe('Hello there.');
     expect(clone.originalName).toBe('anna.mp3');
@@ -63,30 +61,24 @@ describe('SavedVoicesPanel', () => {
   });
 
   it('names the checkpoint to pull when the model cannot clone or design', () => {
-    setBridge(fakeBridge([]));
-    useStudioStore.setState({ modelInfo: { ...BASE, kind: 'custom_voice' } as ModelInfo });
-    render(<SavedVoicesPanel />);
+    renderPanel([], { ...BASE, kind: 'custom_voice' } as ModelInfo);
     expect(screen.getByTestId('voice-clone-needs').textContent).toMatch(/needs a Base checkpoint: pull Qwen3-TTS-12Hz-0.6B-Base or Qwen3-TTS-12Hz-1.7B-Base/);
     expect(screen.getByTestId('voice-design-needs').textContent).toMatch(/needs a VoiceDesign checkpoint: pull Qwen3-TTS-12Hz-1.7B-VoiceDesign/);
     expect(screen.queryByTestId('voice-clone-save')).toBeNull();
   });
 
   it('renames a voice', async () => {
-    setBridge(fakeBridge([ANNA]));
-    useStudioStore.setState({ modelInfo: BASE });
-    render(<SavedVoicesPanel />);
+    const bridge = renderPanel([ANNA]);
     await screen.findByTestId(`saved-voice-${ANNA.id}`);
     fireEvent.click(screen.getByText('Rename'));
     fireEvent.change(screen.getByTestId('saved-voice-rename-input'), { target: { value: 'Narrator' } });
     fireEvent.click(screen.getByTestId('saved-voice-rename-save'));
     await waitFor(() => expect(screen.getByTestId('saved-voice-name').textContent).toBe('Narrator'));
-    expect(calls.find((c) => c.channel === 'studio:voices.rename')!.request).toEqual({ id: ANNA.id, name: 'Narrator' });
+    expect(bridge.requestsTo('studio:voices.rename')[0]).toEqual({ id: ANNA.id, name: 'Narrator' });
   });
 
   it('asks before deleting, hides the voice, and Undo brings it back without a library call', async () => {
-    setBridge(fakeBridge([ANNA]));
-    useStudioStore.setState({ modelInfo: BASE });
-    render(<SavedVoicesPanel />);
+    const bridge = renderPanel([ANNA]);
     await screen.findByTestId(`saved-voice-${ANNA.id}`);
     fireEvent.click(screen.getByTestId('saved-voice-delete'));
     expect(screen.getByText('Delete “Anna”?')).toBeTruthy();
@@ -95,17 +87,17 @@ describe('SavedVoicesPanel', () => {
     expect(screen.queryByTestId(`saved-voice-${ANNA.id}`)).toBeNull();
     fireEvent.click(screen.getByTestId('voice-undo'));
     expect(screen.getByTestId(`saved-voice-${ANNA.id}`)).toBeTruthy();
-    expect(calls.some((c) => c.channel === 'studio:voices.delete')).toBe(false);
+    expect(bridge.requestsTo('studio:voices.delete')).toHaveLength(0);
   });
 
   it('deletes in the library once the undo window ends', async () => {
-    setBridge(fakeBridge([ANNA]));
+    const bridge = installVoicesBridge([ANNA]);
     useStudioStore.setState({ savedVoices: [ANNA], voiceSettings: { ...useStudioStore.getState().voiceSettings, voice: ANNA.id } });
     await deleteVoiceWithUndo(ANNA.id, 10);
     expect(useStudioStore.getState().voiceSettings.voice).not.toBe(ANNA.id);
-    await waitFor(() => expect(calls.some((c) => c.channel === 'studio:voices.delete')).toBe(true));
+    await waitFor(() => expect(bridge.requestsTo('studio:voices.delete')).not.toHaveLength(0));
     expect(useStudioStore.getState().pendingVoiceDelete).toBeNull();
     await commitVoiceDelete(); // nothing pending: no second call
-    expect(calls.filter((c) => c.channel === 'studio:voices.delete')).toHaveLength(1);
+    expect(bridge.requestsTo('studio:voices.delete')).toHaveLength(1);
   });
 });

@@ -4,6 +4,7 @@
  */
 import type { StateCreator } from 'zustand';
 import type { SavedVoice } from '../../../src-shared/contract/voices';
+import { fieldSetters } from '../../store/field-setters';
 
 /** How long a deleted voice can be brought back before it is deleted in the library. */
 export const VOICE_UNDO_MS = 6000;
@@ -26,8 +27,5 @@ export const createVoiceLibrarySlice: StateCreator<VoiceLibrarySlice, [], [], Vo
   pendingVoiceDelete: null,
   voiceLibraryError: null,
   voiceLibraryBusy: null,
-  setSavedVoices: (savedVoices) => set({ savedVoices }),
-  setPendingVoiceDelete: (pendingVoiceDelete) => set({ pendingVoiceDelete }),
-  setVoiceLibraryError: (voiceLibraryError) => set({ voiceLibraryError }),
-  setVoiceLibraryBusy: (voiceLibraryBusy) => set({ voiceLibraryBusy }),
+  ...fieldSetters(set, ['savedVoices', 'pendingVoiceDelete', 'voiceLibraryError', 'voiceLibraryBusy']),
 });

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 // Voice panel against an in-memory bridge: speakers, defaults with reset, the instruct reason, the dice.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { setBridge } from '../../ipc/client';
-import { resetStore, useStudioStore } from '../../store/store';
-import type { StudioBridge } from '../../../src-shared/ipc-contract';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { useStudioStore } from '../../store/store';
+import { installScriptedBridge } from '../../testing/scripted-bridge';
+import { resetBetweenTests } from '../../testing/reset-between-tests';
 import type { ModelInfo, SamplingParams } from '../../../src-shared/synthesis';
 import { VoicePanel } from './VoicePanel';
 
@@ -12,22 +12,10 @@ const DEFAULTS: SamplingParams = { doSample: true, temperature: 0.9, topK: 50, t
 const VOICES = ['vivian', 'serena', 'uncle_fu', 'dylan', 'eric', 'ryan', 'aiden', 'ono_anna', 'sohee'].map((name) => ({ name, description: `${name} voice`, nativeLanguage: 'english', dialect: null }));
 const MODEL: ModelInfo = { id: 'm1', displayName: 'Tiny', path: '/x', kind: 'custom_voice', size: '0b6', synthetic: true, supportsInstruct: false, voices: VOICES, languages: ['english', 'chinese'], defaultParams: { ...DEFAULTS, minNewTokens: 2 } as SamplingParams, sampleRateHz: 24_000, modelHash: 'h' };
 
-function fakeBridge(): StudioBridge {
-  const answers: Record<string, unknown> = { 'studio:engine.modelInfo': MODEL, 'studio:tts.listVoices': VOICES, 'studio:models.list': [] };
-  return {
-    invoke: async (channel) => ({ ok: true, value: answers[channel] as never }),
-    on: () => () => {},
-  };
-}
-
 describe('VoicePanel', () => {
+  resetBetweenTests();
   beforeEach(() => {
-    resetStore();
-    setBridge(fakeBridge());
-  });
-  afterEach(() => {
-    cleanup();
-    setBridge(null);
+    installScriptedBridge({ 'studio:engine.modelInfo': MODEL, 'studio:tts.listVoices': VOICES, 'studio:models.list': [] });
   });
 
   it('lists the nine speakers and labels the synthetic model as noise', async () => {

@@ -6,6 +6,7 @@ import type { StateCreator } from 'zustand';
 import type { ModelEntry } from '../../../src-shared/contract/models';
 import type { VoiceSettings } from '../../../src-shared/contract/projects';
 import type { ModelInfo, SamplingParams, VoiceInfo } from '../../../src-shared/synthesis';
+import { fieldSetters } from '../../store/field-setters';
 
 export const MAX_SEED = 2 ** 32 - 1;
 
@@ -46,7 +47,7 @@ export const createVoiceSlice: StateCreator<VoiceSlice, [], [], VoiceSlice> = (s
   voiceSettings: defaultVoiceSettings(),
   voiceLoadError: null,
   modelSwitching: false,
-  setModelSwitching: (modelSwitching) => set({ modelSwitching }),
+  ...fieldSetters(set, ['modelSwitching', 'voiceLoadError']),
   setVoiceData: ({ modelInfo: reported, voices, models }) => {
     const modelInfo = reported ? { ...reported, defaultParams: pickSamplingParams(reported.defaultParams)! } : null;
     const current = get().voiceSettings;
@@ -59,7 +60,6 @@ export const createVoiceSlice: StateCreator<VoiceSlice, [], [], VoiceSlice> = (s
       voiceSettings: { ...current, voice, modelId: current.modelId ?? modelInfo?.id ?? null, params: current.params ?? modelInfo?.defaultParams ?? null },
     });
   },
-  setVoiceLoadError: (voiceLoadError) => set({ voiceLoadError }),
   updateVoiceSettings: (patch) =>
     set({ voiceSettings: { ...get().voiceSettings, ...patch, ...('params' in patch ? { params: pickSamplingParams(patch.params) } : {}) } }),
   setParam: (key, value) => {
