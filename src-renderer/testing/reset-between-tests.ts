@@ -4,11 +4,18 @@
  * so no state, DOM or scripted answers leak from one test to the next. Test-only.
  */
 import { afterEach, beforeEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { setBridge } from '../ipc/client';
 import { resetStore } from '../store/store';
 
+/**
+ * findBy / waitFor give up after this long. Testing Library's 1 s default was too short beside the other
+ * jsdom files on a loaded 2-core CI machine (LibraryPanel's first findByRole timed out there).
+ */
+const ASYNC_UTIL_TIMEOUT_MS = 5_000;
+
 export function resetBetweenTests(): void {
+  configure({ asyncUtilTimeout: ASYNC_UTIL_TIMEOUT_MS });
   beforeEach(() => resetStore());
   afterEach(() => {
     cleanup();

@@ -10,7 +10,7 @@ import type { ClipRecord } from '../../../src-shared/contract/library';
 import { call } from '../../ipc/client';
 import { useStudioStore, type StudioState } from '../../store/store';
 import { DEFAULT_DOCUMENT } from '../editor/editor.slice';
-import { hasUnsavedChanges } from '../projects/project-actions';
+import { hasChangesOutsideItsFile } from '../projects/project-actions';
 import { randomId } from '../timeline/timeline.slice';
 import { playPcm } from '../../components/pcm-player';
 import { composeTimeline, type ClipAudio } from '../timeline/compose-timeline';
@@ -104,7 +104,7 @@ export async function updateClip(id: string, patch: { title?: string; favourite?
  * or a document or timeline that was never saved (a fresh, untouched project is replaced silently).
  */
 export function reopenWouldReplaceWork(s: StudioState = useStudioStore.getState()): boolean {
-  if (hasUnsavedChanges(s)) return true;
+  if (hasChangesOutsideItsFile(s)) return true;
   return s.projectPath === null && (s.editorText !== DEFAULT_DOCUMENT || s.turns.length > 0);
 }
 

@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { useStudioStore } from '../../store/store';
 import { UNTITLED_PROJECT_NAME } from '../timeline/timeline.slice';
-import { answerRecovery, deleteProjectFile, hasUnsavedChanges, newProject, openProject, refreshProjectFiles, saveProject, saveProjectAs } from './project-actions';
+import { answerRecovery, deleteProjectFile, hasChangesOutsideItsFile, hasUnsavedChanges, newProject, openProject, refreshProjectFiles, saveProject, saveProjectAs } from './project-actions';
 
 function timeOf(ms: number | null): string {
   return ms === null ? '' : new Date(ms).toLocaleTimeString();
@@ -45,7 +45,7 @@ export function ProjectBar() {
   }, []);
   const inFolder = path !== null && files.some((f) => f.path === path);
   const startNew = () => {
-    if (unsaved) setPending({ kind: 'new' });
+    if (hasChangesOutsideItsFile()) setPending({ kind: 'new' });
     else newProject();
   };
   return (

@@ -121,6 +121,7 @@ export async function openProject(path: string): Promise<void> {
   try {
     const opened = await call(CHANNELS.openProject, { path });
     await applyProjectDocument(opened.project, opened.path);
+    useStudioStore.getState().markInFile(useStudioStore.getState().projectRevision);
     useStudioStore.getState().setProjectError(null);
   } catch (err) {
     useStudioStore.getState().setProjectError(toStudioError(err).message);
@@ -169,6 +170,14 @@ export async function answerRecovery(restore: boolean): Promise<void> {
 /** True while a change to the project has not been written by a save or autosave yet. */
 export function hasUnsavedChanges(s: StudioState = useStudioStore.getState()): boolean {
   return s.projectRevision !== s.savedRevision;
+}
+
+/**
+ * True when starting over (New, Re-open a clip) would lose work: changes the project file does not hold,
+ * autosaved or not (an autosave is a recovery copy that the next project's autosave replaces).
+ */
+export function hasChangesOutsideItsFile(s: StudioState = useStudioStore.getState()): boolean {
+  return s.projectRevision !== s.fileRevision && !isUntouchedProject(s);
 }
 
 /** A new project nobody has written, named or generated in yet. */

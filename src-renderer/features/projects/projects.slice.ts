@@ -19,6 +19,11 @@ export interface ProjectsSlice {
   projectRevision: number;
   /** The projectRevision that the latest completed save or autosave wrote. */
   savedRevision: number;
+  /**
+   * The projectRevision that the project file holds (its last explicit save, or the revision right after it
+   * was opened). An autosave does not count: it is a recovery copy, and New or Re-open would drop it.
+   */
+  fileRevision: number;
   setRecovery(recovery: ProjectsSlice['recovery']): void;
   setRecentProjects(list: RecentProject[]): void;
   setProjectFiles(list: RecentProject[]): void;
@@ -27,6 +32,8 @@ export interface ProjectsSlice {
   setSaved(kind: 'save' | 'autosave', atMs: number, revision: number): void;
   /** The state at `revision` holds nothing worth writing (an untouched new project). */
   markNothingToSave(revision: number): void;
+  /** The state at `revision` is what the project file holds (just opened from it). */
+  markInFile(revision: number): void;
   setProjectError(message: string | null): void;
 }
 
@@ -39,12 +46,15 @@ export const createProjectsSlice: StateCreator<ProjectsSlice, [], [], ProjectsSl
   projectError: null,
   projectRevision: 0,
   savedRevision: 0,
+  fileRevision: 0,
   ...fieldSetters(set, ['recovery', 'recentProjects', 'projectFiles', 'projectError']),
   markProjectChanged: () => set((s) => ({ projectRevision: s.projectRevision + 1 })),
   setSaved: (kind, atMs, revision) =>
     set((s) => ({
       ...(kind === 'save' ? { lastSavedAtMs: atMs, lastAutosavedAtMs: null } : { lastAutosavedAtMs: atMs }),
       savedRevision: Math.max(s.savedRevision, revision),
+      ...(kind === 'save' ? { fileRevision: Math.max(s.fileRevision, revision) } : {}),
     })),
-  markNothingToSave: (revision) => set((s) => ({ savedRevision: Math.max(s.savedRevision, revision) })),
+  markNothingToSave: (revision) => set((s) => ({ savedRevision: Math.max(s.savedRevision, revision), fileRevision: Math.max(s.fileRevision, revision) })),
+  markInFile: (revision) => set((s) => ({ savedRevision: Math.max(s.savedRevision, revision), fileRevision: Math.max(s.fileRevision, revision) })),
 });
