@@ -19,7 +19,7 @@ node_modules/.bin/esbuild src-main/cli/cli.ts src-main/engine-host.ts lab/gpu/kv
   --banner:js="import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);"
 
 # Every bare import left in the bundles must be a Node built-in or one of the two externals.
-leftover=$(grep -ohE "^import [^;]* from ['\"][^'\"]+['\"]" "$bundle"/*.js | sed -E "s/.* from ['\"]([^'\"]+)['\"]/\1/" \
+leftover=$(grep -aohE "^import [^;]* from ['\"][^'\"]+['\"]" "$bundle"/*.js | sed -E "s/.* from ['\"]([^'\"]+)['\"]/\1/" \
   | grep -vE '^node:|^(onnxruntime-node|better-sqlite3|koffi)$' | sort -u || true)
 [ -z "$leftover" ] || { echo "unexpected external imports in the bundle: $leftover" >&2; exit 1; }
 
