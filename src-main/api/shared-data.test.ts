@@ -10,7 +10,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHANNELS, EVENTS } from '../../src-shared/ipc-contract';
 import { StudioError } from '../../src-shared/errors';
-import type { NewClip, ClipRecord } from '../../src-shared/contract/library';
+import type { ClipRecord } from '../../src-shared/contract/library';
+import { newClip } from '../library/testing/new-clip';
 import type { ProjectDocument } from '../../src-shared/contract/projects';
 import type { PullPlan } from '../../src-shared/contract/models';
 import type { EngineStatus, ModelInfo, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
@@ -76,22 +77,6 @@ function setup() {
   };
 }
 
-function newClip(title: string): NewClip {
-  return {
-    title,
-    input: 'Hello there',
-    inputFormat: 'text',
-    voice: 'ryan',
-    language: 'english',
-    seed: 42,
-    instruct: null,
-    params: { doSample: true, temperature: 0.9, topK: 50, topP: 1, repetitionPenalty: 1.05, subtalkerDoSample: true, subtalkerTemperature: 0.9, subtalkerTopK: 50, subtalkerTopP: 1, maxNewTokens: 2048 },
-    modelHash: 'abc123',
-    timings: { numPromptTokens: 10, numFrames: 12, queueWaitMs: 1, latencyFirstAudioMs: 5, latencyTotalMs: 20, audioDurationMs: 1000, rtf: 0.02 },
-    sampleRateHz: 24_000,
-    turnSpans: [{ turnIndex: 0, startSample: 0, endSample: 4 }],
-  };
-}
 
 function project(name: string): ProjectDocument {
   return {
@@ -115,7 +100,7 @@ const synth = (requestId: string): SynthesisRequest => ({ requestId, input: 'hel
 describe('the shared library and projects', () => {
   it("refuses a remote client's delete, rename and project overwrite with a clear error; the local session still can", async () => {
     const { local, remote } = setup();
-    const clip = valueOf(await local.invoke(CHANNELS.saveClip, { clip: newClip('Mine'), pcm: new Float32Array([0.5, 0.5]) }));
+    const clip = valueOf(await local.invoke(CHANNELS.saveClip, { clip: newClip({ title: 'Mine', input: 'Hello there' }), pcm: new Float32Array([0.5, 0.5]) }));
     const saved = valueOf(await local.invoke(CHANNELS.saveProject, { project: project('Local show') }));
 
     for (const [channel, payload] of [
@@ -132,7 +117,7 @@ describe('the shared library and projects', () => {
     // Nothing changed, and a remote client may still read the library and add to it.
     expect(valueOf(await remote.invoke(CHANNELS.getClip, { id: clip.id })).title).toBe('Mine');
     expect(valueOf(await remote.invoke(CHANNELS.openProject, { path: saved.path })).project.name).toBe('Local show');
-    expect(valueOf(await remote.invoke(CHANNELS.saveClip, { clip: newClip('Theirs'), pcm: new Float32Array([0.25]) })).title).toBe('Theirs');
+    expect(valueOf(await remote.invoke(CHANNELS.saveClip, { clip: newClip({ title: 'Theirs', input: 'Hello there' }), pcm: new Float32Array([0.25]) })).title).toBe('Theirs');
 
     // The local session keeps every power.
     expect(valueOf(await local.invoke(CHANNELS.updateClip, { id: clip.id, title: 'Renamed' })).title).toBe('Renamed');
@@ -144,10 +129,10 @@ describe('the shared library and projects', () => {
     const { local, otherLocal, remote } = setup();
     valueOf(await local.invoke(CHANNELS.synthesize, synth('req-local')));
     for (const stranger of [otherLocal, remote]) {
-      const reply = await stranger.invoke(CHANNELS.saveClip, { clip: newClip('Copied'), fromRequestId: 'req-local' });
+      const reply = await stranger.invoke(CHANNELS.saveClip, { clip: newClip({ title: 'Copied', input: 'Hello there' }), fromRequestId: 'req-local' });
       expect(reply).toMatchObject({ ok: false, error: { code: 'invalid-argument', message: expect.stringMatching(/'req-local' is not one/) } });
     }
-    const own: ClipRecord = valueOf(await local.invoke(CHANNELS.saveClip, { clip: newClip('Mine'), fromRequestId: 'req-local' }));
+    const own: ClipRecord = valueOf(await local.invoke(CHANNELS.saveClip, { clip: newClip({ title: 'Mine', input: 'Hello there' }), fromRequestId: 'req-local' }));
     expect(own.numSamples).toBe(4);
     const listed = valueOf(await local.invoke(CHANNELS.listClips, {}));
     expect(listed.map((c) => c.title)).toEqual(['Mine']);

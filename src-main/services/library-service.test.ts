@@ -6,25 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { LibraryService } from './library-service';
 import { encodeWav } from '../audio/wav-encode';
-import type { NewClip } from '../../src-shared/contract/library';
+import { newClip } from '../library/testing/new-clip';
 
-function newClip(over: Partial<NewClip> = {}): NewClip {
-  return {
-    title: 'Greeting',
-    input: 'Hello there, 50% off today',
-    inputFormat: 'text',
-    voice: 'ryan',
-    language: 'english',
-    seed: 42,
-    instruct: null,
-    params: { doSample: true, temperature: 0.9, topK: 50, topP: 1, repetitionPenalty: 1.05, subtalkerDoSample: true, subtalkerTemperature: 0.9, subtalkerTopK: 50, subtalkerTopP: 1, maxNewTokens: 2048 },
-    modelHash: 'abc123',
-    timings: { numPromptTokens: 10, numFrames: 12, queueWaitMs: 1, latencyFirstAudioMs: 5, latencyTotalMs: 20, audioDurationMs: 1000, rtf: 0.02 },
-    sampleRateHz: 24_000,
-    turnSpans: [{ turnIndex: 0, startSample: 0, endSample: 4 }],
-    ...over,
-  };
-}
 
 describe('LibraryService', () => {
   let dir: string;
