@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Issue 35: the CUDA graph replay crash under compute-sanitizer. Runs lab/gpu/capture-check.ts (bundled; the
+# engine in process, 4 short staggered requests, graphCapture bound then on) on CUDA once plainly, then under
+# memcheck, and prints the sanitizer's findings. Carry as for gpu-run.sh; on the device:
+#   source .device/setup.sh > /dev/null; bash scripts/device/graph-sanitize.sh
+set -uo pipefail
+: "${OUT:?set OUT}"
+cd "$(dirname "$0")/../.."
+source scripts/device/use-bundle.sh
+built=$(built_model "$OUT")
+only=${ONLY:-loop+stream}
+t=$(date +%s)
+timeout "${CHECK_TIMEOUT_S:-100}" node .cache/device-bundle/capture-check.js --model "$built" --provider cuda --only "$only" > "$OUT/check-plain.log" 2>&1
+echo "=== plain rc=$? in $(( $(date +%s) - t )) s"; grep -E '^(loop|step)|700|illegal' "$OUT/check-plain.log" | head -5 | cut -c1-300
+san=/usr/local/cuda-13.0/bin/compute-sanitizer
+t=$(date +%s)
+timeout "${SAN_TIMEOUT_S:-380}" "$san" --tool "${TOOL:-memcheck}" --print-limit 6 node .cache/device-bundle/capture-check.js --model "$built" --provider cuda --only "$only" > "$OUT/check-sanitizer.log" 2>&1
+echo "=== sanitizer rc=$? in $(( $(date +%s) - t )) s"
+grep -nE '^=========|^(loop|step)' "$OUT/check-sanitizer.log" | head -70 | cut -c1-260
+xz -T0 -f "$OUT/check-sanitizer.log"
