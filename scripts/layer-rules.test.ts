@@ -81,7 +81,13 @@ describe('layer rules', () => {
 
   it('leaves tests and lab scripts free to start a whole stack', async () => {
     expect(await restrictedImports('src-main/engine/planted.test.ts', importing('../app/studio-runtime'))).toEqual([]);
-    expect(await restrictedImports('src-main/render/lab/planted.ts', importing('../../app/studio-runtime'))).toEqual([]);
+    expect(await restrictedImports('lab/render/planted.ts', importing('../../src-main/app/studio-runtime'))).toEqual([]);
+  });
+
+  it('holds a lab/ folder inside src-main to its folder\'s layer (probes belong in the top-level lab/)', async () => {
+    const messages = await restrictedImports('src-main/render/lab/planted.ts', importing('../../app/studio-runtime'));
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain('src-main/render/ may import only');
   });
 
   it('applies the package rules beside the layer rules', async () => {
