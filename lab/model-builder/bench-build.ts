@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createSession, disposeSession, runSession, tensor, type OrtTensor } from '../../src-main/engine/runtime/ort';
 import { buildModel } from '../../src-main/model-builder/build';
-import type { ModelManifest } from '../../src-main/model-builder/manifest';
+import type { ModelManifest } from '../../src-main/model-format/manifest';
 import { emptyPast, presentsAsPast } from '../../src-main/model-builder/reference/compare';
 import type { SyntheticSize } from '../../src-main/model-builder/synthetic-config';
 import { writeSyntheticCheckpoint } from '../../src-main/model-builder/synthetic-checkpoint';

@@ -9,7 +9,8 @@ import { logMelSpectrogram, speakerEncoderMelParams } from '../../src-main/audio
 import { prepareReferenceClip } from '../../src-main/audio/reference-clip';
 import { createSession, disposeSession, runSession, tensor } from '../../src-main/engine/runtime/ort';
 import { parseSpeakerEncoderConfig } from '../../src-main/model-builder/speaker-encoder/speaker-encoder-config';
-import { buildSpeakerEncoderGraph, SPEAKER_ENCODER_INPUT, SPEAKER_ENCODER_OUTPUT } from '../../src-main/model-builder/speaker-encoder/speaker-encoder-graph';
+import { buildSpeakerEncoderGraph } from '../../src-main/model-builder/speaker-encoder/speaker-encoder-graph';
+import { SPEAKER_ENCODER_INPUT, SPEAKER_ENCODER_OUTPUT } from '../../src-main/model-format/encoder-io';
 import { syntheticSpeakerEncoderConfig, syntheticSpeakerEncoderTensors } from '../../src-main/model-builder/speaker-encoder/synthetic-speaker-encoder';
 
 const NUM_RUNS = 3;

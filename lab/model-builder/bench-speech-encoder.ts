@@ -10,7 +10,8 @@ import { prepareReferenceClip } from '../../src-main/audio/reference-clip';
 import { createSession, disposeSession, runSession, tensor } from '../../src-main/engine/runtime/ort';
 import { referenceSpeechEncode } from '../../src-main/model-builder/speech-encoder/reference-speech-encoder';
 import { parseSpeechEncoderConfig, usedSpeechEncoderTensors } from '../../src-main/model-builder/speech-encoder/speech-encoder-config';
-import { buildSpeechEncoderGraph, SPEECH_ENCODER_CODES, SPEECH_ENCODER_INPUT } from '../../src-main/model-builder/speech-encoder/speech-encoder-graph';
+import { buildSpeechEncoderGraph } from '../../src-main/model-builder/speech-encoder/speech-encoder-graph';
+import { SPEECH_ENCODER_CODES, SPEECH_ENCODER_INPUT } from '../../src-main/model-format/encoder-io';
 import { syntheticSpeechEncoderConfig, syntheticSpeechEncoderTensors, type SyntheticSpeechEncoderSize } from '../../src-main/model-builder/speech-encoder/synthetic-speech-encoder';
 
 const NUM_RUNS = 3;
