@@ -44,18 +44,22 @@ const PACKAGE_RULES = [
 const PURE = ['scheduler', 'ssml', 'audio', 'telemetry'];
 const MAIN_SIDE = ['platform', ...PURE, 'engine-protocol', 'engine-client', 'bench', 'library', 'models', 'access', 'api', 'render', 'services'];
 const LAYERS = {
+  // What a built model is, for the builder that writes it and the engine that runs it: the manifest,
+  // the ONNX graph toolkit, float bits, the graphs' I/O names, chunked codec decoding.
+  'model-format': [],
   platform: [],
   telemetry: [],
   scheduler: [],
   ssml: [],
   audio: ['ssml'],
-  // The engine never imports the scheduler: engine-host/scheduler-policy.ts plugs it in.
-  // Exception (not yet fixed): the model manifest lives in model-builder/, so the engine imports it,
-  // and model-builder's graph checks and benches run graphs through engine/runtime/ort.ts.
-  engine: ['platform', 'audio', 'telemetry', 'model-builder'],
-  'model-builder': ['platform', 'audio', 'telemetry', 'engine'],
+  // The engine never imports the scheduler (engine-host/scheduler-policy.ts plugs it in) nor the
+  // builder (what both need is in model-format/; for engine tests see ENGINE_TEST_FIXTURES).
+  engine: ['platform', 'model-format', 'audio', 'telemetry'],
+  // The builder runs graphs through engine/runtime/ (embedding tables, reference checks); one way only.
+  'model-builder': ['platform', 'model-format', 'audio', 'telemetry', 'engine'],
   'engine-protocol': [],
-  'engine-host': ['platform', ...PURE, 'engine', 'model-builder', 'engine-protocol'],
+  // engine-host/embedded-model.ts builds the embedded model on first run.
+  'engine-host': ['platform', ...PURE, 'model-format', 'engine', 'model-builder', 'engine-protocol'],
   'engine-client': ['platform', 'engine-protocol'],
   bench: ['platform', ...PURE],
   library: ['platform', ...PURE, 'bench'],
@@ -67,7 +71,7 @@ const LAYERS = {
   // Exception: the voice library reserves the speaker names of resources/voices/voices.json.
   services: ['platform', ...PURE, 'engine-protocol', 'engine-client', 'bench', 'library', 'models', 'access', 'api', 'render', 'engine/list-voices'],
   // app/ validates engine overrides in main (engine-config.ts) before a host starts.
-  app: [...MAIN_SIDE, 'engine', 'model-builder'],
+  app: [...MAIN_SIDE, 'engine'],
   desktop: MAIN_SIDE,
   ipc: [...MAIN_SIDE, 'desktop'],
   headless: [...MAIN_SIDE, 'app'],
@@ -76,8 +80,17 @@ const LAYERS = {
 const ROOTS = ['cli'];
 const MAIN_FOLDERS = [...Object.keys(LAYERS), ...ROOTS];
 const MAX_DEPTH = 4; // folder levels below src-main/ (3 today)
-// Tests, their helpers and lab scripts may reach across layers to start a real stack.
-const NOT_LAYERED = ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', '**/lab/**'];
+// Tests and their helpers may reach across layers to start a real stack. Lab probes and benches live
+// in the top-level lab/, outside these rules; a lab/ folder inside src-main is held to its folder's layer.
+const NOT_LAYERED = ['**/*.test.ts', '**/*.test.tsx', '**/testing/**'];
+// The one layer rule on tests: engine tests and helpers build their models from the builder's fixtures and
+// references below, and take everything else the engine shares with the builder from model-format/,
+// as the engine does. Add a module here only if it is a fixture or reference, not graph code.
+const ENGINE_TESTS = ['src-main/engine/**/*.test.ts', 'src-main/engine/**/testing/**'];
+const ENGINE_TEST_FIXTURES = [
+  'tiny-model', 'checkpoint', 'safetensors', 'speaker-encoder/reference-speaker-encoder', 'speaker-encoder/speaker-encoder-config',
+  'speech-encoder/reference-speech-encoder', 'speech-encoder/speech-encoder-config',
+];
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The folders `folder` may not import, as a regex on import specifiers written from `depth` levels below src-main/. */
@@ -94,7 +107,7 @@ function forbiddenFolders(folder, depth) {
   return { regex: `${up}(${names.join('|')})`, message };
 }
 
-/** Layer cells: [files glob, patterns], one per folder and depth, plus src-shared, the preload and the renderer. */
+/** Layer cells: [files glob, patterns, ignores?], one per folder and depth, plus src-shared, the preload, the renderer and engine tests. */
 const ABOVE_SRC_MAIN = (depth) => ({ regex: `^(\\.\\./){${depth + 1}}(src-renderer|src-preload)(/|$)`, message: 'src-main never imports the renderer or the preload' });
 const LAYER_CELLS = [
   ...MAIN_FOLDERS.flatMap((folder) =>
@@ -110,6 +123,10 @@ const LAYER_CELLS = [
   // previews measure what exports write; audio/ imports no electron or ORT (above) and the renderer's
   // build refuses Node built-ins.
   ['src-renderer/**', [{ regex: '^(\\.\\./)+(src-main/(?!audio/)|src-preload/)', message: 'the renderer talks to main only through ipc/client.ts (it may share the pure DSP of src-main/audio/)' }]],
+  ...ENGINE_TESTS.map((glob) => [glob, [{
+    regex: `^(\\.\\./)+model-builder/(?!(${ENGINE_TEST_FIXTURES.map(escape).join('|')})$)`,
+    message: `engine tests may import from src-main/model-builder/ only its fixtures (${ENGINE_TEST_FIXTURES.join(', ')}); what the engine shares with the builder is in model-format/`,
+  }], []]),
 ];
 
 /** One no-restricted-imports entry per package rule, then per package rule and layer cell (both apply there). */
@@ -118,9 +135,9 @@ function importRules() {
   const area = (glob) => glob.split('/').slice(0, glob.startsWith('src-main/') ? 2 : 1).join('/').replace(/\*+$/, '');
   return PACKAGE_RULES.flatMap(([files, paths, patterns]) => [
     files ? { files, rules: rule(paths, patterns) } : { rules: rule(paths, patterns) },
-    ...LAYER_CELLS.filter(([cell]) => !files || files.some((f) => area(f) === area(cell))).map(([cell, layer]) => ({
+    ...LAYER_CELLS.filter(([cell]) => !files || files.some((f) => area(f) === area(cell))).map(([cell, layer, ignores = NOT_LAYERED]) => ({
       files: files ? files.map((f) => [f, cell]) : [cell],
-      ignores: NOT_LAYERED,
+      ...(ignores.length > 0 ? { ignores } : {}),
       rules: rule(paths, [...patterns, ...layer]),
     })),
   ]);

@@ -44,6 +44,39 @@ describe('layer rules', () => {
     expect(await restrictedImports('src-main/engine/runtime/capi/planted.ts', importing('../../../engine-host/engine-loop'))).toHaveLength(1);
   });
 
+  it('refuses an engine module that imports the model builder; the engine takes the manifest and graph toolkit from model-format', async () => {
+    for (const [file, specifier] of [
+      ['src-main/engine/planted.ts', '../model-builder/manifest'],
+      ['src-main/engine/models/planted.ts', '../../model-builder/codec/codec-graph'],
+      ['src-main/engine/runtime/capi/planted.ts', '../../../model-builder/tiny-model'],
+    ]) {
+      const messages = await restrictedImports(file, importing(specifier));
+      expect(messages, specifier).toHaveLength(1);
+      expect(messages[0]).toContain('src-main/engine/ may import only');
+    }
+    expect(await restrictedImports('src-main/engine/models/planted.ts', importing('../../model-format/manifest'))).toEqual([]);
+    expect(await restrictedImports('src-main/engine/kv/planted.ts', importing('../../model-format/onnx/graph-builder'))).toEqual([]);
+  });
+
+  it('keeps model-format below both: it imports neither the engine nor the builder, and the builder may run graphs through the engine', async () => {
+    expect(await restrictedImports('src-main/model-format/planted.ts', importing('../engine/runtime/ort'))).toHaveLength(1);
+    expect(await restrictedImports('src-main/model-format/onnx/planted.ts', importing('../../model-builder/build'))).toHaveLength(1);
+    expect(await restrictedImports('src-main/model-builder/planted.ts', importing('../engine/runtime/ort'))).toEqual([]);
+    expect(await restrictedImports('src-main/model-builder/codec/planted.ts', importing('../../model-format/codec/codec-stream-io'))).toEqual([]);
+  });
+
+  it('lets engine tests import the builder\'s fixtures (tiny-model, reference encoders) but not its graph code', async () => {
+    expect(await restrictedImports('src-main/engine/planted.model.test.ts', importing('../model-builder/tiny-model'))).toEqual([]);
+    expect(await restrictedImports('src-main/engine/runtime/capi/planted.model.test.ts', importing('../../../model-builder/tiny-model'))).toEqual([]);
+    expect(await restrictedImports('src-main/engine/testing/planted.ts', importing('../../model-builder/speech-encoder/reference-speech-encoder'))).toEqual([]);
+    const messages = await restrictedImports('src-main/engine/models/planted.test.ts', importing('../../model-builder/talker-graph'));
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain('engine tests may import from src-main/model-builder/ only its fixtures');
+    // the package rules still hold in engine tests beside it
+    expect(await restrictedImports('src-main/engine/planted.test.ts', "import { Tensor } from 'onnxruntime-node';\nexport const t = Tensor;\n")).toHaveLength(1);
+    expect(await restrictedImports('src-main/engine/runtime/planted.test.ts', "import { Tensor } from 'onnxruntime-node';\nexport const t = Tensor;\n")).toEqual([]);
+  });
+
   it('keeps the engine host and its supervisor apart, joined only by engine-protocol', async () => {
     expect(await restrictedImports('src-main/engine-client/planted.ts', importing('../engine/engine'))).toHaveLength(1);
     expect(await restrictedImports('src-main/engine-client/planted.ts', importing('../engine-host/synthesis-service'))).toHaveLength(1);
@@ -81,7 +114,13 @@ describe('layer rules', () => {
 
   it('leaves tests and lab scripts free to start a whole stack', async () => {
     expect(await restrictedImports('src-main/engine/planted.test.ts', importing('../app/studio-runtime'))).toEqual([]);
-    expect(await restrictedImports('src-main/render/lab/planted.ts', importing('../../app/studio-runtime'))).toEqual([]);
+    expect(await restrictedImports('lab/render/planted.ts', importing('../../src-main/app/studio-runtime'))).toEqual([]);
+  });
+
+  it('holds a lab/ folder inside src-main to its folder\'s layer (probes belong in the top-level lab/)', async () => {
+    const messages = await restrictedImports('src-main/render/lab/planted.ts', importing('../../app/studio-runtime'));
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain('src-main/render/ may import only');
   });
 
   it('applies the package rules beside the layer rules', async () => {

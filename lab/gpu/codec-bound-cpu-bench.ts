@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ModelManifest } from '../../src-main/model-builder/manifest';
+import type { ModelManifest } from '../../src-main/model-format/manifest';
 import { ensureTinyModel } from '../../src-main/model-builder/tiny-model';
 import { BoundCodecStream } from '../../src-main/engine/models/codec-bound-stream';
 import { openCodecDecoder } from '../../src-main/engine/models/codec-decoder';

@@ -6,9 +6,10 @@
  */
 import { parseArgs } from 'node:util';
 import { parseCodecConfig } from '../../src-main/model-builder/codec/codec-config';
-import { createCodecCodes, sliceCodecFrames, type CodecCodes } from '../../src-main/model-builder/codec/codec-codes';
-import { buildCodecDecoderGraph, buildCodecStreamGraph, CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STREAM_NUM_CACHED } from '../../src-main/model-builder/codec/codec-graph';
-import { decodeChunked, planCodecChunks } from '../../src-main/model-builder/codec/chunked-decode';
+import { createCodecCodes, sliceCodecFrames, type CodecCodes } from '../../src-main/model-format/codec/codec-codes';
+import { buildCodecDecoderGraph, buildCodecStreamGraph } from '../../src-main/model-builder/codec/codec-graph';
+import { CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STREAM_NUM_CACHED } from '../../src-main/model-format/codec/codec-stream-io';
+import { decodeChunked, planCodecChunks } from '../../src-main/model-format/codec/chunked-decode';
 import { syntheticCodecConfig, syntheticCodecTensors } from '../../src-main/model-builder/codec/synthetic-codec';
 import { defaultEngineConfig } from '../../src-main/engine/engine-config';
 import { createSession, runSession, tensor, type ProviderName } from '../../src-main/engine/runtime/ort';

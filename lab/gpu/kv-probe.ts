@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
-import { buildCopyGraph } from '../../src-main/model-builder/copy-graph';
+import { buildCopyGraph } from '../../src-main/model-format/copy-graph';
 import { createEngine } from '../../src-main/engine/create-engine';
 import { createSession, runSession, tensor } from '../../src-main/engine/runtime/ort';
 import type { OrtTalker } from '../../src-main/engine/models/talker';

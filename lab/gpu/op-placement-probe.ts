@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { GraphBuilder } from '../../src-main/model-builder/onnx/graph-builder';
+import { GraphBuilder } from '../../src-main/model-format/onnx/graph-builder';
 import { createSession, runSession, tensor, type SessionOptions } from '../../src-main/engine/runtime/ort';
 
 const { values: args } = parseArgs({ options: { out: { type: 'string', default: '.cache/op-probe' }, provider: { type: 'string', default: 'webgpu' }, loopGraph: { type: 'string' } } });

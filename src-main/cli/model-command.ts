@@ -5,11 +5,12 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { buildModel, DEFAULT_GRAPH_OPS, inspectModel } from '../model-builder/build';
-import { GRAPH_OPS, type GraphOps } from '../model-builder/onnx/graph-builder';
+import { buildModel, inspectModel } from '../model-builder/build';
+import { DEFAULT_GRAPH_OPS } from '../model-format/built-model';
+import { GRAPH_OPS, type GraphOps } from '../model-format/onnx/graph-builder';
 import { writeSyntheticCheckpoint } from '../model-builder/synthetic-checkpoint';
 import { SYNTHETIC_MODEL_TYPES, SYNTHETIC_SIZES, type SyntheticModelType, type SyntheticSize } from '../model-builder/synthetic-config';
-import type { BuildDtype } from '../model-builder/manifest';
+import type { BuildDtype } from '../model-format/manifest';
 import { createModelManager } from '../models/model-manager';
 import { createProgressBarRenderer } from '../models/progress-bar';
 import { formatBytes } from '../models/disk-space';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveEngineConfig } from '../engine/engine-config';
 import { stageSessionOptions } from '../engine/create-engine';
-import type { ModelManifest } from '../model-builder/manifest';
+import type { ModelManifest } from '../model-format/manifest';
 import { bindingOptions } from '../engine/runtime/node-runtime';
 import { providerEntries } from '../engine/runtime/capi/capi-runtime';
 import { engineDevicesFor } from './engine-devices';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
 import { buildModel } from '../model-builder/build';
-import { MODEL_MANIFEST_FILE, type BuildDtype } from '../model-builder/manifest';
+import { MODEL_MANIFEST_FILE, type BuildDtype } from '../model-format/manifest';
 import { publishDir, tempSiblingOf } from '../model-builder/publish-dir';
 import { writeSyntheticCheckpoint } from '../model-builder/synthetic-checkpoint';
 import { SYNTHETIC_MARKER_KEY } from '../model-builder/synthetic-config';

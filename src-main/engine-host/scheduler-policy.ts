@@ -11,7 +11,7 @@ import { StudioError, toStudioError } from '../../src-shared/errors';
 import { formatCount } from '../../src-shared/format-count';
 import type { AdmissionPolicy } from '../engine/admission-policy';
 import type { Sequence } from '../engine/sequence';
-import type { ModelManifest } from '../model-builder/manifest';
+import type { ModelManifest } from '../model-format/manifest';
 import { resolveSchedulerConfig, type SchedulerConfig } from '../scheduler/batch-policy';
 import { Scheduler, type Clock, type Removal } from '../scheduler/scheduler';
 

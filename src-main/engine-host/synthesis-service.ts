@@ -9,7 +9,7 @@
  */
 import { StudioError, toStudioError, type SerializedStudioError } from '../../src-shared/errors';
 import { EVENTS } from '../../src-shared/ipc-contract';
-import type { ModelManifest } from '../model-builder/manifest';
+import type { ModelManifest } from '../model-format/manifest';
 import type { AudioChunk, EngineStatus, ModelInfo, SamplingParams, SynthesisOutcome, SynthesisProgress, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import { createEngine } from '../engine/create-engine';
 import type { Engine } from '../engine/engine';

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { StudioError, toStudioError } from '../../src-shared/errors';
-import type { ModelManifest } from '../model-builder/manifest';
+import type { ModelManifest } from '../model-format/manifest';
 import type { AdmissionPolicy } from './admission-policy';
 import { Engine } from './engine';
 import { describeEngineConfig, resolveEngineConfig, type EngineConfig } from './engine-config';

@@ -7,7 +7,7 @@
 import { StudioError } from '../../src-shared/errors';
 import { formatCount } from '../../src-shared/format-count';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
-import type { ModelManifest } from '../model-builder/manifest';
+import type { ModelManifest } from '../model-format/manifest';
 import type { EngineConfig } from './engine-config';
 import { buildPrompt } from './prompt';
 import { isValidSeed } from './sampling/counter-rng';

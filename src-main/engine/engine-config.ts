@@ -5,7 +5,7 @@
  * unknown keys and wrong types naming the key path, and returns a frozen value.
  */
 import { StudioError } from '../../src-shared/errors';
-import { MIN_LEFT_CONTEXT_FRAMES } from '../model-builder/codec/chunked-decode';
+import { MIN_LEFT_CONTEXT_FRAMES } from '../model-format/codec/chunked-decode';
 
 export type ProviderChoice = 'auto' | 'cpu' | 'webgpu' | 'cuda' | 'dml';
 export type PromptLayout = 'non-streaming' | 'streaming-text';

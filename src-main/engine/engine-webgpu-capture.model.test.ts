@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
-import { GraphBuilder } from '../model-builder/onnx/graph-builder';
+import { GraphBuilder } from '../model-format/onnx/graph-builder';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
 import type { Engine } from './engine';

@@ -15,7 +15,7 @@
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import { engineVersionOf } from '../../src-shared/version';
 import type { AudioChunk, EngineStatus, SynthesisOutcome, SynthesisProgress, SynthesisRequest } from '../../src-shared/synthesis';
-import type { ModelManifest } from '../model-builder/manifest';
+import type { ModelManifest } from '../model-format/manifest';
 import { createFifoAdmissionPolicy, type AdmissionPolicy } from './admission-policy';
 import { buildResult } from './build-result';
 import { createSequence } from './create-sequence';

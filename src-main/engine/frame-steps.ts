@@ -12,7 +12,7 @@ import { counterUniform } from './sampling/counter-rng';
 import { sampleTalkerToken, type TalkerRules } from './sampling/sampler';
 import { pastCodebook0, type Sequence } from './sequence';
 import { samplingFailure } from './sampling-failure';
-import { nextCodecChunk } from '../model-builder/codec/chunked-decode';
+import { nextCodecChunk } from '../model-format/codec/chunked-decode';
 import type { CodecChunkConfig } from './engine-config';
 
 export interface FrameContext {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { VoiceInfo } from '../../src-shared/synthesis';
-import type { ModelManifest } from '../model-builder/manifest';
+import type { ModelManifest } from '../model-format/manifest';
 import { appRootDir } from '../platform/paths';
 
 interface VoiceDescriptor {

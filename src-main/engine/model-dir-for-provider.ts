@@ -1,13 +1,13 @@
 /**
  * Picks which build of a model the engine opens for a provider: the build cache keeps one folder per
- * (checkpoint, builder version, dtype) side by side (model-builder/build.ts builtDirName), so for a GPU
+ * (checkpoint, builder version, dtype) side by side (model-format/built-model.ts builtDirName), so for a GPU
  * provider an fp32 modelDir is swapped for its fp16 sibling when that was built, and for CPU an fp16
  * one for its fp32 sibling. Without the sibling the given build is used, and the reason says so.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { builtDirName } from '../model-builder/build';
-import { MODEL_MANIFEST_FILE, type BuildDtype, type ModelManifest } from '../model-builder/manifest';
+import { builtDirName } from '../model-format/built-model';
+import { MODEL_MANIFEST_FILE, type BuildDtype, type ModelManifest } from '../model-format/manifest';
 
 export interface ModelDirChoice {
   modelDir: string;

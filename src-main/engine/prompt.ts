@@ -7,7 +7,7 @@
  * come from the manifest and the tokenizer, never from constants here.
  */
 import { StudioError } from '../../src-shared/errors';
-import type { ModelManifest } from '../model-builder/manifest';
+import type { ModelManifest } from '../model-format/manifest';
 import type { PromptLayout } from './engine-config';
 import type { TextTokenizer } from './tokenizer';
 

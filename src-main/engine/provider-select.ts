@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import { StudioError } from '../../src-shared/errors';
-import type { BuildDtype } from '../model-builder/manifest';
+import type { BuildDtype } from '../model-format/manifest';
 import type { ProviderChoice } from './engine-config';
 import { CUDA_PROVIDER_PACKAGES, describeMissingCuda, findCudaLibraries, providerPairsWithCore } from './runtime/cuda-libraries';
 import { NODE_FS_VIEW } from './runtime/cuda-setup';

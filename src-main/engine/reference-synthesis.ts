@@ -4,7 +4,7 @@
  * goldens under src-main/engine/golden/ and the expectation the batched engine must match.
  */
 import type { SynthesisRequest } from '../../src-shared/synthesis';
-import type { ModelManifest } from '../model-builder/manifest';
+import type { ModelManifest } from '../model-format/manifest';
 import type { EngineConfig } from './engine-config';
 import { createSequence } from './create-sequence';
 import { codecFrames, codePredictorRow, frameEmbed, promptEmbeds, type FrameContext } from './frame-steps';

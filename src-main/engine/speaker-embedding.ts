@@ -8,8 +8,8 @@ import { StudioError } from '../../src-shared/errors';
 import { logMelSpectrogram, speakerEncoderMelParams } from '../audio/mel-spectrogram';
 import { decodeReferenceAudio } from '../audio/reference-audio';
 import { prepareReferenceClip, type PreparedReference } from '../audio/reference-clip';
-import type { ModelManifest } from '../model-builder/manifest';
-import { SPEAKER_ENCODER_INPUT, SPEAKER_ENCODER_OUTPUT } from '../model-builder/speaker-encoder/speaker-encoder-graph';
+import type { ModelManifest } from '../model-format/manifest';
+import { SPEAKER_ENCODER_INPUT, SPEAKER_ENCODER_OUTPUT } from '../model-format/encoder-io';
 import { createSession, disposeSession, runSession, tensor, type OrtSession } from './runtime/ort';
 
 export interface SpeakerEmbedding {

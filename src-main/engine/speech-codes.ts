@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
-import type { ModelManifest } from '../model-builder/manifest';
-import { SPEECH_ENCODER_CODES, SPEECH_ENCODER_INPUT } from '../model-builder/speech-encoder/speech-encoder-graph';
+import type { ModelManifest } from '../model-format/manifest';
+import { SPEECH_ENCODER_CODES, SPEECH_ENCODER_INPUT } from '../model-format/encoder-io';
 import { createSession, disposeSession, runSession, tensor, type OrtSession } from './runtime/ort';
 
 export interface SpeechCodeEncoder {

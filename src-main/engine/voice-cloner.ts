@@ -9,7 +9,7 @@ import type { SynthesisRequest } from '../../src-shared/synthesis';
 import type { ClonePrompt, ClonePromptMode } from '../../src-shared/voice-clone';
 import { decodeReferenceAudio } from '../audio/reference-audio';
 import { prepareReferenceClip } from '../audio/reference-clip';
-import type { ModelManifest } from '../model-builder/manifest';
+import type { ModelManifest } from '../model-format/manifest';
 import { createSpeakerEncoder, type SpeakerEncoder } from './speaker-embedding';
 import { createSpeechCodeEncoder, type SpeechCodeEncoder } from './speech-codes';
 

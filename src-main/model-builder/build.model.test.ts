@@ -10,9 +10,9 @@ import { buildModel, inspectModel } from './build';
 import { bundledTokenizerDir, loadTextTokenizer } from '../engine/tokenizer';
 import { checkpointFingerprint, openCheckpoint } from './checkpoint';
 import { defaultGenerationDefaults } from './checkpoint-config';
-import { float32ToFloat16Bits } from './float-bits';
-import { MODEL_MANIFEST_FILE, type ModelManifest } from './manifest';
-import { ModelProtoType } from './onnx/onnx-schema';
+import { float32ToFloat16Bits } from '../model-format/float-bits';
+import { MODEL_MANIFEST_FILE, type ModelManifest } from '../model-format/manifest';
+import { ModelProtoType } from '../model-format/onnx/onnx-schema';
 import { emptyPast, maxAbsDiff } from './reference/compare';
 import { ensureTinyModel } from './tiny-model';
 

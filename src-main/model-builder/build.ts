@@ -7,15 +7,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
+import { BUILDER_VERSION, builtDirName, DEFAULT_GRAPH_OPS, manifestFiles } from '../model-format/built-model';
 import { checkpointFingerprint, openCheckpoint, TOKENIZER_FILE_KEYS } from './checkpoint';
 import { expectedCheckpointTensors } from './checkpoint-tensors';
 import { buildCodePredictorLoopGraph, buildCodePredictorLoopPlainGraph, buildCodePredictorLoopStaticGraph } from './code-predictor-loop-graph';
 import { buildCodePredictorStepGraph } from './code-predictor-graph';
 import { buildCodecGraph } from './codec-graph-build';
 import { writeEmbeddingTables } from './embeddings';
-import { MODEL_MANIFEST_FILE, MODEL_MANIFEST_VERSION, type BuildDtype, type ModelManifest } from './manifest';
+import { MODEL_MANIFEST_FILE, MODEL_MANIFEST_VERSION, type BuildDtype, type ModelManifest } from '../model-format/manifest';
 import type { OnProgress } from './progress';
-import { GRAPH_OPS, type GraphOps } from './onnx/graph-builder';
+import { GRAPH_OPS, type GraphOps } from '../model-format/onnx/graph-builder';
 import { publishDir, tempSiblingOf } from './publish-dir';
 import { SafetensorsFile } from './safetensors';
 import { buildTalkerDecodeGraph } from './talker-decode-graph';
@@ -25,14 +26,8 @@ import { buildSpeakerEncoderGraph, SPEAKER_ENCODER_FILE } from './speaker-encode
 import { usedSpeechEncoderTensors } from './speech-encoder/speech-encoder-config';
 import { buildSpeechEncoderGraph, SPEECH_ENCODER_FILE } from './speech-encoder/speech-encoder-graph';
 
-/** Bump when graphs, tables or the manifest change shape or meaning: old cache dirs are then ignored. */
-export const BUILDER_VERSION = '13';
-
 /** Measured on CPU (docs/benchmarks.md): the unrolled loop graph beats 15 step calls per frame. */
 export const DEFAULT_CODE_PREDICTOR: ModelManifest['defaultCodePredictor'] = 'loop';
-
-/** Fused RMSNorm and RoPE kernels: about half the dispatches per frame on WebGPU (docs/benchmarks.md, builder v4). */
-export const DEFAULT_GRAPH_OPS: GraphOps = 'fused';
 
 export interface BuildModelOptions {
   checkpointDir: string;
@@ -48,10 +43,6 @@ export interface BuildModelResult {
   builtDir: string;
   manifest: ModelManifest;
   cacheHit: boolean;
-}
-
-export function builtDirName(checkpointHash: string, dtype: BuildDtype, ops: GraphOps = DEFAULT_GRAPH_OPS): string {
-  return `${checkpointHash.slice(0, 16)}-v${BUILDER_VERSION}-${dtype}${ops === DEFAULT_GRAPH_OPS ? '' : `-${ops}`}`;
 }
 
 export async function buildModel(options: BuildModelOptions): Promise<BuildModelResult> {
@@ -185,12 +176,6 @@ function readManifestIfValid(builtDir: string): ModelManifest | null {
   } catch {
     return null;
   }
-}
-
-/** Every file a manifest names, relative to the built dir. */
-export function manifestFiles(manifest: ModelManifest): string[] {
-  const graphs = new Set(Object.values(manifest.graphs).flatMap((g) => (g.externalDataFile ? [g.file, g.externalDataFile] : [g.file])));
-  return [...graphs, ...Object.values(manifest.embeddings).map((t) => t.file), ...Object.values(manifest.files), ...(manifest.speakerEncoder ? [manifest.speakerEncoder.file] : []), ...(manifest.speechEncoder ? [manifest.speechEncoder.file] : [])];
 }
 
 function missingFiles(builtDir: string, manifest: ModelManifest): string[] {

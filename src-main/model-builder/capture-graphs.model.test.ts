@@ -8,8 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ModelManifest } from './manifest';
-import { ModelProtoType } from './onnx/onnx-schema';
+import type { ModelManifest } from '../model-format/manifest';
+import { ModelProtoType } from '../model-format/onnx/onnx-schema';
 import { ensureTinyModel } from './tiny-model';
 
 interface NodeProto { opType: string; input: string[]; output: string[] }

@@ -4,7 +4,7 @@
  * throws model-invalid naming its key path. Only sampling defaults fall back to the official wrapper's.
  */
 import { StudioError } from '../../src-shared/errors';
-import type { CodePredictorDims, GenerationDefaults, ModelManifest, SpeakerSpec, TalkerDims } from './manifest';
+import type { CodePredictorDims, GenerationDefaults, ModelManifest, SpeakerSpec, TalkerDims } from '../model-format/manifest';
 
 /** What config.json says, in the manifest's own shapes (the manifest copies these fields verbatim). */
 export type CheckpointConfig = Pick<

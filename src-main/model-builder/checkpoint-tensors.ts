@@ -4,7 +4,7 @@
  * checkpoint reader for shape checks and by the synthetic checkpoint writer for its layout.
  */
 import type { CheckpointConfig } from './checkpoint-config';
-import type { TransformerDims } from './manifest';
+import type { TransformerDims } from '../model-format/manifest';
 
 export type TensorRole = 'linear' | 'norm' | 'embedding' | 'bias';
 

@@ -7,9 +7,9 @@
 import path from 'node:path';
 import type { CheckpointConfig } from './checkpoint-config';
 import { decoderLayer, loadDecoderLayerWeights, type DecoderAttention, type DecoderLayerWeights, type FusedAttentionInputs } from './decoder-layer';
-import type { GraphSpec, IoSpec } from './manifest';
-import { causalMask, fixedCausalMask, linear, rmsNorm, ropeCaches, ropeFor, type ActivationType } from './onnx/composite-ops';
-import { GraphBuilder } from './onnx/graph-builder';
+import type { GraphSpec, IoSpec } from '../model-format/manifest';
+import { causalMask, fixedCausalMask, linear, rmsNorm, ropeCaches, ropeFor, type ActivationType } from '../model-format/onnx/composite-ops';
+import { GraphBuilder } from '../model-format/onnx/graph-builder';
 import type { GraphBuildArgs } from './talker-graph';
 import { WeightLoader } from './weight-loader';
 

@@ -8,12 +8,12 @@
 import path from 'node:path';
 import { readCodecConfig } from './codec/codec-config';
 import {
-  CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_KEY_POSITIONS, CODEC_STATIC_QUERY_POSITIONS, CODEC_STREAM_NUM_CACHED, writeCodecDecoderGraph,
-  type CodecGraphMode,
-} from './codec/codec-graph';
+  CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_KEY_POSITIONS, CODEC_STATIC_QUERY_POSITIONS, CODEC_STREAM_NUM_CACHED,
+} from '../model-format/codec/codec-stream-io';
+import { writeCodecDecoderGraph, type CodecGraphMode } from './codec/codec-graph';
 import type { CodecTensor } from './codec/codec-tensor-shapes';
-import type { BuildDtype, CodecFacts, GraphSpec, IoSpec } from './manifest';
-import type { GraphOps } from './onnx/graph-builder';
+import type { BuildDtype, CodecFacts, GraphSpec, IoSpec } from '../model-format/manifest';
+import type { GraphOps } from '../model-format/onnx/graph-builder';
 import { SafetensorsFile } from './safetensors';
 import { writeSharingWeights } from './shared-weights';
 

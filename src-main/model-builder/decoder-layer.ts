@@ -7,9 +7,9 @@
  * With a fused io.attention, RoPE, the KV append and causal attention are one com.microsoft
  * GroupQueryAttention node (rows of a batch share their past length; no padding).
  */
-import type { TransformerDims } from './manifest';
-import { groupedQueryAttention, rmsNorm, ropeHeads, swigluOf, writeKv, type ActivationType, type KvWritePlan, type Rope } from './onnx/composite-ops';
-import type { GraphBuilder } from './onnx/graph-builder';
+import type { TransformerDims } from '../model-format/manifest';
+import { groupedQueryAttention, rmsNorm, ropeHeads, swigluOf, writeKv, type ActivationType, type KvWritePlan, type Rope } from '../model-format/onnx/composite-ops';
+import type { GraphBuilder } from '../model-format/onnx/graph-builder';
 import type { WeightLoader } from './weight-loader';
 
 export interface DecoderLayerWeights {

@@ -6,8 +6,8 @@
  * Per sub-step every op is float, bool or int32, so the WebGPU provider runs all of it on the device
  * (its int64 kernels are CPU-only, and each CPU op cost a device→host round trip per sub-step).
  */
-import type { GraphBuilder } from './onnx/graph-builder';
-import { MASK_NEGATIVE } from './onnx/composite-ops';
+import type { GraphBuilder } from '../model-format/onnx/graph-builder';
+import { MASK_NEGATIVE } from '../model-format/onnx/composite-ops';
 
 export interface SamplerInputs {
   temperature: string; // float32 [B]

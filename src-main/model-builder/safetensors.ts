@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
-import { bfloat16BitsToFloat32, float16BitsToFloat32, float32ToBfloat16Bits, float32ToFloat16Bits } from './float-bits';
+import { bfloat16BitsToFloat32, float16BitsToFloat32, float32ToBfloat16Bits, float32ToFloat16Bits } from '../model-format/float-bits';
 
 export const SAFETENSORS_DTYPE_BYTES = {
   BOOL: 1, U8: 1, I8: 1, F8_E4M3: 1, F8_E5M2: 1, I16: 2, U16: 2, F16: 2, BF16: 2, I32: 4, U32: 4, F32: 4, F64: 8, I64: 8, U64: 8,

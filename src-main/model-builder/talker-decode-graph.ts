@@ -10,9 +10,9 @@
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
 import { decoderLayer, loadDecoderLayerWeights } from './decoder-layer';
-import type { GraphSpec, IoSpec } from './manifest';
-import { rmsNorm, ropeCaches, ropeFor, type Rope } from './onnx/composite-ops';
-import { GraphBuilder } from './onnx/graph-builder';
+import type { GraphSpec, IoSpec } from '../model-format/manifest';
+import { rmsNorm, ropeCaches, ropeFor, type Rope } from '../model-format/onnx/composite-ops';
+import { GraphBuilder } from '../model-format/onnx/graph-builder';
 import { writeSharingWeights } from './shared-weights';
 import { TALKER_GRAPH_FILE, type GraphBuildArgs } from './talker-graph';
 import { WeightLoader } from './weight-loader';

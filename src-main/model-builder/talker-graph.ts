@@ -9,9 +9,9 @@
 import path from 'node:path';
 import type { CheckpointConfig } from './checkpoint-config';
 import { decoderLayer, loadDecoderLayerWeights } from './decoder-layer';
-import type { GraphSpec, IoDtype, IoSpec } from './manifest';
-import { kvWritePlan, positionMask, rmsNorm, ropeFor, type ActivationType } from './onnx/composite-ops';
-import { GraphBuilder, type GraphOps } from './onnx/graph-builder';
+import type { GraphSpec, IoDtype, IoSpec } from '../model-format/manifest';
+import { kvWritePlan, positionMask, rmsNorm, ropeFor, type ActivationType } from '../model-format/onnx/composite-ops';
+import { GraphBuilder, type GraphOps } from '../model-format/onnx/graph-builder';
 import type { SafetensorsFile } from './safetensors';
 import { WeightLoader } from './weight-loader';
 

@@ -7,8 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUILDER_VERSION, buildModel } from './build';
-import type { BuildDtype } from './manifest';
+import { BUILDER_VERSION } from '../model-format/built-model';
+import { buildModel } from './build';
+import type { BuildDtype } from '../model-format/manifest';
 import { writeSyntheticCheckpoint } from './synthetic-checkpoint';
 import type { SyntheticModelType } from './synthetic-config';
 

@@ -3,7 +3,7 @@
  * for MatMul, stored fp32 or fp16 per the build dtype; norm weights always fp32 (norms run in fp32).
  * Reads one tensor at a time from the safetensors file, so peak memory is about one weight matrix.
  */
-import type { GraphBuilder } from './onnx/graph-builder';
+import type { GraphBuilder } from '../model-format/onnx/graph-builder';
 import type { SafetensorsFile } from './safetensors';
 
 export type WeightStorage = 'float32' | 'float16';

@@ -3,9 +3,9 @@
  * WebGPU, host-resident elsewhere and whenever graphCapture is on: its buffers stage from the pool), the pool's block counts derived from the batch limits, and the
  * device strategy's downloader and on-device regrouper.
  */
-import type { ModelManifest } from '../../model-builder/manifest';
+import type { ModelManifest } from '../../model-format/manifest';
 import type { EngineConfig } from '../engine-config';
-import { buildCopyGraph, buildRegroupGraph, copyInputName, copyOutputName, REGROUP_CAPACITY, REGROUP_ROWS, regroupOutputName, regroupSourceName } from '../../model-builder/copy-graph';
+import { buildCopyGraph, buildRegroupGraph, copyInputName, copyOutputName, REGROUP_CAPACITY, REGROUP_ROWS, regroupOutputName, regroupSourceName } from '../../model-format/copy-graph';
 import { createSession, runSession, tensor, type ProviderName } from '../runtime/ort';
 import { sessionsByCount } from '../runtime/sessions-by-count';
 import { DeviceKvStore, type TensorDownloader, type TensorRegrouper } from './device-kv-store';

@@ -2,7 +2,7 @@
  * Converts host float32 activations to and from a graph's activation dtype (float32, or float16
  * carried as Uint16Array bits since Node 20 has no Float16Array, perf-anchors §B.5).
  */
-import { float16BitsToFloat32, float32ToFloat16Bits } from '../../model-builder/float-bits';
+import { float16BitsToFloat32, float32ToFloat16Bits } from '../../model-format/float-bits';
 import { tensor, type OrtTensor } from '../runtime/ort';
 
 export type ActivationDtype = 'float32' | 'float16';

@@ -6,7 +6,7 @@
  * run and outputs leave through a download run (copy graphs on the same provider, host memory on the
  * other side); inputs a kernel reads on the host (TopK's K) are bound in host memory directly.
  */
-import { buildTypedCopyGraph, copyInputName, copyOutputName } from '../../model-builder/copy-graph';
+import { buildTypedCopyGraph, copyInputName, copyOutputName } from '../../model-format/copy-graph';
 import type { HostTensorData, StageBinding, StageBuffer, TensorDtype } from '../runtime/runtime';
 import { FIRST_GPU_GRAPH_ID, openBoundStage, type BindableSession, type GraphSessions, type OpenSession } from './graph-sessions';
 

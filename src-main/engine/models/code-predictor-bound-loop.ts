@@ -4,8 +4,8 @@
  * graph computes it; the host writes K and the rank < top_k mask, so the graph runs the loop graph's
  * nodes on the same values (same codes on CPU) without int64 math or a data-dependent shape.
  */
-import type { ModelManifest } from '../../model-builder/manifest';
-import { float32ToFloat16Bits } from '../../model-builder/float-bits';
+import type { ModelManifest } from '../../model-format/manifest';
+import { float32ToFloat16Bits } from '../../model-format/float-bits';
 import { BoundRuns, type BoundRunsStats } from './bound-runs';
 import type { OpenSession } from './graph-sessions';
 import { loopInputs, splitCodes } from './code-predictor-loop';

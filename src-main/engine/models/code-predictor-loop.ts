@@ -6,7 +6,7 @@
  * order), so a row draws the host's token unless a float32 sum lands on the other side of a boundary
  * than the host's float64 one (LOOP_SAMPLING_DIFFERS). No KV leaves the graph.
  */
-import type { ModelManifest } from '../../model-builder/manifest';
+import type { ModelManifest } from '../../model-format/manifest';
 import { runSession, tensor, type OrtSession } from '../runtime/ort';
 import { activationTensor, type ActivationDtype } from './activations';
 import type { CodePredictorRow, CodePredictorStage, EmbeddingLookup } from './stages';

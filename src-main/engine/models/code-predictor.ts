@@ -4,7 +4,7 @@
  * (spec §1.5). All rows of a step share shapes and positions, so the batch needs no padding; each
  * row's token is sampled on the host (sampler.ts) with its own warpers and counter-RNG uniform.
  */
-import type { ModelManifest } from '../../model-builder/manifest';
+import type { ModelManifest } from '../../model-format/manifest';
 import { runSession, tensor, type OrtSession, type OrtTensor } from '../runtime/ort';
 import { activationTensor, emptyActivation, toFloat32, type ActivationDtype } from './activations';
 import { NO_TOKEN, sampleCodePredictorToken } from '../sampling/sampler';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StudioError } from '../../../src-shared/errors';
-import type { ModelManifest } from '../../model-builder/manifest';
+import type { ModelManifest } from '../../model-format/manifest';
 import { ensureTinyModel } from '../../model-builder/tiny-model';
 import { createSession, type SessionOptions } from '../runtime/ort';
 import { BoundCodecStream } from './codec-bound-stream';

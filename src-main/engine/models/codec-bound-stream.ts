@@ -7,11 +7,11 @@
  * when the set does not already hold these rows at these frame counts.
  */
 import { StudioError } from '../../../src-shared/errors';
-import { buildCopyGraph, buildTypedCopyGraph, copyInputName, copyOutputName } from '../../model-builder/copy-graph';
+import { buildCopyGraph, buildTypedCopyGraph, copyInputName, copyOutputName } from '../../model-format/copy-graph';
 import {
   CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_KEY_POSITIONS, CODEC_STATIC_QUERY_POSITIONS, writeStreamStaticMask, writeStreamStaticPositions,
-} from '../../model-builder/codec/codec-graph';
-import type { GraphSpec, ModelManifest } from '../../model-builder/manifest';
+} from '../../model-format/codec/codec-stream-io';
+import type { GraphSpec, ModelManifest } from '../../model-format/manifest';
 import type { StageBinding, StageBuffer, StageSession } from '../runtime/runtime';
 import { lruEntryAsync } from './bound-runs';
 import { FIRST_GPU_GRAPH_ID, openBoundStage, type BindableSession, type GraphSessions, type OpenSession } from './graph-sessions';

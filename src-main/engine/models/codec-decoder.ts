@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { StudioError } from '../../../src-shared/errors';
-import type { GraphSpec, ModelManifest } from '../../model-builder/manifest';
+import type { GraphSpec, ModelManifest } from '../../model-format/manifest';
 import { createSession, runSession, tensor, type OrtSession, type SessionOptions } from '../runtime/ort';
 import { HostCodecStateStore, type CodecStateStats, type CodecStateStore, type StateIo } from './codec-state';
 import { createDeviceCodecStateStore } from './codec-state-device';

@@ -4,7 +4,7 @@
  * order; otherwise its rows are gathered from the resident batches on the device (row-gather graph,
  * zeros made there for rows that start, so even a first call uploads no state). A batch is freed once none of its sequences' newest state lives there.
  */
-import { buildRowGatherGraph, GATHER_ROWS, gatherSourceName, regroupOutputName } from '../../model-builder/copy-graph';
+import { buildRowGatherGraph, GATHER_ROWS, gatherSourceName, regroupOutputName } from '../../model-format/copy-graph';
 import { disposeTensor, runSession, tensor, type OrtTensor, type ProviderName } from '../runtime/ort';
 import { sessionsByCount } from '../runtime/sessions-by-count';
 import { keptRows, missingState, type CodecStateStats, type CodecStateStore, type StateIo, type StateRow } from './codec-state';

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StudioError } from '../../../src-shared/errors';
-import { float16BitsToFloat32 } from '../../model-builder/float-bits';
-import type { ModelManifest, TableSpec } from '../../model-builder/manifest';
+import { float16BitsToFloat32 } from '../../model-format/float-bits';
+import type { ModelManifest, TableSpec } from '../../model-format/manifest';
 import type { EmbeddingLookup } from './stages';
 
 class RowTable {

@@ -2,7 +2,7 @@
 // adapter: shared mode runs every bucket in one session; per-graph mode (WebGPU's one captured graph per
 // session) opens a session per bucket, closes it when the LRU evicts the bucket, and gives the same outputs.
 import { describe, expect, it } from 'vitest';
-import { GraphBuilder } from '../../model-builder/onnx/graph-builder';
+import { GraphBuilder } from '../../model-format/onnx/graph-builder';
 import { createSession } from '../runtime/ort';
 import { BoundRuns } from './bound-runs';
 import { CAPTURED_GRAPHS_PER_SESSION, GraphSessions, type BindableSession } from './graph-sessions';

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StudioError } from '../../../src-shared/errors';
-import { BUILDER_VERSION, manifestFiles } from '../../model-builder/build';
-import { MODEL_MANIFEST_FILE, MODEL_MANIFEST_VERSION, type ModelManifest } from '../../model-builder/manifest';
+import { BUILDER_VERSION, manifestFiles } from '../../model-format/built-model';
+import { MODEL_MANIFEST_FILE, MODEL_MANIFEST_VERSION, type ModelManifest } from '../../model-format/manifest';
 
 export function loadModelManifest(builtDir: string): ModelManifest {
   if (!fs.existsSync(builtDir) || !fs.statSync(builtDir).isDirectory()) {

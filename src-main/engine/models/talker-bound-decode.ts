@@ -9,13 +9,13 @@
  * The host KV pool stays the record: a bucket's KV is staged from it when the bucket holds other
  * rows or lengths, and every step's new rows go back to it (prefill and regrouping keep using it).
  */
-import { MASK_NEGATIVE } from '../../model-builder/onnx/composite-ops';
-import { buildCopyGraph, buildTypedCopyGraph, copyInputName, copyOutputName } from '../../model-builder/copy-graph';
-import type { ModelManifest } from '../../model-builder/manifest';
+import { MASK_NEGATIVE } from '../../model-format/onnx/composite-ops';
+import { buildCopyGraph, buildTypedCopyGraph, copyInputName, copyOutputName } from '../../model-format/copy-graph';
+import type { ModelManifest } from '../../model-format/manifest';
 import type { HostKvPool } from '../kv/host-kv-pool';
 import { pastName, presentName } from '../kv/kv-store';
 import type { StageBinding, StageBuffer, StageSession } from '../runtime/runtime';
-import { float16BitsToFloat32, float32ToFloat16Bits } from '../../model-builder/float-bits';
+import { float16BitsToFloat32, float32ToFloat16Bits } from '../../model-format/float-bits';
 import type { ActivationDtype } from './activations';
 import { lruEntryAsync } from './bound-runs';
 import { FIRST_GPU_GRAPH_ID, openBoundStage, type BindableSession, type GraphSessions, type OpenSession } from './graph-sessions';

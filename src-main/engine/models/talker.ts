@@ -10,7 +10,7 @@
  * With boundDecode, decode groups run on the capture-ready graph instead (talker-bound-decode.ts).
  */
 import { StudioError } from '../../../src-shared/errors';
-import type { ModelManifest } from '../../model-builder/manifest';
+import type { ModelManifest } from '../../model-format/manifest';
 import { fillAttentionMask, kvCapacity } from '../kv/kv-layout';
 import type { KvGroup, KvStoreStats, TalkerKvStore } from '../kv/kv-store';
 import { disposeTensor, runSession, tensor, type OrtSession, type OrtTensor } from '../runtime/ort';

@@ -4,7 +4,7 @@
  * device_id on the C API); WebGPU refuses any adapter but its own pick, naming the fix.
  */
 import { describe, expect, it } from 'vitest';
-import type { ModelManifest } from '../../model-builder/manifest';
+import type { ModelManifest } from '../../model-format/manifest';
 import { resolveEngineConfig } from '../engine-config';
 import { stageSessionOptions } from '../create-engine';
 import { pinnedProviderOptions } from './device-pinning';

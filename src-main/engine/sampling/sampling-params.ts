@@ -7,7 +7,7 @@
 import { StudioError } from '../../../src-shared/errors';
 import type { SamplingParams } from '../../../src-shared/synthesis';
 import { isValidSamplingParam, samplingParamRule, type NumericSamplingParam } from '../../../src-shared/sampling-limits';
-import type { GenerationDefaults } from '../../model-builder/manifest';
+import type { GenerationDefaults } from '../../model-format/manifest';
 
 const bool = (v: unknown) => typeof v === 'boolean';
 const numeric = (key: NumericSamplingParam): [(v: unknown) => boolean, string] => [(v) => isValidSamplingParam(key, v), samplingParamRule(key)];

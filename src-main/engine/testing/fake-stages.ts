@@ -3,7 +3,7 @@
  * models/stages.ts, a character-level tokenizer and a small manifest. Each row's outputs depend on
  * that row's inputs only, and EOS becomes likely after ~20 frames, so loops end. Unit tests only.
  */
-import type { ModelManifest } from '../../model-builder/manifest';
+import type { ModelManifest } from '../../model-format/manifest';
 import type { CodePredictorStage, CodecStage, EmbeddingLookup, ModelStages, TalkerInput, TalkerOutput, TalkerStage } from '../models/stages';
 import { sampleCodePredictorToken } from '../sampling/sampler';
 import type { TextTokenizer } from '../tokenizer';

@@ -6,8 +6,8 @@
  * [B, C, N]; token rows are [B, T, C]. Mirrors reference-codec-ops.ts.
  */
 import { StudioError } from '../../../src-shared/errors';
-import type { GraphBuilder } from '../onnx/graph-builder';
-import { MASK_NEGATIVE } from '../onnx/composite-ops';
+import type { GraphBuilder } from '../../model-format/onnx/graph-builder';
+import { MASK_NEGATIVE } from '../../model-format/onnx/composite-ops';
 import type { CodecTensors } from './codec-tensor-shapes';
 
 export type CodecGraphDtype = 'fp32' | 'fp16';

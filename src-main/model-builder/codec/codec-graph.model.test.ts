@@ -6,17 +6,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, disposeSession, runSession, tensor, type OrtSession } from '../../engine/runtime/ort';
 import { parseCodecConfig, type CodecConfig } from './codec-config';
-import { createCodecCodes, sliceCodecFrames, type CodecCodes } from './codec-codes';
+import { createCodecCodes, sliceCodecFrames, type CodecCodes } from '../../model-format/codec/codec-codes';
 import {
-  buildCodecDecoderGraph, CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_KEY_POSITIONS, CODEC_STATIC_QUERY_POSITIONS, CODEC_STREAM_NUM_CACHED,
-  buildCodecStreamGraph, writeCodecDecoderGraph, writeStreamStaticMask, writeStreamStaticPositions,
-} from './codec-graph';
+  CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_KEY_POSITIONS, CODEC_STATIC_QUERY_POSITIONS, CODEC_STREAM_NUM_CACHED,
+  writeStreamStaticMask, writeStreamStaticPositions,
+} from '../../model-format/codec/codec-stream-io';
+import { buildCodecDecoderGraph, buildCodecStreamGraph, writeCodecDecoderGraph } from './codec-graph';
 import type { CodecStreamStateSpec } from './codec-graph-blocks';
 import { codecReceptiveFieldFrames } from './codec-receptive-field';
-import type { GraphOps } from '../onnx/graph-builder';
-import { ModelProtoType } from '../onnx/onnx-schema';
+import type { GraphOps } from '../../model-format/onnx/graph-builder';
+import { ModelProtoType } from '../../model-format/onnx/onnx-schema';
 import type { CodecTensors } from './codec-tensor-shapes';
-import { decodeChunked } from './chunked-decode';
+import { decodeChunked } from '../../model-format/codec/chunked-decode';
 import { referenceCodecDecode } from './reference-codec';
 import { syntheticCodecConfig, syntheticCodecTensors } from './synthetic-codec';
 

@@ -2,7 +2,8 @@
  * Builds the codec decoder ("code2wav") ONNX graph from speech-tokenizer tensors and config:
  * input `codes` int64 [batch, numQuantizers, num_frames] → output `pcm` float32
  * [batch, num_frames · samplesPerFrame], dynamic batch and length. Same maths as reference-codec.ts
- * (including its strictly causal transposed convs). Build time only; blocks in codec-graph-blocks.ts.
+ * (including its strictly causal transposed convs). Build time only; blocks in codec-graph-blocks.ts, the
+ * I/O names and the host's static mask writers in model-format/codec/codec-stream-io.ts.
  *
  * Window mode (spec §4.3–4.4): no state; every output sample depends only on frames at or before its
  * own. Feed [leftContext frames, new frames] and drop the first leftContext · samplesPerFrame samples;
@@ -12,24 +13,17 @@
  * which is exact because attention only sees relative positions.
  */
 import { StudioError } from '../../../src-shared/errors';
-import { groupedQueryAttention, linear, MASK_NEGATIVE, rmsNorm, ropeFor, ropeHeads, swiglu } from '../onnx/composite-ops';
-import { GraphBuilder, type ExternalDataOptions, type GraphOps } from '../onnx/graph-builder';
+import { groupedQueryAttention, linear, rmsNorm, ropeFor, ropeHeads, swiglu } from '../../model-format/onnx/composite-ops';
+import { GraphBuilder, type ExternalDataOptions, type GraphOps } from '../../model-format/onnx/graph-builder';
+import {
+  CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_KEY_POSITIONS, CODEC_STATIC_QUERY_POSITIONS, CODEC_STREAM_NUM_CACHED,
+} from '../../model-format/codec/codec-stream-io';
 import { CODEBOOK_EPSILON, CONVNEXT_LAYER_NORM_EPS, RESIDUAL_DILATIONS, type CodecConfig, type CodecDecoderConfig } from './codec-config';
 import { checkCodecTensorShapes, type CodecTensors } from './codec-tensor-shapes';
 import {
   CodecGraphWeights, CodecStreamCarry, causalConv, causalConvTranspose, convNeXt, slidingWindowMask, streamWindowMask, snakeBeta,
   type CodecGraphDtype, type CodecStreamStateSpec,
 } from './codec-graph-blocks';
-
-export const CODEC_GRAPH_INPUT = 'codes';
-export const CODEC_GRAPH_OUTPUT = 'pcm';
-/** Streaming graph: int64 [batch] frames each row decoded before (any count; at most slidingWindow − 1 are carried). */
-export const CODEC_STREAM_NUM_CACHED = 'num_cached';
-/** Static streaming graph: fp32 [batch, 1, 1, num_frames, W − 1 + num_frames] additive mask (0 seen, MASK_NEGATIVE not), from the host. */
-export const CODEC_STATIC_ATTENTION_BIAS = 'attention_bias';
-/** Static streaming graph, portable ops only (fused RoPE takes constant starts): int64 [1, num_frames] RoPE positions of the new frames (W − 1 …) and [1, W − 1 + num_frames] of the keys (0 …). */
-export const CODEC_STATIC_QUERY_POSITIONS = 'query_positions';
-export const CODEC_STATIC_KEY_POSITIONS = 'key_positions';
 
 /**
  * 'window': stateless, fed [left context, new frames] (chunked-decode.ts). 'stream': fed the new
@@ -45,29 +39,6 @@ export type CodecGraphMode = 'window' | 'stream' | 'stream-static';
 export interface CodecGraphOptions {
   ops?: GraphOps;
   mode?: CodecGraphMode;
-}
-
-/**
- * The static streaming graph's mask for one call, written into `mask` [rows, 1, 1, numFrames, W − 1 + numFrames]:
- * what streamWindowMask computes in the stream graph. New frame i (key W − 1 + i) sees key j when
- * i ≤ j ≤ i + W − 1 and j ≥ W − 1 − numDecodedFrames[row] (a carried frame the row really decoded, or a new one).
- */
-export function writeStreamStaticMask(mask: Float32Array, numDecodedFrames: readonly number[], numFrames: number, slidingWindow: number): void {
-  const numCarried = slidingWindow - 1;
-  const numKeys = numFrames + numCarried;
-  numDecodedFrames.forEach((numDecoded, row) => {
-    const firstReal = numCarried - numDecoded;
-    for (let i = 0; i < numFrames; i++) {
-      const line = mask.subarray((row * numFrames + i) * numKeys, (row * numFrames + i + 1) * numKeys);
-      for (let j = 0; j < numKeys; j++) line[j] = j >= i && j <= i + numCarried && j >= firstReal ? 0 : MASK_NEGATIVE;
-    }
-  });
-}
-
-/** The static streaming graph's RoPE positions (portable ops): new frames W − 1 …, keys 0 …. */
-export function writeStreamStaticPositions(queryPositions: BigInt64Array, keyPositions: BigInt64Array, slidingWindow: number): void {
-  for (let i = 0; i < queryPositions.length; i++) queryPositions[i] = BigInt(slidingWindow - 1 + i);
-  for (let j = 0; j < keyPositions.length; j++) keyPositions[j] = BigInt(j);
 }
 
 /** The .onnx bytes with all weights inline (fine below 2 GB; the full decoder is ≈ 457 MB fp32). */

@@ -1,7 +1,7 @@
 // Unit tests for the slow reference decoder: output shape, range, causality, batch independence, ops.
 import { describe, expect, it } from 'vitest';
 import { parseCodecConfig } from './codec-config';
-import { createCodecCodes, type CodecCodes } from './codec-codes';
+import { createCodecCodes, type CodecCodes } from '../../model-format/codec/codec-codes';
 import { referenceCodecDecode } from './reference-codec';
 import { causalConv1d, causalConvTranspose1d, erf, snakeBeta } from './reference-codec-ops';
 import { syntheticCodecConfig, syntheticCodecTensors } from './synthetic-codec';

@@ -9,7 +9,7 @@
  * T·1920 samples, and the studio's audio is aligned with the official waveform (no 555-sample delay).
  */
 import { CODEBOOK_EPSILON, CONVNEXT_LAYER_NORM_EPS, RESIDUAL_DILATIONS, type CodecConfig, type CodecDecoderConfig } from './codec-config';
-import { checkCodecCodes, type CodecCodes } from './codec-codes';
+import { checkCodecCodes, type CodecCodes } from '../../model-format/codec/codec-codes';
 import type { CodecTensors } from './codec-tensor-shapes';
 import { checkCodecTensorShapes } from './codec-tensor-shapes';
 import {

@@ -3,7 +3,7 @@
  * checking the compiled graphs. One sequence at a time, no padding, no batching, no ORT: RMSNorm,
  * q/k norm, rotate-half RoPE, GQA attention over a growing KV cache, SwiGLU. Math in float64.
  */
-import type { TransformerDims } from '../manifest';
+import type { TransformerDims } from '../../model-format/manifest';
 import type { SafetensorsFile } from '../safetensors';
 
 export interface ReferenceKvCache {

@@ -6,7 +6,8 @@ import { createSession, disposeSession, runSession, tensor, type OrtSession } fr
 import { logMelSpectrogram, speakerEncoderMelParams } from '../../audio/mel-spectrogram';
 import { referenceSpeakerEncode } from './reference-speaker-encoder';
 import { expectedSpeakerEncoderTensors, parseSpeakerEncoderConfig } from './speaker-encoder-config';
-import { buildSpeakerEncoderGraph, SPEAKER_ENCODER_INPUT, SPEAKER_ENCODER_OUTPUT } from './speaker-encoder-graph';
+import { SPEAKER_ENCODER_INPUT, SPEAKER_ENCODER_OUTPUT } from '../../model-format/encoder-io';
+import { buildSpeakerEncoderGraph } from './speaker-encoder-graph';
 import { syntheticSpeakerEncoderConfig, syntheticSpeakerEncoderTensors } from './synthetic-speaker-encoder';
 
 const MAX_DIFF = 1e-4;

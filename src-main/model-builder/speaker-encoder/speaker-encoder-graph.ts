@@ -4,13 +4,12 @@
  * attentive statistics pooling). fp32 only: it runs once per cloned voice, not per frame. Rows of a
  * batch share T (the official pooling has no mask); clips of other lengths go in separate calls.
  */
-import { GraphBuilder } from '../onnx/graph-builder';
+import { GraphBuilder } from '../../model-format/onnx/graph-builder';
+import { SPEAKER_ENCODER_INPUT, SPEAKER_ENCODER_OUTPUT } from '../../model-format/encoder-io';
 import { SPEAKER_ENCODER_PREFIX, type SpeakerEncoderConfig } from './speaker-encoder-config';
 import type { SpeakerEncoderWeights } from './reference-speaker-encoder';
 
 export const SPEAKER_ENCODER_FILE = 'speaker_encoder.onnx';
-export const SPEAKER_ENCODER_INPUT = 'mels';
-export const SPEAKER_ENCODER_OUTPUT = 'x_vector';
 
 const STATS_EPS = 1e-12;
 

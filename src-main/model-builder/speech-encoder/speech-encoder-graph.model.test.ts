@@ -7,7 +7,8 @@ import { createSession, disposeSession, runSession, tensor, type OrtSession } fr
 import { maxAbsDiff } from '../reference/compare';
 import { referenceSpeechEncode } from './reference-speech-encoder';
 import { expectedSpeechEncoderTensors, parseSpeechEncoderConfig, usedSpeechEncoderTensors } from './speech-encoder-config';
-import { buildSpeechEncoderGraph, SPEECH_ENCODER_CODES, SPEECH_ENCODER_INPUT, SPEECH_ENCODER_LATENT } from './speech-encoder-graph';
+import { SPEECH_ENCODER_CODES, SPEECH_ENCODER_INPUT, SPEECH_ENCODER_LATENT } from '../../model-format/encoder-io';
+import { buildSpeechEncoderGraph } from './speech-encoder-graph';
 import { syntheticSpeechEncoderConfig, syntheticSpeechEncoderTensors } from './synthetic-speech-encoder';
 
 const MAX_DIFF = 1e-4;

@@ -6,15 +6,13 @@
  * at the end and each row's first ⌈len/1920⌉ frames equal its solo run when its own length is a whole
  * number of frames (the caller pads each clip to one: then no layer needs extra right padding).
  */
-import { attr, GraphBuilder } from '../onnx/graph-builder';
-import { applyRope, MASK_NEGATIVE, ropeCosSin } from '../onnx/composite-ops';
+import { attr, GraphBuilder } from '../../model-format/onnx/graph-builder';
+import { applyRope, MASK_NEGATIVE, ropeCosSin } from '../../model-format/onnx/composite-ops';
+import { SPEECH_ENCODER_CODES, SPEECH_ENCODER_INPUT, SPEECH_ENCODER_LATENT } from '../../model-format/encoder-io';
 import { SPEECH_CODEBOOK_EPSILON, SPEECH_ENCODER_PREFIX, seanetLayout, type SpeechEncoderConfig } from './speech-encoder-config';
 import type { SpeechEncoderWeights } from './reference-speech-encoder';
 
 export const SPEECH_ENCODER_FILE = 'speech_encoder.onnx';
-export const SPEECH_ENCODER_INPUT = 'pcm';
-export const SPEECH_ENCODER_CODES = 'codes';
-export const SPEECH_ENCODER_LATENT = 'latent';
 
 function transposed(data: Float32Array, numRows: number, numCols: number): Float32Array {
   const out = new Float32Array(data.length);

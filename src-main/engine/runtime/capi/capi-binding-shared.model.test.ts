@@ -4,8 +4,8 @@
 // a released buffer is a StudioError, not a crash.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StudioError } from '../../../../src-shared/errors';
-import { buildCopyGraph, copyInputName, copyOutputName } from '../../../model-builder/copy-graph';
-import { GraphBuilder } from '../../../model-builder/onnx/graph-builder';
+import { buildCopyGraph, copyInputName, copyOutputName } from '../../../model-format/copy-graph';
+import { GraphBuilder } from '../../../model-format/onnx/graph-builder';
 import { openCapiRuntime, type CapiRuntime, type CapiStageSession } from './capi-runtime';
 
 const SLOTS = 6;

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StudioError } from '../../../../src-shared/errors';
-import { GraphBuilder } from '../../../model-builder/onnx/graph-builder';
-import { buildCopyGraph, copyInputName, copyOutputName } from '../../../model-builder/copy-graph';
+import { GraphBuilder } from '../../../model-format/onnx/graph-builder';
+import { buildCopyGraph, copyInputName, copyOutputName } from '../../../model-format/copy-graph';
 import { nodeRuntime } from '../node-runtime';
 import { tensor, type OrtTensor } from '../ort';
 import { liveHandleCounts, openCapiRuntime, sessionLogLevel, type CapiRuntime } from './capi-runtime';

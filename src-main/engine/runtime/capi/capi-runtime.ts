@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { Tensor } from 'onnxruntime-node';
 import { StudioError } from '../../../../src-shared/errors';
-import { buildCopyGraph, copyInputName, copyOutputName } from '../../../model-builder/copy-graph';
+import { buildCopyGraph, copyInputName, copyOutputName } from '../../../model-format/copy-graph';
 import { ortBinDir } from '../ort-install';
 import { CAPI_CAPABILITIES, type OrtRuntime, type OrtTensor, type ProviderName, type SessionOptions, type StageSession, type TensorDtype } from '../runtime';
 import { loadOrtApi, nativeView, readPointers, readString, type LoadedOrtApi, type OrtApiTable, type Ptr } from './ort-api';

@@ -4,11 +4,11 @@
  * of 80 ms chunks (createAudioEncodeStream), the first call's cold start (module import, wasm
  * compile) and the longest event-loop stall during a whole-clip encode. Records numbers for
  * docs/benchmarks.md; asserts nothing.
- *   npx tsx src-main/bench/encoder-cost.ts [--seconds 30] [--runs 5] [--rate 24000]
+ *   npx tsx lab/audio/encoder-cost.ts [--seconds 30] [--runs 5] [--rate 24000]
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { AUDIO_FORMATS, type AudioFormat } from '../../src-shared/audio-format';
-import { createAudioEncodeStream, defaultEncodeSettings, encodeAudio } from '../audio/encode-audio';
+import { createAudioEncodeStream, defaultEncodeSettings, encodeAudio } from '../../src-main/audio/encode-audio';
 
 interface Cost {
   cpuMs: number;

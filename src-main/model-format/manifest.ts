@@ -1,7 +1,8 @@
 /**
- * ModelManifest: the contract between the model builder and the engine. build.ts writes it as
- * manifest.json next to the graphs; the engine reads every dim, id, default, file and I/O name from
- * it and from nothing else. Types only (plus the version constants); no I/O here.
+ * ModelManifest: the contract between the model builder and the engine. model-builder/build.ts writes
+ * it as manifest.json next to the graphs; the engine reads every dim, id, default, file and I/O name
+ * from it and from nothing else. Types only (plus the version constants); no I/O here. It lives in
+ * model-format/, below both, so the engine never imports the builder.
  */
 
 import type { SamplingParams } from '../../src-shared/synthesis';

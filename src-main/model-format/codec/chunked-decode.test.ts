@@ -1,13 +1,13 @@
 // Unit tests for chunked decoding: planning, config resolution, seam bookkeeping, exactness vs a full decode.
 import { describe, expect, it } from 'vitest';
-import { parseCodecConfig } from './codec-config';
+import { parseCodecConfig } from '../../model-builder/codec/codec-config';
 import { createCodecCodes, type CodecCodes } from './codec-codes';
-import { codecReceptiveFieldFrames } from './codec-receptive-field';
+import { codecReceptiveFieldFrames } from '../../model-builder/codec/codec-receptive-field';
 import {
   codecChunkSize, decodeChunked, decodeCodecChunks, defaultChunkedDecodeConfig, nextCodecChunk, planCodecChunks, resolveChunkedDecodeConfig,
 } from './chunked-decode';
-import { referenceCodecDecode } from './reference-codec';
-import { syntheticCodecConfig, syntheticCodecTensors } from './synthetic-codec';
+import { referenceCodecDecode } from '../../model-builder/codec/reference-codec';
+import { syntheticCodecConfig, syntheticCodecTensors } from '../../model-builder/codec/synthetic-codec';
 
 const MAX_CHUNK_DIFF = 1e-4;
 

@@ -1,15 +1,15 @@
 /**
  * DSP cost benchmark (a script, not a test): milliseconds per second of 24 kHz audio for
  * time-stretch, pitch shift and loudness, and the whole post-processing of a 15 s clip.
- * Run: npx tsx src-main/audio/bench-dsp.ts. Records numbers; never fails.
+ * Run: npx tsx lab/audio/bench-dsp.ts. Records numbers; never fails.
  */
-import { harmonicTone, seededRandom } from './dsp-test-helpers';
-import { measureIntegratedLoudness } from './loudness';
-import { normalizeLoudness } from './normalize-loudness';
-import { renderTimeline } from './pipeline';
-import { pitchShift } from './pitch-shift';
-import { timeStretch } from './time-stretch';
-import { measureTruePeak } from './true-peak';
+import { harmonicTone, seededRandom } from '../../src-main/audio/dsp-test-helpers';
+import { measureIntegratedLoudness } from '../../src-main/audio/loudness';
+import { normalizeLoudness } from '../../src-main/audio/normalize-loudness';
+import { renderTimeline } from '../../src-main/audio/pipeline';
+import { pitchShift } from '../../src-main/audio/pitch-shift';
+import { timeStretch } from '../../src-main/audio/time-stretch';
+import { measureTruePeak } from '../../src-main/audio/true-peak';
 
 const RATE_HZ = 24000;
 const CLIP_S = 15;

@@ -3,15 +3,16 @@
  * CPU (in-context cloning), with a tiny or full-size (official Mimi widths, synthetic weights) encoder:
  * clip preparation (48 kHz → 24 kHz, trim, checks) and the ONNX encoder, each timed; plus the one-off
  * graph build and session load, and the slow reference once for scale.
- * Run: npx tsx src-main/model-builder/speech-encoder/bench-speech-encoder.ts [--size tiny|full] [--threads N]. One JSON line.
+ * Run: npx tsx lab/model-builder/bench-speech-encoder.ts [--size tiny|full] [--threads N]. One JSON line.
  */
 import { parseArgs } from 'node:util';
-import { prepareReferenceClip } from '../../audio/reference-clip';
-import { createSession, disposeSession, runSession, tensor } from '../../engine/runtime/ort';
-import { referenceSpeechEncode } from './reference-speech-encoder';
-import { parseSpeechEncoderConfig, usedSpeechEncoderTensors } from './speech-encoder-config';
-import { buildSpeechEncoderGraph, SPEECH_ENCODER_CODES, SPEECH_ENCODER_INPUT } from './speech-encoder-graph';
-import { syntheticSpeechEncoderConfig, syntheticSpeechEncoderTensors, type SyntheticSpeechEncoderSize } from './synthetic-speech-encoder';
+import { prepareReferenceClip } from '../../src-main/audio/reference-clip';
+import { createSession, disposeSession, runSession, tensor } from '../../src-main/engine/runtime/ort';
+import { referenceSpeechEncode } from '../../src-main/model-builder/speech-encoder/reference-speech-encoder';
+import { parseSpeechEncoderConfig, usedSpeechEncoderTensors } from '../../src-main/model-builder/speech-encoder/speech-encoder-config';
+import { buildSpeechEncoderGraph } from '../../src-main/model-builder/speech-encoder/speech-encoder-graph';
+import { SPEECH_ENCODER_CODES, SPEECH_ENCODER_INPUT } from '../../src-main/model-format/encoder-io';
+import { syntheticSpeechEncoderConfig, syntheticSpeechEncoderTensors, type SyntheticSpeechEncoderSize } from '../../src-main/model-builder/speech-encoder/synthetic-speech-encoder';
 
 const NUM_RUNS = 3;
 

@@ -1,5 +1,6 @@
 /**
- * GraphBuilder: writes ONNX models (opset 17, IR 8) from TypeScript with protobufjs; build time only.
+ * GraphBuilder: writes ONNX models (opset 17, IR 8) from TypeScript with protobufjs: the model's graphs
+ * at build time (model-builder/) and the engine's small weightless graphs at run time (copy-graph.ts).
  * Owns value naming, graph inputs/outputs, initializers (inline or in an external data file) and
  * serialisation. Composite blocks (RMSNorm, RoPE, attention, SwiGLU) live in composite-ops.ts.
  *

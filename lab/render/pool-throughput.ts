@@ -2,14 +2,14 @@
  * Lab: 1 vs 2 CPU engine hosts on the tiny model, closed loop, in one run (interleaved rounds so a
  * shared machine's load hits both alike). One engine gets all cores; two split them (engine-devices);
  * a third run, one engine on one thread, separates the thread count from the process count.
- * Usage: node --import tsx src-main/render/lab/pool-throughput.ts [clients=8] [windowS=20] [rounds=2]
+ * Usage: node --import tsx lab/render/pool-throughput.ts [clients=8] [windowS=20] [rounds=2]
  */
 import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync } from 'node:fs';
-import { createStudioRuntime, type StudioRuntime } from '../../app/studio-runtime';
-import { ensureTinyModel } from '../../model-builder/tiny-model';
-import { engineDevicesFor } from '../../engine-client/engine-devices';
+import { createStudioRuntime, type StudioRuntime } from '../../src-main/app/studio-runtime';
+import { ensureTinyModel } from '../../src-main/model-builder/tiny-model';
+import { engineDevicesFor } from '../../src-main/engine-client/engine-devices';
 
 const [numClients, windowS, numRounds] = [Number(process.argv[2] ?? 8), Number(process.argv[3] ?? 20), Number(process.argv[4] ?? 2)];
 const ENGINE = { provider: 'cpu', minFramesCap: 20, framesPerTextToken: 1 };

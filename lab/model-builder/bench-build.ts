@@ -1,19 +1,19 @@
 /**
  * Benchmark script (not a test): synthesises a full-size checkpoint into a temp dir, times the fp32
  * build and records peak RSS, then times both code-predictor variants (15 step calls vs one loop call
- * per frame) on that build and on the tiny model. Run: npx tsx src-main/model-builder/bench-build.ts [0.6b|1.7b]
+ * per frame) on that build and on the tiny model. Run: npx tsx lab/model-builder/bench-build.ts [0.6b|1.7b]
  * Prints one JSON object; deletes the temp dir afterwards.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createSession, disposeSession, runSession, tensor, type OrtTensor } from '../engine/runtime/ort';
-import { buildModel } from './build';
-import type { ModelManifest } from './manifest';
-import { emptyPast, presentsAsPast } from './reference/compare';
-import type { SyntheticSize } from './synthetic-config';
-import { writeSyntheticCheckpoint } from './synthetic-checkpoint';
-import { ensureTinyModel } from './tiny-model';
+import { createSession, disposeSession, runSession, tensor, type OrtTensor } from '../../src-main/engine/runtime/ort';
+import { buildModel } from '../../src-main/model-builder/build';
+import type { ModelManifest } from '../../src-main/model-format/manifest';
+import { emptyPast, presentsAsPast } from '../../src-main/model-builder/reference/compare';
+import type { SyntheticSize } from '../../src-main/model-builder/synthetic-config';
+import { writeSyntheticCheckpoint } from '../../src-main/model-builder/synthetic-checkpoint';
+import { ensureTinyModel } from '../../src-main/model-builder/tiny-model';
 
 const NUM_TIMED_FRAMES = 5;
 

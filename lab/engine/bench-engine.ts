@@ -1,14 +1,14 @@
 /**
  * Engine micro-benchmark on the tiny model (CPU by default): RTF and first-audio latency for one
  * request alone and for N concurrent requests, through the public createEngine/addRequest/run API.
- * Run: npx tsx src-main/engine/bench-engine.ts [--frames 60] [--concurrency 4] [--provider cpu]
+ * Run: npx tsx lab/engine/bench-engine.ts [--frames 60] [--concurrency 4] [--provider cpu]
  * Prints a JSON line per scenario; records numbers, never fails on them.
  */
 import { parseArgs } from 'node:util';
 import type { SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
-import { ensureTinyModel } from '../model-builder/tiny-model';
-import { createEngine } from './create-engine';
-import type { Engine } from './engine';
+import { ensureTinyModel } from '../../src-main/model-builder/tiny-model';
+import { createEngine } from '../../src-main/engine/create-engine';
+import type { Engine } from '../../src-main/engine/engine';
 
 async function runScenario(engine: Engine, requests: SynthesisRequest[]): Promise<SynthesisResult[]> {
   const results: SynthesisResult[] = [];

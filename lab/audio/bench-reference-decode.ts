@@ -1,13 +1,13 @@
 /**
  * Reference clip decoding cost (a script, not a test): milliseconds to decode a 10 s clip of each
  * format the voice library takes (our own encoders make them from one 44.1 kHz speech-like signal),
- * then prepare it (mono, 24 kHz, trim, checks). Run: npx tsx src-main/audio/bench-reference-decode.ts.
+ * then prepare it (mono, 24 kHz, trim, checks). Run: npx tsx lab/audio/bench-reference-decode.ts.
  */
-import { harmonicTone } from './dsp-test-helpers';
-import { encodeAudio } from './encode-audio';
-import { decodeReferenceAudio } from './reference-audio';
-import { prepareReferenceClip } from './reference-clip';
-import { encodeWav } from './wav';
+import { harmonicTone } from '../../src-main/audio/dsp-test-helpers';
+import { encodeAudio } from '../../src-main/audio/encode-audio';
+import { decodeReferenceAudio } from '../../src-main/audio/reference-audio';
+import { prepareReferenceClip } from '../../src-main/audio/reference-clip';
+import { encodeWav } from '../../src-main/audio/wav';
 
 const RATE_HZ = 44100;
 const CLIP_S = 10;

@@ -1,16 +1,16 @@
 /**
  * Benchmark script (not a test): full-size synthetic 0.6B and 1.7B CustomVoice checkpoints side by side
  * on the CPU provider: synthesis and fp32 build time, then the engine's RTF for one request alone
- * (default code predictor, streaming codec). Run: npx tsx src-main/model-builder/bench-sizes.ts [--frames 12]
+ * (default code predictor, streaming codec). Run: npx tsx lab/model-builder/bench-sizes.ts [--frames 12]
  * [--keep]. Work dir .cache/bench-sizes/ (about 17 GB at peak), deleted unless --keep. One JSON line per size.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
-import { createEngine } from '../engine/create-engine';
-import { buildModel } from './build';
-import { writeSyntheticCheckpoint } from './synthetic-checkpoint';
+import { createEngine } from '../../src-main/engine/create-engine';
+import { buildModel } from '../../src-main/model-builder/build';
+import { writeSyntheticCheckpoint } from '../../src-main/model-builder/synthetic-checkpoint';
 
 async function runOne(modelDir: string, numFrames: number): Promise<{ result: SynthesisResult; loadMs: number }> {
   const loadStarted = performance.now();

@@ -2,11 +2,11 @@
  * Lab: BullMQ queue overhead per job on a local redis-server (started here, loopback, temp data):
  * submit → first pick-up by a worker whose processor returns at once, (1) with an empty queue, one
  * job at a time, and (2) for a job submitted behind 1,000 queued jobs, plus the drain rate.
- * Usage: node --import tsx src-main/render/lab/queue-overhead.ts [numSamples=200]
+ * Usage: node --import tsx lab/render/queue-overhead.ts [numSamples=200]
  */
 import { Queue, Worker, type Job } from 'bullmq';
-import { connectionFor } from '../render-queue';
-import { TestRedis } from '../testing/redis-server';
+import { connectionFor } from '../../src-main/render/render-queue';
+import { TestRedis } from '../../src-main/render/testing/redis-server';
 
 const numSamples = Number(process.argv[2] ?? 200);
 const redis = await TestRedis.start();

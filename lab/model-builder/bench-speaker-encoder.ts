@@ -2,15 +2,16 @@
  * Benchmark script (not a test): time to make a voice from a 10 s clip on the CPU with a full-size
  * (official widths, synthetic weights) speaker encoder: clip preparation (48 kHz → 24 kHz, trim, checks),
  * log-mel front end, and the ONNX encoder, each timed; plus the one-off graph build and session load.
- * Run: npx tsx src-main/model-builder/speaker-encoder/bench-speaker-encoder.ts [--enc-dim 1024|2048]. One JSON line.
+ * Run: npx tsx lab/model-builder/bench-speaker-encoder.ts [--enc-dim 1024|2048]. One JSON line.
  */
 import { parseArgs } from 'node:util';
-import { logMelSpectrogram, speakerEncoderMelParams } from '../../audio/mel-spectrogram';
-import { prepareReferenceClip } from '../../audio/reference-clip';
-import { createSession, disposeSession, runSession, tensor } from '../../engine/runtime/ort';
-import { parseSpeakerEncoderConfig } from './speaker-encoder-config';
-import { buildSpeakerEncoderGraph, SPEAKER_ENCODER_INPUT, SPEAKER_ENCODER_OUTPUT } from './speaker-encoder-graph';
-import { syntheticSpeakerEncoderConfig, syntheticSpeakerEncoderTensors } from './synthetic-speaker-encoder';
+import { logMelSpectrogram, speakerEncoderMelParams } from '../../src-main/audio/mel-spectrogram';
+import { prepareReferenceClip } from '../../src-main/audio/reference-clip';
+import { createSession, disposeSession, runSession, tensor } from '../../src-main/engine/runtime/ort';
+import { parseSpeakerEncoderConfig } from '../../src-main/model-builder/speaker-encoder/speaker-encoder-config';
+import { buildSpeakerEncoderGraph } from '../../src-main/model-builder/speaker-encoder/speaker-encoder-graph';
+import { SPEAKER_ENCODER_INPUT, SPEAKER_ENCODER_OUTPUT } from '../../src-main/model-format/encoder-io';
+import { syntheticSpeakerEncoderConfig, syntheticSpeakerEncoderTensors } from '../../src-main/model-builder/speaker-encoder/synthetic-speaker-encoder';
 
 const NUM_RUNS = 3;
 
