@@ -28,7 +28,7 @@ import { GraphSessions } from './models/graph-sessions';
 import { BoundCodePredictorLoop } from './models/code-predictor-bound-loop';
 import type { HostKvStore } from './kv/host-kv-store';
 import { createSession, type ProviderName, type SessionOptions } from './runtime/ort';
-import { boundBufferLocation, CAPTURES_UNSHARED_GQA, GRAPH_CAPTURE_OPTIONS } from './runtime/runtime';
+import { boundBufferLocation, CAPTURES_UNEVEN_CONCAT, CAPTURES_UNSHARED_GQA, GRAPH_CAPTURE_OPTIONS } from './runtime/runtime';
 import { loadTextTokenizer } from './tokenizer';
 
 export interface CreateEngineOptions {
@@ -79,7 +79,7 @@ export function resolveCodecStateStore(config: EngineConfig, provider: ProviderN
 function captureSetup(manifest: ModelManifest, modelDir: string, config: EngineConfig, options: SessionOptions, graph: keyof ModelManifest['graphs']) {
   const spec = manifest.graphs[graph];
   if (!spec) throw new StudioError('model-invalid', `graphCapture.mode '${config.graphCapture.mode}' needs the capture-ready graph ${graph} (builder v13 on); rebuild the model with 'studio model build'`, { field: 'graphCapture.mode' });
-  const capture: Record<string, string> = config.graphCapture.mode === 'on' ? { ...GRAPH_CAPTURE_OPTIONS[options.provider] } : {};
+  const capture = stageCaptureOptions(config.graphCapture.mode, options.provider, graph);
   return {
     model: path.join(modelDir, spec.file),
     open: (model: string | Uint8Array, extra: Partial<SessionOptions>) => createSession(model, { ...options, ...extra, providerOptions: { ...options.providerOptions, ...extra.providerOptions } }),
@@ -87,6 +87,16 @@ function captureSetup(manifest: ModelManifest, modelDir: string, config: EngineC
     perGraph: GraphSessions.perGraphFor(options.provider, capture),
     location: boundBufferLocation(options.provider),
   };
+}
+
+/**
+ * The capture options of one capture-ready graph: the provider's with graphCapture 'on', none with 'bound'
+ * or for the streaming codec on a provider whose captured uneven Concats are unsafe (CUDA: it then runs bound).
+ */
+export function stageCaptureOptions(mode: EngineConfig['graphCapture']['mode'], provider: ProviderName, graph: keyof ModelManifest['graphs']): Record<string, string> {
+  if (mode !== 'on') return {};
+  if (graph === 'codecStreamStatic' && !CAPTURES_UNEVEN_CONCAT[provider]) return {};
+  return { ...(GRAPH_CAPTURE_OPTIONS[provider] ?? {}) };
 }
 
 async function openBoundDecode(manifest: ModelManifest, modelDir: string, config: EngineConfig, options: SessionOptions, kv: HostKvStore): Promise<BoundTalkerDecode | undefined> {

@@ -48,6 +48,15 @@ export const GRAPH_CAPTURE_OPTIONS: Readonly<Record<ProviderName, Readonly<Recor
  */
 export const CAPTURES_UNSHARED_GQA: Readonly<Record<ProviderName, boolean>> = { cpu: true, webgpu: false, cuda: true, dml: true };
 
+/**
+ * Whether the provider's captured graphs may hold a Concat whose inputs differ in length along its axis, as the
+ * streaming codec's carried states joined to the new frames. ORT 1.29's CUDA Concat hands those lengths and the
+ * input pointers to its kernel through pinned host memory that it frees after the run, so a replay copies whatever
+ * that memory holds by then (compute-sanitizer on the H100: invalid reads in _ConcatKernel, then CUDA error 700).
+ * Where false, the codec runs its capture-ready graph over bound buffers without capture (issue 35).
+ */
+export const CAPTURES_UNEVEN_CONCAT: Readonly<Record<ProviderName, boolean>> = { cpu: true, webgpu: true, cuda: false, dml: true };
+
 /** Where bound buffers that a graph reads and writes live: the provider's device memory, or host memory where it has none. */
 const HAS_DEVICE_MEMORY: Readonly<Record<ProviderName, boolean>> = { cpu: false, webgpu: true, cuda: true, dml: true };
 
