@@ -49,10 +49,10 @@ const LAYERS = {
   scheduler: [],
   ssml: [],
   audio: ['ssml'],
-  // The engine never imports the scheduler: engine-host/scheduler-policy.ts plugs it in.
+  // The engine asks the scheduler (the one owner of the sequences in flight) for each batch.
   // Exception (not yet fixed): the model manifest lives in model-builder/, so the engine imports it,
   // and model-builder's graph checks and benches run graphs through engine/runtime/ort.ts.
-  engine: ['platform', 'audio', 'telemetry', 'model-builder'],
+  engine: ['platform', 'scheduler', 'audio', 'telemetry', 'model-builder'],
   'model-builder': ['platform', 'audio', 'telemetry', 'engine'],
   'engine-protocol': [],
   'engine-host': ['platform', ...PURE, 'engine', 'model-builder', 'engine-protocol'],
