@@ -1,7 +1,8 @@
 /**
  * Scheduler knobs, in one place: batch limits, queue bound, dynamic-batching wait, aging, the KV
  * budget and the per-request deadline. defaultSchedulerConfig() is complete; resolveSchedulerConfig()
- * rejects unknown keys and wrong types naming the key path, and returns a frozen value. Pure.
+ * rejects unknown keys and wrong types naming the key path, and returns a frozen value;
+ * fifoSchedulerConfig() is what an engine without a host runs by. Pure.
  */
 import { StudioError } from '../../src-shared/errors';
 
