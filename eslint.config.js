@@ -52,9 +52,9 @@ const LAYERS = {
   scheduler: [],
   ssml: [],
   audio: ['ssml'],
-  // The engine never imports the scheduler (engine-host/scheduler-policy.ts plugs it in) nor the
-  // builder (what both need is in model-format/; for engine tests see ENGINE_TEST_FIXTURES).
-  engine: ['platform', 'model-format', 'audio', 'telemetry'],
+  // The engine asks the scheduler (the one owner of the sequences in flight) for each batch. It never
+  // imports the builder (what both need is in model-format/; for engine tests see ENGINE_TEST_FIXTURES).
+  engine: ['platform', 'model-format', 'scheduler', 'audio', 'telemetry'],
   // The builder runs graphs through engine/runtime/ (embedding tables, reference checks); one way only.
   'model-builder': ['platform', 'model-format', 'audio', 'telemetry', 'engine'],
   'engine-protocol': [],

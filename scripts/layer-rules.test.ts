@@ -38,6 +38,11 @@ describe('layer rules', () => {
     expect(await restrictedImports('src-main/engine/planted.ts', importing('../../src-shared/errors'))).toEqual([]);
   });
 
+  it('lets the engine import the scheduler, which owns its queue, and keeps the scheduler off the engine', async () => {
+    expect(await restrictedImports('src-main/engine/planted.ts', importing('../scheduler/scheduler'))).toEqual([]);
+    expect(await restrictedImports('src-main/scheduler/planted.ts', importing('../engine/engine'))).toHaveLength(1);
+  });
+
   it('reads an import by the depth of the importing file (engine/models is not src-main/models)', async () => {
     expect(await restrictedImports('src-main/engine/kv/planted.ts', importing('../models/talker'))).toEqual([]);
     expect(await restrictedImports('src-main/engine/kv/planted.ts', importing('../../models/model-store'))).toHaveLength(1);

@@ -2,7 +2,8 @@
  * The engine host's service over fake model stages: hostile input is refused cheaply and for good
  * (1 MB of text, thousands of SSML turns), <audio src> reads only allowed regular files and never
  * blocks on a FIFO or /dev/zero, every request has a deadline that frees its resources, and a
- * request the scheduler can never admit fails alone instead of taking the others down with it.
+ * request the scheduler can never admit fails alone (at once, with the parts queued before it
+ * released) instead of taking the others down with it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
@@ -211,7 +212,7 @@ describe('deadlines and refused sequences', () => {
     expect(err.code).toBe('timeout');
     expect(err.message).toMatch(/deadline of 40 ms/);
     expect(err.message).toMatch(/requestTimeoutMs/);
-    const pool = (service as unknown as { policy: { scheduler: { kvPool: { numOwners: number } } } }).policy.scheduler.kvPool;
+    const pool = engine.scheduler.kvPool;
     expect(pool.numOwners).toBe(0);
     expect(engine.status()).toMatchObject({ numRunning: 0, numWaiting: 0 });
     expect(engine.hasWork()).toBe(false);
@@ -223,6 +224,16 @@ describe('deadlines and refused sequences', () => {
     const huge = failure(synthesize(service, request('this text is far too long for a tiny pool')));
     expect((await huge).code).toBe('input-too-long');
     expect((await small).timings.numFrames).toBeGreaterThan(0);
+  });
+
+  it('refuses a document at once when the KV pool can never hold one of its parts, and lets the parts queued before it go', async () => {
+    const { service, engine } = makeService({ scheduler: { kvCapacityTokens: 256, kvBlockTokens: 8 } });
+    const err = await failure(synthesize(service, request('<speak>hi<break time="1ms"/>this text is far too long for a tiny pool</speak>', { inputFormat: 'ssml' })));
+    expect(err.code).toBe('input-too-long');
+    expect(err.message).toMatch(/KV positions but the pool holds 256/);
+    while (engine.hasWork()) await new Promise((r) => setTimeout(r, 1));
+    expect(engine.scheduler.counters()).toMatchObject({ numWaiting: 0, numRunning: 0 });
+    expect(engine.scheduler.kvPool.numOwners).toBe(0);
   });
 });
 

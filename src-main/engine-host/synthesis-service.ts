@@ -23,8 +23,9 @@ import { finishRequest } from './finish-request';
 import type { HostHeartbeat, HostMethod, HostMethods, HostStartOptions } from '../engine-protocol/protocol';
 import { planTurns, type TurnPlan } from './turn-plan';
 import { DialogueTurnEvents } from './dialogue-turn-events';
-import { SchedulerAdmissionPolicy, schedulerConfigFor } from './scheduler-policy';
+import { schedulerConfigFor } from './scheduler-config';
 import type { SchedulerConfig } from '../scheduler/batch-policy';
+import { Scheduler } from '../scheduler/scheduler';
 import { createVoiceCloner, type VoiceCloner } from '../engine/voice-cloner';
 
 export interface SynthesisService {
@@ -104,9 +105,8 @@ export class HostedSynthesis implements SynthesisService {
   private readonly loop: EngineLoop;
   private draining = false;
   private readonly info: ModelInfo;
-  private readonly policy: SchedulerAdmissionPolicy;
-  /** Turn sequences the scheduler ended (deadline, never admissible): their 'cancelled' outcome is reported as this error. */
-  private readonly endReasons = new Map<string, StudioError>();
+  /** The engine's queue: built here with the host's limits, handed to the engine, asked here only for room. */
+  private readonly scheduler: Scheduler;
   /** Requests whose <audio> files are loading; drain waits for them. */
   private readonly finishing = new Set<Promise<void>>();
   /** Requests whose turns are being tokenized (not yet queued in the engine); cancel reaches them here. */
@@ -121,11 +121,8 @@ export class HostedSynthesis implements SynthesisService {
     private readonly options: HostedSynthesisOptions,
   ) {
     this.loop = new EngineLoop(engine, (err) => this.failAll(toStudioError(err)));
-    this.policy = new SchedulerAdmissionPolicy(schedulerConfig, { nowMs: () => performance.now() }, (id, error) => {
-      this.endReasons.set(id, error);
-      engine.cancel(id);
-    });
-    engine.policy = this.policy;
+    this.scheduler = new Scheduler(schedulerConfig, { nowMs: () => performance.now() });
+    engine.useScheduler(this.scheduler);
     const m = engine.parts.manifest;
     this.info = {
       id: loaded.id,
@@ -192,8 +189,7 @@ export class HostedSynthesis implements SynthesisService {
 
   status(): EngineStatus {
     const s = this.engine.status();
-    const numRejected = s.numRejected + this.policy.scheduler.counters().numRejected;
-    return { ...s, numRejected, state: this.draining ? 'draining' : s.state, model: this.info };
+    return { ...s, state: this.draining ? 'draining' : s.state, model: this.info };
   }
 
   async dispose(): Promise<void> {
@@ -231,10 +227,10 @@ export class HostedSynthesis implements SynthesisService {
     return result;
   }
 
-  /** Admission control; a refusal is announced with the status. */
+  /** Admission control (all of a request's turn parts or none); a refusal is announced with the status. */
   private checkCapacity(numSequences: number): void {
     try {
-      this.policy.checkCapacity(this.engine.status().numWaiting, numSequences);
+      this.scheduler.checkRoomFor(numSequences);
     } catch (err) {
       this.emitStatus();
       throw err;
@@ -285,7 +281,9 @@ export class HostedSynthesis implements SynthesisService {
           added.push(sequence.request.requestId);
         }
       } catch (err) {
+        // the scheduler refused a part (say, one the KV pool can never hold): the parts queued before it leave at the next step
         for (const id of added) this.engine.cancel(id);
+        if (added.length > 0) this.loop.kick();
         reject(toStudioError(err));
         return;
       }
@@ -341,9 +339,8 @@ export class HostedSynthesis implements SynthesisService {
     if (key && progress) this.emit(EVENTS.onDidProgress, { ...progress, requestId: key.requestId } satisfies SynthesisProgress);
   }
 
-  private onFinish(finished: SynthesisOutcome): void {
-    const sequenceId = finished.status === 'done' ? finished.result.requestId : finished.requestId;
-    const outcome = this.withEndReason(sequenceId, finished);
+  private onFinish(outcome: SynthesisOutcome): void {
+    const sequenceId = outcome.status === 'done' ? outcome.result.requestId : outcome.requestId;
     if (outcome.status === 'failed' && outcome.error.code === 'device-lost') this.reportDeviceLost(outcome.error);
     const key = parseTurnSequenceId(sequenceId);
     const job = key && this.jobs.get(key.requestId);
@@ -386,7 +383,6 @@ export class HostedSynthesis implements SynthesisService {
     this.emitStatus();
   }
 
-  /** A turn the scheduler ended comes back from the engine as 'cancelled'; report the scheduler's reason. */
   private deviceLost = false;
 
   /** Once: the device is gone, so the process must be replaced (engine-host.ts exits; the supervisor restarts it). */
@@ -395,14 +391,6 @@ export class HostedSynthesis implements SynthesisService {
     this.deviceLost = true;
     this.options.log(`engine: the device was lost (${error.message.slice(0, 200)}); the engine host restarts`);
     this.options.onDeviceLost?.(new StudioError('device-lost', error.message));
-  }
-
-  private withEndReason(sequenceId: string, outcome: SynthesisOutcome): SynthesisOutcome {
-    const error = this.endReasons.get(sequenceId);
-    if (!error) return outcome;
-    this.endReasons.delete(sequenceId);
-    if (outcome.status !== 'cancelled' || error.code === 'cancelled') return outcome;
-    return { status: 'failed', requestId: sequenceId, error: { ...error.toJSON(), details: { ...error.details, requestId: sequenceId } } };
   }
 
   private failAll(error: StudioError): void {

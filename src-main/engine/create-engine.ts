@@ -7,7 +7,6 @@
 import path from 'node:path';
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import type { ModelManifest } from '../model-format/manifest';
-import type { AdmissionPolicy } from './admission-policy';
 import { Engine } from './engine';
 import { describeEngineConfig, resolveEngineConfig, type EngineConfig } from './engine-config';
 import { BucketedCodec, BucketedCodePredictor } from './models/bucketed-stages';
@@ -35,7 +34,6 @@ export interface CreateEngineOptions {
   /** A built model folder (the one holding manifest.json). */
   modelDir: string;
   config?: unknown;
-  policy?: AdmissionPolicy;
   /** Receives the start-up log lines (default: console.info). */
   log?: (line: string) => void;
 }
@@ -185,7 +183,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
       const reason = `${candidate.reason}; graphs: ${build.reason}${tried}`;
       log(`engine: provider ${candidate.provider} (${reason})\n${describeEngineConfig(config)}`);
       const codecBatching = resolveCodecBatching(config, candidate.provider, intraOpThreads(buildManifest, config));
-      return new Engine({ manifest: buildManifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, policy: options.policy, codecBatching });
+      return new Engine({ manifest: buildManifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, codecBatching });
     } catch (err) {
       const error = toStudioError(err);
       if (!triesNextProvider(error.code) || plan.candidates.length === 1) throw error;

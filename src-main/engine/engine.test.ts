@@ -1,9 +1,12 @@
 // The engine loop over pure-TS fake stages: results, timings, EOS and the runaway cap, streaming
-// chunks that add up to the result, cancel, batch invariance of the loop logic, and bad input.
+// chunks that add up to the result, cancel, batch invariance of the loop logic, and bad input;
+// the scheduler owns the queue: the engine submits to it and runs the batches it picks.
 import { describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/errors';
 import { STUDIO_VERSION } from '../../src-shared/version';
 import type { AudioChunk, SynthesisOutcome, SynthesisRequest } from '../../src-shared/synthesis';
+import { resolveSchedulerConfig } from '../scheduler/batch-policy';
+import { Scheduler } from '../scheduler/scheduler';
 import { Engine } from './engine';
 import { resolveEngineConfig } from './engine-config';
 import { synthesize } from './synthesize';
@@ -11,6 +14,7 @@ import { FAKE_SAMPLES_PER_FRAME, fakeManifest, fakeStages, fakeTokenizer } from 
 
 function makeEngine(overrides: Record<string, unknown> = {}) {
   let clockMs = 0;
+  const clock = { nowMs: () => clockMs };
   const stages = fakeStages();
   const engine = new Engine({
     manifest: fakeManifest(),
@@ -20,7 +24,7 @@ function makeEngine(overrides: Record<string, unknown> = {}) {
     provider: { name: 'cpu', reason: 'test' },
     nowMs: () => (clockMs += 10), // every clock read advances 10 ms
   });
-  return { engine, stages };
+  return { engine, stages, clock };
 }
 
 const request = (requestId: string, input: string, seed: number, extra: Partial<SynthesisRequest> = {}): SynthesisRequest => ({
@@ -158,5 +162,53 @@ describe('engine loop (fake stages)', () => {
     expect(first.outcomes.get('a')).toMatchObject({ status: 'failed', error: { code: 'out-of-memory' } });
     const result = await synthesize(engine, request('b', 'two', 2));
     expect(result.numSamples).toBeGreaterThan(0);
+  });
+
+  it('keeps its queue in the scheduler: a cancelled sequence leaves it at the step boundary, a finished one at once', async () => {
+    const { engine, stages } = makeEngine({ maxRunningSequences: 2, maxPrefillSequences: 2 });
+    const outcomes: SynthesisOutcome[] = [];
+    engine.onDidFinish((o) => outcomes.push(o));
+    engine.addRequest(request('a', 'first long text here', 1));
+    engine.addRequest(request('b', 'second long text here', 2, { params: { maxNewTokens: 2 } }));
+    engine.addRequest(request('c', 'third long text here', 3));
+    expect(engine.scheduler.counters()).toMatchObject({ numWaiting: 3, numRunning: 0 });
+    await engine.step(); // a and b admitted (maxRunningSequences 2)
+    expect(engine.scheduler.counters()).toMatchObject({ numWaiting: 1, numRunning: 2 });
+    await engine.step(); // b reaches its cap of 2 frames: it leaves the scheduler in this step
+    expect(outcomes.map((o) => o.status === 'done' && o.result.requestId)).toEqual(['b']);
+    expect(engine.scheduler.counters()).toMatchObject({ numWaiting: 1, numRunning: 1 });
+    expect(engine.cancel('a')).toBe(true);
+    await engine.step(); // a leaves before the step runs; c takes its place
+    expect(outcomes[1]).toEqual({ status: 'cancelled', requestId: 'a' });
+    expect(engine.scheduler.counters()).toMatchObject({ numWaiting: 0, numRunning: 1 });
+    expect(engine.status()).toMatchObject({ numWaiting: 0, numRunning: 1, numInFlight: 1, numCancelled: 1, numCompleted: 1 });
+    expect(engine.cancel('a')).toBe(false);
+    expect(engine.cancel('c')).toBe(true);
+    await engine.step();
+    expect(engine.hasWork()).toBe(false);
+    expect(stages.talker.states.size).toBe(0);
+    expect(engine.scheduler.kvPool.numOwners).toBe(0);
+  });
+
+  it('runs by a scheduler handed to it: its queue bound refuses with busy, counted in the status', () => {
+    const { engine, clock } = makeEngine();
+    engine.useScheduler(new Scheduler(resolveSchedulerConfig({ maxQueueDepth: 1 }), clock));
+    engine.addRequest(request('a', 'hello', 1));
+    expect(() => engine.addRequest(request('b', 'hello', 2))).toThrowError(/the queue is full \(1 waiting, limit 1\)/);
+    expect(engine.status()).toMatchObject({ numWaiting: 1, numRejected: 1 });
+    expect(() => engine.useScheduler(new Scheduler(resolveSchedulerConfig({}), clock))).toThrowError(/only while no request is in flight/);
+  });
+
+  it("fails a sequence past the request's deadline with a timeout, at the next step and without running it", async () => {
+    const { engine, stages } = makeEngine();
+    const outcomes: SynthesisOutcome[] = [];
+    engine.onDidFinish((o) => outcomes.push(o));
+    engine.addRequest(request('late', 'some text to speak', 1, { deadlineMs: 5 })); // the fake clock moves 10 ms a read
+    const numPrefills = stages.talker.batchSizes.length;
+    expect(await engine.step()).toEqual({ kind: 'idle' });
+    expect(stages.talker.batchSizes.length).toBe(numPrefills);
+    expect(outcomes).toHaveLength(1);
+    expect(outcomes[0]).toMatchObject({ status: 'failed', requestId: 'late', error: { code: 'timeout', details: { requestId: 'late', wasRunning: false } } });
+    expect(engine.hasWork()).toBe(false);
   });
 });

@@ -1,13 +1,16 @@
 /**
  * Engine: turns queued requests into audio, one frame-synchronous batched step at a time.
  * addRequest queues (prepare + enqueue are its two halves), step() runs one tick, cancel/dispose end
- * things; the admission decision is the replaceable AdmissionPolicy. Knows the model stages through
- * models/stages.ts, nothing of IPC.
+ * things. The scheduler (scheduler/) owns the queue: enqueue submits to it, each step asks it for the
+ * batch, and the engine keeps only each sequence's model state, keyed by request id. Knows the
+ * model stages through models/stages.ts, nothing of IPC.
  *
- * Each step: (1) admit waiting sequences and prefill them as one batch; (2) sample codebook 0 per
- * row (EOS finishes a row); (3) code predictor for all rows, batched; (4) one batched talker decode
- * for the rows still running; (5) codec windows that are due, batched across sequences by window length; (6) events out:
- * onDidProduceAudio, onDidProgress, onDidFinish. Requests join and leave only between steps.
+ * Each step: (1) the scheduler ends cancelled and expired sequences and admits waiting ones, which
+ * are prefilled as one batch; (2) sample codebook 0 per row (EOS finishes a row); (3) code predictor
+ * for all rows, batched; (4) one batched talker decode for the rows still running; (5) codec windows
+ * that are due, batched across sequences by window length; (6) events out: onDidProduceAudio,
+ * onDidProgress, onDidFinish; finished rows leave the scheduler at once. Requests join and leave
+ * only between steps.
  * cancel() may be called at any time; it takes effect at the next step boundary. A failed model run
  * fails the sequences in that batch and the loop goes on; a row whose sampling gives no valid code
  * (non-finite logits, overflowing params) fails alone, before its token reaches a batched call.
@@ -16,7 +19,6 @@ import { StudioError, toStudioError } from '../../src-shared/errors';
 import { engineVersionOf } from '../../src-shared/version';
 import type { AudioChunk, EngineStatus, SynthesisOutcome, SynthesisProgress, SynthesisRequest } from '../../src-shared/synthesis';
 import type { ModelManifest } from '../model-format/manifest';
-import { createFifoAdmissionPolicy, type AdmissionPolicy } from './admission-policy';
 import { buildResult } from './build-result';
 import { createSequence } from './create-sequence';
 import { Emitter } from './emitter';
@@ -25,6 +27,8 @@ import { decodeAudio, decodeStep, predictCodebooks, prefill, sampleCodebook0, ty
 import type { ModelStages } from './models/stages';
 import { isDone, type Sequence } from './sequence';
 import type { TextTokenizer } from './tokenizer';
+import { fifoSchedulerConfig } from '../scheduler/batch-policy';
+import { Scheduler, timeoutError, type Removal } from '../scheduler/scheduler';
 
 export type StepReport = { kind: 'idle' } | { kind: 'ran'; numPrefilled: number; numDecoded: number; numFinished: number; stepMs: number };
 
@@ -34,7 +38,6 @@ export interface EngineParts {
   stages: ModelStages;
   config: EngineConfig;
   provider: { name: string; reason: string };
-  policy?: AdmissionPolicy;
   nowMs?: () => number;
   /** The effective codec batching (createEngine resolves config.codecBatching 'auto'); default: not 'off'. */
   codecBatching?: boolean;
@@ -46,16 +49,16 @@ export class Engine {
   readonly onDidFinish: Emitter<SynthesisOutcome>['event'];
   /** The codes [frame][codebook] of each finished sequence, fired just before onDidFinish (goldens, tests). */
   readonly onDidFinishCodes: Emitter<{ requestId: string; codes: number[][] }>['event'];
-  policy: AdmissionPolicy;
   private readonly audio = new Emitter<AudioChunk>();
   private readonly progress = new Emitter<SynthesisProgress>();
   private readonly finish = new Emitter<SynthesisOutcome>();
   private readonly finishCodes = new Emitter<{ requestId: string; codes: number[][] }>();
   private readonly ctx: FrameContext;
   private readonly nowMs: () => number;
-  private waiting: Sequence[] = [];
-  private running: Sequence[] = [];
-  private readonly cancelRequested = new Set<string>();
+  /** Who is in flight, and who runs next (FIFO within the engine's limits until useScheduler). */
+  private sched: Scheduler;
+  /** The model state of each sequence in flight (in the scheduler), by request id. */
+  private readonly sequences = new Map<string, Sequence>();
   private nextId = 1;
   private state: 'ready' | 'failed' | 'disposed' = 'ready';
   private readonly counts = { numCompleted: 0, numFailed: 0, numCancelled: 0, numRejected: 0 };
@@ -65,17 +68,29 @@ export class Engine {
     this.onDidProgress = this.progress.event;
     this.onDidFinish = this.finish.event;
     this.onDidFinishCodes = this.finishCodes.event;
-    this.policy = parts.policy ?? createFifoAdmissionPolicy(parts.config);
     this.nowMs = parts.nowMs ?? (() => performance.now());
+    this.sched = new Scheduler(fifoSchedulerConfig(parts.config), { nowMs: () => this.nowMs() });
     const m = parts.manifest;
     const rules = { eosId: m.codecTokens.eos, controlStartId: m.codePredictor.vocabSize, controlEndId: m.talker.vocabSize, minNewTokens: m.generation.minNewTokens };
     this.ctx = { stages: parts.stages, rules, codec: parts.config.codec, batchCodec: parts.codecBatching ?? parts.config.codecBatching !== 'off' };
   }
 
-  /** Validates and queues a request; throws StudioError for bad input. */
+  /**
+   * Hands the engine the scheduler it runs by from now on (the engine host's, with its queue bound,
+   * priorities, KV budget and deadlines); only while no request is in flight.
+   */
+  useScheduler(scheduler: Scheduler): void {
+    if (this.sequences.size > 0) throw new StudioError('internal', `the scheduler can be replaced only while no request is in flight (${this.sequences.size} are)`);
+    this.sched = scheduler;
+  }
+
+  get scheduler(): Scheduler {
+    return this.sched;
+  }
+
+  /** Validates and queues a request; throws StudioError for bad input or a request the scheduler refuses. */
   addRequest(request: SynthesisRequest): void {
     this.assertUsable();
-    this.assertNewId(request.requestId);
     this.enqueue(this.prepare(request));
   }
 
@@ -94,41 +109,44 @@ export class Engine {
     }
   }
 
-  /** Queues a sequence from prepare(); it takes part from the next step on. */
+  /**
+   * Submits a sequence from prepare() to the scheduler; it takes part from the next step on. Throws
+   * what the scheduler refuses (an id already in flight, a sequence the KV pool can never hold, a
+   * full queue).
+   */
   enqueue(sequence: Sequence): void {
     this.assertUsable();
-    this.assertNewId(sequence.request.requestId);
-    this.waiting.push(sequence);
-  }
-
-  private assertNewId(requestId: string): void {
-    if (this.waiting.some((s) => s.request.requestId === requestId) || this.running.some((s) => s.request.requestId === requestId)) {
-      throw new StudioError('invalid-argument', `requestId '${requestId}' is already in flight; use a unique id per request`, { field: 'requestId' });
-    }
+    const { request } = sequence;
+    this.sched.submit({
+      id: request.requestId,
+      priority: request.priority ?? 'interactive',
+      numPromptTokens: sequence.prompt.rows.length,
+      maxNewTokens: sequence.maxFrames,
+      deadlineAtMs: request.deadlineMs !== undefined ? sequence.times.enqueuedMs + request.deadlineMs : undefined,
+    });
+    this.sequences.set(request.requestId, sequence);
   }
 
   /** Marks a request cancelled; it leaves at the next step boundary with a 'cancelled' outcome. */
   cancel(requestId: string): boolean {
-    const known = [...this.waiting, ...this.running].some((s) => s.request.requestId === requestId);
-    if (known) this.cancelRequested.add(requestId);
-    return known;
+    return this.sched.cancel(requestId);
   }
 
   hasWork(): boolean {
-    return this.waiting.length > 0 || this.running.length > 0;
+    return this.sequences.size > 0;
   }
 
   async step(): Promise<StepReport> {
     this.assertUsable();
-    this.sweepCancelled();
-    const admitted = this.policy.admit(this.waiting, this.running);
-    if (admitted.length === 0 && this.running.length === 0) return { kind: 'idle' };
+    const { batch: next, removed } = this.sched.schedule();
+    this.end(removed);
+    if (next.kind === 'idle') return { kind: 'idle' };
     const startedMs = this.nowMs();
-    this.waiting = this.waiting.filter((s) => !admitted.includes(s));
+    const admitted = next.admit.map((a) => this.sequences.get(a.id)!);
     for (const s of admitted) [s.status, s.times.admittedMs] = ['running', startedMs];
     await this.guard(admitted, () => prefill(this.ctx, admitted));
-    for (const s of admitted) if (s.status === 'running') this.running.push(s);
-    const batch = this.running;
+    for (const s of admitted) if (s.status !== 'running') this.leave(s); // failed in prefill: its outcome is out
+    const batch = [...next.decode.map((d) => this.sequences.get(d.id)!), ...admitted.filter((s) => s.status === 'running')];
     const { rows, failures } = sampleCodebook0(this.ctx, batch);
     for (const f of failures) this.fail(f.sequence, f.error);
     await this.guard(batch, async () => {
@@ -139,9 +157,11 @@ export class Engine {
     const decoding = batch.filter((s) => s.status !== 'failed');
     await this.guard(decoding, () => this.emitAudio(decoding));
     const finished = batch.filter(isDone);
-    for (const s of finished) this.complete(s);
-    this.running = batch.filter((s) => !isDone(s));
-    this.sweepCancelled();
+    for (const s of finished) {
+      this.complete(s);
+      this.leave(s);
+    }
+    this.end(this.sched.removeCancelled());
     return { kind: 'ran', numPrefilled: admitted.length, numDecoded: stillRunning.length, numFinished: finished.length, stepMs: this.nowMs() - startedMs };
   }
 
@@ -151,17 +171,20 @@ export class Engine {
   }
 
   status(): EngineStatus {
+    const queue = this.sched.counters();
     return {
       state: this.state === 'ready' ? 'ready' : 'failed',
       engineVersion: engineVersionOf(this.parts.manifest.builderVersion),
       provider: this.parts.provider.name,
       providerReason: this.parts.provider.reason,
-      queueDepth: this.waiting.length,
-      numWaiting: this.waiting.length,
-      numRunning: this.running.length,
-      numInFlight: this.waiting.length + this.running.length,
+      queueDepth: queue.numWaiting,
+      numWaiting: queue.numWaiting,
+      numRunning: queue.numRunning,
+      numInFlight: queue.numWaiting + queue.numRunning,
       gpuLeased: this.parts.provider.name !== 'cpu',
       ...this.counts,
+      // the engine's refusals (bad input) and the scheduler's (queue full, more turns than it holds)
+      numRejected: this.counts.numRejected + queue.numRejected,
       numRestarts: 0,
       model: null,
     };
@@ -169,8 +192,8 @@ export class Engine {
 
   async dispose(): Promise<void> {
     if (this.state === 'disposed') return;
-    for (const s of [...this.waiting, ...this.running]) this.cancelRequested.add(s.request.requestId);
-    this.sweepCancelled();
+    for (const id of this.sequences.keys()) this.sched.cancel(id);
+    this.end(this.sched.removeCancelled());
     this.state = 'disposed';
     const st = this.parts.stages;
     await Promise.all([st.talker.dispose(), st.codePredictor.dispose(), st.codec.dispose()]);
@@ -230,17 +253,31 @@ export class Engine {
     this.finish.fire({ status: 'failed', requestId: s.request.requestId, error: error.toJSON() });
   }
 
-  private sweepCancelled(): void {
-    if (this.cancelRequested.size === 0) return;
-    const cancelled = [...this.waiting, ...this.running].filter((s) => this.cancelRequested.has(s.request.requestId));
-    this.waiting = this.waiting.filter((s) => !cancelled.includes(s));
-    this.running = this.running.filter((s) => !cancelled.includes(s));
-    for (const s of cancelled) {
+  /** A sequence that finished or failed leaves the scheduler (freeing its KV budget) and the engine. */
+  private leave(s: Sequence): void {
+    this.sched.finish(s.request.requestId);
+    this.sequences.delete(s.request.requestId);
+  }
+
+  /**
+   * Ends the sequences the scheduler removed: a cancel with 'cancelled', a deadline with a 'failed'
+   * outcome carrying the timeout (both counted as cancelled). The scheduler has let them go already.
+   */
+  private end(removed: readonly Removal[]): void {
+    for (const r of removed) {
+      const s = this.sequences.get(r.sequence.id);
+      if (!s) continue;
+      const requestId = s.request.requestId;
+      this.sequences.delete(requestId);
       s.status = 'cancelled';
       this.releaseState(s);
       this.counts.numCancelled++;
-      this.finish.fire({ status: 'cancelled', requestId: s.request.requestId });
+      if (r.reason === 'cancelled') {
+        this.finish.fire({ status: 'cancelled', requestId });
+      } else {
+        const error = timeoutError(r);
+        this.finish.fire({ status: 'failed', requestId, error: { ...error.toJSON(), details: { ...error.details, requestId } } });
+      }
     }
-    this.cancelRequested.clear();
   }
 }

@@ -17,7 +17,7 @@ export interface SequenceTimes {
 }
 
 export interface Sequence {
-  /** Engine-internal key (stable, increasing: admission order is FIFO by it). */
+  /** Key of its state in the model stages (talker KV, codec stream); the scheduler knows it by request.requestId. */
   id: number;
   request: SynthesisRequest;
   params: SamplingParams;

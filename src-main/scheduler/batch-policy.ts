@@ -1,7 +1,8 @@
 /**
  * Scheduler knobs, in one place: batch limits, queue bound, dynamic-batching wait, aging, the KV
  * budget and the per-request deadline. defaultSchedulerConfig() is complete; resolveSchedulerConfig()
- * rejects unknown keys and wrong types naming the key path, and returns a frozen value. Pure.
+ * rejects unknown keys and wrong types naming the key path, and returns a frozen value;
+ * fifoSchedulerConfig() is what an engine without a host runs by. Pure.
  */
 import { StudioError } from '../../src-shared/errors';
 
@@ -38,6 +39,13 @@ export interface SchedulerConfig {
    */
   requestTimeoutMs: number;
 }
+
+/**
+ * What a Scheduler runs by: the scheduler.* settings, plus, for an engine without a host, a cap on
+ * the sequences admitted in one step (engine.maxPrefillSequences; unset: only maxBatchTokens caps a
+ * step, as in the host).
+ */
+export type SchedulerLimits = SchedulerConfig & { maxPrefillSequences?: number };
 
 export function defaultSchedulerConfig(): SchedulerConfig {
   return {
@@ -87,4 +95,26 @@ export function resolveSchedulerConfig(overrides: Record<string, unknown> = {}, 
     config[k] = value;
   }
   return Object.freeze(config);
+}
+
+/**
+ * The scheduler of an engine run without a host (tests, goldens, benches): FIFO in submission order,
+ * up to maxPrefillSequences admitted per step and maxRunningSequences running; no priorities (agingMs
+ * 0 ranks every waiting sequence alike), no queue bound, no KV budget (the engine's KV pool has its
+ * own, kvCache.maxBlocks), no batching waits and no default deadline. The engine host hands the
+ * engine its own scheduler instead (engine-host/scheduler-config.ts).
+ */
+export function fifoSchedulerConfig(limits: { maxRunningSequences: number; maxPrefillSequences: number }): Readonly<SchedulerLimits> {
+  return Object.freeze({
+    ...defaultSchedulerConfig(),
+    maxRunningSequences: limits.maxRunningSequences,
+    maxPrefillSequences: limits.maxPrefillSequences,
+    maxBatchTokens: Infinity,
+    maxQueueDepth: Infinity,
+    maxWaitMs: 0,
+    joinWaitMs: 0,
+    agingMs: 0,
+    kvCapacityTokens: Infinity,
+    requestTimeoutMs: 0,
+  });
 }

@@ -1,11 +1,12 @@
 /**
  * Scheduler behaviour with a fake clock: admission limits, priorities and aging, dynamic-batching
- * hold, cancellation and deadlines, the bounded queue, and a KV pool that does not grow.
+ * hold, cancellation and deadlines, the bounded queue, and a KV pool that does not grow; it is the
+ * one owner of the sequences in flight (no mirror to reconcile), and the FIFO of a bare engine.
  */
 import { describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/errors';
-import { resolveSchedulerConfig, defaultSchedulerConfig } from './batch-policy';
-import { Scheduler, type SequenceSpec } from './scheduler';
+import { fifoSchedulerConfig, resolveSchedulerConfig, defaultSchedulerConfig } from './batch-policy';
+import { Scheduler, timeoutError, type SequenceSpec } from './scheduler';
 
 function fakeClock(startMs = 0) {
   let t = startMs;
@@ -250,5 +251,98 @@ describe('Scheduler', () => {
     expect(() => resolveSchedulerConfig({ maxRunningSequences: 0 })).toThrowError(/≥ 1/);
     expect(() => resolveSchedulerConfig({ maxRunningSequences: '4' })).toThrowError(/scheduler\.maxRunningSequences/);
     expect(Object.isFrozen(resolveSchedulerConfig({}))).toBe(true);
+  });
+
+  it('lets a finished sequence go at once, and hands back cancels with removeCancelled without a schedule()', () => {
+    const s = new Scheduler(resolveSchedulerConfig({ kvCapacityTokens: 1024, kvBlockTokens: 64 }), fakeClock());
+    s.submit(spec('a')); // 20 + 100 = 120 positions: 2 blocks
+    s.submit(spec('b'));
+    s.submit(spec('c'));
+    s.schedule();
+    expect(s.counters()).toMatchObject({ numRunning: 3, numFreeKvBlocks: 16 - 3 * 2 });
+    s.finish('a');
+    expect(s.counters()).toMatchObject({ numRunning: 2, numFreeKvBlocks: 16 - 2 * 2 });
+    expect(s.kvPool.numOwners).toBe(2);
+    expect(s.cancel('b')).toBe(true);
+    expect(s.cancel('a')).toBe(false); // already gone
+    const removed = s.removeCancelled();
+    expect(removed.map((r) => [r.sequence.id, r.reason, r.wasRunning])).toEqual([['b', 'cancelled', true]]);
+    expect(s.counters()).toMatchObject({ numRunning: 1, numFreeKvBlocks: 16 - 2 });
+    expect(s.removeCancelled()).toEqual([]);
+    const next = s.schedule();
+    expect(next.removed).toEqual([]);
+    expect(next.batch.kind === 'step' && ids(next.batch.decode)).toEqual(['c']);
+  });
+
+  it('refuses an id already in flight, waiting or running, and takes it again once it has left', () => {
+    const s = new Scheduler(resolveSchedulerConfig({ maxRunningSequences: 1 }), fakeClock());
+    s.submit(spec('run'));
+    s.submit(spec('wait'));
+    s.schedule();
+    for (const id of ['run', 'wait']) {
+      let err: unknown;
+      try {
+        s.submit(spec(id));
+      } catch (e) {
+        err = e;
+      }
+      expect((err as StudioError).code).toBe('invalid-argument');
+      expect((err as StudioError).details).toEqual({ field: 'requestId' });
+      expect((err as StudioError).message).toBe(`requestId '${id}' is already in flight; use a unique id per request`);
+    }
+    expect(s.counters()).toMatchObject({ numWaiting: 1, numRunning: 1, numRejected: 0 });
+    s.finish('run');
+    s.submit(spec('run'));
+    expect(s.counters().numWaiting).toBe(2);
+  });
+
+  it('checks room for a whole request: input-too-long beyond the queue, busy when full now, counting both', () => {
+    const s = new Scheduler(resolveSchedulerConfig({ maxQueueDepth: 3, maxRunningSequences: 1 }), fakeClock());
+    expect(() => s.checkRoomFor(4)).toThrowError(/4 turn parts .* but at most 3 can be queued at once \(scheduler\.maxQueueDepth\)/);
+    s.checkRoomFor(3);
+    s.submit(spec('a'));
+    s.submit(spec('b'));
+    s.checkRoomFor(1);
+    let err: unknown;
+    try {
+      s.checkRoomFor(2); // 2 waiting + 2 > 3
+    } catch (e) {
+      err = e;
+    }
+    expect((err as StudioError).code).toBe('busy');
+    expect((err as StudioError).details).toEqual({ retryAfterS: 1, queueDepth: 2 });
+    expect(s.counters()).toMatchObject({ numWaiting: 2, numRejected: 2 });
+  });
+
+  it('names the deadline and where the sequence was in its timeout error', () => {
+    const clock = fakeClock(1_000);
+    const s = new Scheduler(resolveSchedulerConfig({ maxRunningSequences: 1, requestTimeoutMs: 250 }), clock);
+    s.submit(spec('run'));
+    s.submit(spec('wait'));
+    s.schedule();
+    clock.advance(250);
+    const errors = s.schedule().removed.map(timeoutError);
+    expect(errors.map((e) => [e.code, e.details])).toEqual([
+      ['timeout', { deadlineMs: 250, wasRunning: false }],
+      ['timeout', { deadlineMs: 250, wasRunning: true }],
+    ]);
+    expect(errors[0].message).toMatch(/^the request did not finish within its deadline of 250 ms \(while waiting in the queue\)/);
+    expect(errors[1].message).toMatch(/\(while running\); send less text, or raise scheduler\.requestTimeoutMs/);
+  });
+
+  it("runs a bare engine's FIFO: submission order whatever the priority, maxPrefillSequences per step, no queue or KV bound", () => {
+    const clock = fakeClock();
+    const s = new Scheduler(fifoSchedulerConfig({ maxRunningSequences: 3, maxPrefillSequences: 2 }), clock);
+    s.submit(spec('bulk', { numPromptTokens: 100_000, maxNewTokens: 1_000_000 }));
+    s.submit(spec('ui', { priority: 'interactive' }));
+    for (let i = 0; i < 1000; i++) s.submit(spec(`r${i}`));
+    const first = s.schedule().batch;
+    expect(first.kind === 'step' && ids(first.admit)).toEqual(['bulk', 'ui']);
+    const second = s.schedule().batch;
+    expect(second.kind === 'step' && [ids(second.admit), ids(second.decode)]).toEqual([['r0'], ['bulk', 'ui']]); // 3 running: the cap
+    clock.advance(1e9);
+    const later = s.schedule();
+    expect(later.removed).toEqual([]); // no default deadline
+    expect(s.counters()).toMatchObject({ numRunning: 3, numWaiting: 999, numRejected: 0 });
   });
 });

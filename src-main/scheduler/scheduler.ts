@@ -1,11 +1,15 @@
 /**
- * Decides who runs: admission into the running set, the per-step batch, cancellation, deadlines
- * and the KV budget. Pure TypeScript: no tensors, no ORT, no Electron; the clock is injected.
+ * The one owner of the sequences in flight: the waiting queue, the running set and their KV budget.
+ * Decides who runs: admission into the running set, the per-step batch, cancellation, deadlines and
+ * the queue bound. Pure TypeScript: no tensors, no ORT, no Electron; the clock is injected. The
+ * engine keeps only each sequence's model state, keyed by the same id (engine/engine.ts).
  *
- * Loop contract (one engine step, called from the engine host's loop only):
+ * Loop contract (one engine step; the engine calls these from its step() only):
+ *  0. `submit()` when a request enters the engine (Engine.enqueue) refuses it there and then when
+ *     its id is already in flight, it can never fit the KV pool, or the queue is full.
  *  1. `schedule()` first drops cancelled and expired sequences (waiting or running; every sequence
  *     has a deadline, requestTimeoutMs after its arrival by default) and returns them as `removed` —
- *     the engine reports those outcomes and discards their state, and their KV blocks are free.
+ *     the engine reports those outcomes and discards their state; their KV blocks are free already.
  *  2. Then it admits waiting sequences in queue order while the running set has room
  *     (maxRunningSequences), the step's prompt tokens fit (maxBatchTokens, at least one always
  *     admitted when there is room) and the KV budget can reserve prompt + frame cap. A sequence that
@@ -14,15 +18,19 @@
  *     up to maxWaitMs after the oldest arrival (dynamic batching); it then returns 'idle' with waitMs.
  *     With sequences running, bulk arrivals may wait up to joinWaitMs (or until targetBatchSize, or
  *     an interactive request, is waiting) so that they join together; the running ones go on meanwhile.
- *  4. The batch is every running sequence: `admit` (prefill this step) + `decode` (one frame).
+ *  4. The batch is every running sequence: `admit` (prefill this step) + `decode` (one frame), each
+ *     in admission order.
  *  5. After the step, the engine calls `finish(id)` for each sequence that hit EOS, its cap, or
- *     failed; its KV blocks return to the pool at once.
- * `submit()` and `cancel()` may be called at any time between steps; they take effect at the next
- * `schedule()`. Nothing preempts a running sequence except cancel and its deadline.
+ *     failed: it leaves at once and its KV blocks return to the pool. Then `removeCancelled()` hands
+ *     back the sequences cancelled while the step ran.
+ * `submit()`, `cancel()` and `checkRoomFor()` may be called at any time, also while a step awaits
+ * the model; a cancel takes effect at the next step boundary. Nothing preempts a running sequence
+ * except cancel and its deadline.
  */
 import { StudioError } from '../../src-shared/errors';
+import { formatCount } from '../../src-shared/format-count';
 import type { RequestPriority } from '../../src-shared/synthesis';
-import type { SchedulerConfig } from './batch-policy';
+import type { SchedulerLimits } from './batch-policy';
 import { KvBudget } from './kv-budget';
 import { RequestQueue, type QueuedSequence } from './request-queue';
 
@@ -31,6 +39,7 @@ export interface Clock {
 }
 
 export interface SequenceSpec {
+  /** The sequence's request id; unique among the sequences in flight. */
   id: string;
   priority: RequestPriority;
   numPromptTokens: number;
@@ -43,9 +52,7 @@ export interface SequenceSpec {
   deadlineAtMs?: number;
 }
 
-export interface ScheduledSequence extends SequenceSpec, QueuedSequence {
-  blockTable: readonly number[];
-}
+export type ScheduledSequence = SequenceSpec & QueuedSequence;
 
 export type Batch =
   | { kind: 'idle'; waitMs: number | null }
@@ -73,14 +80,20 @@ export class Scheduler {
   private numRejected = 0;
 
   constructor(
-    private readonly config: Readonly<SchedulerConfig>,
+    private readonly config: Readonly<SchedulerLimits>,
     private readonly clock: Clock,
   ) {
     this.kv = new KvBudget(Math.floor(config.kvCapacityTokens / config.kvBlockTokens), config.kvBlockTokens);
   }
 
-  /** Queues a sequence; rejects with 'busy' when the queue is full or it can never fit the KV pool. */
+  /**
+   * Queues a sequence. Refuses a duplicate id ('invalid-argument'), one that can never fit the KV
+   * pool ('input-too-long') and, when the queue is full, any ('busy', counted as a rejection).
+   */
   submit(spec: SequenceSpec): void {
+    if (this.running.has(spec.id) || this.waiting.has(spec.id)) {
+      throw new StudioError('invalid-argument', `requestId '${spec.id}' is already in flight; use a unique id per request`, { field: 'requestId' });
+    }
     const numTokens = spec.numPromptTokens + spec.maxNewTokens;
     if (this.kv.blocksFor(numTokens) > this.kv.numBlocks) {
       throw new StudioError(
@@ -91,16 +104,34 @@ export class Scheduler {
     }
     if (this.waiting.size >= this.config.maxQueueDepth) {
       this.numRejected++;
-      throw new StudioError('busy', `the queue is full (${this.waiting.size} waiting, limit ${this.config.maxQueueDepth}); retry after ${this.config.retryAfterS} s`, {
-        retryAfterS: this.config.retryAfterS,
-        queueDepth: this.waiting.size,
-      });
+      throw this.busyError();
     }
     const arrivalMs = this.clock.nowMs();
-    this.waiting.push({ ...spec, deadlineAtMs: this.deadlineFor(spec, arrivalMs), arrivalMs, ordinal: this.nextOrdinal++, blockTable: [] });
+    this.waiting.push({ ...spec, deadlineAtMs: this.deadlineFor(spec, arrivalMs), arrivalMs, ordinal: this.nextOrdinal++ });
   }
 
-  /** Marks a sequence for removal at the next schedule(); false when it is unknown. */
+  /**
+   * Admission control for a request of `numSequences` sequences (one per turn part), before any of
+   * them is prepared: all fit in the queue now or none is taken. More than the queue can ever hold
+   * fails for good ('input-too-long': retrying cannot help); a queue too full now is 'busy' (retry
+   * after retryAfterS). Either refusal is counted.
+   */
+  checkRoomFor(numSequences: number): void {
+    if (numSequences > this.config.maxQueueDepth) {
+      this.numRejected++;
+      throw new StudioError(
+        'input-too-long',
+        `the request has ${formatCount(numSequences)} turn parts (one engine sequence each: a new one at every voice, language or prosody change and after every break) but at most ${formatCount(this.config.maxQueueDepth)} can be queued at once (scheduler.maxQueueDepth); split the document into several requests or raise maxQueueDepth`,
+        { field: 'input', numTurns: numSequences, maxQueueDepth: this.config.maxQueueDepth },
+      );
+    }
+    if (this.waiting.size + numSequences > this.config.maxQueueDepth) {
+      this.numRejected++;
+      throw this.busyError();
+    }
+  }
+
+  /** Marks a sequence for removal at the next step boundary; false when it is unknown. */
   cancel(id: string): boolean {
     if (!this.running.has(id) && !this.waiting.has(id)) return false;
     this.cancelRequested.add(id);
@@ -109,7 +140,7 @@ export class Scheduler {
 
   schedule(): { batch: Batch; removed: Removal[] } {
     const nowMs = this.clock.nowMs();
-    const removed = this.removeCancelledAndExpired(nowMs);
+    const removed = this.removeWhere((s) => s.deadlineAtMs !== undefined && nowMs >= s.deadlineAtMs);
     const admit: ScheduledSequence[] = [];
     const holdMs = this.dynamicBatchHoldMs(nowMs);
     if (holdMs === 0 && !this.holdsJoiners(nowMs)) this.admitInto(admit, nowMs);
@@ -121,22 +152,16 @@ export class Scheduler {
     return { batch: { kind: 'step', admit, decode, numPromptTokens }, removed };
   }
 
-  /** A running sequence is done (EOS, cap or failure): free its KV blocks. */
+  /** Removes the sequences cancelled since the last schedule() (waiting ones first) and frees their KV. */
+  removeCancelled(): Removal[] {
+    return this.cancelRequested.size === 0 ? [] : this.removeWhere(() => false);
+  }
+
+  /** A running sequence is done (EOS, cap or failure): it leaves, and its KV blocks are freed. */
   finish(id: string): void {
     this.running.delete(id);
     this.cancelRequested.delete(id);
     this.kv.free(id);
-  }
-
-  /** Drops a sequence in any state without an outcome (its owner already ended it); frees its KV. */
-  forget(id: string): void {
-    this.waiting.remove(id);
-    this.finish(id);
-  }
-
-  /** Counts a rejection decided outside submit() (admission control ahead of the queue). */
-  noteRejected(): void {
-    this.numRejected++;
   }
 
   counters(): SchedulerCounters {
@@ -159,9 +184,16 @@ export class Scheduler {
     return fromConfig === undefined ? spec.deadlineAtMs : Math.min(spec.deadlineAtMs, fromConfig);
   }
 
-  private removeCancelledAndExpired(nowMs: number): Removal[] {
+  private busyError(): StudioError {
+    return new StudioError('busy', `the queue is full (${this.waiting.size} waiting, limit ${this.config.maxQueueDepth}); retry after ${this.config.retryAfterS} s`, {
+      retryAfterS: this.config.retryAfterS,
+      queueDepth: this.waiting.size,
+    });
+  }
+
+  /** Removes the cancelled sequences and those `expired` picks, waiting ones first, freeing the running ones' KV. */
+  private removeWhere(expired: (s: ScheduledSequence) => boolean): Removal[] {
     const removed: Removal[] = [];
-    const expired = (s: ScheduledSequence) => s.deadlineAtMs !== undefined && nowMs >= s.deadlineAtMs;
     for (const s of this.waiting.removeWhere((s) => this.cancelRequested.has(s.id) || expired(s))) {
       removed.push({ sequence: s, reason: this.cancelRequested.has(s.id) ? 'cancelled' : 'timeout', wasRunning: false });
       this.cancelRequested.delete(s.id);
@@ -192,17 +224,29 @@ export class Scheduler {
   }
 
   private admitInto(admit: ScheduledSequence[], nowMs: number): void {
+    const maxAdmit = this.config.maxPrefillSequences ?? Infinity;
     let numTokens = 0;
     for (const s of this.waiting.ordered(nowMs, this.config.agingMs)) {
-      if (this.running.size >= this.config.maxRunningSequences) break;
+      if (this.running.size >= this.config.maxRunningSequences || admit.length >= maxAdmit) break;
       if (admit.length > 0 && numTokens + s.numPromptTokens > this.config.maxBatchTokens) break;
       const reserve = s.numPromptTokens + s.maxNewTokens;
       if (!this.kv.canAllocate(reserve)) break;
       this.waiting.remove(s.id);
-      const scheduled = { ...s, blockTable: this.kv.allocate(s.id, reserve) };
-      this.running.set(s.id, scheduled);
-      admit.push(scheduled);
+      this.kv.allocate(s.id, reserve);
+      this.running.set(s.id, s);
+      admit.push(s);
       numTokens += s.numPromptTokens;
     }
   }
+}
+
+/** The error of a sequence removed at its deadline, naming the limit and where it was. */
+export function timeoutError(removal: Removal): StudioError {
+  const s = removal.sequence;
+  const limitMs = s.deadlineAtMs === undefined ? 0 : Math.round(s.deadlineAtMs - s.arrivalMs);
+  return new StudioError(
+    'timeout',
+    `the request did not finish within its deadline of ${formatCount(limitMs)} ms (${removal.wasRunning ? 'while running' : 'while waiting in the queue'}); send less text, or raise scheduler.requestTimeoutMs or the request's deadlineMs`,
+    { deadlineMs: limitMs, wasRunning: removal.wasRunning },
+  );
 }
