@@ -23,6 +23,7 @@ import { Emitter } from './emitter';
 import type { EngineConfig } from './engine-config';
 import { decodeAudio, decodeStep, predictCodebooks, prefill, sampleCodebook0, type FrameContext } from './frame-steps';
 import type { ModelStages } from './models/stages';
+import { findProvider } from './runtime/providers';
 import { isDone, type Sequence } from './sequence';
 import type { TextTokenizer } from './tokenizer';
 
@@ -160,7 +161,7 @@ export class Engine {
       numWaiting: this.waiting.length,
       numRunning: this.running.length,
       numInFlight: this.waiting.length + this.running.length,
-      gpuLeased: this.parts.provider.name !== 'cpu',
+      gpuLeased: findProvider(this.parts.provider.name)?.deviceMemory !== false,
       ...this.counts,
       numRestarts: 0,
       model: null,
