@@ -68,7 +68,7 @@ for (const varying of ['none', ...inputs.map((i) => i.name).filter((n) => !n.sta
   for (let step = 0; step < 5; step++) reference.push(key(await plain.run(hostFeeds(varying, step), outputs.map((o) => o.name))));
   const line: string[] = [];
   for (const capture of [false, true]) {
-    const runs = await BoundRuns.open(path.join(args.model!, spec.file), inputs, outputs, open, capture ? { ...PROVIDERS[provider].graphCapture.options } : {}, 'device', 4, capture);
+    const runs = await BoundRuns.open(path.join(args.model!, spec.file), inputs, outputs, { open, captureOptions: capture ? { ...PROVIDERS[provider].graphCapture.options } : {}, location: 'device', maxBuckets: 4, perGraph: capture });
     const bad: number[] = [];
     for (let step = 0; step < 5; step++) {
       const out = await runs.run(dims, (v) => {

@@ -99,7 +99,7 @@ for (const c of CASES) {
   const results: string[][] = [];
   try {
     for (const capture of [false, true]) {
-      const runs = await BoundRuns.open(file, c.inputs, c.outputs, open, capture ? { ...PROVIDERS[provider].graphCapture.options } : {}, 'device', 4, capture);
+      const runs = await BoundRuns.open(file, c.inputs, c.outputs, { open, captureOptions: capture ? { ...PROVIDERS[provider].graphCapture.options } : {}, location: 'device', maxBuckets: 4, perGraph: capture });
       const outs: string[] = [];
       // --interleave: an unrelated uncaptured session runs between the replays (as the engine's other stages do)
       const other = args.interleave ? await createSession(fs.readFileSync(path.join(dir, `${CASES[0].name.replace(/\W+/g, '_')}.onnx`)), { provider, runtime: 'c-api' }) : null;

@@ -28,6 +28,7 @@ import { planProviders } from './provider-select';
 import { probeProviders } from './runtime/provider-probe';
 import { BoundTalkerDecode } from './models/talker-bound-decode';
 import { BoundCodePredictorLoop } from './models/code-predictor-bound-loop';
+import type { BoundSetup } from './models/bound-buckets';
 import type { HostKvStore } from './kv/host-kv-store';
 import { createSession, type ProviderName, type SessionOptions } from './runtime/ort';
 import { loadTextTokenizer } from './tokenizer';
@@ -45,23 +46,26 @@ export interface CreateEngineOptions {
  * The capture-ready form of a stage that the plan runs bound: its session needs the ioBinding capability
  * (the C-API adapter), and its buffers sit where the plan puts them.
  */
-function captureSetup(manifest: ModelManifest, modelDir: string, plan: EnginePlan, capture: CapturePlan, graph: keyof ModelManifest['graphs']) {
+function captureSetup(manifest: ModelManifest, modelDir: string, plan: EnginePlan, capture: CapturePlan, graph: keyof ModelManifest['graphs']): { model: string; setup: BoundSetup } {
   const spec = manifest.graphs[graph];
   if (!spec) throw new StudioError('model-invalid', `graphCapture.mode '${capture.mode}' needs the capture-ready graph ${graph} (builder v13 on); rebuild the model with 'studio model build'`, { field: 'graphCapture.mode' });
   const options = plan.sessionOptions;
   return {
     model: path.join(modelDir, spec.file),
-    open: (model: string | Uint8Array, extra: Partial<SessionOptions>) => createSession(model, { ...options, ...extra, providerOptions: { ...options.providerOptions, ...extra.providerOptions } }),
-    capture: { ...capture.options },
-    perGraph: capture.perGraph,
-    location: capture.location,
+    setup: {
+      open: (model, extra) => createSession(model, { ...options, ...extra, providerOptions: { ...options.providerOptions, ...extra.providerOptions } }),
+      captureOptions: { ...capture.options },
+      location: capture.location,
+      maxBuckets: capture.maxBuckets,
+      perGraph: capture.perGraph,
+    },
   };
 }
 
 async function openBoundDecode(manifest: ModelManifest, modelDir: string, plan: EnginePlan, kv: HostKvStore): Promise<BoundTalkerDecode | undefined> {
   if (!plan.capture) return undefined;
   const c = captureSetup(manifest, modelDir, plan, plan.capture, plan.capture.graphs.talker);
-  return BoundTalkerDecode.open(c.model, manifest, kv.pool, c.open, c.capture, c.location, plan.capture.maxBuckets, c.perGraph);
+  return BoundTalkerDecode.open(c.model, manifest, kv.pool, c.setup);
 }
 
 /** The code predictor: the loop graph (its capture-ready form when the plan runs it bound) or the step graph (never captured). */
@@ -71,7 +75,7 @@ async function openCodePredictor(manifest: ModelManifest, modelDir: string, plan
   const bound = plan.capture?.graphs.codePredictor;
   if (plan.capture && bound) {
     const c = captureSetup(manifest, modelDir, plan, plan.capture, bound);
-    return BoundCodePredictorLoop.open(c.model, manifest, embeddings, c.open, c.capture, c.location, plan.capture.maxBuckets, c.perGraph);
+    return BoundCodePredictorLoop.open(c.model, manifest, embeddings, c.setup);
   }
   const cpGraph = useLoop ? manifest.graphs.codePredictorLoop : manifest.graphs.codePredictorStep;
   const cpSession = await createSession(path.join(modelDir, cpGraph.file), plan.sessionOptions);
@@ -83,7 +87,7 @@ async function openCodec(manifest: ModelManifest, modelDir: string, plan: Engine
   const bound = plan.capture?.graphs.codec;
   if (plan.capture && bound) {
     const c = captureSetup(manifest, modelDir, plan, plan.capture, bound);
-    return BoundCodecStream.open(c.model, manifest, c.open, c.capture, c.location, plan.capture.maxBuckets, c.perGraph);
+    return BoundCodecStream.open(c.model, manifest, c.setup);
   }
   const stream = plan.resolved.codec.mode === 'stream';
   return openCodecDecoder(modelDir, manifest, plan.sessionOptions, stream, stream && plan.resolved.codec.stateStore === 'device');

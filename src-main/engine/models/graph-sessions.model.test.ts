@@ -25,7 +25,7 @@ async function runShapes(perGraph: boolean, maxBuckets: number): Promise<{ outpu
   const bytes = model();
   const file = `${process.env.TMPDIR ?? '/tmp'}/sessions-probe-${process.pid}.onnx`;
   (await import('node:fs')).writeFileSync(file, bytes);
-  const runs = await BoundRuns.open(file, [{ name: 'x', dtype: 'float32', rank: 1 }, { name: 'pos', dtype: 'int64', rank: 1 }], [{ name: 'y', dtype: 'float32', rank: 1 }], open, {}, 'cpu', maxBuckets, perGraph);
+  const runs = await BoundRuns.open(file, [{ name: 'x', dtype: 'float32', rank: 1 }, { name: 'pos', dtype: 'int64', rank: 1 }], [{ name: 'y', dtype: 'float32', rank: 1 }], { open, captureOptions: {}, location: 'cpu', maxBuckets, perGraph });
   const outputs: number[][] = [];
   const sessions: number[] = [];
   try {

@@ -80,27 +80,3 @@ export class GraphSessions {
     this.idle = null;
   }
 }
-
-/**
- * A bound stage's sessions: its step sessions (with `captureOptions`) and its copy graphs (IoBinding, one
- * thread each; upload, download, staging), opened in that order; every one already open is released
- * when a later one fails.
- */
-export async function openBoundStage<K extends string>(
-  open: OpenSession, model: string, captureOptions: Record<string, string>, perGraph: boolean, copyGraphs: Record<K, Uint8Array>,
-): Promise<{ steps: GraphSessions; copies: Record<K, BindableSession> }> {
-  const steps = await GraphSessions.open(open, model, captureOptions, perGraph);
-  const opened: BindableSession[] = [];
-  try {
-    const copies = {} as Record<K, BindableSession>;
-    for (const [name, graph] of Object.entries(copyGraphs) as [K, Uint8Array][]) {
-      copies[name] = await openBindable(open, graph, { intraOpNumThreads: 1 });
-      opened.push(copies[name]);
-    }
-    return { steps, copies };
-  } catch (err) {
-    for (const s of opened) await s.release();
-    await steps.dispose();
-    throw err;
-  }
-}
