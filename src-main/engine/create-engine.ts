@@ -130,9 +130,9 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   const config = resolveEngineConfig(options.config ?? {});
   const manifest = loadModelManifest(options.modelDir);
   const tokenizer = loadTextTokenizer(options.modelDir);
-  const plan = planProviders(config.provider, probeProviders(), manifest.dtype);
+  const providers = planProviders(config.provider, probeProviders(), manifest.dtype);
   const failures: string[] = [];
-  for (const candidate of plan.candidates) {
+  for (const candidate of providers.candidates) {
     try {
       const build = modelDirForProvider(options.modelDir, manifest, candidate.preferredDtype);
       const buildManifest = build.modelDir === options.modelDir ? manifest : loadModelManifest(build.modelDir);
@@ -144,7 +144,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
       return new Engine({ manifest: buildManifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, policy: options.policy, codecBatching: plan.resolved.codecBatching === 'on' });
     } catch (err) {
       const error = toStudioError(err);
-      if (!triesNextProvider(error.code) || plan.candidates.length === 1) throw error;
+      if (!triesNextProvider(error.code) || providers.candidates.length === 1) throw error;
       failures.push(`${candidate.provider}: ${error.message}`);
     }
   }
