@@ -8,7 +8,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadModelManifest } from '../../src-main/engine/models/model-manifest';
 import { BoundRuns, type BoundIo } from '../../src-main/engine/models/bound-runs';
-import { GRAPH_CAPTURE_OPTIONS, type HostTensorData, type ProviderName, type TensorDtype } from '../../src-main/engine/runtime/runtime';
+import type { HostTensorData, ProviderName, TensorDtype } from '../../src-main/engine/runtime/runtime';
+import { PROVIDERS } from '../../src-main/engine/runtime/providers';
 import { createSession, tensor, type OrtTensor } from '../../src-main/engine/runtime/ort';
 
 const { values: args } = parseArgs({ options: { model: { type: 'string' }, provider: { type: 'string', default: 'webgpu' }, rows: { type: 'string', default: '1' }, capacity: { type: 'string', default: '32' } } });
@@ -67,7 +68,7 @@ for (const varying of ['none', ...inputs.map((i) => i.name).filter((n) => !n.sta
   for (let step = 0; step < 5; step++) reference.push(key(await plain.run(hostFeeds(varying, step), outputs.map((o) => o.name))));
   const line: string[] = [];
   for (const capture of [false, true]) {
-    const runs = await BoundRuns.open(path.join(args.model!, spec.file), inputs, outputs, open, capture ? { ...GRAPH_CAPTURE_OPTIONS[provider] } : {}, 'device', 4, capture);
+    const runs = await BoundRuns.open(path.join(args.model!, spec.file), inputs, outputs, { open, captureOptions: capture ? { ...PROVIDERS[provider].graphCapture.options } : {}, location: 'device', maxBuckets: 4, perGraph: capture });
     const bad: number[] = [];
     for (let step = 0; step < 5; step++) {
       const out = await runs.run(dims, (v) => {

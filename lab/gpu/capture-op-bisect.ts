@@ -12,7 +12,8 @@ import { parseArgs } from 'node:util';
 import { float32ToFloat16Bits } from '../../src-main/model-format/float-bits';
 import { GraphBuilder } from '../../src-main/model-format/onnx/graph-builder';
 import { BoundRuns, type BoundIo } from '../../src-main/engine/models/bound-runs';
-import { GRAPH_CAPTURE_OPTIONS, type HostTensorData, type ProviderName } from '../../src-main/engine/runtime/runtime';
+import type { HostTensorData, ProviderName } from '../../src-main/engine/runtime/runtime';
+import { PROVIDERS } from '../../src-main/engine/runtime/providers';
 import { createSession } from '../../src-main/engine/runtime/ort';
 
 const { values: args } = parseArgs({ options: { provider: { type: 'string', default: 'webgpu' }, interleave: { type: 'boolean', default: false } } });
@@ -98,7 +99,7 @@ for (const c of CASES) {
   const results: string[][] = [];
   try {
     for (const capture of [false, true]) {
-      const runs = await BoundRuns.open(file, c.inputs, c.outputs, open, capture ? { ...GRAPH_CAPTURE_OPTIONS[provider] } : {}, 'device', 4, capture);
+      const runs = await BoundRuns.open(file, c.inputs, c.outputs, { open, captureOptions: capture ? { ...PROVIDERS[provider].graphCapture.options } : {}, location: 'device', maxBuckets: 4, perGraph: capture });
       const outs: string[] = [];
       // --interleave: an unrelated uncaptured session runs between the replays (as the engine's other stages do)
       const other = args.interleave ? await createSession(fs.readFileSync(path.join(dir, `${CASES[0].name.replace(/\W+/g, '_')}.onnx`)), { provider, runtime: 'c-api' }) : null;

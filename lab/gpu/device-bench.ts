@@ -29,6 +29,7 @@ import type { CodePredictorRow } from '../../src-main/engine/models/stages';
 import { OrtTalker } from '../../src-main/engine/models/talker';
 import { talkerOptionsFor } from '../../src-main/engine/kv/create-kv-store';
 import { resolveEngineConfig } from '../../src-main/engine/engine-config';
+import { planEngine } from '../../src-main/engine/engine-plan';
 import { createSession, listAvailableProviders, type ProviderName, type SessionOptions } from '../../src-main/engine/runtime/ort';
 
 const { values: args } = parseArgs({
@@ -76,7 +77,7 @@ async function stageScaling(builtDir: string, provider: ProviderName, batches: n
   const h = manifest.talker.hiddenSize;
   const out: Record<string, unknown> = {};
   const loadT = performance.now();
-  const talker = new OrtTalker(await createSession(path.join(builtDir, manifest.graphs.talker.file), options('talker')), manifest, await talkerOptionsFor(manifest, resolveEngineConfig({ kvCache: { mode: 'host' } }), provider, null));
+  const talker = new OrtTalker(await createSession(path.join(builtDir, manifest.graphs.talker.file), options('talker')), manifest, await talkerOptionsFor(manifest, planEngine(resolveEngineConfig({ kvCache: { mode: 'host' } }), provider, manifest).resolved, provider, null));
   const loop = new OrtCodePredictorLoop(await createSession(path.join(builtDir, manifest.graphs.codePredictorLoop.file), options('cp-loop')), manifest, embeddings);
   const step = new OrtCodePredictor(await createSession(path.join(builtDir, manifest.graphs.codePredictorStep.file), options('cp-step')), manifest, embeddings);
   const codec = new OrtCodecDecoder(await createSession(path.join(builtDir, manifest.graphs.codec.file), options('codec')), manifest);

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { talkerOptionsFor } from '../../src-main/engine/kv/create-kv-store';
 import { resolveEngineConfig } from '../../src-main/engine/engine-config';
+import { planEngine } from '../../src-main/engine/engine-plan';
 import { OrtCodePredictorLoop } from '../../src-main/engine/models/code-predictor-loop';
 import { OrtCodecDecoder } from '../../src-main/engine/models/codec-decoder';
 import { EmbeddingTables } from '../../src-main/engine/models/embedding-tables';
@@ -120,7 +121,7 @@ async function stageRuns(builtDir: string, variant: string, runs: number): Promi
   };
   const provider = spec.provider as ProviderName;
   await stage('talkerDecode', manifest.graphs.talker.file, async (s) => {
-    const talker = new OrtTalker(s, manifest, await talkerOptionsFor(manifest, resolveEngineConfig({ kvCache: { mode: 'host' } }), provider, null));
+    const talker = new OrtTalker(s, manifest, await talkerOptionsFor(manifest, planEngine(resolveEngineConfig({ kvCache: { mode: 'host' } }), provider, manifest).resolved, provider, null));
     await talker.prefill([{ sequenceId: 1, embeds: sine(8 * h, 0), numRows: 8 }]);
     // one decode position per call at the same past length: release and prefill again would cost more than the call
     return { call: () => talker.decode([{ sequenceId: 1, embeds: sine(h, 1), numRows: 1 }]), dispose: () => talker.dispose() };

@@ -16,6 +16,7 @@ import type { CodePredictorRow } from '../../src-main/engine/models/stages';
 import { OrtTalker } from '../../src-main/engine/models/talker';
 import { talkerOptionsFor } from '../../src-main/engine/kv/create-kv-store';
 import { resolveEngineConfig } from '../../src-main/engine/engine-config';
+import { planEngine } from '../../src-main/engine/engine-plan';
 import { createSession, type ProviderName } from '../../src-main/engine/runtime/ort';
 
 const { values: args } = parseArgs({ options: { work: { type: 'string', default: '/tmp/w' }, out: { type: 'string', default: '.cache/inv-out' }, size: { type: 'string', default: '0.6b' }, provider: { type: 'string', default: 'webgpu' } } });
@@ -33,7 +34,7 @@ const same = (a: ArrayLike<number>, b: ArrayLike<number>) => {
 };
 const report: Record<string, unknown> = {};
 
-const talker = new OrtTalker(await createSession(path.join(builtDir, manifest.graphs.talker.file), { provider }), manifest, await talkerOptionsFor(manifest, resolveEngineConfig({ kvCache: { mode: 'host' } }), provider, null));
+const talker = new OrtTalker(await createSession(path.join(builtDir, manifest.graphs.talker.file), { provider }), manifest, await talkerOptionsFor(manifest, planEngine(resolveEngineConfig({ kvCache: { mode: 'host' } }), provider, manifest).resolved, provider, null));
 let nextId = 1;
 /** Row 0 (phase 0) decoded after a 32-row prompt, beside mates with phases `mates`. */
 async function talkerRow0(mates: number[]): Promise<{ prefill: Float32Array; decode: Float32Array }> {

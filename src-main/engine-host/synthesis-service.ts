@@ -16,6 +16,7 @@ import type { Engine } from '../engine/engine';
 import type { Sequence } from '../engine/sequence';
 import { listVoices } from '../engine/list-voices';
 import { listLanguages, supportsInstruct } from '../engine/prompt';
+import { findProvider } from '../engine/runtime/providers';
 import { resolveModel } from './embedded-model';
 import { EngineLoop } from './engine-loop';
 import { defaultAudioInsertPolicy, loadAudioInserts, type AudioInsertPolicy, type LoadedInserts } from './audio-inserts';
@@ -66,7 +67,7 @@ function parseTurnSequenceId(id: string): { requestId: string; partIndex: number
 
 export async function createSynthesisService(options: HostStartOptions, emit: Emit, log: (m: string) => void = (m) => console.info(m), onDeviceLost?: (error: StudioError) => void): Promise<SynthesisService> {
   const provider = (options.engineConfig.provider as string | undefined) ?? 'auto';
-  const dtype = provider === 'cpu' || provider === 'auto' ? 'fp32' : 'fp16';
+  const dtype = provider === 'auto' ? 'fp32' : (findProvider(provider)?.preferredDtype ?? 'fp16');
   const model = await resolveModel(options.model, options.cacheDir, dtype, log);
   // Random weights never sample EOS, so every request would run to the runaway cap (~1 s of audio
   // per text token). For synthetic models the cap defaults to a realistic speech length instead.

@@ -2,28 +2,26 @@
 // and bad keys/values are rejected naming the key path.
 import { describe, expect, it } from 'vitest';
 import { defaultEngineConfig, describeEngineConfig, resolveEngineConfig } from './engine-config';
-import { resolveCodecStateStore } from './create-engine';
+import { resolveCodecStateStore } from './engine-plan';
 
 describe('engine config', () => {
   it('has the documented defaults', () => {
-    expect(defaultEngineConfig()).toEqual({
-      provider: 'auto',
-      deviceIndex: -1,
-      intraOpNumThreads: 0,
-      codec: { mode: 'auto', stateStore: 'auto', chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
-      maxSequenceTokens: 4096,
-      maxRunningSequences: 8,
-      maxPrefillSequences: 4,
-      framesPerTextToken: 12,
-      minFramesCap: 75,
-      promptLayout: 'non-streaming',
-      codePredictor: 'manifest',
-      codecBatching: 'auto',
-      shapeBuckets: { mode: 'auto', talkerRows: 8, talkerPrefillRows: 1, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 },
-      kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0, regroupOnDevice: true },
-      graphCapture: { mode: 'off', maxBuckets: 16 },
-      providerOptions: {},
-    });
+    const d = defaultEngineConfig();
+    // every setting a provider decides is 'auto' (engine-plan.ts resolves it); capture is opt-in; no device pinned
+    expect([d.provider, d.codec.mode, d.codec.stateStore, d.codecBatching, d.shapeBuckets.mode, d.kvCache.mode]).toEqual(['auto', 'auto', 'auto', 'auto', 'auto', 'auto']);
+    expect([d.graphCapture.mode, d.graphCapture.maxBuckets, d.deviceIndex, d.intraOpNumThreads, d.providerOptions]).toEqual(['off', 16, -1, 0, {}]);
+    // chunks of 1, 2, 4, 8, 8, … frames, each with 25 frames of context (spec §4.4)
+    expect([d.codec.firstChunkFrames, d.codec.chunkFrames, d.codec.leftContextFrames]).toEqual([1, 8, 25]);
+    expect([d.maxSequenceTokens, d.maxRunningSequences, d.maxPrefillSequences, d.framesPerTextToken, d.minFramesCap]).toEqual([4096, 8, 4, 12, 75]);
+    expect([d.promptLayout, d.codePredictor]).toEqual(['non-streaming', 'manifest']);
+    // decode rows in 8s, prefill one arrival at a time, codec calls of at least 2 rows and at most 160 row-frames
+    const b = d.shapeBuckets;
+    expect([b.talkerRows, b.talkerPrefillRows, b.codePredictorRows, b.codecMinRows, b.codecMaxRowFrames]).toEqual([8, 1, 8, 2, 160]);
+    const k = d.kvCache;
+    expect([k.blockPositions, k.initialBlocks, k.maxBlocks, k.regroupOnDevice]).toEqual([64, 0, 0, true]);
+    // and resolving no overrides gives exactly these, as a fresh object each time
+    expect(resolveEngineConfig({})).toEqual(d);
+    expect(defaultEngineConfig()).not.toBe(d);
   });
 
   it('takes provider options as a free string map and refuses other values, naming the key', () => {
@@ -33,7 +31,7 @@ describe('engine config', () => {
   });
 
   it('checks graphCapture: its modes, a bucket count ≥ 1, and no device-resident KV beside it', () => {
-    expect(resolveEngineConfig({ graphCapture: { mode: 'bound' } }).graphCapture).toEqual({ mode: 'bound', maxBuckets: 16 });
+    expect(resolveEngineConfig({ graphCapture: { mode: 'bound' } }).graphCapture).toEqual({ ...defaultEngineConfig().graphCapture, mode: 'bound' });
     expect(() => resolveEngineConfig({ graphCapture: { mode: 'always' } })).toThrow(/graphCapture\.mode.*off, bound, on/);
     expect(() => resolveEngineConfig({ graphCapture: { maxBuckets: 0 } })).toThrow(/graphCapture\.maxBuckets.*≥ 1/);
     expect(() => resolveEngineConfig({ graphCapture: { mode: 'on' }, kvCache: { mode: 'device' } })).toThrow(/kvCache\.mode.*graphCapture\.mode 'on'/);
@@ -48,13 +46,13 @@ describe('engine config', () => {
     expect(resolveEngineConfig({ shapeBuckets: { codecMaxRowFrames: 0 } }).shapeBuckets.codecMaxRowFrames).toBe(0);
     expect(() => resolveEngineConfig({ kvCache: { mode: 'gpu' } })).toThrow(/kvCache\.mode.*auto, host, device/);
     expect(() => resolveEngineConfig({ kvCache: { blockPositions: 0 } })).toThrow(/kvCache\.blockPositions.*≥ 1/);
-    expect(resolveEngineConfig({ shapeBuckets: { talkerRows: 4 } }).shapeBuckets).toEqual({ mode: 'auto', talkerRows: 4, talkerPrefillRows: 1, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 });
+    expect(resolveEngineConfig({ shapeBuckets: { talkerRows: 4 } }).shapeBuckets).toEqual({ ...defaultEngineConfig().shapeBuckets, talkerRows: 4 });
   });
 
   it('merges nested overrides and freezes the result', () => {
     const config = resolveEngineConfig({ provider: 'cpu', codec: { chunkFrames: 12 } });
     expect(config.provider).toBe('cpu');
-    expect(config.codec).toEqual({ mode: 'auto', stateStore: 'auto', chunkFrames: 12, firstChunkFrames: 1, leftContextFrames: 25 });
+    expect(config.codec).toEqual({ ...defaultEngineConfig().codec, chunkFrames: 12 });
     expect(Object.isFrozen(config.codec)).toBe(true);
   });
 

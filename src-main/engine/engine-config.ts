@@ -6,13 +6,30 @@
  */
 import { StudioError } from '../../src-shared/errors';
 import { MIN_LEFT_CONTEXT_FRAMES } from '../model-format/codec/chunked-decode';
+import { PROVIDER_NAMES, type ProviderName } from './runtime/providers';
 
-export type ProviderChoice = 'auto' | 'cpu' | 'webgpu' | 'cuda' | 'dml';
-export type PromptLayout = 'non-streaming' | 'streaming-text';
-export type CodePredictorChoice = 'manifest' | 'step' | 'loop';
-export type CodecBatchingChoice = 'auto' | 'on' | 'off';
-export type ShapeBucketsChoice = 'auto' | 'on' | 'off';
-export type KvCacheChoice = 'auto' | 'host' | 'device';
+/** The values of each enumerated setting, by key path: the types below and validation both read them. */
+const CHOICES = {
+  promptLayout: ['non-streaming', 'streaming-text'],
+  codePredictor: ['manifest', 'step', 'loop'],
+  codecBatching: ['auto', 'on', 'off'],
+  'shapeBuckets.mode': ['auto', 'on', 'off'],
+  'kvCache.mode': ['auto', 'host', 'device'],
+  'codec.mode': ['auto', 'window', 'stream'],
+  'codec.stateStore': ['auto', 'host', 'device'],
+  'graphCapture.mode': ['off', 'bound', 'on'],
+} as const;
+type Choice<K extends keyof typeof CHOICES> = (typeof CHOICES)[K][number];
+
+export type ProviderChoice = 'auto' | ProviderName;
+export type PromptLayout = Choice<'promptLayout'>;
+export type CodePredictorChoice = Choice<'codePredictor'>;
+export type CodecBatchingChoice = Choice<'codecBatching'>;
+export type ShapeBucketsChoice = Choice<'shapeBuckets.mode'>;
+export type KvCacheChoice = Choice<'kvCache.mode'>;
+export type GraphCaptureChoice = Choice<'graphCapture.mode'>;
+export type CodecModeChoice = Choice<'codec.mode'>;
+export type CodecStateChoice = Choice<'codec.stateStore'>;
 
 /**
  * Fixed call shapes for providers whose kernels change a row's result with the batch's row count.
@@ -53,8 +70,6 @@ export interface KvCacheConfig {
   regroupOnDevice: boolean;
 }
 
-export type GraphCaptureChoice = 'off' | 'bound' | 'on';
-
 /**
  * The talker's decode form. 'off': talker.onnx with fresh tensors per run (as before). 'bound': the
  * capture-ready talker-decode.onnx through the C-API adapter's IoBinding, fixed buffers per (rows,
@@ -67,9 +82,6 @@ export interface GraphCaptureConfig {
   /** Buckets (rows × capacity) with buffers held at once; the least recently used is released past this. */
   maxBuckets: number;
 }
-
-export type CodecModeChoice = 'auto' | 'window' | 'stream';
-export type CodecStateChoice = 'auto' | 'host' | 'device';
 
 export interface CodecChunkConfig {
   /**
@@ -84,7 +96,7 @@ export interface CodecChunkConfig {
   /**
    * Where the stream mode's carried state lives between calls. 'device': on the GPU, fed back as it is
    * or regathered there when a call's rows change; 'host': copied down and up on every call.
-   * 'auto': 'device' on WebGPU, 'host' elsewhere. With graphCapture on, the streaming codec's state lives
+   * 'auto': 'device' where outputs can stay on the device (WebGPU), 'host' elsewhere (engine-plan.ts). With graphCapture on, the streaming codec's state lives
    * in the bound form's buffers (and a host record); 'device' is refused there.
    */
   stateStore: CodecStateChoice;
@@ -149,17 +161,7 @@ export function defaultEngineConfig(): EngineConfig {
   };
 }
 
-const ENUMS: Record<string, readonly string[]> = {
-  provider: ['auto', 'cpu', 'webgpu', 'cuda', 'dml'],
-  promptLayout: ['non-streaming', 'streaming-text'],
-  codePredictor: ['manifest', 'step', 'loop'],
-  codecBatching: ['auto', 'on', 'off'],
-  'shapeBuckets.mode': ['auto', 'on', 'off'],
-  'kvCache.mode': ['auto', 'host', 'device'],
-  'codec.mode': ['auto', 'window', 'stream'],
-  'codec.stateStore': ['auto', 'host', 'device'],
-  'graphCapture.mode': ['off', 'bound', 'on'],
-};
+const ENUMS: Record<string, readonly string[]> = { provider: ['auto', ...PROVIDER_NAMES], ...CHOICES };
 
 /** Lower bounds for integer keys (by key path). */
 const MINIMUMS: Record<string, number> = {

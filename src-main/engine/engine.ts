@@ -25,6 +25,7 @@ import { Emitter } from './emitter';
 import type { EngineConfig } from './engine-config';
 import { decodeAudio, decodeStep, predictCodebooks, prefill, sampleCodebook0, type FrameContext } from './frame-steps';
 import type { ModelStages } from './models/stages';
+import { findProvider } from './runtime/providers';
 import { isDone, type Sequence } from './sequence';
 import type { TextTokenizer } from './tokenizer';
 import { fifoSchedulerConfig } from '../scheduler/batch-policy';
@@ -181,7 +182,7 @@ export class Engine {
       numWaiting: queue.numWaiting,
       numRunning: queue.numRunning,
       numInFlight: queue.numWaiting + queue.numRunning,
-      gpuLeased: this.parts.provider.name !== 'cpu',
+      gpuLeased: findProvider(this.parts.provider.name)?.deviceMemory !== false,
       ...this.counts,
       // the engine's refusals (bad input) and the scheduler's (queue full, more turns than it holds)
       numRejected: this.counts.numRejected + queue.numRejected,

@@ -1,6 +1,7 @@
 // Provider planning over fake probes: auto's ranking and reasons, explicit choices, fp16 on CPU.
 import { describe, expect, it } from 'vitest';
-import { planProviders, probeCudaLibraries, type ProviderProbe } from './provider-select';
+import { planProviders } from './provider-select';
+import { probeCudaLibraries, type ProviderProbe } from './runtime/provider-probe';
 
 const LINUX_NO_GPU: ProviderProbe = {
   platform: 'linux',

@@ -1,24 +1,19 @@
 /**
- * Picks and sizes the talker's KV store for a provider: resolves kvCache 'auto' (device-resident on
- * WebGPU, host-resident elsewhere and whenever graphCapture is on: its buffers stage from the pool), the pool's block counts derived from the batch limits, and the
- * device strategy's downloader and on-device regrouper.
+ * Builds and sizes the talker's KV store from the resolved plan (engine-plan.ts resolves kvCache 'auto'):
+ * the host store, or the device store with its downloader and on-device regrouper; the pool's block
+ * counts derived from the batch limits.
  */
 import type { ModelManifest } from '../../model-format/manifest';
-import type { EngineConfig } from '../engine-config';
+import type { ResolvedEngineConfig } from '../engine-plan';
 import { buildCopyGraph, buildRegroupGraph, copyInputName, copyOutputName, REGROUP_CAPACITY, REGROUP_ROWS, regroupOutputName, regroupSourceName } from '../../model-format/copy-graph';
 import { createSession, runSession, tensor, type ProviderName } from '../runtime/ort';
+import { PROVIDERS } from '../runtime/providers';
 import { sessionsByCount } from '../runtime/sessions-by-count';
 import { DeviceKvStore, type TensorDownloader, type TensorRegrouper } from './device-kv-store';
 import { HostKvPool } from './host-kv-pool';
 import { HostKvStore } from './host-kv-store';
 import type { TalkerKvStore } from './kv-store';
 import type { OrtTalkerOptions } from '../models/talker';
-
-export function resolveKvStrategy(config: Pick<EngineConfig, 'kvCache' | 'graphCapture'>, provider: ProviderName): 'host' | 'device' {
-  if (config.kvCache.mode !== 'auto') return config.kvCache.mode;
-  if (config.graphCapture.mode !== 'off') return 'host';
-  return provider === 'webgpu' ? 'device' : 'host';
-}
 
 /**
  * A downloader for device-resident tensors: one run of a copy graph on `provider` whose outputs stay
@@ -38,7 +33,7 @@ async function copySessionDownloader(count: number, elemType: 'float32' | 'float
 /** Regroups device tensors with one session per source count (opened on first use), outputs left on the device. */
 function sessionRegrouper(count: number, elemType: 'float32' | 'float16', provider: ProviderName): { regroup: TensorRegrouper; release: () => Promise<void> } {
   const outputs = Array.from({ length: count }, (_, i) => regroupOutputName(i));
-  const sessions = sessionsByCount((n) => buildRegroupGraph(n, count, elemType), { provider, intraOpNumThreads: 1, ...(provider === 'webgpu' ? { gpuOutputs: outputs } : {}) });
+  const sessions = sessionsByCount((n) => buildRegroupGraph(n, count, elemType), { provider, intraOpNumThreads: 1, ...(PROVIDERS[provider].gpuBufferOutputs ? { gpuOutputs: outputs } : {}) });
   return {
     regroup: async (sources, rows, capacity) => {
       const feeds: Record<string, ReturnType<typeof tensor>> = {
@@ -53,7 +48,10 @@ function sessionRegrouper(count: number, elemType: 'float32' | 'float16', provid
   };
 }
 
-export async function createTalkerKvStore(manifest: ModelManifest, config: EngineConfig, provider: ProviderName): Promise<TalkerKvStore> {
+/** The KV settings and batch limits a store is sized by, 'auto' resolved. */
+type KvConfig = Pick<ResolvedEngineConfig, 'kvCache' | 'maxSequenceTokens' | 'maxRunningSequences'>;
+
+export async function createTalkerKvStore(manifest: ModelManifest, config: KvConfig, provider: ProviderName): Promise<TalkerKvStore> {
   const k = config.kvCache;
   const blocksPerSequence = Math.ceil(config.maxSequenceTokens / k.blockPositions);
   const maxBlocks = k.maxBlocks > 0 ? k.maxBlocks : config.maxRunningSequences * blocksPerSequence;
@@ -61,7 +59,7 @@ export async function createTalkerKvStore(manifest: ModelManifest, config: Engin
   const t = manifest.talker;
   const dtype = manifest.dtype === 'fp16' ? 'float16' : 'float32';
   const pool = new HostKvPool({ dims: { numLayers: t.numLayers, numKvHeads: t.numKvHeads, headDim: t.headDim, blockPositions: k.blockPositions }, dtype, initialBlocks, maxBlocks });
-  if (resolveKvStrategy(config, provider) === 'host') return new HostKvStore(pool, dtype);
+  if (config.kvCache.mode === 'host') return new HostKvStore(pool, dtype);
   const copier = await copySessionDownloader(t.numLayers * 2, dtype, provider);
   const regrouper = k.regroupOnDevice ? sessionRegrouper(t.numLayers * 2, dtype, provider) : null;
   const release = async () => {
@@ -74,7 +72,7 @@ export async function createTalkerKvStore(manifest: ModelManifest, config: Engin
 /** OrtTalker options for a provider: its KV store, capacity step and the row buckets of decode and prefill runs (null: none). */
 export async function talkerOptionsFor(
   manifest: ModelManifest,
-  config: EngineConfig,
+  config: KvConfig,
   provider: ProviderName,
   bucketRows: { decode: number; prefill: number } | null,
 ): Promise<OrtTalkerOptions> {

@@ -6,8 +6,8 @@
  */
 import type { ModelManifest } from '../../model-format/manifest';
 import { float32ToFloat16Bits } from '../../model-format/float-bits';
+import type { BoundSetup } from './bound-buckets';
 import { BoundRuns, type BoundRunsStats } from './bound-runs';
-import type { OpenSession } from './graph-sessions';
 import { loopInputs, splitCodes } from './code-predictor-loop';
 import type { CodePredictorRow, CodePredictorStage, EmbeddingLookup } from './stages';
 
@@ -16,7 +16,7 @@ export class BoundCodePredictorLoop implements CodePredictorStage {
 
   private constructor(private readonly runs: BoundRuns, private readonly manifest: ModelManifest, private readonly embeddings: EmbeddingLookup) {}
 
-  static async open(model: string, manifest: ModelManifest, embeddings: EmbeddingLookup, open: OpenSession, captureOptions: Record<string, string>, location: 'cpu' | 'device', maxBuckets: number, perGraph = false): Promise<BoundCodePredictorLoop> {
+  static async open(model: string, manifest: ModelManifest, embeddings: EmbeddingLookup, setup: BoundSetup): Promise<BoundCodePredictorLoop> {
     const act = manifest.dtype === 'fp16' ? 'float16' : 'float32';
     const inputs = [
       { name: 'last_hidden', dtype: act, rank: 3 },
@@ -27,7 +27,7 @@ export class BoundCodePredictorLoop implements CodePredictorStage {
       { name: 'in_top_k', dtype: 'float32', rank: 2 },
       { name: 'top_p', dtype: 'float32', rank: 1 },
     ] as const;
-    const runs = await BoundRuns.open(model, inputs, [{ name: 'codes', dtype: 'int32', rank: 2 }], open, captureOptions, location, maxBuckets, perGraph);
+    const runs = await BoundRuns.open(model, inputs, [{ name: 'codes', dtype: 'int32', rank: 2 }], setup);
     return new BoundCodePredictorLoop(runs, manifest, embeddings);
   }
 
@@ -36,11 +36,9 @@ export class BoundCodePredictorLoop implements CodePredictorStage {
   }
 
   async predict(rows: readonly CodePredictorRow[]): Promise<number[][]> {
-    const batch = rows.length;
-    const h = this.manifest.talker.hiddenSize;
-    const numSteps = this.manifest.numCodeGroups - 1;
-    this.runBatchSizes.push(batch);
+    this.runBatchSizes.push(rows.length);
     const x = loopInputs(rows, this.manifest, this.embeddings);
+    const { batch, hiddenSize: h, numSteps } = x;
     const k = Number(x.topK.reduce((a, b) => (b > a ? b : a), 1n));
     const dims = { last_hidden: [batch, 1, h], first_code_embed: [batch, 1, h], uniforms: [batch, numSteps], temperature: [batch], top_k_max: [1], in_top_k: [batch, k], top_p: [batch], codes: [batch, numSteps] };
     const fp16 = this.manifest.dtype === 'fp16';

@@ -7,9 +7,10 @@
  * than the host's float64 one (LOOP_SAMPLING_DIFFERS). No KV leaves the graph.
  */
 import type { ModelManifest } from '../../model-format/manifest';
-import { runSession, tensor, type OrtSession } from '../runtime/ort';
-import { activationTensor, type ActivationDtype } from './activations';
-import type { CodePredictorRow, CodePredictorStage, EmbeddingLookup } from './stages';
+import { runSession, tensor } from '../runtime/ort';
+import { activationTensor } from './activations';
+import { SessionCodePredictor } from './code-predictor';
+import type { CodePredictorRow, EmbeddingLookup } from './stages';
 
 /**
  * Where a sampled loop-graph draw can differ from the step path's host draw with the same uniform: the
@@ -18,24 +19,11 @@ import type { CodePredictorRow, CodePredictorStage, EmbeddingLookup } from './st
  */
 export const LOOP_SAMPLING_DIFFERS = 'float32 CDF (graph) vs float64 CDF (host) at a boundary';
 
-export class OrtCodePredictorLoop implements CodePredictorStage {
-  private readonly dtype: ActivationDtype;
-  readonly runBatchSizes: number[] = [];
-
-  constructor(
-    private readonly session: OrtSession,
-    private readonly manifest: ModelManifest,
-    private readonly embeddings: EmbeddingLookup,
-  ) {
-    this.dtype = manifest.dtype === 'fp16' ? 'float16' : 'float32';
-  }
-
+export class OrtCodePredictorLoop extends SessionCodePredictor {
   async predict(rows: readonly CodePredictorRow[]): Promise<number[][]> {
-    const batch = rows.length;
-    const h = this.manifest.talker.hiddenSize;
-    const numSteps = this.manifest.numCodeGroups - 1;
-    this.runBatchSizes.push(batch);
+    this.runBatchSizes.push(rows.length);
     const x = loopInputs(rows, this.manifest, this.embeddings);
+    const { batch, hiddenSize: h, numSteps } = x;
     const out = await runSession(this.session, {
       last_hidden: activationTensor(this.dtype, x.hidden, [batch, 1, h]),
       first_code_embed: activationTensor(this.dtype, x.firstEmbed, [batch, 1, h]),
@@ -46,19 +34,18 @@ export class OrtCodePredictorLoop implements CodePredictorStage {
     }, ['codes']);
     return splitCodes(out.codes.data as Int32Array, batch, numSteps);
   }
-
-  async dispose(): Promise<void> {
-    await this.session.release();
-  }
 }
 
-/** The loop graph's per-row inputs as host arrays (greedy rows: top_k 1, uniforms 0, temperature and top_p 1). */
+/** The loop graph's per-row inputs as host arrays (greedy rows: top_k 1, uniforms 0, temperature and top_p 1), and the call's sizes. */
 export function loopInputs(rows: readonly CodePredictorRow[], manifest: ModelManifest, embeddings: EmbeddingLookup) {
   const batch = rows.length;
   const h = manifest.talker.hiddenSize;
   const numSteps = manifest.numCodeGroups - 1;
   const vocabSize = manifest.codePredictor.vocabSize;
   const x = {
+    batch,
+    hiddenSize: h,
+    numSteps,
     hidden: new Float32Array(batch * h),
     firstEmbed: new Float32Array(batch * h),
     uniforms: new Float32Array(batch * numSteps),

@@ -3,6 +3,7 @@
  * empty past, then one call per remaining codebook fed with E_{j-1}(c_j) and the previous presents
  * (spec §1.5). All rows of a step share shapes and positions, so the batch needs no padding; each
  * row's token is sampled on the host (sampler.ts) with its own warpers and counter-RNG uniform.
+ * SessionCodePredictor is what it shares with the loop graph's stage (code-predictor-loop.ts).
  */
 import type { ModelManifest } from '../../model-format/manifest';
 import { runSession, tensor, type OrtSession, type OrtTensor } from '../runtime/ort';
@@ -10,18 +11,28 @@ import { activationTensor, emptyActivation, toFloat32, type ActivationDtype } fr
 import { NO_TOKEN, sampleCodePredictorToken } from '../sampling/sampler';
 import type { CodePredictorRow, CodePredictorStage, EmbeddingLookup } from './stages';
 
-export class OrtCodePredictor implements CodePredictorStage {
-  private readonly dtype: ActivationDtype;
+/** What the code predictors over one session share (the step graph here, the loop graph in code-predictor-loop.ts). */
+export abstract class SessionCodePredictor implements CodePredictorStage {
+  protected readonly dtype: ActivationDtype;
+  /** Rows of every call, for tests and the bench. */
   readonly runBatchSizes: number[] = [];
 
   constructor(
-    private readonly session: OrtSession,
-    private readonly manifest: ModelManifest,
-    private readonly embeddings: EmbeddingLookup,
+    protected readonly session: OrtSession,
+    protected readonly manifest: ModelManifest,
+    protected readonly embeddings: EmbeddingLookup,
   ) {
     this.dtype = manifest.dtype === 'fp16' ? 'float16' : 'float32';
   }
 
+  abstract predict(rows: readonly CodePredictorRow[]): Promise<number[][]>;
+
+  async dispose(): Promise<void> {
+    await this.session.release();
+  }
+}
+
+export class OrtCodePredictor extends SessionCodePredictor {
   async predict(rows: readonly CodePredictorRow[]): Promise<number[][]> {
     const batch = rows.length;
     const h = this.manifest.talker.hiddenSize;
@@ -65,9 +76,5 @@ export class OrtCodePredictor implements CodePredictorStage {
       }
     }
     return codes;
-  }
-
-  async dispose(): Promise<void> {
-    await this.session.release();
   }
 }

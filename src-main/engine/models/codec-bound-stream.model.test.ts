@@ -49,7 +49,7 @@ afterAll(async () => {
 describe('BoundCodecStream (tiny, CPU, C-API adapter)', () => {
   for (const maxBuckets of [16, 1]) {
     it(`gives today's streaming PCM bytes call for call (maxBuckets ${maxBuckets})`, async () => {
-      const bound = await BoundCodecStream.open(path.join(builtDir, manifest.graphs.codecStreamStatic!.file), manifest, open, {}, 'cpu', maxBuckets);
+      const bound = await BoundCodecStream.open(path.join(builtDir, manifest.graphs.codecStreamStatic!.file), manifest, { open, captureOptions: {}, location: 'cpu', maxBuckets });
       const decoded = new Map<number, number>();
       try {
         for (const [k, call] of SCRIPT.entries()) {
@@ -80,7 +80,7 @@ describe('BoundCodecStream (tiny, CPU, C-API adapter)', () => {
   }
 
   it('plain windows decode from zero state and keep nothing, as today', async () => {
-    const bound = await BoundCodecStream.open(path.join(builtDir, manifest.graphs.codecStreamStatic!.file), manifest, open, {}, 'cpu', 4);
+    const bound = await BoundCodecStream.open(path.join(builtDir, manifest.graphs.codecStreamStatic!.file), manifest, { open, captureOptions: {}, location: 'cpu', maxBuckets: 4 });
     try {
       const windows = [window(7, 0, 6), window(8, 3, 6)];
       const expected = await today.decodeBatch(windows);

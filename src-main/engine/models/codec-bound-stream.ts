@@ -13,20 +13,16 @@ import {
 } from '../../model-format/codec/codec-stream-io';
 import type { GraphSpec, ModelManifest } from '../../model-format/manifest';
 import type { StageBinding, StageBuffer, StageSession } from '../runtime/runtime';
-import { lruEntryAsync } from './bound-runs';
-import { FIRST_GPU_GRAPH_ID, openBoundStage, type BindableSession, type GraphSessions, type OpenSession } from './graph-sessions';
+import { BoundBuckets, type BoundBucketStats, type BoundSetup } from './bound-buckets';
+import type { BindableSession } from './graph-sessions';
 import { missingState, rowsPerState, type StateIo } from './codec-state';
 import type { CodecStage, CodecStreamRow, CodecWindow } from './stages';
 
-export interface BoundCodecStats {
-  numRuns: number;
-  /** Runs whose read set was staged from the host record (other rows or frame counts, or a first call). */
-  numRunsStaged: number;
-  numBuckets: number;
-  /** gpu_graph_id values handed out (two per bucket ever opened; never reused). */
-  numGraphIds: number;
-  /** Step sessions open (1, or one per graph id where the provider keeps one captured graph per session). */
-  numSessions: number;
+/**
+ * numRunsStaged: runs whose read set was staged from the host record (other rows or frame counts, or a
+ * first call); numGraphIds counts two per bucket (one per state set).
+ */
+export interface BoundCodecStats extends BoundBucketStats {
   /** Sequences whose state the host record keeps. */
   numSequences: number;
 }
@@ -65,29 +61,28 @@ const STEP_RANKS = [3, 5, 2, 2];
 /** The host-written inputs a build has: codes and mask, plus the RoPE positions on portable-ops builds. */
 const numStepInputs = (spec: GraphSpec): number => (spec.inputs.some((i) => i.name === CODEC_STATIC_QUERY_POSITIONS) ? 4 : 2);
 
+/** Copy bindings first: they bind the step bindings' buffers. */
+function releaseBucket(b: Bucket): BindableSession[] {
+  for (const binding of [b.upload, ...b.stage, ...b.download, b.step[1], b.step[0]]) binding.release();
+  return b.sessions;
+}
+
 export class BoundCodecStream implements CodecStage {
   readonly sampleRateHz: number;
   readonly samplesPerFrame: number;
   readonly streaming = true;
   /** Rows of every run, for tests and the bench. */
   readonly runBatchSizes: number[] = [];
-  private readonly buckets = new Map<string, Bucket>();
   private readonly record = new Map<number, Float32Array[]>();
   private readonly numQuantizers: number;
   private readonly numCarried: number;
   /** Portable-ops builds take RoPE positions from the host; fused ones use constant starts. */
   private readonly hasPositions: boolean;
-  private nextGraphId = FIRST_GPU_GRAPH_ID;
-  private numRuns = 0;
-  private numRunsStaged = 0;
 
   private constructor(
-    private readonly steps: GraphSessions,
-    private readonly copies: { upload: StageSession; stage: StageSession; download: StageSession },
+    private readonly buckets: BoundBuckets<Bucket, 'upload' | 'stage' | 'download'>,
     manifest: ModelManifest,
     private readonly io: readonly StateIo[],
-    private readonly location: 'cpu' | 'device',
-    private readonly maxBuckets: number,
   ) {
     this.sampleRateHz = manifest.codec.sampleRateHz;
     this.samplesPerFrame = manifest.codec.samplesPerFrame;
@@ -97,22 +92,22 @@ export class BoundCodecStream implements CodecStage {
     this.hasPositions = manifest.graphs.codecStreamStatic!.inputs.some((i) => i.name === CODEC_STATIC_QUERY_POSITIONS);
   }
 
-  /** Opens the static stream session (with `captureOptions`) and its copy sessions; buffers live on the provider's device unless it has none. */
-  static async open(model: string, manifest: ModelManifest, open: OpenSession, captureOptions: Record<string, string>, location: 'cpu' | 'device', maxBuckets: number, perGraph = false): Promise<BoundCodecStream> {
+  /** Opens the static stream session (with the setup's capture options) and its copy sessions; buffers live where the setup says. */
+  static async open(model: string, manifest: ModelManifest, setup: BoundSetup): Promise<BoundCodecStream> {
     const spec = manifest.graphs.codecStreamStatic;
     if (!spec) throw new StudioError('model-invalid', "the capture-ready streaming codec needs codec_decoder_stream_static.onnx (builder v12 on); rebuild the model with 'studio model build'", {});
     const io = stateIo(spec);
     const n = numStepInputs(spec);
-    const { steps, copies } = await openBoundStage(open, model, captureOptions, perGraph, {
+    const buckets = await BoundBuckets.open(model, setup, {
       upload: buildTypedCopyGraph(STEP_TYPES.slice(0, n), STEP_RANKS.slice(0, n)),
       stage: buildCopyGraph(io.length, 'float32', 3),
       download: buildTypedCopyGraph(['float32', ...io.map(() => 'float32' as const)], [2, ...io.map(() => 3)]),
-    });
-    return new BoundCodecStream(steps, copies, manifest, io, location, maxBuckets);
+    }, releaseBucket);
+    return new BoundCodecStream(buckets, manifest, io);
   }
 
   stats(): BoundCodecStats {
-    return { numRuns: this.numRuns, numRunsStaged: this.numRunsStaged, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId - FIRST_GPU_GRAPH_ID, numSessions: this.steps.numOpen, numSequences: this.record.size };
+    return { ...this.buckets.stats(), numSequences: this.record.size };
   }
 
   async decode(codes: CodecWindow): Promise<Float32Array> {
@@ -136,7 +131,7 @@ export class BoundCodecStream implements CodecStage {
     await b.upload.run();
     await b.step[p].run({ gpuGraphId: b.graphIds[p] });
     await b.download[p].run();
-    this.numRuns++;
+    this.buckets.ran();
     this.runBatchSizes.push(rows.length);
     b.parity = p === 0 ? 1 : 0;
     const newStates = b.newStates[p];
@@ -156,12 +151,9 @@ export class BoundCodecStream implements CodecStage {
     this.record.delete(sequenceId);
   }
 
-  async dispose(): Promise<void> {
-    for (const b of this.buckets.values()) this.releaseBucket(b);
-    this.buckets.clear();
+  dispose(): Promise<void> {
     this.record.clear();
-    for (const s of [this.copies.upload, this.copies.stage, this.copies.download]) await s.release();
-    await this.steps.dispose();
+    return this.buckets.dispose();
   }
 
   /** Codes, each row's mask and (portable builds) the RoPE positions. */
@@ -178,7 +170,7 @@ export class BoundCodecStream implements CodecStage {
 
   /** Copies the rows' recorded states (zeros for rows that start) into the read set. */
   private async stage(b: Bucket, rows: readonly CodecStreamRow[]): Promise<void> {
-    this.numRunsStaged++;
+    this.buckets.staged();
     const views = b.stageViews[b.parity];
     this.io.forEach((s, i) => {
       const size = rowsPerState(s);
@@ -193,27 +185,23 @@ export class BoundCodecStream implements CodecStage {
     await b.stage[b.parity].run();
   }
 
-  private bind(session: StageSession): StageBinding {
-    return session.bind!();
-  }
-
   /** Two graph ids per bucket (one per state set), each with its own session where the provider keeps one captured graph per session. */
   private bucket(rows: number, frames: number): Promise<Bucket> {
     const open = (first: BindableSession, second: BindableSession) => this.openBucket([first, second], rows, frames);
-    return lruEntryAsync(this.buckets, `${rows}:${frames}`, this.maxBuckets, this.steps, open, (old) => this.releaseBucket(old), 2);
+    return this.buckets.bucket(`${rows}:${frames}`, open, 2);
   }
 
   private openBucket(sessions: [BindableSession, BindableSession], rows: number, frames: number): Bucket {
-    const at = this.location;
+    const { copies, location: at } = this.buckets;
     const bindings: StageBinding[] = [];
     const bind = (session: StageSession) => {
-      const binding = this.bind(session);
+      const binding = session.bind!();
       bindings.push(binding);
       return binding;
     };
     try {
       const step: [StageBinding, StageBinding] = [bind(sessions[0]), bind(sessions[1])];
-      const upload = bind(this.copies.upload);
+      const upload = bind(copies.upload);
       const numKeys = frames + this.numCarried;
       const stepDims = [[rows, this.numQuantizers, frames], [rows, 1, 1, frames, numKeys], [1, frames], [1, numKeys]];
       const hostIn = STEP_INPUTS.slice(0, this.hasPositions ? 4 : 2).map((name, i) => {
@@ -237,14 +225,14 @@ export class BoundCodecStream implements CodecStage {
         setB.push(b);
       });
       const states: [StageBuffer[], StageBuffer[]] = [setA, setB];
-      const stage: [StageBinding, StageBinding] = [bind(this.copies.stage), bind(this.copies.stage)];
+      const stage: [StageBinding, StageBinding] = [bind(copies.stage), bind(copies.stage)];
       const stageViews = ([0, 1] as const).map((p) =>
         this.io.map((s, i) => {
           stage[p].attach(copyOutputName(i), states[p][i], 'output');
           return stage[p].input(copyInputName(i), 'float32', [rows, ...s.dims]).host as Float32Array;
         }),
       ) as [Float32Array[], Float32Array[]];
-      const download: [StageBinding, StageBinding] = [bind(this.copies.download), bind(this.copies.download)];
+      const download: [StageBinding, StageBinding] = [bind(copies.download), bind(copies.download)];
       const outViews = ([0, 1] as const).map((p) => {
         download[p].attach(copyInputName(0), pcm, 'input');
         const pcmView = download[p].output(copyOutputName(0), 'float32', pcmDims).host as Float32Array;
@@ -254,7 +242,7 @@ export class BoundCodecStream implements CodecStage {
         });
         return { pcmView, stateViews };
       });
-      const graphIds: [number, number] = [this.nextGraphId++, this.nextGraphId++];
+      const graphIds: [number, number] = [this.buckets.graphId(), this.buckets.graphId()];
       const [codes, mask, queryPositions, keyPositions] = hostIn;
       return {
         rows, frames, step, sessions, graphIds, states, upload, stage, stageViews, download,
@@ -266,12 +254,6 @@ export class BoundCodecStream implements CodecStage {
       for (const binding of bindings.reverse()) binding.release();
       throw err;
     }
-  }
-
-  /** Copy bindings first: they bind the step bindings' buffers. */
-  private releaseBucket(b: Bucket): BindableSession[] {
-    for (const binding of [b.upload, ...b.stage, ...b.download, b.step[1], b.step[0]]) binding.release();
-    return b.sessions;
   }
 }
 

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { StudioError } from '../../../src-shared/errors';
 import type { GraphSpec, ModelManifest } from '../../model-format/manifest';
 import { createSession, runSession, tensor, type OrtSession, type SessionOptions } from '../runtime/ort';
+import { PROVIDERS } from '../runtime/providers';
 import { HostCodecStateStore, type CodecStateStats, type CodecStateStore, type StateIo } from './codec-state';
 import { createDeviceCodecStateStore } from './codec-state-device';
 import type { CodecStage, CodecStreamRow, CodecWindow } from './stages';
@@ -110,7 +111,7 @@ export class OrtCodecDecoder implements CodecStage {
 /** Opens the window graph, or with `streaming` the streaming graph (builds before v9 have none), its state on the host or the device. */
 export async function openCodecDecoder(modelDir: string, manifest: ModelManifest, options: SessionOptions, streaming = false, stateOnDevice = false): Promise<OrtCodecDecoder> {
   const graph = streaming ? manifest.graphs.codecStream : manifest.graphs.codec;
-  const gpuOutputs = stateOnDevice && options.provider === 'webgpu' ? OrtCodecDecoder.stateOutputNames(graph) : [];
+  const gpuOutputs = stateOnDevice && PROVIDERS[options.provider].gpuBufferOutputs ? OrtCodecDecoder.stateOutputNames(graph) : [];
   const session = await createSession(path.join(modelDir, graph.file), gpuOutputs.length > 0 ? { ...options, gpuOutputs } : options);
   return new OrtCodecDecoder(session, manifest, graph, stateOnDevice ? (io) => createDeviceCodecStateStore(io, options.provider) : undefined);
 }

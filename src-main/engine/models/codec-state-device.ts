@@ -6,6 +6,7 @@
  */
 import { buildRowGatherGraph, GATHER_ROWS, gatherSourceName, regroupOutputName } from '../../model-format/copy-graph';
 import { disposeTensor, runSession, tensor, type OrtTensor, type ProviderName } from '../runtime/ort';
+import { PROVIDERS } from '../runtime/providers';
 import { sessionsByCount } from '../runtime/sessions-by-count';
 import { keptRows, missingState, type CodecStateStats, type CodecStateStore, type StateIo, type StateRow } from './codec-state';
 
@@ -108,10 +109,10 @@ function sameRows(ids: readonly (number | null)[], rows: readonly StateRow[]): b
   return ids.length === rows.length && rows.every((r, b) => r.sequenceId !== null && r.sequenceId === ids[b]);
 }
 
-/** A device store whose row gather runs on `provider` (outputs left on the GPU on WebGPU). */
+/** A device store whose row gather runs on `provider` (outputs left on the device where they can stay there). */
 export function createDeviceCodecStateStore(io: readonly StateIo[], provider: ProviderName): DeviceCodecStateStore {
   const outputs = io.map((_, i) => regroupOutputName(i));
-  const sessions = sessionsByCount((n) => buildRowGatherGraph(n, io.map((s) => s.dims), 'float32'), { provider, intraOpNumThreads: 1, ...(provider === 'webgpu' ? { gpuOutputs: outputs } : {}) });
+  const sessions = sessionsByCount((n) => buildRowGatherGraph(n, io.map((s) => s.dims), 'float32'), { provider, intraOpNumThreads: 1, ...(PROVIDERS[provider].gpuBufferOutputs ? { gpuOutputs: outputs } : {}) });
   const gather: RowGatherer = async (sources, rows) => {
     const feeds: Record<string, OrtTensor> = { [GATHER_ROWS]: tensor('int64', BigInt64Array.from(rows, BigInt), [rows.length]) };
     sources.forEach((tensors, s) => tensors.forEach((t, i) => (feeds[gatherSourceName(s, i)] = t)));

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { GraphBuilder } from '../../model-format/onnx/graph-builder';
 import { createSession } from '../runtime/ort';
 import { BoundRuns } from './bound-runs';
-import { CAPTURED_GRAPHS_PER_SESSION, GraphSessions, type BindableSession } from './graph-sessions';
+import { capturePerGraph } from '../engine-plan';
+import { PROVIDERS } from '../runtime/providers';
+import { GraphSessions, type BindableSession } from './graph-sessions';
 
 /** y = 2x + table[pos] for x of any length. */
 function model(): Uint8Array {
@@ -23,7 +25,7 @@ async function runShapes(perGraph: boolean, maxBuckets: number): Promise<{ outpu
   const bytes = model();
   const file = `${process.env.TMPDIR ?? '/tmp'}/sessions-probe-${process.pid}.onnx`;
   (await import('node:fs')).writeFileSync(file, bytes);
-  const runs = await BoundRuns.open(file, [{ name: 'x', dtype: 'float32', rank: 1 }, { name: 'pos', dtype: 'int64', rank: 1 }], [{ name: 'y', dtype: 'float32', rank: 1 }], open, {}, 'cpu', maxBuckets, perGraph);
+  const runs = await BoundRuns.open(file, [{ name: 'x', dtype: 'float32', rank: 1 }, { name: 'pos', dtype: 'int64', rank: 1 }], [{ name: 'y', dtype: 'float32', rank: 1 }], { open, captureOptions: {}, location: 'cpu', maxBuckets, perGraph });
   const outputs: number[][] = [];
   const sessions: number[] = [];
   try {
@@ -43,11 +45,11 @@ async function runShapes(perGraph: boolean, maxBuckets: number): Promise<{ outpu
 
 describe('graph sessions', () => {
   it('keeps one captured graph per session on WebGPU (ORT 1.29) and many by gpu_graph_id on CUDA', () => {
-    expect(CAPTURED_GRAPHS_PER_SESSION.webgpu).toBe('one');
-    expect(CAPTURED_GRAPHS_PER_SESSION.cuda).toBe('many');
-    expect(GraphSessions.perGraphFor('webgpu', { enableGraphCapture: '1' })).toBe(true);
-    expect(GraphSessions.perGraphFor('webgpu', {})).toBe(false);
-    expect(GraphSessions.perGraphFor('cuda', { enable_cuda_graph: '1' })).toBe(false);
+    expect(PROVIDERS.webgpu.graphCapture.graphsPerSession).toBe('one');
+    expect(PROVIDERS.cuda.graphCapture.graphsPerSession).toBe('many');
+    expect(capturePerGraph('webgpu', { enableGraphCapture: '1' })).toBe(true);
+    expect(capturePerGraph('webgpu', {})).toBe(false);
+    expect(capturePerGraph('cuda', { enable_cuda_graph: '1' })).toBe(false);
   });
 
   it('per-graph mode opens a session per bucket, closes evicted ones, and gives the shared mode\'s outputs', async () => {

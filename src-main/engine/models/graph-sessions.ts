@@ -5,7 +5,7 @@
  * each graph id gets a session of its own, opened when its bucket opens and released with it.
  */
 import { StudioError } from '../../../src-shared/errors';
-import type { ProviderName, SessionOptions, StageBinding, StageSession } from '../runtime/runtime';
+import type { SessionOptions, StageBinding, StageSession } from '../runtime/runtime';
 
 export type BindableSession = StageSession & { bind(): StageBinding };
 
@@ -28,9 +28,6 @@ export async function openBindable(open: OpenSession, model: string | Uint8Array
  */
 export const FIRST_GPU_GRAPH_ID = 1;
 
-/** How many captured graphs one session of each provider keeps (read from ORT 1.29's providers' sources). */
-export const CAPTURED_GRAPHS_PER_SESSION: Readonly<Record<ProviderName, 'one' | 'many'>> = { cpu: 'many', cuda: 'many', webgpu: 'one', dml: 'one' };
-
 export class GraphSessions {
   /** Opened and not yet given to a graph id (per-graph mode), or the one session of every graph id. */
   private idle: BindableSession | null;
@@ -46,15 +43,10 @@ export class GraphSessions {
     this.open.add(first);
   }
 
-  /** Opens the first session (so a model that cannot load fails here); `perGraph` when capture is on and the provider keeps one graph per session. */
+  /** Opens the first session (so a model that cannot load fails here); `perGraph` when capture is on and the provider keeps one graph per session (engine-plan.ts capturePerGraph). */
   static async open(open: OpenSession, model: string, captureOptions: Record<string, string>, perGraph: boolean): Promise<GraphSessions> {
     const openOne = () => openBindable(open, model, { providerOptions: captureOptions });
     return new GraphSessions(openOne, await openOne(), perGraph);
-  }
-
-  /** Whether these capture options on this provider need a session per graph id. */
-  static perGraphFor(provider: ProviderName, captureOptions: Record<string, string>): boolean {
-    return Object.keys(captureOptions).length > 0 && CAPTURED_GRAPHS_PER_SESSION[provider] === 'one';
   }
 
   /** Sessions open now (tests and stats). */
@@ -86,29 +78,5 @@ export class GraphSessions {
     for (const s of this.open) await s.release();
     this.open.clear();
     this.idle = null;
-  }
-}
-
-/**
- * A bound stage's sessions: its step sessions (with `captureOptions`) and its copy graphs (IoBinding, one
- * thread each; upload, download, staging), opened in that order; every one already open is released
- * when a later one fails.
- */
-export async function openBoundStage<K extends string>(
-  open: OpenSession, model: string, captureOptions: Record<string, string>, perGraph: boolean, copyGraphs: Record<K, Uint8Array>,
-): Promise<{ steps: GraphSessions; copies: Record<K, BindableSession> }> {
-  const steps = await GraphSessions.open(open, model, captureOptions, perGraph);
-  const opened: BindableSession[] = [];
-  try {
-    const copies = {} as Record<K, BindableSession>;
-    for (const [name, graph] of Object.entries(copyGraphs) as [K, Uint8Array][]) {
-      copies[name] = await openBindable(open, graph, { intraOpNumThreads: 1 });
-      opened.push(copies[name]);
-    }
-    return { steps, copies };
-  } catch (err) {
-    for (const s of opened) await s.release();
-    await steps.dispose();
-    throw err;
   }
 }

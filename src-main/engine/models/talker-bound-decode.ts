@@ -14,23 +14,15 @@ import { buildCopyGraph, buildTypedCopyGraph, copyInputName, copyOutputName } fr
 import type { ModelManifest } from '../../model-format/manifest';
 import type { HostKvPool } from '../kv/host-kv-pool';
 import { pastName, presentName } from '../kv/kv-store';
-import type { StageBinding, StageBuffer, StageSession } from '../runtime/runtime';
+import type { StageBinding, StageBuffer } from '../runtime/runtime';
 import { float16BitsToFloat32, float32ToFloat16Bits } from '../../model-format/float-bits';
 import type { ActivationDtype } from './activations';
-import { lruEntryAsync } from './bound-runs';
-import { FIRST_GPU_GRAPH_ID, openBoundStage, type BindableSession, type GraphSessions, type OpenSession } from './graph-sessions';
+import { BoundBuckets, type BoundBucketStats, type BoundSetup } from './bound-buckets';
+import type { BindableSession } from './graph-sessions';
 import type { TalkerInput, TalkerOutput } from './stages';
 
-export interface BoundDecodeStats {
-  numRuns: number;
-  /** Runs whose bucket held other rows or lengths, so the KV was staged from the host pool. */
-  numRunsStaged: number;
-  numBuckets: number;
-  /** gpu_graph_id values handed out (one per bucket ever opened; never reused, as a captured graph keeps its addresses). */
-  numGraphIds: number;
-  /** Decode sessions open (1, or one per bucket where the provider keeps one captured graph per session). */
-  numSessions: number;
-}
+/** numRunsStaged: runs whose bucket held other rows or lengths, so the KV was staged from the host pool. */
+export type BoundDecodeStats = BoundBucketStats;
 
 interface Bucket {
   rows: number;
@@ -55,43 +47,44 @@ interface Bucket {
 
 const STEP_INPUTS = ['inputs_embeds', 'position_ids', 'attention_bias', 'kv_write'] as const;
 
+/** Copy bindings first: they bind the decode binding's buffers. */
+function releaseBucket(b: Bucket): BindableSession[] {
+  b.upload.release();
+  b.download.release();
+  b.decode.release();
+  return [b.session];
+}
+
 export class BoundTalkerDecode {
-  private readonly buckets = new Map<string, Bucket>();
   private readonly numLayers: number;
   private readonly hidden: number;
   private readonly vocab: number;
-  private nextGraphId = FIRST_GPU_GRAPH_ID;
-  private numRuns = 0;
-  private numRunsStaged = 0;
 
   private constructor(
-    private readonly steps: GraphSessions,
-    private readonly copies: { upload: StageSession; kv: StageSession; download: StageSession },
+    private readonly buckets: BoundBuckets<Bucket, 'upload' | 'kv' | 'download'>,
     manifest: ModelManifest,
     private readonly pool: HostKvPool,
     private readonly dtype: ActivationDtype,
-    private readonly location: 'cpu' | 'device',
-    private readonly maxBuckets: number,
   ) {
     this.numLayers = manifest.talker.numLayers;
     this.hidden = manifest.talker.hiddenSize;
     this.vocab = manifest.talker.vocabSize;
   }
 
-  /** Opens the decode session (with `captureOptions`) and its copy sessions; buffers live on the provider's device unless it has none. */
-  static async open(model: string, manifest: ModelManifest, pool: HostKvPool, open: OpenSession, captureOptions: Record<string, string>, location: 'cpu' | 'device', maxBuckets: number, perGraph = false): Promise<BoundTalkerDecode> {
+  /** Opens the decode session (with the setup's capture options) and its copy sessions; buffers live where the setup says. */
+  static async open(model: string, manifest: ModelManifest, pool: HostKvPool, setup: BoundSetup): Promise<BoundTalkerDecode> {
     const dtype: ActivationDtype = manifest.dtype === 'fp16' ? 'float16' : 'float32';
     const kvCount = manifest.talker.numLayers * 2;
-    const { steps, copies } = await openBoundStage(open, model, captureOptions, perGraph, {
+    const buckets = await BoundBuckets.open(model, setup, {
       upload: buildTypedCopyGraph([dtype, 'int64', 'float32', 'float32'], [3, 2, 5, 4]),
       kv: buildCopyGraph(kvCount, dtype, 4),
       download: buildTypedCopyGraph(['float32', dtype, ...new Array<ActivationDtype>(kvCount).fill(dtype)], [3, 3, ...new Array<number>(kvCount).fill(4)]),
-    });
-    return new BoundTalkerDecode(steps, copies, manifest, pool, dtype, location, maxBuckets);
+    }, releaseBucket);
+    return new BoundTalkerDecode(buckets, manifest, pool, dtype);
   }
 
   stats(): BoundDecodeStats {
-    return { numRuns: this.numRuns, numRunsStaged: this.numRunsStaged, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId - FIRST_GPU_GRAPH_ID, numSessions: this.steps.numOpen };
+    return this.buckets.stats();
   }
 
   /** One decode step for rows that share `capacity`; rows past numReal are padded copies (their KV rows are not stored). */
@@ -105,7 +98,7 @@ export class BoundTalkerDecode {
     await b.upload.run();
     await b.decode.run({ gpuGraphId: b.graphId });
     await b.download.run();
-    this.numRuns++;
+    this.buckets.ran();
     const newRows = b.newRows.map((buf) => buf.host as ArrayLike<number>);
     for (let row = 0; row < numReal; row++) this.pool.write(rows[row].sequenceId, newRows, row, 1, positions[row], positions[row] + 1, positions[row]);
     b.holds = rows.map((r, i) => `${r.sequenceId}@${positions[i] + 1}`).join(',');
@@ -115,11 +108,8 @@ export class BoundTalkerDecode {
     return rows.map((_, i) => ({ logits: logits.slice(i * this.vocab, (i + 1) * this.vocab), hidden: hidden.slice(i * h, (i + 1) * h) }));
   }
 
-  async dispose(): Promise<void> {
-    for (const b of this.buckets.values()) this.releaseBucket(b);
-    this.buckets.clear();
-    for (const s of [this.copies.upload, this.copies.kv, this.copies.download]) await s.release();
-    await this.steps.dispose();
+  dispose(): Promise<void> {
+    return this.buckets.dispose();
   }
 
   private toFloat32(data: Float32Array | Uint16Array): Float32Array {
@@ -147,9 +137,9 @@ export class BoundTalkerDecode {
 
   /** Stages the rows' stored positions from the pool into the bucket's KV buffers (one copy run). */
   private async stage(b: Bucket, rows: readonly TalkerInput[]): Promise<void> {
-    this.numRunsStaged++;
+    this.buckets.staged();
     const views = this.pool.stage(rows.map((r) => r.sequenceId), b.capacity);
-    const binding = this.bind(this.copies.kv);
+    const binding = this.buckets.copies.kv.bind();
     try {
       const dims = [rows.length, this.pool.dims.numKvHeads, b.capacity, this.pool.dims.headDim];
       views.forEach((view, i) => {
@@ -162,18 +152,14 @@ export class BoundTalkerDecode {
     }
   }
 
-  private bind(session: StageSession): StageBinding {
-    return session.bind!();
-  }
-
   private bucket(rows: number, capacity: number): Promise<Bucket> {
-    return lruEntryAsync(this.buckets, `${rows}:${capacity}`, this.maxBuckets, this.steps, (session) => this.openBucket(session, rows, capacity), (old) => this.releaseBucket(old));
+    return this.buckets.bucket(`${rows}:${capacity}`, (session) => this.openBucket(session, rows, capacity));
   }
 
   private openBucket(session: BindableSession, rows: number, capacity: number): Bucket {
     const { numKvHeads, headDim } = this.pool.dims;
-    const at = this.location;
-    const [decode, upload, download] = [this.bind(session), this.bind(this.copies.upload), this.bind(this.copies.download)];
+    const { copies, location: at } = this.buckets;
+    const [decode, upload, download] = [session.bind(), copies.upload.bind(), copies.download.bind()];
     try {
       const stepDims = [[rows, 1, this.hidden], [rows, 1], [rows, 1, 1, 1, capacity], [rows, 1, capacity, 1]];
       const stepTypes = [this.dtype, 'int64', 'float32', 'float32'] as const;
@@ -195,18 +181,10 @@ export class BoundTalkerDecode {
         return download.output(copyOutputName(i), outTypes[i], outDims(i));
       });
       const [embeds, positions, bias, write] = step;
-      return { rows, capacity, graphId: this.nextGraphId++, session, decode, upload, download, embeds, positions, bias, write, logits: out[0], hidden: out[1], newRows: out.slice(2), kv, holds: '' };
+      return { rows, capacity, graphId: this.buckets.graphId(), session, decode, upload, download, embeds, positions, bias, write, logits: out[0], hidden: out[1], newRows: out.slice(2), kv, holds: '' };
     } catch (err) {
       for (const binding of [upload, download, decode]) binding.release();
       throw err;
     }
-  }
-
-  /** Copy bindings first: they bind the decode binding's buffers. */
-  private releaseBucket(b: Bucket): BindableSession[] {
-    b.upload.release();
-    b.download.release();
-    b.decode.release();
-    return [b.session];
   }
 }

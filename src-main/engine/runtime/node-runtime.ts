@@ -5,7 +5,8 @@
  */
 import * as ort from 'onnxruntime-node';
 import { StudioError } from '../../../src-shared/errors';
-import type { OrtRuntime, SessionOptions, StageSession } from './runtime';
+import { NODE_CAPABILITIES, type OrtRuntime, type SessionOptions, type StageSession } from './runtime';
+import { PROVIDERS } from './providers';
 import { pinnedProviderOptions } from './device-pinning';
 
 class NodeStageSession implements StageSession {
@@ -32,8 +33,9 @@ class NodeStageSession implements StageSession {
 /** The binding's session options for `options` (exported for tests: what reaches ORT). */
 export function bindingOptions(options: SessionOptions): ort.InferenceSession.SessionOptions {
   const provider = { ...options.providerOptions, ...pinnedProviderOptions(options.provider, options.deviceIndex ?? -1, 'node') };
+  const name = PROVIDERS[options.provider].ort.bindingName;
   const so: ort.InferenceSession.SessionOptions = {
-    executionProviders: [Object.keys(provider).length > 0 ? ({ name: options.provider, ...provider } as ort.InferenceSession.ExecutionProviderConfig) : options.provider],
+    executionProviders: [Object.keys(provider).length > 0 ? ({ name, ...provider } as ort.InferenceSession.ExecutionProviderConfig) : name],
     graphOptimizationLevel: options.graphOptimizationLevel ?? 'all',
     logSeverityLevel: 3,
   };
@@ -51,7 +53,7 @@ export function bindingOptions(options: SessionOptions): ort.InferenceSession.Se
 
 export const nodeRuntime: OrtRuntime = {
   name: 'node',
-  capabilities: { arbitraryProviderOptions: false, deviceOutputs: true, ioBinding: false, runConfig: false },
+  capabilities: NODE_CAPABILITIES,
   version: () => ort.env.versions.common,
   async createSession(model, options) {
     const so = bindingOptions(options);

@@ -10,7 +10,8 @@ import { Tensor } from 'onnxruntime-node';
 import { StudioError } from '../../../src-shared/errors';
 import { listBindingBackends, nodeRuntime } from './node-runtime';
 import { ortBinDir } from './ort-install';
-import { CAPI_CAPABILITIES, chooseRuntime, defaultRuntimeName, type OrtRuntime, type OrtTensor, type ProviderName, type RuntimeName, type SessionOptions, type StageSession, type TensorDtype } from './runtime';
+import { PROVIDERS } from './providers';
+import { ADAPTERS, chooseRuntime, defaultRuntimeName, type OrtRuntime, type OrtTensor, type ProviderName, type RuntimeName, type SessionOptions, type StageSession, type TensorDtype } from './runtime';
 
 export type { OrtTensor, ProviderName, RuntimeName, SessionOptions, TensorDtype } from './runtime';
 export type OrtSession = StageSession;
@@ -20,15 +21,12 @@ export function listAvailableProviders(): { name: string; bundled: boolean }[] {
   return listBindingBackends();
 }
 
-/** Provider libraries that ONNX Runtime loads from its bin folder when they are not bundled. */
-const PROVIDER_LIBRARIES: Partial<Record<ProviderName, string>> = { cuda: 'libonnxruntime_providers_cuda.so' };
-
 /**
  * Whether a provider's shared library is present next to the core (CUDA comes from `npm run
  * setup:cuda` and is absent until then); providers bundled in the core return true.
  */
 export function isProviderLibraryInstalled(provider: ProviderName): boolean {
-  const library = PROVIDER_LIBRARIES[provider];
+  const library = PROVIDERS[provider].ort.library;
   return library ? fs.existsSync(path.join(ortBinDir(), library)) : true;
 }
 
@@ -48,7 +46,7 @@ export async function getRuntime(name: RuntimeName): Promise<OrtRuntime> {
 
 export async function createSession(model: string | Uint8Array, options: SessionOptions): Promise<OrtSession> {
   const preferred = options.runtime ?? defaultRuntimeName();
-  const choice = chooseRuntime(options, preferred, [nodeRuntime, { name: 'c-api', capabilities: CAPI_CAPABILITIES }]);
+  const choice = chooseRuntime(options, preferred, ADAPTERS);
   if (choice.name === null) throw new StudioError('unsupported', `${choice.reason}; drop the options that need it or update the studio`, { provider: options.provider });
   return (await getRuntime(choice.name)).createSession(model, options);
 }

@@ -1,7 +1,8 @@
 // Adapter choice by capability: options the binding passes stay on the preferred adapter; provider
 // options it would drop, or device-resident outputs, move the session to the adapter that has them.
 import { describe, expect, it } from 'vitest';
-import { boundBufferLocation, CAPI_CAPABILITIES, chooseRuntime, defaultRuntimeName, GRAPH_CAPTURE_OPTIONS, requiredCapabilities, type RuntimeCapabilities } from './runtime';
+import { boundBufferLocation, PROVIDERS } from './providers';
+import { CAPI_CAPABILITIES, chooseRuntime, defaultRuntimeName, requiredCapabilities, type RuntimeCapabilities } from './runtime';
 
 const NODE: RuntimeCapabilities = { arbitraryProviderOptions: false, deviceOutputs: true, ioBinding: false, runConfig: false };
 const BOTH = [{ name: 'node' as const, capabilities: NODE }, { name: 'c-api' as const, capabilities: CAPI_CAPABILITIES }];
@@ -37,9 +38,9 @@ describe('ONNX Runtime adapter choice', () => {
   });
 
   it('knows each provider\'s capture option and where its bound buffers live', () => {
-    expect(GRAPH_CAPTURE_OPTIONS.cuda).toEqual({ enable_cuda_graph: '1' });
-    expect(GRAPH_CAPTURE_OPTIONS.webgpu).toEqual({ enableGraphCapture: '1' });
-    expect(GRAPH_CAPTURE_OPTIONS.cpu).toBeNull();
+    expect(PROVIDERS.cuda.graphCapture.options).toEqual({ enable_cuda_graph: '1' });
+    expect(PROVIDERS.webgpu.graphCapture.options).toEqual({ enableGraphCapture: '1' });
+    expect(PROVIDERS.cpu.graphCapture.options).toBeNull();
     expect(boundBufferLocation('cpu')).toBe('cpu');
     expect(boundBufferLocation('cuda')).toBe('device');
     expect(boundBufferLocation('webgpu')).toBe('device');

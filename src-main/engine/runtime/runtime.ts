@@ -2,11 +2,13 @@
  * What the stages need from ONNX Runtime, as one small interface with two adapters behind it:
  * onnxruntime-node's JS binding (node-runtime.ts) and ORT's C API through koffi (capi/capi-runtime.ts).
  * The adapter is chosen by capability (what the session options ask for), never by provider name
- * checks in the stages. Host tensors are onnxruntime-common Tensor objects in both adapters.
+ * checks in the stages; what each provider can do is in providers.ts. Host tensors are
+ * onnxruntime-common Tensor objects in both adapters.
  */
 import type * as ort from 'onnxruntime-node';
+import { PROVIDERS, type BufferLocation, type ProviderName } from './providers';
 
-export type ProviderName = 'cpu' | 'webgpu' | 'cuda' | 'dml';
+export type { BufferLocation, ProviderName } from './providers';
 export type OrtTensor = ort.Tensor;
 /** A host tensor's typed array (Float32Array, BigInt64Array, …). */
 export type HostTensorData = ort.Tensor.DataType;
@@ -17,7 +19,7 @@ export interface SessionOptions {
   provider: ProviderName;
   intraOpNumThreads?: number;
   graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all';
-  /** Keep these outputs on the device (WebGPU only). */
+  /** Keep these outputs on the device (providers with gpuBufferOutputs, providers.ts). */
   gpuOutputs?: readonly string[];
   enableProfiling?: boolean;
   profileFilePrefix?: string;
@@ -33,52 +35,21 @@ export interface SessionOptions {
   ioBinding?: boolean;
 }
 
-/** The provider options that turn graph capture on; null: none (CPU runs the same static graphs uncaptured; DirectML untested). */
-export const GRAPH_CAPTURE_OPTIONS: Readonly<Record<ProviderName, Readonly<Record<string, string>> | null>> = {
-  cpu: null,
-  webgpu: { enableGraphCapture: '1' },
-  cuda: { enable_cuda_graph: '1' },
-  dml: null,
-};
-
-/**
- * Whether the provider captures GroupQueryAttention whose past and present are separate buffers, as every
- * sub-step's inside the unrolled code-predictor loop: WebGPU (ORT 1.29) refuses, so it runs the loop's
- * plain-attention form; CUDA's is not yet known (GPU run); CPU and DirectML run the graphs uncaptured.
- */
-export const CAPTURES_UNSHARED_GQA: Readonly<Record<ProviderName, boolean>> = { cpu: true, webgpu: false, cuda: true, dml: true };
-
-/**
- * Whether the provider's captured graphs may hold a Concat whose inputs differ in length along its axis, as the
- * streaming codec's carried states joined to the new frames. ORT 1.29's CUDA Concat hands those lengths and the
- * input pointers to its kernel through pinned host memory that it frees after the run, so a replay copies whatever
- * that memory holds by then (compute-sanitizer on the H100: invalid reads in _ConcatKernel, then CUDA error 700).
- * Where false, the codec runs its capture-ready graph over bound buffers without capture (issue 35).
- */
-export const CAPTURES_UNEVEN_CONCAT: Readonly<Record<ProviderName, boolean>> = { cpu: true, webgpu: true, cuda: false, dml: true };
-
-/** Where bound buffers that a graph reads and writes live: the provider's device memory, or host memory where it has none. */
-const HAS_DEVICE_MEMORY: Readonly<Record<ProviderName, boolean>> = { cpu: false, webgpu: true, cuda: true, dml: true };
-
-export function boundBufferLocation(provider: ProviderName): 'cpu' | 'device' {
-  return HAS_DEVICE_MEMORY[provider] ? 'device' : 'cpu';
-}
-
 /** A buffer bound for every run of a binding; `host` is its memory as a typed array (CPU buffers only). */
 export interface StageBuffer {
   readonly name: string;
   readonly dtype: TensorDtype;
   readonly dims: readonly number[];
-  readonly location: 'cpu' | 'device';
+  readonly location: BufferLocation;
   readonly host: HostTensorData | null;
 }
 
 /** IoBinding over buffers that keep their addresses across runs (what graph capture replays against). */
 export interface StageBinding {
-  input(name: string, dtype: TensorDtype, dims: readonly number[], location?: 'cpu' | 'device'): StageBuffer;
-  output(name: string, dtype: TensorDtype, dims: readonly number[], location?: 'cpu' | 'device'): StageBuffer;
+  input(name: string, dtype: TensorDtype, dims: readonly number[], location?: BufferLocation): StageBuffer;
+  output(name: string, dtype: TensorDtype, dims: readonly number[], location?: BufferLocation): StageBuffer;
   /** One buffer bound as an input and an output (updated in place). */
-  shared(inputName: string, outputName: string, dtype: TensorDtype, dims: readonly number[], location?: 'cpu' | 'device'): StageBuffer;
+  shared(inputName: string, outputName: string, dtype: TensorDtype, dims: readonly number[], location?: BufferLocation): StageBuffer;
   /** Binds a buffer of another binding of the same adapter. */
   attach(name: string, buffer: StageBuffer, as: 'input' | 'output'): void;
   run(settings?: { gpuGraphId?: number }): Promise<void>;
@@ -97,8 +68,17 @@ export interface RuntimeCapabilities {
   runConfig: boolean;
 }
 
+/** The node binding's capabilities (node-runtime.ts uses these). */
+export const NODE_CAPABILITIES: RuntimeCapabilities = { arbitraryProviderOptions: false, deviceOutputs: true, ioBinding: false, runConfig: false };
+
 /** The C-API adapter's capabilities, known without loading it (capi/capi-runtime.ts uses these). */
 export const CAPI_CAPABILITIES: RuntimeCapabilities = { arbitraryProviderOptions: true, deviceOutputs: false, ioBinding: true, runConfig: true };
+
+/** Both adapters by name and capabilities, known without loading either (the order chooseRuntime falls back in). */
+export const ADAPTERS: readonly Pick<OrtRuntime, 'name' | 'capabilities'>[] = [
+  { name: 'node', capabilities: NODE_CAPABILITIES },
+  { name: 'c-api', capabilities: CAPI_CAPABILITIES },
+];
 
 /** One ONNX Runtime session as the stages use it. */
 export interface StageSession {
@@ -121,18 +101,10 @@ export interface OrtRuntime {
   createSession(model: string | Uint8Array, options: SessionOptions): Promise<StageSession>;
 }
 
-/** Provider option keys onnxruntime-node's binding passes on (js/node/src/session_options_helper.cc); others are dropped. */
-export const BINDING_PROVIDER_OPTION_KEYS: Readonly<Record<ProviderName, readonly string[]>> = {
-  cpu: [],
-  webgpu: ['preferredLayout', 'validationMode', 'storageBufferCacheMode', 'forceCpuNodeNames'],
-  cuda: ['deviceId'],
-  dml: ['deviceId'],
-};
-
 /** The capabilities these options need (an empty list: any adapter opens them). */
 export function requiredCapabilities(options: SessionOptions): (keyof RuntimeCapabilities)[] {
   const needs: (keyof RuntimeCapabilities)[] = [];
-  const allowed = BINDING_PROVIDER_OPTION_KEYS[options.provider];
+  const allowed = PROVIDERS[options.provider].ort.bindingOptionKeys;
   if (Object.keys(options.providerOptions ?? {}).some((k) => !allowed.includes(k))) needs.push('arbitraryProviderOptions');
   if ((options.gpuOutputs?.length ?? 0) > 0) needs.push('deviceOutputs');
   if (options.ioBinding) needs.push('ioBinding', 'runConfig');

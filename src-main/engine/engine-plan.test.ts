@@ -1,0 +1,135 @@
+// The resolved engine plan, per provider: what every 'auto' becomes on CPU, WebGPU, CUDA and DirectML,
+// what graph capture runs where (options, sessions per graph, buffer memory, the graph of each stage),
+// explicit settings winning over 'auto', and a start-up description with nothing left unresolved.
+import { describe, expect, it } from 'vitest';
+import { resolveEngineConfig } from './engine-config';
+import { describeEnginePlan, planEngine, stageCaptureOptions, type PlanFacts } from './engine-plan';
+import type { ProviderName } from './runtime/providers';
+
+/** A tiny build (hidden 256: one intra-op thread) and a real-sized one (hidden 1024: ORT's default). */
+const TINY: PlanFacts = { talker: { hiddenSize: 256 }, defaultCodePredictor: 'loop' };
+const REAL: PlanFacts = { talker: { hiddenSize: 1024 }, defaultCodePredictor: 'step' };
+const NO_ENV = {};
+
+describe('engine plan', () => {
+  it("resolves every 'auto' of the defaults per provider", () => {
+    const expected: Record<ProviderName, { kv: string; state: string; buckets: string; onDevice: boolean }> = {
+      cpu: { kv: 'host', state: 'host', buckets: 'off', onDevice: false },
+      webgpu: { kv: 'device', state: 'device', buckets: 'on', onDevice: true },
+      cuda: { kv: 'host', state: 'host', buckets: 'on', onDevice: false },
+      dml: { kv: 'host', state: 'host', buckets: 'on', onDevice: false },
+    };
+    for (const [provider, want] of Object.entries(expected) as [ProviderName, (typeof expected)[ProviderName]][]) {
+      const plan = planEngine(resolveEngineConfig({}), provider, TINY, NO_ENV);
+      expect(plan.resolved.provider).toBe(provider);
+      expect(plan.resolved.codec.mode).toBe('stream');
+      expect(plan.resolved.codec.stateStore).toBe(want.state);
+      expect(plan.resolved.kvCache.mode).toBe(want.kv);
+      expect(plan.resolved.shapeBuckets.mode).toBe(want.buckets);
+      expect(plan.talkerOutputsOnDevice).toBe(want.onDevice);
+      expect(plan.resolved.codePredictor).toBe('loop'); // the manifest's default
+      expect(plan.resolved.codecBatching).toBe('on'); // one thread: batched rows equal solo ones on CPU too
+      expect(plan.resolved.intraOpNumThreads).toBe(1);
+      expect(plan.runtime).toBe('node');
+      expect(plan.capture).toBeNull();
+      expect(plan.sessionOptions).toEqual({ provider, intraOpNumThreads: 1 });
+    }
+  });
+
+  it("keeps ORT's thread pool for real sizes and then batches the codec only where threaded rows do not differ", () => {
+    const cpu = planEngine(resolveEngineConfig({}), 'cpu', REAL, NO_ENV);
+    expect(cpu.resolved.intraOpNumThreads).toBe(0);
+    expect(cpu.sessionOptions).toEqual({ provider: 'cpu' });
+    expect(cpu.resolved.codecBatching).toBe('off');
+    expect(cpu.resolved.codePredictor).toBe('step');
+    expect(planEngine(resolveEngineConfig({}), 'webgpu', REAL, NO_ENV).resolved.codecBatching).toBe('on');
+    expect(planEngine(resolveEngineConfig({ intraOpNumThreads: 1 }), 'cpu', REAL, NO_ENV).resolved.codecBatching).toBe('on');
+  });
+
+  it('lets explicit settings win over what the provider would pick', () => {
+    const config = resolveEngineConfig({ kvCache: { mode: 'host' }, codec: { mode: 'window', stateStore: 'host' }, codecBatching: 'off', shapeBuckets: { mode: 'off' }, codePredictor: 'step' });
+    const plan = planEngine(config, 'webgpu', TINY, NO_ENV);
+    expect(plan.resolved.kvCache.mode).toBe('host');
+    expect(plan.talkerOutputsOnDevice).toBe(false);
+    expect(plan.resolved.codec).toMatchObject({ mode: 'window', stateStore: 'host' });
+    expect(plan.resolved.codecBatching).toBe('off');
+    expect(plan.resolved.shapeBuckets.mode).toBe('off');
+    expect(plan.resolved.codePredictor).toBe('step');
+    // device KV asked for on CUDA: a device store, but the binding cannot keep CUDA outputs on the device
+    const cuda = planEngine(resolveEngineConfig({ kvCache: { mode: 'device' } }), 'cuda', TINY, NO_ENV);
+    expect(cuda.resolved.kvCache.mode).toBe('device');
+    expect(cuda.talkerOutputsOnDevice).toBe(false);
+  });
+
+  it('pins the device on providers that have devices only', () => {
+    const config = resolveEngineConfig({ deviceIndex: 1 });
+    expect(planEngine(config, 'dml', REAL, NO_ENV).sessionOptions).toEqual({ provider: 'dml', deviceIndex: 1 });
+    expect(planEngine(config, 'cuda', REAL, NO_ENV).sessionOptions).toEqual({ provider: 'cuda', deviceIndex: 1 });
+    expect(planEngine(config, 'webgpu', REAL, NO_ENV).sessionOptions).toEqual({ provider: 'webgpu', deviceIndex: 1 });
+    expect(planEngine(config, 'cpu', REAL, NO_ENV).sessionOptions).toEqual({ provider: 'cpu' });
+  });
+
+  it('captures on CUDA with many graphs per session and the GQA loop, buffers on the device, KV and codec state staged from the host', () => {
+    const plan = planEngine(resolveEngineConfig({ graphCapture: { mode: 'on' } }), 'cuda', TINY, NO_ENV);
+    expect(plan.capture).toEqual({
+      mode: 'on', options: { enable_cuda_graph: '1' }, perGraph: false, location: 'device', maxBuckets: 16,
+      captured: { talker: true, codePredictor: true, codec: false },
+      graphs: { talker: 'talkerDecode', codePredictor: 'codePredictorLoopStatic', codec: 'codecStreamStatic' },
+    });
+    expect(plan.sessionOptions.runtime).toBe('c-api');
+    expect(plan.runtime).toBe('c-api');
+    expect(plan.resolved.kvCache.mode).toBe('host');
+    expect(plan.resolved.codec.stateStore).toBe('host');
+  });
+
+  it('captures on WebGPU with a session per graph and the plain-attention loop, its KV and codec state on the host pool', () => {
+    const plan = planEngine(resolveEngineConfig({ graphCapture: { mode: 'on' } }), 'webgpu', TINY, NO_ENV);
+    expect(plan.capture).toMatchObject({ options: { enableGraphCapture: '1' }, perGraph: true, location: 'device', graphs: { codePredictor: 'codePredictorLoopPlain' } });
+    expect(plan.resolved.kvCache.mode).toBe('host');
+    expect(plan.resolved.codec.stateStore).toBe('host');
+    expect(plan.talkerOutputsOnDevice).toBe(false);
+  });
+
+  it("runs the bound forms uncaptured with 'bound' and where the provider captures nothing, in host memory on the CPU", () => {
+    const bound = planEngine(resolveEngineConfig({ graphCapture: { mode: 'bound' } }), 'webgpu', TINY, NO_ENV);
+    expect(bound.capture).toMatchObject({ mode: 'bound', options: {}, perGraph: false, location: 'device' });
+    const cpu = planEngine(resolveEngineConfig({ graphCapture: { mode: 'on', maxBuckets: 4 } }), 'cpu', TINY, NO_ENV);
+    expect(cpu.capture).toMatchObject({ mode: 'on', options: {}, perGraph: false, location: 'cpu', maxBuckets: 4 });
+    expect(cpu.runtime).toBe('c-api');
+    const dml = planEngine(resolveEngineConfig({ graphCapture: { mode: 'on' } }), 'dml', TINY, NO_ENV);
+    expect(dml.capture).toMatchObject({ options: {}, perGraph: false, location: 'device' });
+  });
+
+  it('leaves the step code predictor and the window codec on their plain graphs when capture is on', () => {
+    const plan = planEngine(resolveEngineConfig({ graphCapture: { mode: 'on' }, codePredictor: 'step', codec: { mode: 'window' } }), 'cuda', TINY, NO_ENV);
+    expect(plan.capture?.graphs).toEqual({ talker: 'talkerDecode', codePredictor: null, codec: null });
+  });
+
+  it('names the adapter the stage options open on: STUDIO_ORT_RUNTIME, or the C API for options the binding drops', () => {
+    expect(planEngine(resolveEngineConfig({}), 'cpu', TINY, { STUDIO_ORT_RUNTIME: 'c-api' }).runtime).toBe('c-api');
+    expect(planEngine(resolveEngineConfig({ providerOptions: { enable_cuda_graph: '1' } }), 'cuda', TINY, NO_ENV).runtime).toBe('c-api');
+    expect(planEngine(resolveEngineConfig({ providerOptions: { validationMode: 'disabled' } }), 'webgpu', TINY, NO_ENV).runtime).toBe('node');
+  });
+
+  it('describes the plan for the start-up log with nothing left at auto', () => {
+    const text = describeEnginePlan(planEngine(resolveEngineConfig({ graphCapture: { mode: 'on' } }), 'cuda', TINY, NO_ENV));
+    expect(text).not.toMatch(/=auto\b|=manifest\b/);
+    expect(text).toMatch(/^provider=cuda intraOpNumThreads=1/);
+    expect(text).toMatch(/codec mode=stream stateStore=host/);
+    expect(text).toMatch(/runtime=c-api .*capture options=\{"enable_cuda_graph":"1"\} perGraph=false buffers=device talker=talkerDecode codePredictor=codePredictorLoopStatic codec=codecStreamStatic/);
+    expect(describeEnginePlan(planEngine(resolveEngineConfig({}), 'cpu', TINY, NO_ENV))).toMatch(/runtime=node talkerOutputsOnDevice=false capture none/);
+  });
+
+  it("captures every capture-ready stage on WebGPU, but runs CUDA's streaming codec bound and uncaptured (its uneven Concats are not replay-safe)", () => {
+    const on = resolveEngineConfig({ graphCapture: { mode: 'on' } });
+    const webgpu = planEngine(on, 'webgpu', TINY, NO_ENV).capture!;
+    for (const stage of ['talker', 'codePredictor', 'codec'] as const) expect(stageCaptureOptions(webgpu, stage)).toEqual({ enableGraphCapture: '1' });
+    const cuda = planEngine(on, 'cuda', TINY, NO_ENV);
+    expect(stageCaptureOptions(cuda.capture!, 'talker')).toEqual({ enable_cuda_graph: '1' });
+    expect(stageCaptureOptions(cuda.capture!, 'codePredictor')).toEqual({ enable_cuda_graph: '1' });
+    expect(stageCaptureOptions(cuda.capture!, 'codec')).toEqual({});
+    expect(describeEnginePlan(cuda)).toContain('codec=codecStreamStatic (bound, uncaptured)');
+    const bound = planEngine(resolveEngineConfig({ graphCapture: { mode: 'bound' } }), 'cuda', TINY, NO_ENV).capture!;
+    for (const stage of ['talker', 'codePredictor', 'codec'] as const) expect(stageCaptureOptions(bound, stage)).toEqual({});
+  });
+});

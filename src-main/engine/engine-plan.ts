@@ -1,0 +1,186 @@
+/**
+ * The resolved engine plan: every 'auto' of an EngineConfig replaced by what will run on one provider
+ * with one build, made once per provider candidate at engine start from the config, the provider's
+ * capabilities (runtime/providers.ts) and the manifest's facts. Pure. createEngine opens the stages
+ * from the plan and logs it resolved (describeEnginePlan), never the config's 'auto'.
+ */
+import type { ModelManifest } from '../model-format/manifest';
+import { describeEngineConfig, type EngineConfig } from './engine-config';
+import { PROVIDERS, boundBufferLocation, type BufferLocation, type ProviderName } from './runtime/providers';
+import { ADAPTERS, chooseRuntime, defaultRuntimeName, type RuntimeName, type SessionOptions } from './runtime/runtime';
+
+/** The manifest facts a plan reads. */
+export interface PlanFacts {
+  talker: Pick<ModelManifest['talker'], 'hiddenSize'>;
+  defaultCodePredictor: ModelManifest['defaultCodePredictor'];
+}
+
+/** An EngineConfig with nothing left to resolve: the provider named, every 'auto' and 'manifest' replaced. */
+export type ResolvedEngineConfig = Omit<EngineConfig, 'provider' | 'codePredictor' | 'codecBatching' | 'codec' | 'shapeBuckets' | 'kvCache'> & {
+  provider: ProviderName;
+  codePredictor: 'step' | 'loop';
+  codecBatching: 'on' | 'off';
+  codec: EngineConfig['codec'] & { mode: 'window' | 'stream'; stateStore: 'host' | 'device' };
+  shapeBuckets: EngineConfig['shapeBuckets'] & { mode: 'on' | 'off' };
+  kvCache: EngineConfig['kvCache'] & { mode: 'host' | 'device' };
+};
+
+/** The stages that run their capture-ready graphs over bound buffers (graphCapture 'bound' or 'on'). */
+export interface CapturePlan {
+  mode: 'bound' | 'on';
+  /** Provider options of every bound step session: the provider's capture options with 'on' (none with 'bound', or where it captures nothing). */
+  options: Record<string, string>;
+  /** Each gpu_graph_id runs in a session of its own (capture on a provider that keeps one captured graph per session). */
+  perGraph: boolean;
+  /** Where the bound buffers live: the provider's device memory, or host memory where it has none. */
+  location: BufferLocation;
+  maxBuckets: number;
+  /** The stages whose graphs are captured (with 'on'); a stage left out runs its bound graph uncaptured (CUDA's streaming codec). */
+  captured: { talker: boolean; codePredictor: boolean; codec: boolean };
+  /** The capture-ready graph of each stage; null: the stage runs its plain graph (the step code predictor, the window codec). */
+  graphs: {
+    talker: 'talkerDecode';
+    codePredictor: 'codePredictorLoopStatic' | 'codePredictorLoopPlain' | null;
+    codec: 'codecStreamStatic' | null;
+  };
+}
+
+export interface EnginePlan {
+  provider: ProviderName;
+  resolved: ResolvedEngineConfig;
+  /** The options every stage session starts from: provider, device pin, provider options, threads, adapter. */
+  sessionOptions: SessionOptions;
+  /** The adapter those options open on (a stage whose own options need another moves there: runtime.ts chooseRuntime). */
+  runtime: RuntimeName;
+  /** The talker's presents stay on the device between steps (device-resident KV where outputs can stay there). */
+  talkerOutputsOnDevice: boolean;
+  capture: CapturePlan | null;
+}
+
+/**
+ * ORT intra-op threads: 0 (auto) is one thread for small graphs, where ORT's default pool only spins
+ * (tiny model, 2 shared cores: 2,474 ms → 386 ms for 40 frames, docs/benchmarks.md); ORT's default (0) for real sizes.
+ */
+export function resolveIntraOpThreads(config: Pick<EngineConfig, 'intraOpNumThreads'>, facts: Pick<PlanFacts, 'talker'>): number {
+  return config.intraOpNumThreads > 0 ? config.intraOpNumThreads : facts.talker.hiddenSize < 512 ? 1 : 0;
+}
+
+/** 'auto' batches the codec except where a row was measured to differ from its solo decode (threaded kernels of providers that have them). */
+export function resolveCodecBatching(config: Pick<EngineConfig, 'codecBatching'>, provider: ProviderName, numThreads: number): boolean {
+  if (config.codecBatching !== 'auto') return config.codecBatching === 'on';
+  return !PROVIDERS[provider].threadedRowsDiffer || numThreads === 1;
+}
+
+/** 'auto' uses shape buckets where the provider is not batch-invariant without them (GPUs; CPU kernels were measured batch-invariant). */
+export function resolveShapeBuckets(config: Pick<EngineConfig, 'shapeBuckets'>, provider: ProviderName): boolean {
+  if (config.shapeBuckets.mode !== 'auto') return config.shapeBuckets.mode === 'on';
+  return !PROVIDERS[provider].batchInvariant;
+}
+
+/**
+ * 'auto' streams on every provider: faster than windows on CPU (0.215× the codec time) and, with the
+ * state kept on the device, on WebGPU (0.46–0.69× for 48-frame requests, docs/benchmarks.md).
+ */
+export function resolveCodecMode(config: Pick<EngineConfig, 'codec'>): 'window' | 'stream' {
+  return config.codec.mode === 'auto' ? 'stream' : config.codec.mode;
+}
+
+/**
+ * 'auto' keeps the streaming codec's state on the device where outputs can stay there (WebGPU, as the
+ * talker's KV is), on the host elsewhere and whenever graphCapture is on (the bound form stages its state
+ * from a host record).
+ */
+export function resolveCodecStateStore(config: Pick<EngineConfig, 'codec' | 'graphCapture'>, provider: ProviderName): 'host' | 'device' {
+  if (config.codec.stateStore !== 'auto') return config.codec.stateStore;
+  if (config.graphCapture.mode !== 'off') return 'host';
+  return PROVIDERS[provider].gpuBufferOutputs ? 'device' : 'host';
+}
+
+/**
+ * 'auto' keeps the talker's KV on the device where outputs can stay there (WebGPU: presents fed back on
+ * the GPU), on the host elsewhere and whenever graphCapture is on (its buffers are staged from the pool).
+ */
+export function resolveKvCacheMode(config: Pick<EngineConfig, 'kvCache' | 'graphCapture'>, provider: ProviderName): 'host' | 'device' {
+  if (config.kvCache.mode !== 'auto') return config.kvCache.mode;
+  if (config.graphCapture.mode !== 'off') return 'host';
+  return PROVIDERS[provider].gpuBufferOutputs ? 'device' : 'host';
+}
+
+/** The capture options of one stage's bound sessions: the plan's where the stage is captured, else none. */
+export function stageCaptureOptions(capture: CapturePlan, stage: keyof CapturePlan['captured']): Record<string, string> {
+  return capture.captured[stage] ? { ...capture.options } : {};
+}
+
+/** Whether these capture options on this provider need a session per gpu_graph_id (it keeps one captured graph per session). */
+export function capturePerGraph(provider: ProviderName, captureOptions: Record<string, string>): boolean {
+  return Object.keys(captureOptions).length > 0 && PROVIDERS[provider].graphCapture.graphsPerSession === 'one';
+}
+
+/** The session options every stage starts from. */
+function stageOptions(config: EngineConfig, provider: ProviderName, numThreads: number): SessionOptions {
+  const options: SessionOptions = { provider };
+  // a provider without devices (the CPU, also as 'auto' falling back) has nothing to pin
+  if (config.deviceIndex >= 0 && PROVIDERS[provider].pinning !== 'none') options.deviceIndex = config.deviceIndex;
+  if (Object.keys(config.providerOptions).length > 0) options.providerOptions = { ...config.providerOptions };
+  // the captured forms run on the C-API adapter; every stage then uses it, so one ONNX Runtime environment holds the provider
+  if (config.graphCapture.mode !== 'off') options.runtime = 'c-api';
+  if (numThreads > 0) options.intraOpNumThreads = numThreads;
+  return options;
+}
+
+function planCapture(config: EngineConfig, provider: ProviderName, codePredictor: 'step' | 'loop', codecMode: 'window' | 'stream'): CapturePlan | null {
+  const mode = config.graphCapture.mode;
+  if (mode === 'off') return null;
+  const capture = PROVIDERS[provider].graphCapture;
+  const options: Record<string, string> = mode === 'on' ? { ...capture.options } : {};
+  return {
+    mode,
+    options,
+    perGraph: capturePerGraph(provider, options),
+    location: boundBufferLocation(provider),
+    maxBuckets: config.graphCapture.maxBuckets,
+    captured: { talker: mode === 'on', codePredictor: mode === 'on', codec: mode === 'on' && capture.unevenConcat },
+    graphs: {
+      talker: 'talkerDecode',
+      codePredictor: codePredictor === 'step' ? null : capture.unsharedGqa ? 'codePredictorLoopStatic' : 'codePredictorLoopPlain',
+      codec: codecMode === 'stream' ? 'codecStreamStatic' : null,
+    },
+  };
+}
+
+/** The plan for `provider`: pure over the config, the provider's capabilities, the manifest's facts and STUDIO_ORT_RUNTIME. */
+export function planEngine(config: EngineConfig, provider: ProviderName, facts: PlanFacts, env: NodeJS.ProcessEnv = process.env): EnginePlan {
+  const numThreads = resolveIntraOpThreads(config, facts);
+  const codePredictor = config.codePredictor === 'manifest' ? facts.defaultCodePredictor : config.codePredictor;
+  const codecMode = resolveCodecMode(config);
+  const kvMode = resolveKvCacheMode(config, provider);
+  const resolved: ResolvedEngineConfig = {
+    ...config,
+    provider,
+    intraOpNumThreads: numThreads,
+    codePredictor,
+    codecBatching: resolveCodecBatching(config, provider, numThreads) ? 'on' : 'off',
+    codec: { ...config.codec, mode: codecMode, stateStore: resolveCodecStateStore(config, provider) },
+    shapeBuckets: { ...config.shapeBuckets, mode: resolveShapeBuckets(config, provider) ? 'on' : 'off' },
+    kvCache: { ...config.kvCache, mode: kvMode },
+  };
+  const sessionOptions = stageOptions(config, provider, numThreads);
+  const preferred = sessionOptions.runtime ?? defaultRuntimeName(env);
+  return {
+    provider,
+    resolved,
+    sessionOptions,
+    runtime: chooseRuntime(sessionOptions, preferred, ADAPTERS).name ?? preferred,
+    talkerOutputsOnDevice: kvMode === 'device' && PROVIDERS[provider].gpuBufferOutputs,
+    capture: planCapture(config, provider, codePredictor, codecMode),
+  };
+}
+
+/** The plan for the start-up log: the config's lines with everything resolved, then the adapter and what each stage runs. */
+export function describeEnginePlan(plan: EnginePlan): string {
+  const c = plan.capture;
+  const stages = c
+    ? `capture options=${JSON.stringify(c.options)} perGraph=${c.perGraph} buffers=${c.location} talker=${c.graphs.talker} codePredictor=${c.graphs.codePredictor ?? 'step graph (uncaptured)'} codec=${c.graphs.codec ?? 'window graph (uncaptured)'}${c.mode === 'on' && c.graphs.codec && !c.captured.codec ? ' (bound, uncaptured)' : ''}`
+    : 'capture none (plain graphs)';
+  return [describeEngineConfig(plan.resolved), `runtime=${plan.runtime} talkerOutputsOnDevice=${plan.talkerOutputsOnDevice} ${stages}`].join('\n');
+}

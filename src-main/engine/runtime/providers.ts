@@ -1,0 +1,172 @@
+/**
+ * The execution providers as one table of capabilities (as transformers.js keeps one backend table):
+ * where each keeps its memory, what its kernels and graph capture can do, how ONNX Runtime names it
+ * and its options, what a machine needs to run it, and where 'auto' ranks it. Code elsewhere reads
+ * these capabilities and never compares provider names; names stay as the table's keys, in config
+ * validation and in messages. Pure data: no ONNX Runtime import. Facts from ORT 1.29's sources.
+ */
+
+export type ProviderName = 'cpu' | 'webgpu' | 'cuda' | 'dml';
+
+/** Where a buffer bound for IoBinding lives: host memory, or the provider's device memory. */
+export type BufferLocation = 'cpu' | 'device';
+
+export interface ProviderCapabilities {
+  /** Its name in messages. */
+  readonly label: string;
+  /** It has memory of its own; bound buffers live there (host memory where it has none). */
+  readonly deviceMemory: boolean;
+  /** The name ORT's OrtMemoryInfo gives the memory it runs in (on the CPU: the host, bound like a device). */
+  readonly memoryName: string;
+  /** Outputs can stay on the device as gpu-buffer tensors between runs (SessionOptions.gpuOutputs, the binding's preferredOutputLocation). */
+  readonly gpuBufferOutputs: boolean;
+  /** A row's result does not change with the batch's row count (CPU measured so; WebGPU and CUDA not: shape buckets, docs/benchmarks.md). */
+  readonly batchInvariant: boolean;
+  /** With more than one intra-op thread a batched row can differ from its solo run (CPU: up to 3.3e-6, lab/gpu/codec-batch-diff.ts). */
+  readonly threadedRowsDiffer: boolean;
+  /** The build dtype it runs best: fp16 on GPUs (half the weight bytes per frame), fp32 on the CPU (MLAS is fp32; fp16 runs but converts). */
+  readonly preferredDtype: 'fp16' | 'fp32';
+  /**
+   * 'auto' tries providers from the lowest rank up. From the H200 runs (docs/benchmarks.md, "The four engines
+   * on the H200"): WebGPU one stream at RTF 0.81 and batch-invariant; CUDA (even with CUDA graphs) at RTF 1.79
+   * and 1 LSB off beside batch-mates, so it comes after WebGPU until its codec and loop graphs run wholly on
+   * CUDA. DirectML keeps its place before WebGPU on Windows (not measured against each other).
+   */
+  readonly autoRank: number;
+  readonly graphCapture: {
+    /** The provider options that turn capture on; null: none (the CPU runs the same static graphs uncaptured; DirectML untested). */
+    readonly options: Readonly<Record<string, string>> | null;
+    /** Captured graphs one session keeps: many (one per gpu_graph_id, CUDA graphs) or one (WebGPU: one command list per session). */
+    readonly graphsPerSession: 'one' | 'many';
+    /**
+     * It captures GroupQueryAttention whose past and present are separate buffers, as every sub-step's inside
+     * the unrolled code-predictor loop: WebGPU refuses, so it runs the loop's plain-attention form; CUDA's is
+     * not yet known (GPU run); CPU and DirectML run the graphs uncaptured.
+     */
+    readonly unsharedGqa: boolean;
+    /**
+     * Its captured graphs may hold a Concat whose inputs differ in length along its axis, as the streaming
+     * codec's carried states joined to the new frames. ORT 1.29's CUDA Concat hands those lengths and the input
+     * pointers to its kernel through pinned host memory that it frees after the run, so a replay copies whatever
+     * that memory holds by then (compute-sanitizer on the H100: invalid reads in _ConcatKernel, then CUDA error
+     * 700). Where false, the codec runs its capture-ready graph over bound buffers without capture (issue 35).
+     */
+    readonly unevenConcat: boolean;
+  };
+  /** CUDA runtime calls work on its memory: cudaMalloc for a capturing session's bound buffers, cudaMemcpy when ORT's CopyTensors cannot copy. */
+  readonly cudaRuntime: boolean;
+  /**
+   * How a session is put on device N: 'none' (no device), 'option' (a provider option: `deviceId` on the
+   * node binding, `device_id` on the C API), or 'own-adapter' (only the adapter the provider picks, index 0).
+   */
+  readonly pinning: 'none' | 'option' | 'own-adapter';
+  readonly ort: {
+    /** Its name in the node binding's executionProviders. */
+    readonly bindingName: string;
+    /** Provider option keys the node binding passes on (js/node/src/session_options_helper.cc); it drops others. */
+    readonly bindingOptionKeys: readonly string[];
+    /** How the C API adds it: built in (nothing to add), CUDA's V2 options, or SessionOptionsAppendExecutionProvider by name. */
+    readonly capiAppend: { readonly kind: 'builtin' } | { readonly kind: 'cuda-v2' } | { readonly kind: 'generic'; readonly name: string };
+    /** The shared library ORT loads from its bin folder for it when it is not bundled in the core. */
+    readonly library: string | null;
+  };
+  /** What a machine needs to run it (provider-select.ts checks these, in this order). */
+  readonly requires: {
+    /** Listed by the onnxruntime-node build (every provider but the CPU, which is in the core). */
+    readonly backend: boolean;
+    /** The platforms it exists on, with their names for messages (null: every platform). */
+    readonly platforms: { readonly names: readonly NodeJS.Platform[]; readonly label: string } | null;
+    /** Its library installed beside the core, by this command (null: nothing to install). */
+    readonly setup: string | null;
+    /** A device: 'nvidia' (/dev/nvidiactl), 'gpu' (on Linux a DRM render node or an NVIDIA device; a software Vulkan driver only when asked for explicitly), or none. */
+    readonly device: 'nvidia' | 'gpu' | null;
+  };
+  /** The fix named when adding it to a session fails for want of its libraries (null: the generic fix). */
+  readonly installFix: string | null;
+}
+
+export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
+  cpu: {
+    label: 'CPU',
+    deviceMemory: false,
+    memoryName: 'Cpu',
+    gpuBufferOutputs: false,
+    batchInvariant: true,
+    threadedRowsDiffer: true,
+    preferredDtype: 'fp32',
+    autoRank: 3,
+    graphCapture: { options: null, graphsPerSession: 'many', unsharedGqa: true, unevenConcat: true },
+    cudaRuntime: false,
+    pinning: 'none',
+    ort: { bindingName: 'cpu', bindingOptionKeys: [], capiAppend: { kind: 'builtin' }, library: null },
+    requires: { backend: false, platforms: null, setup: null, device: null },
+    installFix: null,
+  },
+  webgpu: {
+    label: 'WebGPU',
+    deviceMemory: true,
+    memoryName: 'WebGPU_Buf',
+    gpuBufferOutputs: true,
+    batchInvariant: false,
+    threadedRowsDiffer: false,
+    preferredDtype: 'fp16',
+    autoRank: 1,
+    graphCapture: { options: { enableGraphCapture: '1' }, graphsPerSession: 'one', unsharedGqa: false, unevenConcat: true },
+    cudaRuntime: false,
+    pinning: 'own-adapter',
+    ort: { bindingName: 'webgpu', bindingOptionKeys: ['preferredLayout', 'validationMode', 'storageBufferCacheMode', 'forceCpuNodeNames'], capiAppend: { kind: 'generic', name: 'WebGPU' }, library: null },
+    requires: { backend: true, platforms: null, setup: null, device: 'gpu' },
+    installFix: null,
+  },
+  cuda: {
+    label: 'CUDA',
+    deviceMemory: true,
+    memoryName: 'Cuda',
+    gpuBufferOutputs: false,
+    batchInvariant: false,
+    threadedRowsDiffer: false,
+    preferredDtype: 'fp16',
+    autoRank: 2,
+    graphCapture: { options: { enable_cuda_graph: '1' }, graphsPerSession: 'many', unsharedGqa: true, unevenConcat: false },
+    cudaRuntime: true,
+    pinning: 'option',
+    ort: { bindingName: 'cuda', bindingOptionKeys: ['deviceId'], capiAppend: { kind: 'cuda-v2' }, library: 'libonnxruntime_providers_cuda.so' },
+    requires: { backend: true, platforms: null, setup: 'npm run setup:cuda', device: 'nvidia' },
+    installFix: "install the CUDA provider with 'npm run setup:cuda' and make the CUDA 13 libraries loadable (STUDIO_CUDA_LIB_PATH), or pick --provider webgpu/cpu",
+  },
+  dml: {
+    label: 'DirectML',
+    deviceMemory: true,
+    memoryName: 'DML',
+    gpuBufferOutputs: false,
+    batchInvariant: false,
+    threadedRowsDiffer: false,
+    preferredDtype: 'fp16',
+    autoRank: 0,
+    graphCapture: { options: null, graphsPerSession: 'one', unsharedGqa: true, unevenConcat: true },
+    cudaRuntime: false,
+    pinning: 'option',
+    ort: { bindingName: 'dml', bindingOptionKeys: ['deviceId'], capiAppend: { kind: 'generic', name: 'DML' }, library: null },
+    requires: { backend: true, platforms: { names: ['win32'], label: 'Windows' }, setup: null, device: null },
+    installFix: null,
+  },
+};
+
+/** Every provider, in the table's order (the order config validation lists them in). */
+export const PROVIDER_NAMES = Object.keys(PROVIDERS) as ProviderName[];
+
+/** The capabilities of a provider named in config that has not been validated yet (undefined: not a provider). */
+export function findProvider(name: string): ProviderCapabilities | undefined {
+  return Object.hasOwn(PROVIDERS, name) ? PROVIDERS[name as ProviderName] : undefined;
+}
+
+/** The providers 'auto' tries, best first. */
+export const AUTO_ORDER: readonly ProviderName[] = [...PROVIDER_NAMES].sort((a, b) => PROVIDERS[a].autoRank - PROVIDERS[b].autoRank);
+
+/** Provider option keys that turn graph capture on, of every provider (CUDA graphs, WebGPU graph capture). */
+export const CAPTURE_OPTION_KEYS: readonly string[] = PROVIDER_NAMES.flatMap((p) => Object.keys(PROVIDERS[p].graphCapture.options ?? {}));
+
+/** Where bound buffers that a graph reads and writes live: the provider's device memory, or host memory where it has none. */
+export function boundBufferLocation(provider: ProviderName): BufferLocation {
+  return PROVIDERS[provider].deviceMemory ? 'device' : 'cpu';
+}
