@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { STUDIO_VERSION } from '../../src-shared/version';
+import { DEFAULT_SEED, MAX_SEED } from '../../src-shared/sampling-limits';
 import { StudioError, isErrorCode } from '../../src-shared/errors';
 import { EMBEDDED_TINY } from '../engine-protocol/protocol';
 import { engineDevicesFor } from '../engine-client/engine-devices';
@@ -79,7 +80,7 @@ async function runRender(document: string, opts: RenderOptions): Promise<void> {
   const settings: RenderSettings = {
     voice: opts.voice.toLowerCase(),
     language: opts.language.toLowerCase(),
-    seed: parseIntFlag('seed', opts.seed, 0, 2 ** 32 - 1),
+    seed: parseIntFlag('seed', opts.seed, 0, MAX_SEED),
     params: samplingParamsFromFlags(opts),
     model: opts.model ?? process.env.STUDIO_MODEL ?? EMBEDDED_TINY,
   };
@@ -182,7 +183,7 @@ export function registerRender(program: Command): void {
     .option('-o, --output <file>', 'the assembled WAV; default <out-dir>/<document name>.wav')
     .option('--voice <name>', 'speaker', 'ryan')
     .option('--language <lang>', "language, or 'auto'", 'auto')
-    .option('--seed <n>', 'sampling seed of every part', '42')
+    .option('--seed <n>', 'sampling seed of every part', String(DEFAULT_SEED))
     .option('--concurrency <n>', 'parts in flight at once without --queue', '8')
     .option('--attempts <n>', 'tries per part', '5')
     .option('--backoff-ms <ms>', 'first retry delay (doubles each try)', '1000');
