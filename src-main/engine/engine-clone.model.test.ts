@@ -17,7 +17,7 @@ import { createEngine } from './create-engine';
 import type { Engine } from './engine';
 import { referenceSynthesis } from './reference-synthesis';
 import { createSpeakerEncoder, type SpeakerEncoder } from './speaker-embedding';
-import { runAndCollect } from './testing/run-and-collect';
+import { expectBatchInvariant } from './testing/expect-batch-invariant';
 
 const GOLDEN_FILE = path.resolve(import.meta.dirname, 'golden/tiny-base-clone.json');
 
@@ -96,16 +96,7 @@ describe('voice cloning on tiny Base (x-vector mode, CPU)', () => {
   });
 
   it("keeps each cloned request's codes and PCM bytes independent of batch-mates, together and staggered, and equal to the reference", async () => {
-    const requests = REQUESTS();
-    const together = await runAndCollect(engine, requests);
-    const staggered = await runAndCollect(engine, requests, [0, 1, 3]);
-    const p = engine.parts;
-    for (const r of requests) {
-      const alone = (await runAndCollect(engine, [r])).get(r.requestId)!;
-      expect(together.get(r.requestId), r.requestId).toEqual(alone);
-      expect(staggered.get(r.requestId), r.requestId).toEqual(alone);
-      expect(alone.codes).toEqual((await referenceSynthesis(p.stages, p.manifest, p.tokenizer, p.config, r)).codes);
-    }
+    await expectBatchInvariant(engine, REQUESTS(), [0, 1, 3], { reference: true });
   });
 
   it('refuses a Base request without a speaker embedding, and an embedding of the wrong width', async () => {

@@ -19,8 +19,8 @@ import type { Engine } from './engine';
 import { resolveEngineConfig } from './engine-config';
 import { referenceSynthesis } from './reference-synthesis';
 import { createSpeechCodeEncoder } from './speech-codes';
-import { runAndCollect } from './testing/run-and-collect';
 import { clonePromptFields, createVoiceCloner, type VoiceCloner } from './voice-cloner';
+import { expectBatchInvariant } from './testing/expect-batch-invariant';
 
 const GOLDEN_FILE = path.resolve(import.meta.dirname, 'golden/tiny-base-icl.json');
 const REF_TEXT = 'This is what the reference clip says.';
@@ -146,16 +146,7 @@ describe('in-context voice cloning on tiny Base (CPU)', () => {
   });
 
   it("keeps each request's codes and PCM bytes independent of batch-mates, together and staggered, and equal to the reference", async () => {
-    const requests = REQUESTS();
-    const together = await runAndCollect(engine, requests);
-    const staggered = await runAndCollect(engine, requests, [0, 2, 3, 1]);
-    const p = engine.parts;
-    for (const r of requests) {
-      const alone = (await runAndCollect(engine, [r])).get(r.requestId)!;
-      expect(together.get(r.requestId), r.requestId).toEqual(alone);
-      expect(staggered.get(r.requestId), r.requestId).toEqual(alone);
-      expect(alone.codes).toEqual((await referenceSynthesis(p.stages, p.manifest, p.tokenizer, p.config, r)).codes);
-    }
+    await expectBatchInvariant(engine, REQUESTS(), [0, 2, 3, 1], { reference: true });
   });
 
   it('decodes the reference codes as left context of the generated audio and outputs only the generated frames', async () => {
