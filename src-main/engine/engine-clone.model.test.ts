@@ -18,19 +18,13 @@ import type { Engine } from './engine';
 import { referenceSynthesis } from './reference-synthesis';
 import { createSpeakerEncoder, type SpeakerEncoder } from './speaker-embedding';
 import { expectBatchInvariant } from './testing/expect-batch-invariant';
+import { voicedClip } from './testing/voiced-clip';
 
 const GOLDEN_FILE = path.resolve(import.meta.dirname, 'golden/tiny-base-clone.json');
 
 /** A 4 s voiced-like clip at 48 kHz with 0.5 s of silence at each end; `salt` changes the voice. */
 function referenceClip(salt: number): Float32Array {
-  const rate = 48000;
-  const f0 = 100 + 45 * salt;
-  return Float32Array.from({ length: 5 * rate }, (_, i) => {
-    const t = i / rate;
-    if (t < 0.5 || t > 4.5) return 0;
-    const phase = 2 * Math.PI * f0 * (t + 0.003 * Math.sin(2 * Math.PI * 4 * t));
-    return 0.25 * Math.sin(phase) + 0.12 * Math.sin(2 * phase + salt) + 0.06 * Math.sin(5 * phase);
-  });
+  return voicedClip({ f0Hz: 100 + 45 * salt, salt, silenceS: 0.5, voicedS: 4 });
 }
 
 let checkpointDir: string;
