@@ -1,10 +1,16 @@
 /**
  * The valid range of each numeric sampling parameter, and the one sentence that states it: the
  * request schemas (HTTP API, IPC/WebSocket contract, CLI flags) and the engine's own check share them.
+ * Also the seed's range and the one default seed every entry point (HTTP API, CLI, the UI) gives.
  * Temperatures stop at 0.01 (vLLM's _MIN_TEMP): below it logits / temperature overflow float32 and
  * sampling has no finite distribution. Constants and pure functions only.
  */
 import type { SamplingParams } from './synthesis';
+
+/** The seed of a request that names none: the HTTP API, `studio synth` / `studio render` and the UI's first value. */
+export const DEFAULT_SEED = 42;
+/** Seeds are 32-bit unsigned in every request schema (the engine itself takes any safe integer). */
+export const MAX_SEED = 2 ** 32 - 1;
 
 export interface SamplingParamLimit {
   min: number;

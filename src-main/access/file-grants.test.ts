@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { StudioError } from '../../src-shared/errors';
+import { thrown } from '../../src-shared/testing/thrown';
 import { FileGrants } from './file-grants';
 
 function fixture() {
@@ -15,15 +15,6 @@ function fixture() {
   writeFileSync(path.join(outside, 'secret.json'), '{"x":1}');
   writeFileSync(path.join(data, 'projects', 'a.studio.json'), '{}');
   return { root, data, outside };
-}
-
-function refusal(fn: () => unknown): StudioError {
-  try {
-    fn();
-  } catch (err) {
-    return err as StudioError;
-  }
-  throw new Error('expected a refusal');
 }
 
 describe('FileGrants', () => {
@@ -39,10 +30,10 @@ describe('FileGrants', () => {
     const projects = path.join(data, 'projects');
     symlinkSync(outside, path.join(projects, 'link'));
     const grants = new FileGrants([{ path: projects, scope: 'folder', access: 'write' }]);
-    const a = refusal(() => grants.check(path.join(outside, 'secret.json'), 'read'));
-    const b = refusal(() => grants.check(path.join(projects, '..', '..', 'outside', 'secret.json'), 'read'));
-    const c = refusal(() => grants.check(path.join(projects, 'link', 'secret.json'), 'read'));
-    const d = refusal(() => grants.check(path.join(outside, 'does-not-exist.json'), 'read'));
+    const a = thrown(() => grants.check(path.join(outside, 'secret.json'), 'read'));
+    const b = thrown(() => grants.check(path.join(projects, '..', '..', 'outside', 'secret.json'), 'read'));
+    const c = thrown(() => grants.check(path.join(projects, 'link', 'secret.json'), 'read'));
+    const d = thrown(() => grants.check(path.join(outside, 'does-not-exist.json'), 'read'));
     for (const e of [a, b, c, d]) expect(e.code).toBe('forbidden');
     // The message never tells an existing path from a missing one.
     expect(new Set([a.message, b.message, c.message, d.message]).size).toBe(1);

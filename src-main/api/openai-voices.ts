@@ -1,10 +1,12 @@
 /**
- * The OpenAI voice names (alloy, nova, …) and which model speaker each stands for: the default map,
- * a user's map (--openai-voice-map) and the lookup of a requested voice. Pure. The HTTP API resolves
- * voices with it; the voice library reserves its names. Below both (api/), so neither imports the other.
+ * The one resolver of a requested voice (resolveVoice: a saved voice, a model speaker or an OpenAI
+ * name such as alloy), the default OpenAI voice map and a user's (--openai-voice-map). Pure. The HTTP
+ * API resolves voices with it; the voice library reserves its names; the saved-voice match is the
+ * contract's (findSavedVoice), which the services and the engine host use too.
  */
 import { z } from 'zod';
 import { StudioError } from '../../src-shared/errors';
+import { findSavedVoice, type SavedVoice } from '../../src-shared/contract/voices';
 
 /**
  * OpenAI voice → model speakers in order of preference (the first one the loaded model has wins).
@@ -41,8 +43,32 @@ export function parseVoiceMap(json: unknown): Record<string, string[]> {
   return map;
 }
 
+/** What a requested voice may name: saved voices, the loaded model's speakers (asked for only when no saved voice matches) and OpenAI names. */
+export interface VoiceNames {
+  saved: readonly Pick<SavedVoice, 'id' | 'name'>[];
+  speakers: () => Promise<readonly string[]>;
+  voiceMap: Record<string, string[]>;
+}
+
+/**
+ * The voice a request speaks in: a saved voice's id or name → its id (the services attach what it
+ * needs); a speaker of the loaded model as is; an OpenAI name → the map's first speaker the model has.
+ */
+export async function resolveVoice(requested: string, names: VoiceNames): Promise<string> {
+  const saved = findSavedVoice(requested, names.saved);
+  if (saved) return saved.id;
+  const speakers = await names.speakers();
+  if (speakers.length > 0) return speakerFor(requested, speakers, names.voiceMap);
+  // A Base or VoiceDesign model has no speakers: only saved voices can be named.
+  const savedNames = names.saved.map((v) => v.name);
+  throw new StudioError('invalid-argument', `voice '${requested.slice(0, 64)}' is not a saved voice and this model has no preset speakers; use one of: ${savedNames.join(', ') || '(none saved: clone or design one first, see GET /v1/voices)'}`, {
+    field: 'voice',
+    allowed: savedNames,
+  });
+}
+
 /** The model speaker for a requested voice: a speaker name as is, else the map's first available. */
-export function resolveVoice(requested: string, speakers: readonly string[], voiceMap: Record<string, string[]>): string {
+function speakerFor(requested: string, speakers: readonly string[], voiceMap: Record<string, string[]>): string {
   const name = requested.toLowerCase();
   if (speakers.includes(name)) return name;
   const preferred = voiceMap[name];

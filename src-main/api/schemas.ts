@@ -8,9 +8,12 @@ import { AUDIO_FORMATS, OUTPUT_LOUDNESS_LIMITS } from '../../src-shared/audio-fo
 import { EXPORT_CHUNK_MAX_SAMPLES } from '../../src-shared/contract/export';
 import { VOICE_ID_PATTERN } from '../../src-shared/contract/voices';
 import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
-import { SAMPLING_PARAM_LIMITS, samplingParamRule, type NumericSamplingParam } from '../../src-shared/sampling-limits';
+import { MAX_SEED, SAMPLING_PARAM_LIMITS, samplingParamRule, type NumericSamplingParam } from '../../src-shared/sampling-limits';
 
 const empty = z.strictObject({});
+
+/** A request's seed: 0 … MAX_SEED (src-shared/sampling-limits.ts). */
+export const seedSchema = z.number().int().min(0).max(MAX_SEED);
 
 /** A numeric sampling param in its range (src-shared/sampling-limits.ts); every message states the range and the fix. */
 function samplingNumber(key: NumericSamplingParam): z.ZodNumber {
@@ -54,13 +57,18 @@ export const outputLoudnessSchema = z.strictObject({
     .max(OUTPUT_LOUDNESS_LIMITS.truePeakCeilingDbtp.max, `loudness.truePeakCeilingDbtp must be at most ${OUTPUT_LOUDNESS_LIMITS.truePeakCeilingDbtp.max} dBTP`),
 });
 
-export const synthesisRequestSchema = z.strictObject({
-  requestId: z.string().min(1).max(128),
+/** What is spoken and by whom: the fields a synthesis request and the clip saved from it share. */
+const spokenFields = {
   input: z.string().max(1_048_576),
   inputFormat: z.enum(['text', 'ssml']),
   voice: z.string().min(1).max(64),
   language: z.string().min(1).max(64),
-  seed: z.number().int().min(0).max(2 ** 32 - 1),
+  seed: seedSchema,
+};
+
+export const synthesisRequestSchema = z.strictObject({
+  requestId: z.string().min(1).max(128),
+  ...spokenFields,
   instruct: z.string().max(4096).optional(),
   params: samplingParamsSchema.optional(),
   priority: z.enum(['interactive', 'bulk']).optional(),
@@ -80,11 +88,7 @@ const turnSpanSchema = z.strictObject({ turnIndex: z.number().int().min(0), star
 
 export const newClipSchema = z.strictObject({
   title: z.string().max(200),
-  input: z.string().max(1_048_576),
-  inputFormat: z.enum(['text', 'ssml']),
-  voice: z.string().min(1).max(64),
-  language: z.string().min(1).max(64),
-  seed: z.number().int().min(0).max(2 ** 32 - 1),
+  ...spokenFields,
   instruct: z.string().max(4096).nullable(),
   params: fullSamplingParamsSchema,
   modelHash: z.string().max(128),
@@ -123,7 +127,7 @@ export const projectDocumentSchema = z.strictObject({
     modelId: z.string().max(200).nullable(),
     voice: z.string().max(64),
     language: z.string().max(64),
-    seed: z.number().int().min(0).max(2 ** 32 - 1),
+    seed: seedSchema,
     params: fullSamplingParamsSchema.nullable(),
     instruct: z.string().max(4096),
     voiceDescription: z.string().max(4096),
@@ -254,7 +258,7 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
     ]),
     voice: z.string().min(1).max(64),
     language: z.string().min(1).max(64),
-    seed: z.number().int().min(0).max(2 ** 32 - 1),
+    seed: seedSchema,
     params: samplingParamsSchema.optional(),
     outputDir: z.string().min(1).max(4096).optional(),
     loudness: outputLoudnessSchema.optional(),

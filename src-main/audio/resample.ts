@@ -4,6 +4,7 @@
  * The kernel is tabulated once (Kaiser-windowed sinc, 8 zero crossings per side); when
  * reading faster than 1 input sample per output sample the cutoff drops to avoid aliasing.
  */
+import { besselI0 } from './bessel-i0';
 import { checkRange, checkSampleRate } from './check-args';
 
 const NUM_ZERO_CROSSINGS = 8;
@@ -27,17 +28,6 @@ function getKernelTable(): Float32Array {
   }
   kernelTable = table;
   return table;
-}
-
-function besselI0(x: number): number {
-  let sum = 1;
-  let term = 1;
-  for (let k = 1; k < 50; k++) {
-    term *= (x / (2 * k)) ** 2;
-    sum += term;
-    if (term < sum * 1e-16) break;
-  }
-  return sum;
 }
 
 /**

@@ -5,6 +5,7 @@
  * 2M = 8 at 24 and 48 kHz, 12 at 16 kHz. Within 0.01 dB of a 32× reference up to 0.4 × the rate, where the
  * Annex's own 48-tap table ripples by ±0.24 dB (true-peak.test.ts compares the two). Pure tables.
  */
+import { besselI0 } from './bessel-i0';
 
 export const MIN_OVERSAMPLED_RATE_HZ = 192_000;
 /** At least 8× whatever the rate: at 4× the parabola misses a 0.4 × rate crest by 0.02 dB. */
@@ -64,15 +65,4 @@ function windowedSinc(numTaps: number, beta: number, frac: number): Float64Array
   }
   for (let t = 0; t < numTaps; t++) taps[t] /= sum;
   return taps;
-}
-
-/** Modified Bessel function of the first kind, order 0 (power series; converges fast for x ≤ 20). */
-function besselI0(x: number): number {
-  let sum = 1;
-  let term = 1;
-  for (let k = 1; k < 40; k++) {
-    term *= (x / (2 * k)) ** 2;
-    sum += term;
-  }
-  return sum;
 }

@@ -2,7 +2,7 @@
 // must add up to decodeWav's samples exactly for every format it reads (files from wavefile).
 import { describe, expect, it } from 'vitest';
 import * as wavefileModule from 'wavefile';
-import { StudioError } from '../../src-shared/errors';
+import { thrown } from '../../src-shared/testing/thrown';
 import { decodeWav } from './wav';
 import { encodeWav, encodeWavHeader } from './wav-encode';
 import { decodeWavFrames, readWavLayout } from './wav-read';
@@ -90,15 +90,8 @@ describe('readWavLayout / decodeWavFrames', () => {
     expect(() => readWavLayout(encodeWav(new Float32Array(4), 24000, 'pcm16').subarray(0, 36))).toThrow(/no data chunk/);
     const alaw = encodeWav(new Float32Array(4), 24000, 'pcm16');
     new DataView(alaw.buffer).setUint16(20, 6, true); // A-law
-    const err = (() => {
-      try {
-        readWavLayout(alaw);
-      } catch (e) {
-        return e as StudioError;
-      }
-      return null;
-    })();
-    expect(err?.code).toBe('unsupported');
-    expect(err?.message).toMatch(/use 8\/16\/24\/32-bit integer or 32\/64-bit float PCM/);
+    const err = thrown(() => readWavLayout(alaw));
+    expect(err.code).toBe('unsupported');
+    expect(err.message).toMatch(/use 8\/16\/24\/32-bit integer or 32\/64-bit float PCM/);
   });
 });

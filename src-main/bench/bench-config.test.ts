@@ -1,19 +1,10 @@
 // Unit tests for the bench config defaults, validation and the CLI option mapping.
 import { describe, expect, it } from 'vitest';
-import { StudioError } from '../../src-shared/errors';
+import { thrown } from '../../src-shared/testing/thrown';
 import { benchConfigFromCliOptions } from './bench-cli-options';
 import { defaultBenchConfig, resolveBenchConfig } from './bench-config';
 
 const variant = { name: 'v', createTarget: () => ({ name: 'fake', synthesize: async () => ({ bytes: new Uint8Array(), firstByteMs: null, status: 200, audioDurationMs: null }), dispose() {} }) };
-
-function errorOf(fn: () => unknown): StudioError {
-  try {
-    fn();
-  } catch (err) {
-    return err as StudioError;
-  }
-  throw new Error('expected a StudioError');
-}
 
 describe('defaultBenchConfig', () => {
   it('follows the protocol defaults', () => {
@@ -32,17 +23,17 @@ describe('resolveBenchConfig', () => {
   });
 
   it('rejects unknown keys naming the key path', () => {
-    const e = errorOf(() => resolveBenchConfig({ variants: [variant], open: { rate: 3 } } as never));
+    const e = thrown(() => resolveBenchConfig({ variants: [variant], open: { rate: 3 } } as never));
     expect(e.code).toBe('invalid-argument');
     expect(e.message).toContain('open.rate');
-    expect(errorOf(() => resolveBenchConfig({ variants: [variant], windowSeconds: 3 } as never)).message).toContain('windowSeconds');
+    expect(thrown(() => resolveBenchConfig({ variants: [variant], windowSeconds: 3 } as never)).message).toContain('windowSeconds');
   });
 
   it('rejects bad values with the path and the number', () => {
-    expect(errorOf(() => resolveBenchConfig({ variants: [variant], clientCounts: [4, 0] })).message).toContain('clientCounts[1]');
-    expect(errorOf(() => resolveBenchConfig({ variants: [variant], workloads: ['poetry'] })).message).toContain('"poetry" is unknown');
-    expect(errorOf(() => resolveBenchConfig({})).message).toContain('variants');
-    expect(errorOf(() => resolveBenchConfig({ variants: [variant, { ...variant }] })).message).toContain('used twice');
+    expect(thrown(() => resolveBenchConfig({ variants: [variant], clientCounts: [4, 0] })).message).toContain('clientCounts[1]');
+    expect(thrown(() => resolveBenchConfig({ variants: [variant], workloads: ['poetry'] })).message).toContain('"poetry" is unknown');
+    expect(thrown(() => resolveBenchConfig({})).message).toContain('variants');
+    expect(thrown(() => resolveBenchConfig({ variants: [variant, { ...variant }] })).message).toContain('used twice');
   });
 });
 
@@ -57,7 +48,7 @@ describe('benchConfigFromCliOptions', () => {
   });
 
   it('refuses a non-loopback URL unless --allow-remote is given', () => {
-    const e = errorOf(() => benchConfigFromCliOptions({ target: 'http', url: 'http://10.1.2.3:8080' }));
+    const e = thrown(() => benchConfigFromCliOptions({ target: 'http', url: 'http://10.1.2.3:8080' }));
     expect(e.code).toBe('invalid-argument');
     expect(e.message).toContain('allowRemote');
     expect(e.message).toContain('--allow-remote');
@@ -67,10 +58,10 @@ describe('benchConfigFromCliOptions', () => {
   it('looks up inproc variants from the supplied factories and rejects unknown flags', () => {
     const { config } = benchConfigFromCliOptions({ target: 'inproc', variants: 'serial,batched' }, { inprocVariants: { serial: () => ({ ...variant, name: 'serial' }), batched: () => ({ ...variant, name: 'batched' }) } });
     expect(config.variants.map((v) => v.name)).toEqual(['serial', 'batched']);
-    expect(errorOf(() => benchConfigFromCliOptions({ target: 'inproc', variants: 'fast' }, { inprocVariants: {} })).message).toContain('"fast" is not an inproc variant');
-    expect(errorOf(() => benchConfigFromCliOptions({ url: 'http://127.0.0.1:1', api: 'openai' })).message).toContain('no SSML');
+    expect(thrown(() => benchConfigFromCliOptions({ target: 'inproc', variants: 'fast' }, { inprocVariants: {} })).message).toContain('"fast" is not an inproc variant');
+    expect(thrown(() => benchConfigFromCliOptions({ url: 'http://127.0.0.1:1', api: 'openai' })).message).toContain('no SSML');
     expect(benchConfigFromCliOptions({ url: 'http://127.0.0.1:1', api: 'openai', workloads: 'plain' }).config.workloads).toEqual(['plain']);
-    expect(errorOf(() => benchConfigFromCliOptions({ clientz: '4' } as never)).message).toContain('--clientz');
-    expect(errorOf(() => benchConfigFromCliOptions({ url: 'http://127.0.0.1:1', clients: '4,x' })).message).toContain('--clients');
+    expect(thrown(() => benchConfigFromCliOptions({ clientz: '4' } as never)).message).toContain('--clientz');
+    expect(thrown(() => benchConfigFromCliOptions({ url: 'http://127.0.0.1:1', clients: '4,x' })).message).toContain('--clients');
   });
 });

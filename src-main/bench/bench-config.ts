@@ -4,6 +4,7 @@
  * returns a frozen value. Variants (target factories) come from the caller; there is no default target.
  */
 import { StudioError } from '../../src-shared/errors';
+import { DEFAULT_SEED, MAX_SEED } from '../../src-shared/sampling-limits';
 import type { BenchVariant } from './target';
 import { BUILT_IN_WORKLOAD_NAMES } from './workloads';
 
@@ -68,7 +69,7 @@ export function defaultBenchConfig(): BenchConfig {
     numPasses: 2,
     stream: false,
     warmupSeed: 9001,
-    goldenSeed: 42,
+    goldenSeed: DEFAULT_SEED,
     statusIntervalMs: 50,
     gpuIntervalMs: 250,
     gpuIndex: 0,
@@ -143,8 +144,8 @@ export function resolveBenchConfig(overrides: Partial<Omit<BenchConfig, 'ramp' |
   checkCounts('clientCounts', config.clientCounts, 1000);
   checkNumber('windowMs', config.windowMs, 100, 86_400_000, false);
   checkNumber('numPasses', config.numPasses, 1, 20, true);
-  checkNumber('warmupSeed', config.warmupSeed, 0, 2 ** 32 - 1, true);
-  checkNumber('goldenSeed', config.goldenSeed, 0, 2 ** 32 - 1, true);
+  checkNumber('warmupSeed', config.warmupSeed, 0, MAX_SEED, true);
+  checkNumber('goldenSeed', config.goldenSeed, 0, MAX_SEED, true);
   checkNumber('statusIntervalMs', config.statusIntervalMs, 10, 60_000, false);
   checkNumber('gpuIntervalMs', config.gpuIntervalMs, 10, 60_000, false);
   checkNumber('gpuIndex', config.gpuIndex, 0, 64, true);
@@ -157,7 +158,7 @@ export function resolveBenchConfig(overrides: Partial<Omit<BenchConfig, 'ramp' |
   checkNumber('ramp.kneeGainFraction', ramp.kneeGainFraction, 0, 10, false);
   checkNumber('open.ratePerS', open.ratePerS, 0.001, 10_000, false);
   checkNumber('open.latencyObjectiveMs', open.latencyObjectiveMs, 1, 3_600_000, false);
-  checkNumber('open.arrivalSeed', open.arrivalSeed, 0, 2 ** 32 - 1, true);
+  checkNumber('open.arrivalSeed', open.arrivalSeed, 0, MAX_SEED, true);
   checkNumber('open.maxOutstanding', open.maxOutstanding, 1, 100_000, true);
 
   return Object.freeze({

@@ -4,25 +4,18 @@
  * windowMs → drain (stop issuing, wait for outstanding). Every loop is bounded: requests per client,
  * fill timeout, drain timeout, and the run's abort signal.
  */
-import type { BenchSynthesisRequest, BenchTarget } from './target';
 import type { RequestPhase, RequestSample } from './run-record';
-import { sendRequest, type SendContext } from './send-request';
+import { sendRequest } from './send-request';
+import { drainWithin, sendContextOf, startMeasurement, type MeasurementParams } from './measurement';
 import { sleep } from './sleep';
 
-export interface ClosedLoopParams {
-  measurementId: string;
-  target: BenchTarget;
-  request: BenchSynthesisRequest;
-  golden: Uint8Array;
+export interface ClosedLoopParams extends MeasurementParams {
   numClients: number;
   windowMs: number;
-  requestTimeoutMs: number;
   fillTimeoutMs: number;
   drainTimeoutMs: number;
   maxRequestsPerClient: number;
   rejectionBackoffMs: number;
-  clock: () => number;
-  signal: AbortSignal;
   /** Called after each completion and every 500 ms, for progress. */
   onDidUpdate?(state: { phase: 'fill' | 'window' | 'drain'; windowLeftMs: number | null; numCompleted: number }): void;
 }
@@ -46,11 +39,7 @@ export function phaseOfCompletion(endMs: number, windowStartMs: number | null, w
 }
 
 export async function runClosedLoop(p: ClosedLoopParams): Promise<ClosedLoopRun> {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort();
-  p.signal.addEventListener('abort', onAbort, { once: true });
-  const notes: string[] = [];
-  const samples: RequestSample[] = [];
+  const { controller, samples, notes, finish } = startMeasurement(p);
   const completedClients = new Set<number>();
   const fillStartMs = p.clock();
   let windowStartMs: number | null = null;
@@ -73,16 +62,7 @@ export async function runClosedLoop(p: ClosedLoopParams): Promise<ClosedLoopRun>
       numCompleted: samples.length,
     });
 
-  const ctx: SendContext = {
-    measurementId: p.measurementId,
-    target: p.target,
-    request: p.request,
-    golden: p.golden,
-    clock: p.clock,
-    requestTimeoutMs: p.requestTimeoutMs,
-    signal: controller.signal,
-    phaseAt: (endMs) => phaseOfCompletion(endMs, windowStartMs, windowEndMs),
-  };
+  const ctx = sendContextOf(p, controller.signal, (endMs) => phaseOfCompletion(endMs, windowStartMs, windowEndMs));
 
   const openWindow = (atMs: number) => {
     windowStartMs = atMs;
@@ -121,18 +101,9 @@ export async function runClosedLoop(p: ClosedLoopParams): Promise<ClosedLoopRun>
 
   await Promise.race([clients, stopped]);
   stop();
-  let drainTimer: NodeJS.Timeout | undefined;
-  const drainDeadline = new Promise<'timeout'>((resolve) => (drainTimer = setTimeout(() => resolve('timeout'), p.drainTimeoutMs)));
-  if ((await Promise.race([clients.then(() => 'done' as const), drainDeadline])) === 'timeout') {
-    notes.push(`drain did not finish within drainTimeoutMs ${p.drainTimeoutMs}; outstanding requests were aborted`);
-    controller.abort();
-    await clients;
-  }
-  clearTimeout(drainTimer);
+  await drainWithin(clients, p.drainTimeoutMs, controller, notes);
   clearInterval(ticker);
   for (const timer of timers) clearTimeout(timer);
-  p.signal.removeEventListener('abort', onAbort);
-  if (p.signal.aborted) notes.push('the run was cancelled during this measurement');
-  samples.sort((a, b) => a.requestIndex - b.requestIndex);
+  finish();
   return { samples, fillStartMs, windowStartMs, windowEndMs, drainEndMs: p.clock(), notes };
 }

@@ -4,23 +4,16 @@
  * the scheduled send time. Arrivals beyond maxOutstanding are dropped and counted; the drain is bounded.
  */
 import type { OpenLoopConfig } from './bench-config';
-import type { BenchSynthesisRequest, BenchTarget } from './target';
 import type { RequestSample } from './run-record';
 import { poissonArrivalOffsetsMs } from './arrival-schedule';
-import { sendRequest, type SendContext } from './send-request';
+import { sendRequest } from './send-request';
+import { drainWithin, sendContextOf, startMeasurement, type MeasurementParams } from './measurement';
 import { sleep } from './sleep';
 
-export interface OpenLoopParams {
-  measurementId: string;
-  target: BenchTarget;
-  request: BenchSynthesisRequest;
-  golden: Uint8Array;
+export interface OpenLoopParams extends MeasurementParams {
   open: OpenLoopConfig;
   durationMs: number;
-  requestTimeoutMs: number;
   drainTimeoutMs: number;
-  clock: () => number;
-  signal: AbortSignal;
   onDidUpdate?(state: { numSent: number; numArrivals: number; numCompleted: number }): void;
 }
 
@@ -33,23 +26,10 @@ export interface OpenLoopRun {
 }
 
 export async function runOpenLoop(p: OpenLoopParams): Promise<OpenLoopRun> {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort();
-  p.signal.addEventListener('abort', onAbort, { once: true });
+  const { controller, samples, notes, finish } = startMeasurement(p);
   const offsetsMs = poissonArrivalOffsetsMs(p.open.ratePerS, p.durationMs, p.open.arrivalSeed);
-  const samples: RequestSample[] = [];
-  const notes: string[] = [];
   const inFlight = new Set<Promise<void>>();
-  const ctx: SendContext = {
-    measurementId: p.measurementId,
-    target: p.target,
-    request: p.request,
-    golden: p.golden,
-    clock: p.clock,
-    requestTimeoutMs: p.requestTimeoutMs,
-    signal: controller.signal,
-    phaseAt: () => 'open',
-  };
+  const ctx = sendContextOf(p, controller.signal, () => 'open');
   const startMs = p.clock();
   for (let i = 0; i < offsetsMs.length && !controller.signal.aborted; i++) {
     const scheduledMs = startMs + offsetsMs[i];
@@ -71,17 +51,7 @@ export async function runOpenLoop(p: OpenLoopParams): Promise<OpenLoopRun> {
     });
     inFlight.add(pending);
   }
-  let drainTimer: NodeJS.Timeout | undefined;
-  const drained = Promise.all([...inFlight]).then(() => 'done' as const);
-  const deadline = new Promise<'timeout'>((resolve) => (drainTimer = setTimeout(() => resolve('timeout'), p.drainTimeoutMs)));
-  if ((await Promise.race([drained, deadline])) === 'timeout') {
-    notes.push(`drain did not finish within drainTimeoutMs ${p.drainTimeoutMs}; outstanding requests were aborted`);
-    controller.abort();
-    await drained;
-  }
-  clearTimeout(drainTimer);
-  p.signal.removeEventListener('abort', onAbort);
-  if (p.signal.aborted) notes.push('the run was cancelled during this measurement');
-  samples.sort((a, b) => a.requestIndex - b.requestIndex);
+  await drainWithin(Promise.all([...inFlight]), p.drainTimeoutMs, controller, notes);
+  finish();
   return { samples, startMs, endMs: p.clock(), numArrivals: offsetsMs.length, notes };
 }

@@ -1,9 +1,20 @@
 /**
- * The engine flags shared by `studio bench` (inproc) and `studio serve`: --provider and
- * --engine-config '<json object>', turned into the engine-config overrides the runtime takes.
- * Bad JSON is a usage error (exit 2), reported before any engine host starts.
+ * The engine flags shared by `studio serve`, `studio render`, `studio worker` and `studio bench`
+ * (inproc): --model, --provider, --engine-config '<json object>' and --devices, and the engine-config
+ * overrides the runtime takes from them. Bad JSON is a usage error (exit 2), reported before any
+ * engine host starts.
  */
+import type { Command } from 'commander';
 import { UsageError } from './cli-errors';
+
+/** --model, --provider, --engine-config and --devices, for the commands that start engine hosts. */
+export function addEngineFlags(command: Command): Command {
+  return command
+    .option('--model <dir>', "model folder, or 'embedded:tiny' (the synthetic default)")
+    .option('--provider <name>', 'execution provider (auto, cpu, webgpu, cuda, dml)')
+    .option('--engine-config <json>', 'engine settings, e.g. {"maxRunningSequences":16}')
+    .option('--devices <list>', "one engine host per device: 0,1,… or 'auto' (every GPU; CPU: that many processes sharing the cores)");
+}
 
 export function parseEngineConfig(json: string | undefined): Record<string, unknown> | undefined {
   if (json === undefined) return undefined;

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { addLoudnessFlags, loudnessFromFlags } from './loudness-flags';
 import { UsageError } from './cli-errors';
+import { thrown } from '../../src-shared/testing/thrown';
 
 describe('loudnessFromFlags', () => {
   it('gives nothing when neither flag is set, so the host default applies', () => {
@@ -15,16 +16,10 @@ describe('loudnessFromFlags', () => {
   });
 
   it('refuses out-of-range values with the flag, the range and a fix', () => {
-    const err = (() => {
-      try {
-        loudnessFromFlags({ loudnessTarget: '-3' });
-      } catch (e) {
-        return e as UsageError;
-      }
-    })();
+    const err = thrown<UsageError>(() => loudnessFromFlags({ loudnessTarget: '-3' }));
     expect(err).toBeInstanceOf(UsageError);
-    expect(err?.message).toBe('--loudness-target is -3 but must be from -70 to -5 LUFS');
-    expect(err?.fix).toMatch(/-16/);
+    expect(err.message).toBe('--loudness-target is -3 but must be from -70 to -5 LUFS');
+    expect(err.fix).toMatch(/-16/);
     expect(() => loudnessFromFlags({ truePeak: '1' })).toThrow(/--true-peak is 1 but must be from -9 to 0 dBTP/);
   });
 

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { STUDIO_VERSION } from '../../src-shared/version';
+import { DEFAULT_SEED, MAX_SEED } from '../../src-shared/sampling-limits';
 import { StudioError, isErrorCode } from '../../src-shared/errors';
 import { EMBEDDED_TINY } from '../engine-protocol/protocol';
 import { engineDevicesFor } from '../engine-client/engine-devices';
@@ -20,7 +21,8 @@ import { within } from '../render/abortable';
 import { renderLocally } from '../render/render-local';
 import type { RenderProgress } from '../render/render-progress';
 import { parseIntFlag } from './cli-errors';
-import { engineOverridesFromFlags } from './engine-options';
+import { addEngineFlags, engineOverridesFromFlags } from './engine-options';
+import { stopOnSignals } from './stop-on-signals';
 import { addSamplingFlags, samplingParamsFromFlags, type SamplingFlags } from './sampling-flags';
 import { savedVoiceConditioning } from './voice-command';
 import { selectSavedVoices } from '../services/voice-library-service';
@@ -79,7 +81,7 @@ async function runRender(document: string, opts: RenderOptions): Promise<void> {
   const settings: RenderSettings = {
     voice: opts.voice.toLowerCase(),
     language: opts.language.toLowerCase(),
-    seed: parseIntFlag('seed', opts.seed, 0, 2 ** 32 - 1),
+    seed: parseIntFlag('seed', opts.seed, 0, MAX_SEED),
     params: samplingParamsFromFlags(opts),
     model: opts.model ?? process.env.STUDIO_MODEL ?? EMBEDDED_TINY,
   };
@@ -145,32 +147,17 @@ async function runWorker(opts: WorkerOptions): Promise<void> {
     onPart: (o) => console.log(`part ${o.index + 1} ${o.skipped ? 'already there' : 'rendered'} (${o.partId})`),
     onFailure: (f) => console.log(f.partIndex === null ? `job ${f.jobId} refused: ${f.reason}` : `part ${f.partIndex + 1} failed: ${f.reason}`),
   });
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) {
-      console.log(`${signal} again: exiting now`);
-      process.exit(130);
-    }
-    stopping = true;
-    console.log(`${signal}: finishing running jobs (up to ${lockDurationMs} ms); press Ctrl+C again to exit at once`);
-    // past the lock a running job is another worker's anyway (BullMQ finds it stalled)
-    await within(worker.close(), lockDurationMs);
-    await runtime.dispose();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  stopOnSignals(
+    (signal) => `${signal}: finishing running jobs (up to ${lockDurationMs} ms)`,
+    async () => {
+      // past the lock a running job is another worker's anyway (BullMQ finds it stalled)
+      await within(worker.close(), lockDurationMs);
+      await runtime.dispose();
+    },
+  );
   await worker.waitUntilReady();
   console.log(`worker ready: ${runtime.host.size} engine(s) (${runtime.host.labels.join(', ')}), ${concurrency} jobs at a time, model ${model}, queue ${redactedUrl(opts.queue)}`);
   await new Promise<never>(() => {});
-}
-
-function addEngineFlags(command: Command): Command {
-  return command
-    .option('--model <dir>', "model folder, or 'embedded:tiny' (the synthetic default)")
-    .option('--provider <name>', 'execution provider (auto, cpu, webgpu, cuda, dml)')
-    .option('--engine-config <json>', 'engine settings, e.g. {"maxRunningSequences":16}')
-    .option('--devices <list>', "one engine host per device: 0,1,… or 'auto' (every GPU; CPU: that many processes sharing the cores)");
 }
 
 export function registerRender(program: Command): void {
@@ -182,7 +169,7 @@ export function registerRender(program: Command): void {
     .option('-o, --output <file>', 'the assembled WAV; default <out-dir>/<document name>.wav')
     .option('--voice <name>', 'speaker', 'ryan')
     .option('--language <lang>', "language, or 'auto'", 'auto')
-    .option('--seed <n>', 'sampling seed of every part', '42')
+    .option('--seed <n>', 'sampling seed of every part', String(DEFAULT_SEED))
     .option('--concurrency <n>', 'parts in flight at once without --queue', '8')
     .option('--attempts <n>', 'tries per part', '5')
     .option('--backoff-ms <ms>', 'first retry delay (doubles each try)', '1000');

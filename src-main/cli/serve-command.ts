@@ -10,7 +10,8 @@ import { createStudioRuntime } from '../app/studio-runtime';
 import { rendererDir } from '../platform/paths';
 import { startHeadlessServer, type HeadlessServer } from '../headless/headless-server';
 import { parseIntFlag } from './cli-errors';
-import { engineOverridesFromFlags } from './engine-options';
+import { addEngineFlags, engineOverridesFromFlags } from './engine-options';
+import { stopOnSignals } from './stop-on-signals';
 import { engineDevicesFor } from '../engine-client/engine-devices';
 import { STUDIO_VERSION } from '../../src-shared/version';
 import { StudioError } from '../../src-shared/errors';
@@ -81,36 +82,26 @@ export async function runServe(opts: ServeOptions): Promise<void> {
     () => console.log(`engine ready: ${runtime.host.lastKnownStatus?.model?.displayName ?? 'model loaded'} on ${runtime.host.lastKnownStatus?.provider ?? '?'}${runtime.host.size > 1 ? ` (${runtime.host.size} engines: ${runtime.host.labels.join(', ')})` : ''}`),
     (err: Error) => console.error(`engine failed to start: ${err.message}`),
   );
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) {
-      console.log(`${signal} again: exiting now`);
-      process.exit(130);
-    }
-    stopping = true;
-    console.log(`${signal}: draining ${server.numInFlight} request(s) (up to ${drainMs} ms); press Ctrl+C again to exit at once`);
-    const { numUnfinished } = await server.drain(drainMs);
-    if (numUnfinished > 0) console.log(`${numUnfinished} response(s) did not finish within ${drainMs} ms`);
-    await server.close();
-    await runtime.dispose();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  stopOnSignals(
+    (signal) => `${signal}: draining ${server.numInFlight} request(s) (up to ${drainMs} ms)`,
+    async () => {
+      const { numUnfinished } = await server.drain(drainMs);
+      if (numUnfinished > 0) console.log(`${numUnfinished} response(s) did not finish within ${drainMs} ms`);
+      await server.close();
+      await runtime.dispose();
+    },
+  );
   await new Promise<never>(() => {}); // runs until a signal drains and exits
 }
 
 export function registerServe(program: Command): void {
-  program
+  const serve = program
     .command('serve')
     .description('run the headless host: the studio UI in a browser, the HTTP API and the WebSocket bridge')
     .option('--port <n>', 'TCP port (0 picks a free one)', '7860')
     .option('--host <address>', 'address to bind; anything but loopback needs --token', '127.0.0.1')
-    .option('--token <token>', 'bearer token required by the HTTP API (or STUDIO_TOKEN)')
-    .option('--model <dir>', "model folder, or 'embedded:tiny' (the synthetic default)")
-    .option('--provider <name>', 'execution provider (auto, cpu, webgpu, cuda, dml)')
-    .option('--engine-config <json>', 'engine settings, e.g. {"maxRunningSequences":1}')
-    .option('--devices <list>', "one engine host per device: 0,1,… or 'auto' (every GPU; CPU: that many processes sharing the cores)")
+    .option('--token <token>', 'bearer token required by the HTTP API (or STUDIO_TOKEN)');
+  addEngineFlags(serve)
     .option('--drain-ms <ms>', 'on shutdown, how long in-flight requests may finish', '10000')
     .option('--allow-host <name...>', 'more Host names to accept (a DNS name of this machine); loopback names and the bound address always are')
     .option('--openai-voice-map <file>', 'JSON file mapping OpenAI voice names to speakers, e.g. {"alloy": "ryan"}')

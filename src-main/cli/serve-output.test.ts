@@ -3,36 +3,16 @@
  * host): every URL printed works as printed (the sign-in link signs in; the API base answers its
  * routes), including for a --host 0.0.0.0 bind, and no bare address is offered as a link.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
+import { describe, expect, it } from 'vitest';
 import { FakeHostProcess } from '../engine-client/testing/fake-host-process';
-import { startHeadlessServer, type HeadlessServer } from '../headless/headless-server';
+import type { HeadlessServer } from '../headless/headless-server';
+import { fakeHostServers } from '../headless/testing/fake-host-servers';
 import { startupLines } from './serve-command';
 
-let runtime: StudioRuntime | null = null;
-let server: HeadlessServer | null = null;
+const servers = fakeHostServers('studio-out-');
 
-afterEach(async () => {
-  await server?.close();
-  await runtime?.dispose();
-  server = null;
-  runtime = null;
-});
-
-async function serve(hostname: string, token?: string): Promise<HeadlessServer> {
-  runtime = createStudioRuntime({
-    hostKind: 'headless',
-    version: 't',
-    userDataDir: mkdtempSync(path.join(os.tmpdir(), 'studio-out-')),
-    spawnHost: () => new FakeHostProcess(1, { modelInfo: () => ({ id: 'embedded:tiny' }) }),
-    log: () => {},
-  });
-  await runtime.host.start();
-  server = await startHeadlessServer({ runtime, port: 0, hostname, rendererDir: null, bearerToken: token, log: () => {} });
-  return server;
+function serve(hostname: string, token?: string): Promise<HeadlessServer> {
+  return servers.start({ hostname, token, version: 't', spawnHost: () => new FakeHostProcess(1, { modelInfo: () => ({ id: 'embedded:tiny' }) }) });
 }
 
 const urlsIn = (lines: string[]) => lines.flatMap((l) => l.match(/https?:\/\/\S+/g) ?? []);

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { EVENTS } from '../../src-shared/ipc-contract';
+import { DEFAULT_SEED, MAX_SEED } from '../../src-shared/sampling-limits';
 import { SSML_DIALECTS, type AudioChunk, type SsmlDialect, type SynthesisProgress, type SynthesisRequest, type SynthesisResult, type VoiceInfo } from '../../src-shared/synthesis';
 import { createSynthesisService } from '../engine-host/synthesis-service';
 import { EMBEDDED_TINY } from '../engine-protocol/protocol';
@@ -74,7 +75,7 @@ async function runSynth(text: string | undefined, opts: SynthOptions): Promise<v
       voice: opts.voice.toLowerCase(), // saved voices match by name case-insensitively, and ids are lower-case
       ...(saved.length > 0 ? { savedVoices: saved } : {}),
       language: opts.language.toLowerCase(),
-      seed: parseIntFlag('seed', opts.seed, 0, 2 ** 32 - 1),
+      seed: parseIntFlag('seed', opts.seed, 0, MAX_SEED),
       instruct: opts.instruct,
       params,
       ...(loudness ? { loudness } : {}),
@@ -101,7 +102,7 @@ export function registerSynth(program: Command): void {
     .description('synthesise text (or an SSML file) to a WAV file')
     .option('--voice <name>', "speaker, or a saved voice's name or id (see --list-voices, studio voice list)", 'ryan')
     .option('--language <lang>', "language, or 'auto'", 'auto')
-    .option('--seed <n>', 'sampling seed: the same seed gives the same bytes', '42')
+    .option('--seed <n>', 'sampling seed: the same seed gives the same bytes', String(DEFAULT_SEED))
     .option('-o, --output <file>', 'output WAV file')
     .option('--ssml <file>', 'read SSML from a file instead of text')
     .option('--ssml-dialect <name>', `how to read the SSML: ${SSML_DIALECTS.join(', ')} (auto detects Azure, Google and Polly markup)`, 'auto')

@@ -22,7 +22,7 @@ async function until(predicate: () => boolean, timeoutMs = 5_000): Promise<void>
 const status = (numRunning: number): Partial<EngineStatus> => ({ state: 'ready', provider: 'cpu', queueDepth: 0, numWaiting: 0, numRunning, numInFlight: numRunning, numCompleted: 0, numFailed: 0, numCancelled: 0, numRejected: 0, model: null });
 
 /**
- * Fakes whose 'synthesize' waits until released (release(requestId)) and answers with the engine
+ * Fakes whose 'synthesize' waits until released (release(...requestIds)) and answers with the engine
  * index, so a test sees which engine served what.
  */
 function fakePool(numEngines: number) {
@@ -41,11 +41,20 @@ function fakePool(numEngines: number) {
     return p;
   });
   const pool = new EnginePool({ spawns, labels: spawns.map((_, i) => `cpu#${i}`), log: () => {} });
-  const release = (requestId: string) => {
-    waiting.get(requestId)!();
-    waiting.delete(requestId);
+  const release = (...requestIds: string[]) => {
+    for (const requestId of requestIds) {
+      waiting.get(requestId)!();
+      waiting.delete(requestId);
+    }
   };
-  return { pool, spawned, waiting, cancels, release };
+  /** Starts the pool and sends 'a' and 'b', which the fakes hold until released. */
+  const startWithTwoWaiting = async () => {
+    await pool.start();
+    const calls = [synth(pool, 'a'), synth(pool, 'b')] as const;
+    await until(() => waiting.size === 2);
+    return calls;
+  };
+  return { pool, spawned, waiting, cancels, release, startWithTwoWaiting };
 }
 
 const synth = (pool: EnginePool, requestId: string) => pool.call('synthesize', { requestId } as never) as unknown as Promise<{ engine: number }>;
@@ -64,35 +73,27 @@ describe('EnginePool', () => {
     expect((await b).engine).toBe(1);
     const d = synth(pool, 'd'); // engine 0 holds c, engine 1 nothing
     await until(() => waiting.size === 2);
-    release('c');
-    release('d');
+    release('c', 'd');
     expect([(await c).engine, (await d).engine]).toEqual([0, 1]);
     await pool.dispose();
   });
 
   it('routes cancel to the engine that runs the request, and reports unknown ids as not cancelled', async () => {
-    const { pool, waiting, cancels, release } = fakePool(2);
-    await pool.start();
-    const a = synth(pool, 'a');
-    const b = synth(pool, 'b');
-    await until(() => waiting.size === 2);
+    const { pool, cancels, release, startWithTwoWaiting } = fakePool(2);
+    const [a, b] = await startWithTwoWaiting();
     expect(await pool.call('cancel', { requestId: 'b' })).toEqual({ cancelled: true });
     expect(await pool.call('cancel', { requestId: 'nobody' })).toEqual({ cancelled: false });
     expect(cancels).toEqual([{ engine: 1, requestId: 'b' }]);
-    release('a');
-    release('b');
+    release('a', 'b');
     await Promise.all([a, b]);
     await pool.dispose();
   });
 
   it("fails only the crashed engine's calls, restarts only it, and routes around it meanwhile", async () => {
-    const { pool, spawned, waiting, release } = fakePool(2);
+    const { pool, spawned, waiting, release, startWithTwoWaiting } = fakePool(2);
     const announced: EngineStatus[] = [];
     pool.onEvent((event, payload) => (event === 'studio:engine.onDidChangeStatus' ? announced.push(payload as EngineStatus) : undefined));
-    await pool.start();
-    const a = synth(pool, 'a');
-    const b = synth(pool, 'b');
-    await until(() => waiting.size === 2);
+    const [a, b] = await startWithTwoWaiting();
     spawned[1][0].crash(null, 'SIGKILL');
     // the dashboard hears of the one engine's restart while the pool stays ready
     expect(announced.at(-1)?.engines?.map((e) => e.hostState)).toEqual(['ready', 'restarting']);
@@ -103,8 +104,7 @@ describe('EnginePool', () => {
     expect(pool.engineEntries().map((e) => e.hostState)).toEqual(['ready', 'restarting']);
     const c = synth(pool, 'c'); // engine 1 is restarting: goes to 0 although 0 is busier
     await until(() => waiting.has('c'));
-    release('a');
-    release('c');
+    release('a', 'c');
     expect([(await a).engine, (await c).engine]).toEqual([0, 0]);
     await until(() => pool.engines[1].currentState === 'ready');
     expect(spawned[1]).toHaveLength(2);
@@ -126,8 +126,7 @@ describe('EnginePool', () => {
     await until(() => spawned[1][0].sent.some((m) => m.method === 'synthesize'));
     spawned[1][0].crash(null, 'SIGKILL');
     await until(() => waiting.has('b')); // b runs on engine 0 now
-    release('a');
-    release('b');
+    release('a', 'b');
     expect([(await a).engine, (await b).engine]).toEqual([0, 0]);
     expect(pool.engineEntries().map((e) => e.totals.numCrashed)).toEqual([0, 1]);
     // a request engine 1 had accepted fails with the crash: it may be the request's own doing
@@ -145,11 +144,8 @@ describe('EnginePool', () => {
   });
 
   it('drains one engine: it finishes what it has, takes nothing new, and comes back when undrained', async () => {
-    const { pool, waiting, cancels, release } = fakePool(2);
-    await pool.start();
-    const a = synth(pool, 'a');
-    const b = synth(pool, 'b');
-    await until(() => waiting.size === 2);
+    const { pool, waiting, cancels, release, startWithTwoWaiting } = fakePool(2);
+    const [a, b] = await startWithTwoWaiting();
     const drained = pool.drainEngine(1, 60_000);
     expect(pool.engineEntries().map((e) => e.draining)).toEqual([false, true]);
     const c = synth(pool, 'c'); // engine 1 is less loaded, but draining
@@ -157,8 +153,7 @@ describe('EnginePool', () => {
     release('b');
     expect(await drained).toEqual({ numFinished: 1, numCancelled: 0 });
     expect((await b).engine).toBe(1);
-    release('a');
-    release('c');
+    release('a', 'c');
     expect([(await a).engine, (await c).engine]).toEqual([0, 0]);
     await expect(pool.drainEngine(0, 10)).rejects.toMatchObject({ code: 'invalid-argument', message: expect.stringMatching(/last one taking requests/) });
     await expect(pool.drainEngine(7, 10)).rejects.toMatchObject({ code: 'invalid-argument' });
@@ -173,8 +168,7 @@ describe('EnginePool', () => {
     // past the grace period, what still runs on the drained engine is cancelled there
     expect(await pool.drainEngine(1, 10)).toEqual({ numFinished: 0, numCancelled: 1 });
     expect(cancels).toEqual([{ engine: 1, requestId: 'f' }]);
-    release('e');
-    release('f');
+    release('e', 'f');
     await Promise.all([e, f]);
     await pool.dispose();
   });

@@ -14,6 +14,7 @@ import { HostClient, type HostClientOptions, type HostClientState, type HostHeal
 import type { HostProcess } from './host-process';
 import type { HostMethod, HostMethods } from '../engine-protocol/protocol';
 import type { HostRequestCounters } from './request-counters';
+import { Listeners } from './listeners';
 
 export interface EnginePoolOptions extends Omit<HostClientOptions, 'spawn'> {
   /** One spawner per engine; its index is the engine's index. */
@@ -43,8 +44,8 @@ export class EnginePool {
   private readonly draining = new Set<number>();
   /** Per engine: who waits for its synthesize calls to reach zero (drainEngine). */
   private readonly idleWaiters: (() => void)[][];
-  private readonly eventListeners = new Set<(event: string, payload: unknown) => void>();
-  private readonly stateListeners = new Set<(state: HostClientState, detail: string) => void>();
+  private readonly eventListeners = new Listeners<string, unknown>();
+  private readonly stateListeners = new Listeners<HostClientState, string>();
   private lastState: HostClientState = 'starting';
   private readonly log: ((m: string) => void) | undefined;
 
@@ -138,16 +139,10 @@ export class EnginePool {
     });
   }
 
-  onEvent(listener: (event: string, payload: unknown) => void): () => void {
-    this.eventListeners.add(listener);
-    return () => this.eventListeners.delete(listener);
-  }
-
+  /** Every engine's host events (with several engines, a status change as the pool's combined status). */
+  readonly onEvent = this.eventListeners.event;
   /** The pool's combined state (currentState) each time it changes; one engine: every change of it. */
-  onDidChangeState(listener: (state: HostClientState, detail: string) => void): () => void {
-    this.stateListeners.add(listener);
-    return () => this.stateListeners.delete(listener);
-  }
+  readonly onDidChangeState = this.stateListeners.event;
 
   /**
    * Starts every engine and resolves once each is ready or has failed, if at least one is ready
@@ -321,22 +316,22 @@ export class EnginePool {
   private forwardEvent(event: string, payload: unknown): void {
     // With several engines, one engine's status change is announced as the pool's combined status.
     const out = this.engines.length > 1 && event === STATUS_EVENT ? (this.lastKnownStatus ?? payload) : payload;
-    for (const l of this.eventListeners) l(event, out);
+    this.eventListeners.fire(event, out);
   }
 
   /** One engine: its every change as is. Several: the combined state, when it changes. */
   private noteStateChange(engineState: HostClientState, engineDetail: string): void {
     if (this.engines.length === 1) {
-      for (const l of this.stateListeners) l(engineState, engineDetail);
+      this.stateListeners.fire(engineState, engineDetail);
       return;
     }
     // Every engine's change reaches the dashboard as the combined status (its engines table).
     const combined = this.lastKnownStatus;
-    if (combined) for (const l of this.eventListeners) l(STATUS_EVENT, combined);
+    if (combined) this.eventListeners.fire(STATUS_EVENT, combined);
     const state = this.currentState;
     if (state === this.lastState) return;
     this.lastState = state;
     const detail = this.health().detail;
-    for (const l of this.stateListeners) l(state, detail);
+    this.stateListeners.fire(state, detail);
   }
 }

@@ -14,6 +14,7 @@ import type { EngineStatus } from '../../src-shared/synthesis';
 import type { HostProcess } from './host-process';
 import type { HostHeartbeat, HostMethod, HostMethods, HostToMain } from '../engine-protocol/protocol';
 import { RequestCounters, type HostRequestCounters } from './request-counters';
+import { Listeners } from './listeners';
 
 /** The watchdog's bounds; defaultHostWatchdogConfig() holds the defaults. */
 export interface HostWatchdogConfig {
@@ -82,8 +83,8 @@ export class HostClient {
   private lastStepAgeMs = 0;
   private stateDetail = 'starting';
   private readyWaiters: { resolve: () => void; reject: (e: StudioError) => void }[] = [];
-  private readonly eventListeners = new Set<(event: string, payload: unknown) => void>();
-  private readonly stateListeners = new Set<(state: HostClientState, detail: string) => void>();
+  private readonly eventListeners = new Listeners<string, unknown>();
+  private readonly stateListeners = new Listeners<HostClientState, string>();
   private lastStatus: EngineStatus | null = null;
 
   constructor(private options: HostClientOptions) {
@@ -125,15 +126,9 @@ export class HostClient {
     return this.lastStatus;
   }
 
-  onEvent(listener: (event: string, payload: unknown) => void): () => void {
-    this.eventListeners.add(listener);
-    return () => this.eventListeners.delete(listener);
-  }
-
-  onDidChangeState(listener: (state: HostClientState, detail: string) => void): () => void {
-    this.stateListeners.add(listener);
-    return () => this.stateListeners.delete(listener);
-  }
+  /** The host's events as it sends them (a status event also updates lastKnownStatus first). */
+  readonly onEvent = this.eventListeners.event;
+  readonly onDidChangeState = this.stateListeners.event;
 
   /** Starts the host and resolves once it reports ready. */
   start(): Promise<void> {
@@ -238,7 +233,7 @@ export class HostClient {
         this.setState('ready', 'engine host ready');
         for (const w of this.readyWaiters.splice(0)) w.resolve();
         this.startWatchdog(proc);
-        for (const l of this.eventListeners) l('studio:engine.onDidChangeStatus', this.lastStatus);
+        this.eventListeners.fire('studio:engine.onDidChangeStatus', this.lastStatus);
         return;
       case 'accepted': {
         const p = this.pending.get(m.id);
@@ -261,10 +256,10 @@ export class HostClient {
       case 'event':
         if (m.event === 'studio:engine.onDidChangeStatus') {
           this.lastStatus = { ...(m.payload as EngineStatus), numRestarts: this.counters.numRestarts };
-          for (const l of this.eventListeners) l(m.event, this.lastStatus);
+          this.eventListeners.fire(m.event, this.lastStatus);
           return;
         }
-        for (const l of this.eventListeners) l(m.event, m.payload);
+        this.eventListeners.fire(m.event, m.payload);
         return;
       case 'fatal':
         this.log(`engine host reported a fatal error: ${m.error.message}`);
@@ -363,7 +358,7 @@ export class HostClient {
     if (state !== 'ready') this.stopWatchdog();
     this.state = state;
     this.stateDetail = detail;
-    for (const l of this.stateListeners) l(state, detail);
+    this.stateListeners.fire(state, detail);
   }
 
   private log(message: string): void {

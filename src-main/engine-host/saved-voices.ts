@@ -8,6 +8,9 @@
 import { StudioError } from '../../src-shared/errors';
 import { VOICE_MODEL_KINDS, type SavedVoiceConditioning } from '../../src-shared/contract/voices';
 
+/** Which saved voice a turn names: the contract's one rule, as main applies it when it attaches them. */
+export { findSavedVoice } from '../../src-shared/contract/voices';
+
 export interface LoadedModelFacts {
   kind: string;
   size: string;
@@ -20,12 +23,6 @@ export interface VoiceConditioning {
   refText?: string;
   instruct?: string;
   warnings: string[];
-}
-
-export function findSavedVoice(voice: string, saved: readonly SavedVoiceConditioning[] | undefined): SavedVoiceConditioning | null {
-  if (!saved || voice === '') return null;
-  const key = voice.toLowerCase();
-  return saved.find((v) => v.id === voice) ?? saved.find((v) => v.name.toLowerCase() === key) ?? null;
 }
 
 export function conditioningFor(voice: SavedVoiceConditioning, model: LoadedModelFacts): VoiceConditioning {

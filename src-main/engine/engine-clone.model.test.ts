@@ -17,20 +17,14 @@ import { createEngine } from './create-engine';
 import type { Engine } from './engine';
 import { referenceSynthesis } from './reference-synthesis';
 import { createSpeakerEncoder, type SpeakerEncoder } from './speaker-embedding';
-import { runAndCollect } from './testing/run-and-collect';
+import { expectBatchInvariant } from './testing/expect-batch-invariant';
+import { voicedClip } from './testing/voiced-clip';
 
 const GOLDEN_FILE = path.resolve(import.meta.dirname, 'golden/tiny-base-clone.json');
 
 /** A 4 s voiced-like clip at 48 kHz with 0.5 s of silence at each end; `salt` changes the voice. */
 function referenceClip(salt: number): Float32Array {
-  const rate = 48000;
-  const f0 = 100 + 45 * salt;
-  return Float32Array.from({ length: 5 * rate }, (_, i) => {
-    const t = i / rate;
-    if (t < 0.5 || t > 4.5) return 0;
-    const phase = 2 * Math.PI * f0 * (t + 0.003 * Math.sin(2 * Math.PI * 4 * t));
-    return 0.25 * Math.sin(phase) + 0.12 * Math.sin(2 * phase + salt) + 0.06 * Math.sin(5 * phase);
-  });
+  return voicedClip({ f0Hz: 100 + 45 * salt, salt, silenceS: 0.5, voicedS: 4 });
 }
 
 let checkpointDir: string;
@@ -96,16 +90,7 @@ describe('voice cloning on tiny Base (x-vector mode, CPU)', () => {
   });
 
   it("keeps each cloned request's codes and PCM bytes independent of batch-mates, together and staggered, and equal to the reference", async () => {
-    const requests = REQUESTS();
-    const together = await runAndCollect(engine, requests);
-    const staggered = await runAndCollect(engine, requests, [0, 1, 3]);
-    const p = engine.parts;
-    for (const r of requests) {
-      const alone = (await runAndCollect(engine, [r])).get(r.requestId)!;
-      expect(together.get(r.requestId), r.requestId).toEqual(alone);
-      expect(staggered.get(r.requestId), r.requestId).toEqual(alone);
-      expect(alone.codes).toEqual((await referenceSynthesis(p.stages, p.manifest, p.tokenizer, p.config, r)).codes);
-    }
+    await expectBatchInvariant(engine, REQUESTS(), [0, 1, 3], { reference: true });
   });
 
   it('refuses a Base request without a speaker embedding, and an embedding of the wrong width', async () => {

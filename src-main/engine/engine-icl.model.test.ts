@@ -19,22 +19,16 @@ import type { Engine } from './engine';
 import { resolveEngineConfig } from './engine-config';
 import { referenceSynthesis } from './reference-synthesis';
 import { createSpeechCodeEncoder } from './speech-codes';
-import { runAndCollect } from './testing/run-and-collect';
 import { clonePromptFields, createVoiceCloner, type VoiceCloner } from './voice-cloner';
+import { expectBatchInvariant } from './testing/expect-batch-invariant';
+import { voicedClip } from './testing/voiced-clip';
 
 const GOLDEN_FILE = path.resolve(import.meta.dirname, 'golden/tiny-base-icl.json');
 const REF_TEXT = 'This is what the reference clip says.';
 
 /** A 3 s voiced-like clip at 48 kHz with 0.25 s of silence at each end; `salt` changes the voice. */
 function referenceClip(salt: number): Float32Array {
-  const rate = 48000;
-  const f0 = 110 + 40 * salt;
-  return Float32Array.from({ length: 3.5 * rate }, (_, i) => {
-    const t = i / rate;
-    if (t < 0.25 || t > 3.25) return 0;
-    const phase = 2 * Math.PI * f0 * (t + 0.003 * Math.sin(2 * Math.PI * 4 * t));
-    return (0.6 + 0.4 * Math.sin(2 * Math.PI * 3 * t)) * (0.25 * Math.sin(phase) + 0.12 * Math.sin(2 * phase + salt) + 0.06 * Math.sin(5 * phase));
-  });
+  return voicedClip({ f0Hz: 110 + 40 * salt, salt, silenceS: 0.25, voicedS: 3, swell: true });
 }
 
 let checkpointDir: string;
@@ -146,16 +140,7 @@ describe('in-context voice cloning on tiny Base (CPU)', () => {
   });
 
   it("keeps each request's codes and PCM bytes independent of batch-mates, together and staggered, and equal to the reference", async () => {
-    const requests = REQUESTS();
-    const together = await runAndCollect(engine, requests);
-    const staggered = await runAndCollect(engine, requests, [0, 2, 3, 1]);
-    const p = engine.parts;
-    for (const r of requests) {
-      const alone = (await runAndCollect(engine, [r])).get(r.requestId)!;
-      expect(together.get(r.requestId), r.requestId).toEqual(alone);
-      expect(staggered.get(r.requestId), r.requestId).toEqual(alone);
-      expect(alone.codes).toEqual((await referenceSynthesis(p.stages, p.manifest, p.tokenizer, p.config, r)).codes);
-    }
+    await expectBatchInvariant(engine, REQUESTS(), [0, 2, 3, 1], { reference: true });
   });
 
   it('decodes the reference codes as left context of the generated audio and outputs only the generated frames', async () => {

@@ -9,49 +9,36 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SerializedStudioError } from '../../src-shared/errors';
-import type { SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
+import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { encodeWav } from '../audio/wav-encode';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
 import type { Engine } from './engine';
 import type { Sequence } from './sequence';
+import { collectOutcomes, type RunOutcomes } from './testing/run-and-collect';
 
 type Golden = { requests: SynthesisRequest[]; golden: Record<string, { codes: number[][] }> };
 const STEP_GOLDEN: Golden = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, 'golden/tiny-engine.json'), 'utf8'));
 const LOOP_GOLDEN: Golden = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, 'golden/tiny-engine-loop.json'), 'utf8'));
 
-interface Outcomes {
-  done: Map<string, { result: SynthesisResult; codes: number[][] }>;
-  failed: Map<string, SerializedStudioError>;
-}
-
 /** Queues `requests` and the injected sequence (prepared, then tampered with) in one step, and runs them all. */
-async function runWith(engine: Engine, requests: readonly SynthesisRequest[], injected?: { request: SynthesisRequest; tamper: (s: Sequence) => void }): Promise<Outcomes> {
-  const out: Outcomes = { done: new Map(), failed: new Map() };
-  const codes = new Map<string, number[][]>();
-  const offCodes = engine.onDidFinishCodes((c) => codes.set(c.requestId, c.codes));
-  const offFinish = engine.onDidFinish((o) => {
-    if (o.status === 'done') out.done.set(o.result.requestId, { result: o.result, codes: codes.get(o.result.requestId)! });
-    if (o.status === 'failed') out.failed.set(o.requestId, o.error);
+function runWith(engine: Engine, requests: readonly SynthesisRequest[], injected?: { request: SynthesisRequest; tamper: (s: Sequence) => void }): Promise<RunOutcomes> {
+  return collectOutcomes(engine, async () => {
+    if (injected) {
+      const sequence = engine.prepare(injected.request);
+      injected.tamper(sequence);
+      engine.enqueue(sequence);
+    }
+    for (const r of requests) engine.addRequest(r);
+    await engine.run();
   });
-  if (injected) {
-    const sequence = engine.prepare(injected.request);
-    injected.tamper(sequence);
-    engine.enqueue(sequence);
-  }
-  for (const r of requests) engine.addRequest(r);
-  await engine.run();
-  offCodes();
-  offFinish();
-  return out;
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const pcmSha = (pcm: Float32Array) => sha256(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength));
 
 /** The batch-mates finished with the golden codes and the bytes of the run without the bad sequence. */
-function expectUntouched(run: Outcomes, baseline: Outcomes, golden: Golden): void {
+function expectUntouched(run: RunOutcomes, baseline: RunOutcomes, golden: Golden): void {
   for (const r of golden.requests) {
     const mate = run.done.get(r.requestId);
     expect(mate, `request ${r.requestId} did not finish: ${JSON.stringify(run.failed.get(r.requestId))}`).toBeDefined();

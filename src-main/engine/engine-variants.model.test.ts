@@ -6,32 +6,17 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
+import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { ensureTinyVariant, type TinyVariant } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
 import type { Engine } from './engine';
 import { referenceSynthesis } from './reference-synthesis';
-import { runAndCollect } from './testing/run-and-collect';
+import { runAndCollect, runTogether } from './testing/run-and-collect';
 import { encodeWav } from '../audio/wav-encode';
+import { expectBatchInvariant } from './testing/expect-batch-invariant';
 
 const MAX_CHUNKED_DIFF = 1e-4;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-/** Runs the requests together to completion; per request its codes and PCM. */
-async function runTogether(engine: Engine, requests: SynthesisRequest[]): Promise<Map<string, { codes: number[][]; result: SynthesisResult }>> {
-  const runs = new Map<string, { codes: number[][]; result: SynthesisResult }>();
-  const codes = new Map<string, number[][]>();
-  const offCodes = engine.onDidFinishCodes((c) => codes.set(c.requestId, c.codes));
-  const offFinish = engine.onDidFinish((o) => {
-    if (o.status !== 'done') throw new Error(`request failed: ${JSON.stringify(o)}`);
-    runs.set(o.result.requestId, { result: o.result, codes: codes.get(o.result.requestId)! });
-  });
-  for (const r of requests) engine.addRequest(r);
-  await engine.run();
-  offCodes();
-  offFinish();
-  return runs;
-}
 
 interface Case {
   variant: TinyVariant;
@@ -110,13 +95,7 @@ for (const c of CASES) {
     });
 
     it("keeps each seed's codes and PCM bytes independent of batch-mates, arriving together or staggered", async () => {
-      const together = await runAndCollect(engine, c.requests);
-      const staggered = await runAndCollect(engine, c.requests, [0, 2, 3]);
-      for (const r of c.requests) {
-        const alone = (await runAndCollect(engine, [r])).get(r.requestId)!;
-        expect(together.get(r.requestId), r.requestId).toEqual(alone);
-        expect(staggered.get(r.requestId), r.requestId).toEqual(alone);
-      }
+      await expectBatchInvariant(engine, c.requests, [0, 2, 3]);
     });
 
     it('lets the instruction change the codes (same text, voice and seed)', async () => {

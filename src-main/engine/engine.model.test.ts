@@ -8,12 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StudioError } from '../../src-shared/errors';
-import type { SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
+import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
 import type { Engine } from './engine';
 import { loadModelManifest } from './models/model-manifest';
 import { referenceSynthesis } from './reference-synthesis';
+import { runTogether } from './testing/run-and-collect';
 import { encodeWav } from '../audio/wav-encode';
 
 const GOLDEN_FILE = path.resolve(import.meta.dirname, 'golden/tiny-engine.json');
@@ -27,26 +28,6 @@ const REQUESTS: SynthesisRequest[] = [
 
 let builtDir: string;
 let engine: Engine;
-
-interface Run {
-  result: SynthesisResult;
-  codes: number[][];
-}
-
-async function runTogether(target: Engine, requests: SynthesisRequest[]): Promise<Map<string, Run>> {
-  const runs = new Map<string, Run>();
-  const codes = new Map<string, number[][]>();
-  const offCodes = target.onDidFinishCodes((c) => codes.set(c.requestId, c.codes));
-  const offFinish = target.onDidFinish((o) => {
-    if (o.status !== 'done') throw new Error(`request failed: ${JSON.stringify(o)}`);
-    runs.set(o.result.requestId, { result: o.result, codes: codes.get(o.result.requestId)! });
-  });
-  for (const r of requests) target.addRequest(r);
-  await target.run();
-  offCodes();
-  offFinish();
-  return runs;
-}
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const pcmBytes = (pcm: Float32Array) => new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);

@@ -91,7 +91,8 @@ function codecThinkBlock(facts: PromptFacts, languageId: number | null): number[
   return languageId === null ? [c.nothink, c.thinkBos, c.thinkEos] : [c.think, c.thinkBos, languageId, c.thinkEos];
 }
 
-function resolveVoice(facts: PromptFacts, voice: string, warnings: string[]): string | null {
+/** The speaker a CustomVoice prompt names (checked against the checkpoint); null for VoiceDesign and Base, which take no speaker. */
+function promptSpeaker(facts: PromptFacts, voice: string, warnings: string[]): string | null {
   if (facts.ttsModelType === 'voice_design') {
     if (voice) warnings.push(`voice '${voice}' ignored: a VoiceDesign model takes its voice from the instruct text`);
     return null;
@@ -186,7 +187,7 @@ export function buildPrompt(facts: PromptFacts, tokenizer: TextTokenizer, input:
   const text = input.text.trim();
   if (text.length === 0) invalid('input', 'input text is empty or only whitespace; give some text to speak', []);
   const warnings: string[] = [];
-  const voice = resolveVoice(facts, input.voice, warnings);
+  const voice = promptSpeaker(facts, input.voice, warnings);
   const speakerEmbedding = checkSpeakerEmbedding(facts, input.speakerEmbedding);
   const reference = checkReference(facts, input);
   const languageId = resolveLanguageId(facts, voice, input.language);

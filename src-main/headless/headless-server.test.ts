@@ -6,42 +6,29 @@
  * host stops or restarts, no server paths in /v1/models and /v1/voices, and refusing a non-loopback
  * bind without a token.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
 import { FakeHostProcess, type FakeHandler } from '../engine-client/testing/fake-host-process';
 import type { HostMethod } from '../engine-protocol/protocol';
 import { startHeadlessServer, type HeadlessServer } from './headless-server';
+import { fakeHostServers } from './testing/fake-host-servers';
 import { MAX_BAD_MESSAGES } from './ws-bridge';
 import { decodeWire, encodeWire } from '../../src-shared/wire';
 import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
 
-let runtime: StudioRuntime | null = null;
-let server: HeadlessServer | null = null;
+const servers = fakeHostServers('studio-headless-');
 
-afterEach(async () => {
-  await server?.close();
-  await runtime?.dispose();
-  server = null;
-  runtime = null;
-});
-
-async function start(options: { token?: string; rendererDir?: string; handlers?: Partial<Record<HostMethod, FakeHandler>>; spawnHost?: () => FakeHostProcess; logs?: string[] } = {}) {
-  const log = options.logs ? (m: string) => options.logs!.push(m) : () => {};
-  runtime = createStudioRuntime({
-    hostKind: 'headless',
-    version: 'test',
-    userDataDir: mkdtempSync(path.join(os.tmpdir(), 'studio-headless-')),
+function start(options: { token?: string; rendererDir?: string; handlers?: Partial<Record<HostMethod, FakeHandler>>; spawnHost?: () => FakeHostProcess; logs?: string[] } = {}): Promise<HeadlessServer> {
+  return servers.start({
+    token: options.token,
+    rendererDir: options.rendererDir,
     spawnHost: options.spawnHost ?? (() => new FakeHostProcess(1, { status: () => ({ state: 'ready', numWaiting: 0 }), ...options.handlers })),
-    log,
+    log: options.logs ? (m: string) => options.logs!.push(m) : undefined,
   });
-  await runtime.host.start();
-  server = await startHeadlessServer({ runtime, port: 0, hostname: '127.0.0.1', rendererDir: options.rendererDir ?? null, bearerToken: options.token, log });
-  return server;
 }
 
 const tokenOf = (s: HeadlessServer) => s.token;
@@ -117,7 +104,7 @@ describe('headless server', () => {
   });
 
   it('refuses to bind beyond loopback without a token, naming the fix', async () => {
-    runtime = createStudioRuntime({ hostKind: 'headless', version: 't', userDataDir: os.tmpdir(), spawnHost: () => new FakeHostProcess(1), log: () => {} });
+    const runtime = servers.runtime({ version: 't' });
     await expect(startHeadlessServer({ runtime, port: 0, hostname: '0.0.0.0', rendererDir: null, log: () => {} })).rejects.toThrow(/--token/);
   });
 
@@ -205,8 +192,7 @@ describe('signing in a browser', () => {
   });
 
   it('prints a link that works when bound to every address (0.0.0.0)', async () => {
-    runtime = createStudioRuntime({ hostKind: 'headless', version: 't', userDataDir: mkdtempSync(path.join(os.tmpdir(), 'studio-any-')), spawnHost: () => new FakeHostProcess(1), log: () => {} });
-    server = await startHeadlessServer({ runtime, port: 0, hostname: '0.0.0.0', rendererDir: null, bearerToken: 'the-token', log: () => {} });
+    const server = await servers.start({ version: 't', hostname: '0.0.0.0', token: 'the-token' });
     expect(new URL(server.url).hostname).toBe('127.0.0.1');
     expect((await fetch(server.uiUrl, { redirect: 'manual' })).status).toBe(303);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);

@@ -196,18 +196,8 @@ export function createHttpApi(options: HttpApiOptions) {
   }
 
   /** A saved voice's id or name goes through as its id (the services attach what it needs); else a speaker or OpenAI name. */
-  async function requestVoice(requested: string): Promise<string> {
-    const key = requested.toLowerCase();
-    const all = savedVoices();
-    const saved = all.find((v) => v.id === requested || v.name.toLowerCase() === key);
-    if (saved) return saved.id;
-    const names = await speakers();
-    if (names.length > 0) return resolveVoice(requested, names, options.voiceMap);
-    // A Base or VoiceDesign model has no speakers: only saved voices can be named.
-    throw new StudioError('invalid-argument', `voice '${requested.slice(0, 64)}' is not a saved voice and this model has no preset speakers; use one of: ${all.map((v) => v.name).join(', ') || '(none saved: clone or design one first, see GET /v1/voices)'}`, {
-      field: 'voice',
-      allowed: all.map((v) => v.name),
-    });
+  function requestVoice(requested: string): Promise<string> {
+    return resolveVoice(requested, { saved: savedVoices(), speakers, voiceMap: options.voiceMap });
   }
 
   async function loadedModelId(): Promise<string | null> {

@@ -9,8 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AUDIO_FORMATS, DEFAULT_OUTPUT_LOUDNESS, OUTPUT_LOUDNESS_LIMITS } from '../../src-shared/audio-format';
 import { StudioError } from '../../src-shared/errors';
+import { DEFAULT_SEED } from '../../src-shared/sampling-limits';
 import type { SsmlRequestOptions, SynthesisRequest } from '../../src-shared/synthesis';
-import { samplingParamsSchema, ssmlRequestOptionsSchema } from '../api/schemas';
+import { samplingParamsSchema, seedSchema, ssmlRequestOptionsSchema } from '../api/schemas';
 
 /** response_format: OpenAI's formats (src-shared/audio-format.ts), encoded by src-main/audio/encode-audio.ts. */
 const SPEECH_FORMATS = AUDIO_FORMATS;
@@ -18,7 +19,6 @@ const SPEECH_FORMATS = AUDIO_FORMATS;
 /** OpenAI's model names are accepted as aliases of whatever model this host has loaded. */
 export const OPENAI_MODEL_ALIASES = ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts', 'gpt-4o-mini-tts-2025-12-15', 'qwen3-tts'] as const;
 
-const seedSchema = z.number().int().min(0).max(2 ** 32 - 1);
 const MAX_INPUT_CHARS = 1_048_576;
 
 /** How SSML is read (issue 26): `ssml_dialect` (auto default, ssml11, azure, google, polly) and `lenient` (default false). */
@@ -112,7 +112,7 @@ export function speechToRequest(body: SpeechBody, voice: string): SynthesisReque
     ...(body.input_format === 'ssml' ? ssmlOptionsOf(body) : {}),
     voice,
     language: body.language ?? 'auto',
-    seed: body.seed ?? 42,
+    seed: body.seed ?? DEFAULT_SEED,
     instruct: body.instructions,
     params: body.params,
     priority: 'interactive',
@@ -136,7 +136,7 @@ export function ttsToRequest(body: TtsBody, voice: string): SynthesisRequest {
     inputFormat: ssmlText !== null || body.ssml === true ? 'ssml' : 'text',
     voice,
     language: body.language ?? 'auto',
-    seed: body.seed ?? 42,
+    seed: body.seed ?? DEFAULT_SEED,
     instruct: body.instruct ?? body.emotion,
     params: body.params,
     priority: 'bulk',

@@ -1,21 +1,11 @@
 // Round trip of bench runs through the library database in a temp folder: WAL, migrations, list/get/delete.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BenchRunRecord } from '../bench/run-record';
 import { createBenchRunStore } from './bench-run-store';
 import { LIBRARY_MIGRATIONS, openLibraryDb } from './library-db';
+import { tempDirs } from '../platform/testing/temp-dirs';
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'library-db-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('library-db-');
 
 function record(runId: string, startedAt: string, valid: boolean): BenchRunRecord {
   return {

@@ -1,46 +1,21 @@
 // The clips table through the library's migration list: a fresh database gets it at version 2,
 // a version-1 database from an older build (which created clips on its own) keeps its rows, and
 // a ClipStore refuses a database that has not been migrated.
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import type { ClipRecord } from '../../src-shared/contract/library';
 import { LIBRARY_DB_FILE_NAME, LIBRARY_MIGRATIONS, openLibraryDb } from './library-db';
 import { CLIPS_MIGRATION_VERSION, ClipStore } from './clip-store';
 import { openSqlite } from './open-sqlite';
+import { newClip } from './testing/new-clip';
+import { tempDirs } from '../platform/testing/temp-dirs';
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'clip-store-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirs('clip-store-');
 
+/** A stored clip: the library fixture as SSML, 72 samples long, with the fields the store adds. */
 function clip(id: string, createdAtMs: number): ClipRecord {
-  return {
-    id,
-    createdAtMs,
-    title: `Clip ${id}`,
-    input: '<speak>Hi</speak>',
-    inputFormat: 'ssml',
-    voice: 'ryan',
-    language: 'english',
-    seed: 7,
-    instruct: null,
-    params: { doSample: true, temperature: 0.9, topK: 50, topP: 1, repetitionPenalty: 1.05, subtalkerDoSample: true, subtalkerTemperature: 0.9, subtalkerTopK: 50, subtalkerTopP: 1, maxNewTokens: 2048 },
-    modelHash: 'h',
-    timings: { numPromptTokens: 1, numFrames: 2, queueWaitMs: 0, latencyFirstAudioMs: 1, latencyTotalMs: 2, audioDurationMs: 3, rtf: 0.5 },
-    sampleRateHz: 24_000,
-    numSamples: 72,
-    durationMs: 3,
-    turnSpans: [{ turnIndex: 0, startSample: 0, endSample: 72 }],
-    voices: ['ryan'],
-    favourite: false,
-    takeOf: null,
-    numTakes: 0,
-    chosenTakes: {},
-  };
+  const saved = newClip({ title: `Clip ${id}`, input: '<speak>Hi</speak>', inputFormat: 'ssml', turnSpans: [{ turnIndex: 0, startSample: 0, endSample: 72 }] });
+  return { ...saved, id, createdAtMs, numSamples: 72, durationMs: 3, voices: ['ryan'], favourite: false, takeOf: null, numTakes: 0, chosenTakes: {} };
 }
 
 /** What the builds before the clips migration left: version 1 plus a clips table made outside the list. */
@@ -51,10 +26,6 @@ const PRE_MIGRATION_CLIPS_SQL = `CREATE TABLE clips (id TEXT PRIMARY KEY, create
 CREATE INDEX clips_created ON clips (created_at_ms DESC);`;
 
 describe('clips migration and ClipStore', () => {
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
-
   it('is the version-2 entry of the migration list and creates the table on a fresh database (3 adds voices and favourite, 4 takes)', () => {
     expect(LIBRARY_MIGRATIONS[CLIPS_MIGRATION_VERSION - 1]).toMatchObject({ version: 2, name: 'clips' });
     const library = openLibraryDb(tempDir());

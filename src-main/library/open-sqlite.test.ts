@@ -2,15 +2,16 @@
 // better-sqlite3 built for Node 20 and loaded by Node 22) falls through to the next backend, and when
 // nothing loads the library is 'unavailable' with each reason and the fix. Errors of the database file
 // itself are not mistaken for load failures.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/errors';
 import { openLibraryDb } from './library-db';
 import { betterSqliteLoader, defaultSqliteLoaders, describeLoadFailure, nodeSqliteLoader, openSqlite, type SqliteBackendLoader } from './open-sqlite';
 import { probe } from './testing/sqlite-test-backends';
 import { fakeNodeSqliteLoader } from './testing/sqlite-test-backends';
+import { thrown } from '../../src-shared/testing/thrown';
+import { tempDirs } from '../platform/testing/temp-dirs';
 
 /** What Node 22 prints when it loads the better-sqlite3 that npm built for Node 20 (measured with node 22.23.5). */
 const ABI_MISMATCH =
@@ -23,24 +24,7 @@ const failing = (name: SqliteBackendLoader['name'], message: string): SqliteBack
   },
 });
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'open-sqlite-'));
-  dirs.push(dir);
-  return dir;
-}
-
-function thrown(fn: () => unknown): StudioError {
-  try {
-    fn();
-  } catch (err) {
-    return err as StudioError;
-  }
-  throw new Error('expected an error');
-}
+const tempDir = tempDirs('open-sqlite-');
 
 describe('openSqlite', () => {
   it('names an ABI mismatch, a missing module and a self-register failure', () => {

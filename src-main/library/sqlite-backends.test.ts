@@ -3,28 +3,19 @@
 // fake driver that reproduces node:sqlite's differences (always, so Node 20 tests the adapter logic).
 // Each backend runs the same cases, including a SIGKILLed writer: committed rows survive, half-done ones do not.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ClipStore } from './clip-store';
 import { createBenchRunStore } from './bench-run-store';
 import { LIBRARY_DB_FILE_NAME, openLibraryDb } from './library-db';
 import { openSqlite } from './open-sqlite';
 import { sqlParameterNames } from './sqlite-connection';
 import { loaderFor, probe, type TestBackendName } from './testing/sqlite-test-backends';
+import { tempDirs } from '../platform/testing/temp-dirs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'sqlite-backend-'));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('sqlite-backend-');
 
 describe('sqlParameterNames', () => {
   it('finds @, : and $ names once each, skipping strings, quoted identifiers and comments', () => {

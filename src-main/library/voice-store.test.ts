@@ -1,23 +1,13 @@
 // The saved_voices table on every SQLite backend this runtime has: a clone keeps its prompt (embedding,
 // and the in-context fields when given), names are unique case-insensitively on insert and rename,
 // find works by id or name, the public record carries no prompt, and a store refuses an unmigrated database.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LIBRARY_MIGRATIONS, openLibraryDb } from './library-db';
 import { SAVED_VOICES_MIGRATION_VERSION, VoiceStore, conditioningOf, publicVoice, type StoredVoice } from './voice-store';
 import { loaderFor, probe, type TestBackendName } from './testing/sqlite-test-backends';
+import { tempDirs } from '../platform/testing/temp-dirs';
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'voice-store-'));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('voice-store-');
 
 function clone(id: string, name: string, createdAtMs: number): StoredVoice {
   return {

@@ -10,6 +10,7 @@ import { decoderLayer, loadDecoderLayerWeights, type DecoderAttention, type Deco
 import type { GraphSpec, IoSpec } from '../model-format/manifest';
 import { causalMask, fixedCausalMask, linear, rmsNorm, ropeCaches, ropeFor, type ActivationType } from '../model-format/onnx/composite-ops';
 import { GraphBuilder } from '../model-format/onnx/graph-builder';
+import { graphWithOwnWeights } from './shared-weights';
 import type { GraphBuildArgs } from './talker-graph';
 import { WeightLoader } from './weight-loader';
 
@@ -122,11 +123,9 @@ export function buildCodePredictorStepGraph(args: GraphBuildArgs): GraphSpec {
     g.output(p.value, dtype, io.outputs[2 + 2 * i].dims, `present_value_${i}`);
   });
   g.save(file);
-  return {
-    file: CODE_PREDICTOR_STEP_FILE,
-    externalDataFile: `${CODE_PREDICTOR_STEP_FILE}.data`,
-    inputs: io.inputs,
-    outputs: io.outputs,
-    doc: 'Per frame: call with [last_hidden, C(c0)] and generation_step 0 on an empty past, sample c1; then for j = 1..14 feed E_{j-1}(c_j) with generation_step j and the previous presents.',
-  };
+  return graphWithOwnWeights(
+    CODE_PREDICTOR_STEP_FILE,
+    io,
+    'Per frame: call with [last_hidden, C(c0)] and generation_step 0 on an empty past, sample c1; then for j = 1..14 feed E_{j-1}(c_j) with generation_step j and the previous presents.',
+  );
 }

@@ -14,7 +14,7 @@ import type { GraphSpec, IoSpec } from '../model-format/manifest';
 import type { ActivationType } from '../model-format/onnx/composite-ops';
 import { GraphBuilder } from '../model-format/onnx/graph-builder';
 import type { GraphBuildArgs } from './talker-graph';
-import { writeSharingWeights } from './shared-weights';
+import { graphWithOwnWeights, writeSharingWeights } from './shared-weights';
 import { WeightLoader } from './weight-loader';
 
 export const CODE_PREDICTOR_LOOP_FILE = 'code_predictor_loop.onnx';
@@ -92,13 +92,7 @@ function writeLoopGraph(args: GraphBuildArgs, form: LoopForm, file: string, data
 export function buildCodePredictorLoopGraph(args: GraphBuildArgs): GraphSpec {
   writeLoopGraph(args, 'dynamic', CODE_PREDICTOR_LOOP_FILE, path.join(args.outDir, `${CODE_PREDICTOR_LOOP_FILE}.data`), `${CODE_PREDICTOR_LOOP_FILE}.data`);
   const io = codePredictorLoopIo(args.config, args.dtype);
-  return {
-    file: CODE_PREDICTOR_LOOP_FILE,
-    externalDataFile: `${CODE_PREDICTOR_LOOP_FILE}.data`,
-    inputs: io.inputs,
-    outputs: io.outputs,
-    doc: 'One call per frame for the whole batch; no KV in or out. Greedy rows pass top_k 1. Sampling: temperature → top-k → top-p → inverse CDF with the given uniform.',
-  };
+  return graphWithOwnWeights(CODE_PREDICTOR_LOOP_FILE, io, 'One call per frame for the whole batch; no KV in or out. Greedy rows pass top_k 1. Sampling: temperature → top-k → top-p → inverse CDF with the given uniform.');
 }
 
 /** The capture-ready form after the loop graph, sharing its weights file: no int64 math, static shapes per (rows, K). */

@@ -15,7 +15,7 @@ import type { CodecTensor } from './codec/codec-tensor-shapes';
 import type { BuildDtype, CodecFacts, GraphSpec, IoSpec } from '../model-format/manifest';
 import type { GraphOps } from '../model-format/onnx/graph-builder';
 import { SafetensorsFile } from './safetensors';
-import { writeSharingWeights } from './shared-weights';
+import { graphWithOwnWeights, writeSharingWeights } from './shared-weights';
 
 export const CODEC_GRAPH_FILE = 'codec_decoder.onnx';
 export const CODEC_STREAM_GRAPH_FILE = 'codec_decoder_stream.onnx';
@@ -41,26 +41,25 @@ export function buildCodecGraph(checkpointDir: string, outDir: string, dtype: Bu
     return writeCodecDecoderGraph(file, tensors, config, dtype, { dataPath: `${file}.data`, location: `${fileName}.data` }, { ops, mode }).states;
   };
   write(CODEC_GRAPH_FILE, 'window');
-  const graph: GraphSpec = {
-    file: CODEC_GRAPH_FILE,
-    externalDataFile: `${CODEC_GRAPH_FILE}.data`,
-    inputs: [codesInput],
-    outputs: [pcmOutput],
-    doc: 'Stateless and causal: feed [left context, new frames] and drop the context samples (chunked-decode.ts). Rows of a batch never mix.',
-  };
+  const graph = graphWithOwnWeights(
+    CODEC_GRAPH_FILE,
+    { inputs: [codesInput], outputs: [pcmOutput] },
+    'Stateless and causal: feed [left context, new frames] and drop the context samples (chunked-decode.ts). Rows of a batch never mix.',
+  );
   const states = write(CODEC_STREAM_GRAPH_FILE, 'stream');
   const stateSpec = (name: string, dims: [number, number], doc: string): IoSpec => ({ name, dtype: 'float32', dims: ['batch', ...dims], doc });
-  const streamGraph: GraphSpec = {
-    file: CODEC_STREAM_GRAPH_FILE,
-    externalDataFile: `${CODEC_STREAM_GRAPH_FILE}.data`,
-    inputs: [
-      codesInput,
-      { name: CODEC_STREAM_NUM_CACHED, dtype: 'int64', dims: ['batch'], doc: `frames the row decoded before this call (the last ${config.decoder.slidingWindow - 1} are carried)` },
-      ...states.map((s) => stateSpec(s.input, s.dims, 'carried state: zeros on a sequence\'s first call, then the previous call\'s output of the same index')),
-    ],
-    outputs: [pcmOutput, ...states.map((s) => stateSpec(s.output, s.dims, 'state for the next call'))],
-    doc: 'Feed only new frames with the state of the previous call (zeros at first): the calls together equal one full decode. Rows of a batch never mix.',
-  };
+  const streamGraph = graphWithOwnWeights(
+    CODEC_STREAM_GRAPH_FILE,
+    {
+      inputs: [
+        codesInput,
+        { name: CODEC_STREAM_NUM_CACHED, dtype: 'int64', dims: ['batch'], doc: `frames the row decoded before this call (the last ${config.decoder.slidingWindow - 1} are carried)` },
+        ...states.map((s) => stateSpec(s.input, s.dims, 'carried state: zeros on a sequence\'s first call, then the previous call\'s output of the same index')),
+      ],
+      outputs: [pcmOutput, ...states.map((s) => stateSpec(s.output, s.dims, 'state for the next call'))],
+    },
+    'Feed only new frames with the state of the previous call (zeros at first): the calls together equal one full decode. Rows of a batch never mix.',
+  );
   const staticFile = path.join(outDir, CODEC_STREAM_STATIC_GRAPH_FILE);
   const staticData = writeSharingWeights(outDir, CODEC_STREAM_STATIC_GRAPH_FILE, `${CODEC_STREAM_GRAPH_FILE}.data`, (dataPath, location) => {
     writeCodecDecoderGraph(staticFile, tensors, config, dtype, { dataPath, location }, { ops, mode: 'stream-static' });

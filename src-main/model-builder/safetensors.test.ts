@@ -9,6 +9,16 @@ import { SafetensorsFile, SafetensorsWriter, writeSafetensors } from './safetens
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safetensors-test-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+/** A safetensors file written by hand: the 8-byte header length, the JSON header, then numDataBytes zero bytes. */
+function writeRaw(name: string, header: Record<string, unknown>, numDataBytes: number): string {
+  const file = path.join(dir, name);
+  const json = Buffer.from(JSON.stringify(header));
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(json.length));
+  fs.writeFileSync(file, Buffer.concat([len, json, Buffer.alloc(numDataBytes)]));
+  return file;
+}
+
 function ramp(n: number, scale = 0.25): Float32Array {
   return Float32Array.from({ length: n }, (_, i) => (i - n / 2) * scale);
 }
@@ -81,20 +91,12 @@ describe('safetensors', () => {
   });
 
   it('rejects an unknown dtype naming the tensor', () => {
-    const file = path.join(dir, 'd.safetensors');
-    const header = Buffer.from(JSON.stringify({ w: { dtype: 'F12', shape: [2], data_offsets: [0, 4] } }));
-    const len = Buffer.alloc(8);
-    len.writeBigUInt64LE(BigInt(header.length));
-    fs.writeFileSync(file, Buffer.concat([len, header, Buffer.alloc(4)]));
+    const file = writeRaw('d.safetensors', { w: { dtype: 'F12', shape: [2], data_offsets: [0, 4] } }, 4);
     expectStudioError(() => SafetensorsFile.open(file), 'model-invalid', /tensor 'w' .* unknown dtype 'F12'/);
   });
 
   it('refuses to read integer tensors as float weights', () => {
-    const file = path.join(dir, 'e.safetensors');
-    const header = Buffer.from(JSON.stringify({ ids: { dtype: 'I64', shape: [1], data_offsets: [0, 8] } }));
-    const len = Buffer.alloc(8);
-    len.writeBigUInt64LE(BigInt(header.length));
-    fs.writeFileSync(file, Buffer.concat([len, header, Buffer.alloc(8)]));
+    const file = writeRaw('e.safetensors', { ids: { dtype: 'I64', shape: [1], data_offsets: [0, 8] } }, 8);
     const f = SafetensorsFile.open(file);
     expectStudioError(() => f.readFloat32('ids'), 'model-invalid', /I64/);
     f.close();

@@ -4,7 +4,8 @@
  * the same bytes. Murmur3's 32-bit finaliser as the mixer; pure, no state.
  */
 
-function fmix32(h: number): number {
+/** murmur3's 32-bit finaliser. */
+export function fmix32(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

@@ -1,10 +1,17 @@
 /**
- * A second graph over the same weights (the capture-ready forms) points at the first graph's data file
- * instead of writing a copy: it is written once to a scratch file and compared byte for byte; equal
- * (the same initializers in the same order) → the scratch goes, else it is written again with its own.
+ * Which weights file a graph references. Its own: `<file>.data` beside it (graphWithOwnWeights). A second
+ * graph over the same weights (the capture-ready forms) points at the first graph's data file instead of
+ * writing a copy: it is written once to a scratch file and compared byte for byte; equal (the same
+ * initializers in the same order) → the scratch goes, else it is written again with its own.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { GraphSpec, IoSpec } from '../model-format/manifest';
+
+/** The manifest entry of a graph written with its own weights file, `<file>.data`. */
+export function graphWithOwnWeights(file: string, io: { inputs: IoSpec[]; outputs: IoSpec[] }, doc: string): GraphSpec {
+  return { file, externalDataFile: `${file}.data`, inputs: io.inputs, outputs: io.outputs, doc };
+}
 
 function sameBytes(a: string, b: string): boolean {
   if (fs.statSync(a).size !== fs.statSync(b).size) return false;

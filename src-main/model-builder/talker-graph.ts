@@ -13,6 +13,7 @@ import type { GraphSpec, IoDtype, IoSpec } from '../model-format/manifest';
 import { kvWritePlan, positionMask, rmsNorm, ropeFor, type ActivationType } from '../model-format/onnx/composite-ops';
 import { GraphBuilder, type GraphOps } from '../model-format/onnx/graph-builder';
 import type { SafetensorsFile } from './safetensors';
+import { graphWithOwnWeights } from './shared-weights';
 import { WeightLoader } from './weight-loader';
 
 export const TALKER_GRAPH_FILE = 'talker.onnx';
@@ -82,14 +83,11 @@ export function buildTalkerGraph(args: GraphBuildArgs): GraphSpec {
   g.output(hidden, dtype, io.outputs[1].dims, 'last_hidden');
   // outputs were declared in layer order above; ORT matches outputs by name, so the order is cosmetic
   g.save(file);
-  return {
-    file: TALKER_GRAPH_FILE,
-    externalDataFile: `${TALKER_GRAPH_FILE}.data`,
-    inputs: io.inputs,
-    outputs: io.outputs,
-    doc:
-      'One graph for prefill and decode over KV buffers of a fixed capacity (slot t = position t). Prefill: zero past, ' +
+  return graphWithOwnWeights(
+    TALKER_GRAPH_FILE,
+    io,
+    'One graph for prefill and decode over KV buffers of a fixed capacity (slot t = position t). Prefill: zero past, ' +
       'left-padded rows (pad position -1), mask over the prompt slots. Decode: one new position per row, mask over past + 1 slots; ' +
       'present_* has past_*\'s shape and can be fed straight back. Logits and last_hidden are for the last new position.',
-  };
+  );
 }

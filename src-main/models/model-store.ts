@@ -62,12 +62,8 @@ export class ModelStore {
 
   async readManifest(id: string): Promise<StudioModelManifest | null> {
     const { manifestPath } = this.paths(id);
-    let text: string;
-    try {
-      text = await readFile(manifestPath, 'utf8');
-    } catch {
-      return null;
-    }
+    const text = await readFile(manifestPath, 'utf8').catch(() => null); // absent or unreadable: none
+    if (text === null) return null;
     try {
       const manifest = JSON.parse(text) as StudioModelManifest;
       if (manifest.schemaVersion !== 1 || manifest.id !== id) throw new Error(`schemaVersion ${manifest.schemaVersion}, id ${manifest.id}`);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { StudioError } from '../../src-shared/errors';
 import { MAX_VOICE_NAME_CHARS, VOICE_ID_PATTERN } from '../../src-shared/contract/voices';
-import { samplingParamsSchema } from '../api/schemas';
+import { samplingParamsSchema, seedSchema } from '../api/schemas';
 import type { RenderJobData } from './render-queue';
 
 /** What partId() makes: sha256, 32 lowercase hex digits. */
@@ -48,7 +48,7 @@ const renderJobSchema = z.object({
   settings: z.object({
     voice: z.string().min(1).max(128),
     language: z.string().min(1).max(64),
-    seed: z.number().int().min(0).max(2 ** 32 - 1),
+    seed: seedSchema,
     params: samplingParamsSchema.optional(),
     model: z.string().min(1).max(4_096),
   }),

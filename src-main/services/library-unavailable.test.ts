@@ -1,30 +1,25 @@
 // When no SQLite backend loads (here: an injected better-sqlite3 that throws Node's ABI-mismatch error
 // and no node:sqlite), library calls fail with 'unavailable' and the fix, while the rest of the
 // studio — ping, projects, the benchmark list — keeps answering through the same contract.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHANNELS } from '../../src-shared/ipc-contract';
 import { Dispatcher } from '../api/dispatcher';
 import { createInMemoryBridge } from '../api/testing/in-memory-bridge';
 import { nodeSqliteLoader } from '../library/open-sqlite';
 import { StudioServices } from './studio-services';
 import type { EngineHostApi } from '../engine-client/engine-host-api';
+import { tempDirs } from '../platform/testing/temp-dirs';
 
 const ABI_MISMATCH =
   "The module '/app/node_modules/better-sqlite3/build/Release/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 115. This version of Node.js requires\nNODE_MODULE_VERSION 140.";
 
 const host: EngineHostApi = { onEvent: () => () => {}, call: (async () => ({})) as EngineHostApi['call'] };
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('lib-unavailable-');
 
 describe('library unavailable', () => {
   it('answers library calls with unavailable + fix and serves everything else', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lib-unavailable-'));
-    dirs.push(dataDir);
+    const dataDir = tempDir();
     const services = new StudioServices({
       host,
       appInfo: () => ({ version: 't', hostKind: 'electron', platform: 'linux', userDataDir: dataDir, syntheticModel: true }),

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StudioError } from '../../src-shared/errors';
+import { rejection } from '../../src-shared/testing/thrown';
 import type { PullProgress } from '../../src-shared/contract/models';
 import { createModelManagerPort } from '../app/model-manager-port';
 import { createManagerFixture, plentyOfSpace, recordingBuilder, TEST_REPO, type ManagerFixture } from '../models/testing/manager-fixture';
@@ -31,15 +31,6 @@ function service(opts: { offline?: boolean; statfs?: StatfsLike } = {}): ModelsS
   // The data folder stands for the granted imports folder: checkpoint folders are named inside it.
   const grants = new FileGrants([{ path: dataDir, scope: 'folder', access: 'read' }]);
   return new ModelsService({ modelsDir: path.join(dataDir, 'models'), loadedModel: async () => null, manager, grants });
-}
-
-async function rejection(p: Promise<unknown>): Promise<StudioError> {
-  try {
-    await p;
-  } catch (err) {
-    return err as StudioError;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('ModelsService with the model manager', () => {

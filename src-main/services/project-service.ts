@@ -154,12 +154,8 @@ export class ProjectService {
   /** The autosaved project left by a session that did not save (a crash or a reload), or null. */
   async readRecovery(): Promise<AutosaveSlot | null> {
     const file = path.join(this.projectsDir, AUTOSAVE_FILE);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch {
-      return null;
-    }
+    const text = await readFile(file, 'utf8').catch(() => null); // absent or unreadable: none
+    if (text === null) return null;
     try {
       const slot = JSON.parse(text) as AutosaveSlot;
       return { project: this.parseProject(JSON.stringify(slot.project), file), path: slot.path ?? null, autosavedAtMs: slot.autosavedAtMs };

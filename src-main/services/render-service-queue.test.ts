@@ -6,8 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Queue } from 'bullmq';
 import type { RenderJob } from '../../src-shared/contract/render';
 import { connectionFor, renderQueueName } from '../render/render-queue';
@@ -16,20 +14,20 @@ import { asHost, fakeRenderHost, MODEL } from '../render/testing/fake-render-hos
 import { redisAvailable, TestRedis } from '../render/testing/redis-server';
 import { RenderService, type RenderServiceOptions } from './render-service';
 import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
+import { tempDirs } from '../platform/testing/temp-dirs';
 
 const HAVE_REDIS = redisAvailable();
 const QUEUE = { pollIntervalMs: 50, backoffMs: 100 };
 const DOC = '# One\n\nFirst paragraph.\n\nSecond one.\n\n# Two\n\nThird.';
 
 let redis: TestRedis;
-const dirs: string[] = [];
+const tempDir = tempDirs('studio-render-queue-', 'all');
 
 /** Anna, a saved (designed) voice that only the submitter's library knows. */
 const ANNA: SavedVoiceConditioning = { id: 'v-0123456789ab', name: 'Anna', kind: 'design', modelKind: 'voice_design', modelSize: '1.7b', description: 'a calm low voice' };
 
 function service(savedVoicesFor?: RenderServiceOptions['savedVoicesFor']): { service: RenderService; events: RenderJob[] } {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-render-queue-'));
-  dirs.push(dataDir);
+  const dataDir = tempDir();
   const events: RenderJob[] = [];
   const s = new RenderService({ dataDir, host: asHost(fakeRenderHost()), queueConfig: QUEUE, openProject: async () => { throw new Error('unused'); }, onDidChange: (j) => events.push(j), savedVoicesFor });
   s.setQueueUrl(redis.url);
@@ -44,7 +42,6 @@ describe.skipIf(!HAVE_REDIS)('RenderService on the render queue', () => {
   });
   afterAll(async () => {
     await redis?.dispose();
-    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
 
   it('submits every part to BullMQ, a worker renders them, and the render finishes with its file', async () => {

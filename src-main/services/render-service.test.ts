@@ -5,9 +5,8 @@
  * lists it 'interrupted' and Resume renders only the missing parts (and all of them after a saved
  * voice is made again under its name); paths go through the grants.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { RenderJob } from '../../src-shared/contract/render';
 import type { ClipRecord, NewClip } from '../../src-shared/contract/library';
@@ -19,17 +18,14 @@ import { decodeWav } from '../audio/wav';
 import { RenderService, type RenderServiceOptions } from './render-service';
 import { asHost, fakeRenderHost as fakeHost, MODEL, RATE } from '../render/testing/fake-render-host';
 import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
+import { tempDirs } from '../platform/testing/temp-dirs';
 
 const DOC = '# One\n\nFirst paragraph.\n\nSecond one, longer.\n\n# Two\n\nThird and last paragraph here.\n';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('studio-render-svc-');
 
 function setup(host = fakeHost(), extra: Partial<RenderServiceOptions> = {}) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-render-svc-'));
-  dirs.push(dataDir);
+  const dataDir = tempDir();
   const events: RenderJob[] = [];
   const clips: { clip: NewClip; pcm: Float32Array }[] = [];
   const options: RenderServiceOptions = {

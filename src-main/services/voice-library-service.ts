@@ -10,6 +10,7 @@ import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
 import {
+  findSavedVoice,
   MAX_VOICE_NAME_CHARS,
   VOICE_ID_PATTERN,
   VOICE_MODEL_KINDS,
@@ -203,11 +204,10 @@ export function defaultReservedVoiceNames(): string[] {
  * also those the document mentions (a cheap text match; the parser decides which it really names).
  */
 export function selectSavedVoices(all: readonly SavedVoiceConditioning[], req: Pick<SynthesisRequest, 'input' | 'inputFormat' | 'voice'>): SavedVoiceConditioning[] {
-  const voice = req.voice.toLowerCase();
-  const named = (v: SavedVoiceConditioning) => v.id === req.voice || v.name.toLowerCase() === voice;
-  if (req.inputFormat !== 'ssml') return all.filter(named);
+  const named = findSavedVoice(req.voice, all);
+  if (req.inputFormat !== 'ssml') return named ? [named] : [];
   const text = req.input.toLowerCase();
-  return all.filter((v) => named(v) || text.includes(v.name.toLowerCase()) || text.includes(v.id));
+  return all.filter((v) => v === named || text.includes(v.name.toLowerCase()) || text.includes(v.id));
 }
 
 function notFound(id: string): StudioError {

@@ -52,12 +52,16 @@ export function englishDigits(digits: string): string {
   return [...digits].map((d) => EN_ONES[Number(d)]).join(' ');
 }
 
-export function englishCardinal(text: string): string | null {
+/** A number text (sign, integer, decimals) in words: integer(…), then fraction(decimals) if any, then negative(words) if signed. */
+function cardinal(text: string, integer: (digits: string) => string, fraction: (digits: string) => string, negative: (words: string) => string): string | null {
   const n = parseNumberText(text);
   if (!n) return null;
-  let words = englishInteger(n.integer);
-  if (n.fraction) words += ` point ${englishDigits(n.fraction)}`;
-  return n.negative ? `minus ${words}` : words;
+  const words = integer(n.integer) + (n.fraction ? fraction(n.fraction) : '');
+  return n.negative ? negative(words) : words;
+}
+
+export function englishCardinal(text: string): string | null {
+  return cardinal(text, englishInteger, (decimals) => ` point ${englishDigits(decimals)}`, (words) => `minus ${words}`);
 }
 
 const EN_ORDINAL_IRREGULAR: Record<string, string> = { one: 'first', two: 'second', three: 'third', five: 'fifth', eight: 'eighth', nine: 'ninth', twelve: 'twelfth' };
@@ -115,11 +119,7 @@ export function chineseDigits(digits: string, one = '一'): string {
 }
 
 export function chineseCardinal(text: string): string | null {
-  const n = parseNumberText(text);
-  if (!n) return null;
-  let words = chineseInteger(n.integer);
-  if (n.fraction) words += `点${chineseDigits(n.fraction)}`;
-  return n.negative ? `负${words}` : words;
+  return cardinal(text, chineseInteger, (decimals) => `点${chineseDigits(decimals)}`, (words) => `负${words}`);
 }
 
 /** "3" → "第三". */

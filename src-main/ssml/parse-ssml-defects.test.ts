@@ -149,31 +149,21 @@ describe('vendor elements', () => {
   });
 });
 
+/** XML mistakes: [test name, document, where and what the error names, what its message says]. */
+const XML_ERRORS: [name: string, ssml: string, details: Record<string, unknown>, messageParts: string[]][] = [
+  ['names a bare & at its own position, not "unclosed tag" at the end', '<speak>\n  <voice name="ryan">Tom & Jerry</voice>\n</speak>', { line: 2, column: 26, value: '&' }, ["a bare '&'", '&amp;']], // "  <voice name=\"ryan\">Tom " is 25 characters
+  ['names an entity reference that lacks its semicolon', '<speak>Fish &amp chips</speak>', { line: 1, column: 13, value: '&amp' }, ["'&amp' is not a complete entity reference"]],
+  ['names both tags of a mismatched close and where the open one started', '<speak>\n<voice name="ryan">hi</prosody>\n</speak>', { line: 2, column: 22, element: 'voice', value: '</prosody>' }, ['</prosody> at 2:22 does not match <voice> opened at 2:1']],
+  ['tells a literal & in a word (AT&T) from an entity reference that lacks its semicolon', '<speak>Call AT&T now</speak>', { line: 1, column: 15, value: '&T' }, ["a bare '&' in", 'AT&amp;T']],
+  ['names an undefined entity such as &nbsp; and its fix', '<speak>a&nbsp;b</speak>', { line: 1, column: 9, value: '&nbsp;' }, ["the entity '&nbsp;' is not defined", '&#160;']],
+  ['names the element left open at the end', '<speak>\n  <p>Hello\n', { line: 2, column: 3, element: 'p' }, ['<p> opened at 2:3 is never closed']],
+];
+
 describe('XML errors point at the mistake', () => {
-  it('names a bare & at its own position, not "unclosed tag" at the end', () => {
-    const err = errorOf('<speak>\n  <voice name="ryan">Tom & Jerry</voice>\n</speak>');
-    expect(err.details).toMatchObject({ line: 2, column: 26, value: '&' }); // "  <voice name=\"ryan\">Tom " is 25 characters
-    expect(err.message).toContain("a bare '&'");
-    expect(err.message).toContain('&amp;');
-  });
-
-  it('names an entity reference that lacks its semicolon', () => {
-    const err = errorOf('<speak>Fish &amp chips</speak>');
-    expect(err.details).toMatchObject({ line: 1, column: 13, value: '&amp' });
-    expect(err.message).toContain("'&amp' is not a complete entity reference");
-  });
-
-  it('names both tags of a mismatched close and where the open one started', () => {
-    const err = errorOf('<speak>\n<voice name="ryan">hi</prosody>\n</speak>');
-    expect(err.details).toMatchObject({ line: 2, column: 22, element: 'voice', value: '</prosody>' });
-    expect(err.message).toContain('</prosody> at 2:22 does not match <voice> opened at 2:1');
-  });
-
-  it('tells a literal & in a word (AT&T) from an entity reference that lacks its semicolon', () => {
-    const err = errorOf('<speak>Call AT&T now</speak>');
-    expect(err.details).toMatchObject({ line: 1, column: 15, value: '&T' });
-    expect(err.message).toContain("a bare '&' in");
-    expect(err.message).toContain('AT&amp;T');
+  it.each(XML_ERRORS)('%s', (_name, ssml, details, messageParts) => {
+    const err = errorOf(ssml);
+    expect(err.details).toMatchObject(details);
+    for (const part of messageParts) expect(err.message).toContain(part);
   });
 
   it('names a bare < in text and a < inside an attribute value', () => {
@@ -183,19 +173,6 @@ describe('XML errors point at the mistake', () => {
     const attribute = errorOf('<speak><voice name="a>b</voice></speak>');
     expect(attribute.details).toMatchObject({ value: '<' });
     expect(attribute.message).toContain('is a closing quote missing');
-  });
-
-  it('names an undefined entity such as &nbsp; and its fix', () => {
-    const err = errorOf('<speak>a&nbsp;b</speak>');
-    expect(err.details).toMatchObject({ line: 1, column: 9, value: '&nbsp;' });
-    expect(err.message).toContain("the entity '&nbsp;' is not defined");
-    expect(err.message).toContain('&#160;');
-  });
-
-  it('names the element left open at the end', () => {
-    const err = errorOf('<speak>\n  <p>Hello\n');
-    expect(err.details).toMatchObject({ line: 2, column: 3, element: 'p' });
-    expect(err.message).toContain('<p> opened at 2:3 is never closed');
   });
 });
 

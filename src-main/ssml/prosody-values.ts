@@ -47,6 +47,14 @@ function percentFactor(signChar: string, digits: string): number {
   return 1 + (sign(signChar) * Number(digits)) / 100;
 }
 
+/** +n% / -n% as a factor (1 ± n/100), and a bare n% too where the dialect reads it as a change (Azure); null for anything else. */
+function percentChange(v: string, rules: DialectRules): number | null {
+  const signed = SIGNED_PERCENT.exec(v);
+  if (signed) return percentFactor(signed[1], signed[2]);
+  const unsigned = rules.unsignedPercent === 'relative' ? UNSIGNED_PERCENT.exec(v) : null;
+  return unsigned ? percentFactor('', unsigned[1]) : null;
+}
+
 export function parseRate(raw: string, rules: DialectRules): ValueResult {
   const v = raw.trim();
   if (Object.hasOwn(rules.rateKeywords, v)) return { ok: true, mode: 'absolute', value: rules.rateKeywords[v] };
@@ -68,11 +76,8 @@ export function parsePitch(raw: string, rules: DialectRules, referencePitchHz: n
   if (Object.hasOwn(rules.pitchKeywordsSt, v)) return { ok: true, mode: 'absolute', value: rules.pitchKeywordsSt[v] };
   let m = SEMITONES.exec(v);
   if (m) return { ok: true, mode: 'relative', value: sign(m[1]) * Number(m[2]) };
-  m = SIGNED_PERCENT.exec(v) ?? (rules.unsignedPercent === 'relative' ? /^()(\d+(?:\.\d+)?|\.\d+)%$/.exec(v) : null);
-  if (m) {
-    const factor = percentFactor(m[1], m[2]);
-    return factor > 0 ? { ok: true, mode: 'relative', value: 12 * Math.log2(factor) } : { ok: false, allowed };
-  }
+  const factor = percentChange(v, rules);
+  if (factor !== null) return factor > 0 ? { ok: true, mode: 'relative', value: 12 * Math.log2(factor) } : { ok: false, allowed };
   m = SIGNED_HZ.exec(v);
   if (m) {
     const hz = referencePitchHz + sign(m[1]) * Number(m[2]);
@@ -93,11 +98,8 @@ export function parseVolume(raw: string, rules: DialectRules, currentGainDb: num
   if (Object.hasOwn(rules.volumeKeywordsDb, v)) return { ok: true, mode: 'absolute', value: rules.volumeKeywordsDb[v] };
   let m = DECIBELS.exec(v);
   if (m) return { ok: true, mode: 'relative', value: sign(m[1]) * Number(m[2]) };
-  m = SIGNED_PERCENT.exec(v) ?? (rules.unsignedPercent === 'relative' ? /^()(\d+(?:\.\d+)?|\.\d+)%$/.exec(v) : null);
-  if (m) {
-    const factor = percentFactor(m[1], m[2]);
-    return { ok: true, mode: 'relative', value: factor > 0 ? 20 * Math.log10(factor) : SILENT_GAIN_DB };
-  }
+  const factor = percentChange(v, rules);
+  if (factor !== null) return { ok: true, mode: 'relative', value: factor > 0 ? 20 * Math.log10(factor) : SILENT_GAIN_DB };
   m = BARE_NUMBER.exec(v);
   if (m && Number(m[1]) <= 100) {
     const level = Number(m[1]);

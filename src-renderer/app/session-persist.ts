@@ -6,7 +6,7 @@
  */
 import { SSML_DIALECTS, type SamplingParams, type SsmlDialect } from '../../src-shared/synthesis';
 import type { VoiceSettings } from '../../src-shared/contract/projects';
-import { MAX_SEED } from '../features/voice/voice.slice';
+import { MAX_SEED } from '../../src-shared/sampling-limits';
 import { AREAS, type Area } from './shell.slice';
 import type { StudioState } from '../store/store';
 import { createDebouncedTask } from '../components/debounced-task';

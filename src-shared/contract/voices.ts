@@ -1,8 +1,9 @@
 /**
  * The voice library of the studio contract: voices the user made and named — cloned from a clip
  * (a Base checkpoint's speaker embedding, and later its in-context codes) or designed from a
- * description (a VoiceDesign checkpoint) — used wherever a built-in speaker name is. Types and
- * channel names only; the store is src-main/library/voice-store.ts.
+ * description (a VoiceDesign checkpoint) — used wherever a built-in speaker name is. Types,
+ * channel names and the one rule for naming a saved voice in a request (findSavedVoice); the store
+ * is src-main/library/voice-store.ts.
  */
 import type { ClonePrompt } from '../voice-clone';
 
@@ -92,4 +93,14 @@ export interface SavedVoiceConditioning {
   prompt?: VoiceClonePrompt;
   /** design */
   description?: string;
+}
+
+/**
+ * The saved voice a request's voice names: by id, else by name in any case; null for ''. The one
+ * match the HTTP API, the services (which voices to attach) and the engine host (per turn) all use.
+ */
+export function findSavedVoice<V extends { id: string; name: string }>(voice: string, saved: readonly V[] | undefined): V | null {
+  if (!saved || voice === '') return null;
+  const key = voice.toLowerCase();
+  return saved.find((v) => v.id === voice) ?? saved.find((v) => v.name.toLowerCase() === key) ?? null;
 }

@@ -16,40 +16,36 @@ export interface Decoded {
   sampleRateHz: number;
 }
 
+/** What the decoders give back: one Float32Array per channel; the wasm ones also list decode errors. */
+interface DecodedChannels {
+  channelData: Float32Array[];
+  sampleRate: number;
+  errors?: unknown[];
+}
+
+const firstChannel = (out: DecodedChannels): Decoded => ({ pcm: out.channelData[0], sampleRateHz: out.sampleRate });
+
+/** A wasm-audio-decoders decoder: wait until it is ready, decode, free it; it must report no errors. */
+async function decodeWasm<D extends { ready: Promise<void>; free(): void }>(decoder: D, decode: (d: D) => DecodedChannels | Promise<DecodedChannels>): Promise<Decoded> {
+  await decoder.ready;
+  const out = await decode(decoder);
+  decoder.free();
+  expect(out.errors).toEqual([]);
+  return firstChannel(out);
+}
+
 export async function decodeIndependently(format: AudioFormat, bytes: Uint8Array, pcmRateHz: number): Promise<Decoded> {
   switch (format) {
-    case 'mp3': {
-      const decoder = new MPEGDecoder();
-      await decoder.ready;
-      const out = decoder.decode(bytes);
-      decoder.free();
-      expect(out.errors).toEqual([]);
-      return { pcm: out.channelData[0], sampleRateHz: out.sampleRate };
-    }
-    case 'opus': {
-      const decoder = new OggOpusDecoder();
-      await decoder.ready;
-      const out = await decoder.decodeFile(bytes);
-      decoder.free();
-      expect(out.errors).toEqual([]);
-      return { pcm: out.channelData[0], sampleRateHz: out.sampleRate };
-    }
-    case 'aac': {
-      const out = await decodeAac(bytes);
-      return { pcm: out.channelData[0], sampleRateHz: out.sampleRate };
-    }
-    case 'flac': {
-      const decoder = new FLACDecoder();
-      await decoder.ready;
-      const out = await decoder.decodeFile(bytes);
-      decoder.free();
-      expect(out.errors).toEqual([]);
-      return { pcm: out.channelData[0], sampleRateHz: out.sampleRate };
-    }
-    case 'wav': {
-      const out = decodeWavIndependent(bytes);
-      return { pcm: out.channelData[0], sampleRateHz: out.sampleRate };
-    }
+    case 'mp3':
+      return decodeWasm(new MPEGDecoder(), (d) => d.decode(bytes));
+    case 'opus':
+      return decodeWasm(new OggOpusDecoder(), (d) => d.decodeFile(bytes));
+    case 'aac':
+      return firstChannel(await decodeAac(bytes));
+    case 'flac':
+      return decodeWasm(new FLACDecoder(), (d) => d.decodeFile(bytes));
+    case 'wav':
+      return firstChannel(decodeWavIndependent(bytes));
     case 'pcm': {
       // Raw 16-bit little-endian: reading it is the whole decoder.
       const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -1,12 +1,53 @@
 /**
  * Test helper: runs requests through an engine until it is idle and collects, per request, its
- * codes and the sha256 of its PCM bytes — the two things batch-invariance and golden tests compare.
+ * codes and the sha256 of its PCM bytes — the two things batch-invariance and golden tests compare —
+ * or its whole result (runTogether), or every outcome, failures included (collectOutcomes).
  */
 import { createHash } from 'node:crypto';
-import type { SynthesisRequest } from '../../../src-shared/synthesis';
+import type { SerializedStudioError } from '../../../src-shared/errors';
+import type { SynthesisRequest, SynthesisResult } from '../../../src-shared/synthesis';
 import type { Engine } from '../engine';
 
 export type RequestOutputs = Map<string, { codes: number[][]; pcmSha256: string }>;
+
+/** A finished request: its result and the codes it was decoded from. */
+export interface FinishedRun {
+  result: SynthesisResult;
+  codes: number[][];
+}
+
+export interface RunOutcomes {
+  done: Map<string, FinishedRun>;
+  failed: Map<string, SerializedStudioError>;
+}
+
+/** Every outcome while `drive` runs the engine: finished requests with their codes, failed ones with their error. */
+export async function collectOutcomes(engine: Engine, drive: () => Promise<void>): Promise<RunOutcomes> {
+  const out: RunOutcomes = { done: new Map(), failed: new Map() };
+  const codes = new Map<string, number[][]>();
+  const offCodes = engine.onDidFinishCodes((c) => codes.set(c.requestId, c.codes));
+  const offFinish = engine.onDidFinish((o) => {
+    if (o.status === 'done') out.done.set(o.result.requestId, { result: o.result, codes: codes.get(o.result.requestId)! });
+    if (o.status === 'failed') out.failed.set(o.requestId, o.error);
+  });
+  try {
+    await drive();
+  } finally {
+    offCodes();
+    offFinish();
+  }
+  return out;
+}
+
+/** Adds every request at once and runs the engine until idle; each must finish. */
+export async function runTogether(engine: Engine, requests: readonly SynthesisRequest[]): Promise<Map<string, FinishedRun>> {
+  const { done, failed } = await collectOutcomes(engine, async () => {
+    for (const r of requests) engine.addRequest(r);
+    await engine.run();
+  });
+  for (const [requestId, error] of failed) throw new Error(`request ${requestId} failed: ${JSON.stringify(error)}`);
+  return done;
+}
 
 /**
  * Runs `requests` to completion. With arrivalSteps, request i is added just before step

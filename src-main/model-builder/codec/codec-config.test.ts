@@ -3,22 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StudioError } from '../../../src-shared/errors';
+import { thrown } from '../../../src-shared/testing/thrown';
 import { parseCodecConfig, readCodecConfig, totalUpsampling } from './codec-config';
 import { syntheticCodecConfig } from './synthetic-codec';
 
 function withDecoder(patch: Record<string, unknown>): Record<string, unknown> {
   const raw = syntheticCodecConfig('0.6b');
   return { ...raw, decoder_config: { ...(raw.decoder_config as object), ...patch } };
-}
-
-function errorOf(fn: () => unknown): StudioError {
-  try {
-    fn();
-  } catch (err) {
-    return err as StudioError;
-  }
-  throw new Error('expected a StudioError');
 }
 
 describe('parseCodecConfig', () => {
@@ -41,24 +32,24 @@ describe('parseCodecConfig', () => {
   it('names the key path of a missing field', () => {
     const raw = withDecoder({});
     delete (raw.decoder_config as Record<string, unknown>).sliding_window;
-    const err = errorOf(() => parseCodecConfig(raw));
+    const err = thrown(() => parseCodecConfig(raw));
     expect(err.code).toBe('model-invalid');
     expect(err.message).toContain('decoder_config.sliding_window');
   });
 
   it('rejects strides that do not multiply to decode_upsample_rate', () => {
-    const err = errorOf(() => parseCodecConfig(withDecoder({ upsample_rates: [8, 5, 4, 2] })));
+    const err = thrown(() => parseCodecConfig(withDecoder({ upsample_rates: [8, 5, 4, 2] })));
     expect(err.code).toBe('model-invalid');
     expect(err.message).toContain('1280');
   });
 
   it('rejects a non-integer list entry naming its index', () => {
-    const err = errorOf(() => parseCodecConfig(withDecoder({ upsampling_ratios: [2, 2.5] })));
+    const err = thrown(() => parseCodecConfig(withDecoder({ upsampling_ratios: [2, 2.5] })));
     expect(err.message).toContain('decoder_config.upsampling_ratios[1]');
   });
 
   it('marks an activation other than silu as unsupported', () => {
-    expect(errorOf(() => parseCodecConfig(withDecoder({ hidden_act: 'gelu' }))).code).toBe('unsupported');
+    expect(thrown(() => parseCodecConfig(withDecoder({ hidden_act: 'gelu' }))).code).toBe('unsupported');
   });
 
   it('reads config.json from disk and reports a missing file as model-missing', () => {
@@ -66,9 +57,9 @@ describe('parseCodecConfig', () => {
     const file = path.join(dir, 'config.json');
     fs.writeFileSync(file, JSON.stringify(syntheticCodecConfig('tiny')));
     expect(readCodecConfig(file).decoder.hiddenSize).toBe(32);
-    expect(errorOf(() => readCodecConfig(path.join(dir, 'absent.json'))).code).toBe('model-missing');
+    expect(thrown(() => readCodecConfig(path.join(dir, 'absent.json'))).code).toBe('model-missing');
     fs.writeFileSync(file, '{ not json');
-    expect(errorOf(() => readCodecConfig(file)).code).toBe('model-invalid');
+    expect(thrown(() => readCodecConfig(file)).code).toBe('model-invalid');
     fs.rmSync(dir, { recursive: true });
   });
 });

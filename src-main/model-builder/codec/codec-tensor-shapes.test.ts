@@ -1,6 +1,6 @@
 // Unit tests for the decoder tensor inventory and the shape check against checkpoint-tensors.md.
 import { describe, expect, it } from 'vitest';
-import { StudioError } from '../../../src-shared/errors';
+import { thrown } from '../../../src-shared/testing/thrown';
 import { parseCodecConfig } from './codec-config';
 import { checkCodecTensorShapes, expectedCodecTensorShapes } from './codec-tensor-shapes';
 import { syntheticCodecConfig, syntheticCodecTensors } from './synthetic-codec';
@@ -10,15 +10,6 @@ const tiny = parseCodecConfig(syntheticCodecConfig('tiny'));
 
 function shapesOnly(config = tiny): Map<string, { shape: number[] }> {
   return new Map([...expectedCodecTensorShapes(config)].map(([name, shape]) => [name, { shape }]));
-}
-
-function errorOf(fn: () => unknown): StudioError {
-  try {
-    fn();
-  } catch (err) {
-    return err as StudioError;
-  }
-  throw new Error('expected a StudioError');
 }
 
 describe('expectedCodecTensorShapes', () => {
@@ -54,7 +45,7 @@ describe('checkCodecTensorShapes', () => {
   it('names the tensor, the expected and the actual shape on a mismatch', () => {
     const tensors = shapesOnly();
     tensors.set('decoder.pre_conv.conv.weight', { shape: [48, 32, 5] });
-    const err = errorOf(() => checkCodecTensorShapes(tensors, tiny));
+    const err = thrown(() => checkCodecTensorShapes(tensors, tiny));
     expect(err.code).toBe('model-invalid');
     expect(err.message).toContain("'decoder.pre_conv.conv.weight' has shape [48, 32, 5] but the config implies [48, 32, 3]");
     expect(err.details).toMatchObject({ tensor: 'decoder.pre_conv.conv.weight', expected: [48, 32, 3], actual: [48, 32, 5] });
@@ -63,7 +54,7 @@ describe('checkCodecTensorShapes', () => {
   it('names a missing tensor', () => {
     const tensors = shapesOnly();
     tensors.delete('decoder.decoder.2.block.3.act2.beta');
-    expect(errorOf(() => checkCodecTensorShapes(tensors, tiny)).message).toContain("'decoder.decoder.2.block.3.act2.beta' is missing");
+    expect(thrown(() => checkCodecTensorShapes(tensors, tiny)).message).toContain("'decoder.decoder.2.block.3.act2.beta' is missing");
   });
 
   it('rejects a decoder tensor the config does not describe but ignores encoder tensors', () => {
@@ -71,13 +62,13 @@ describe('checkCodecTensorShapes', () => {
     tensors.set('encoder.conv.weight', { shape: [1] });
     expect(() => checkCodecTensorShapes(tensors, tiny)).not.toThrow();
     tensors.set('decoder.pre_transformer.layers.1.mlp.up_proj.weight', { shape: [64, 32] });
-    expect(errorOf(() => checkCodecTensorShapes(tensors, tiny)).message).toContain('layers.1.mlp.up_proj.weight');
+    expect(thrown(() => checkCodecTensorShapes(tensors, tiny)).message).toContain('layers.1.mlp.up_proj.weight');
   });
 
   it('rejects data whose length does not match the shape', () => {
     const tensors = new Map([...syntheticCodecTensors('tiny', 3)].map((t) => [t.name, t]));
     const bias = tensors.get('decoder.pre_conv.conv.bias')!;
     tensors.set('decoder.pre_conv.conv.bias', { ...bias, data: bias.data.subarray(1) });
-    expect(errorOf(() => checkCodecTensorShapes(tensors, tiny)).message).toContain('holds 47 values');
+    expect(thrown(() => checkCodecTensorShapes(tensors, tiny)).message).toContain('holds 47 values');
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Slow, obviously correct building blocks for the reference codec: plain loops over Float32Array,
- * one batch row at a time, accumulating in float64. Channel-first signals are [C, T]; token rows
- * are [T, C]. Causal everywhere: convs pad on the left only, transposed convs drop the right tail.
+ * Slow, obviously correct building blocks for the reference codec (and the LayerNorm and RoPE the
+ * reference speech encoder and decoder share): plain loops, one batch row at a time, accumulating in
+ * float64. Channel-first signals are [C, T]; token rows are [T, C]. Causal everywhere: convs pad on
+ * the left only, transposed convs drop the right tail.
  */
 
 /** A channel-first signal [numChannels, numSteps]. */
@@ -112,9 +113,9 @@ export function rmsNormRows(x: Float32Array, numRows: number, dim: number, weigh
   return y;
 }
 
-/** (x − mean) / sqrt(var + eps) · weight + bias, per row (biased variance, as torch). */
-export function layerNormRows(x: Float32Array, numRows: number, dim: number, weight: Float32Array, bias: Float32Array, eps: number): Float32Array {
-  const y = new Float32Array(x.length);
+/** (x − mean) / sqrt(var + eps) · weight + bias, per row (biased variance, as torch); the result has x's precision. */
+export function layerNormRows<T extends Float32Array | Float64Array>(x: T, numRows: number, dim: number, weight: Float32Array, bias: Float32Array, eps: number): T {
+  const y = (x instanceof Float64Array ? new Float64Array(x.length) : new Float32Array(x.length)) as T;
   for (let t = 0; t < numRows; t++) {
     let mean = 0;
     for (let i = 0; i < dim; i++) mean += x[t * dim + i];
@@ -125,6 +126,27 @@ export function layerNormRows(x: Float32Array, numRows: number, dim: number, wei
     for (let i = 0; i < dim; i++) y[t * dim + i] = (x[t * dim + i] - mean) * inv * weight[i] + bias[i];
   }
   return y;
+}
+
+/** Rotate-half RoPE on one pair, in place: (a, b) = (x[i], x[i + half]) → (a·cos − b·sin, b·cos + a·sin). */
+export function rotateHalfPair(x: Float32Array | Float64Array, i: number, half: number, angle: number): void {
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  const a = x[i];
+  const b = x[i + half];
+  x[i] = a * cos - b * sin;
+  x[i + half] = b * cos + a * sin;
+}
+
+/** Rotate-half RoPE in place on rows [numRows, numHeads·headDim]; angleOf(t, i) is row t's angle for pair i (each model states its own formula). */
+export function ropeRows(x: Float32Array | Float64Array, numRows: number, numHeads: number, headDim: number, angleOf: (t: number, i: number) => number): void {
+  const half = headDim / 2;
+  for (let t = 0; t < numRows; t++) {
+    for (let h = 0; h < numHeads; h++) {
+      const base = (t * numHeads + h) * headDim;
+      for (let i = 0; i < half; i++) rotateHalfPair(x, base + i, half, angleOf(t, i));
+    }
+  }
 }
 
 export function silu(v: number): number {

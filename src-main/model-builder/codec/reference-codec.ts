@@ -13,7 +13,7 @@ import { checkCodecCodes, type CodecCodes } from '../../model-format/codec/codec
 import type { CodecTensors } from './codec-tensor-shapes';
 import { checkCodecTensorShapes } from './codec-tensor-shapes';
 import {
-  addSignals, causalConv1d, causalConvTranspose1d, gelu, layerNormRows, linearRows, rmsNormRows, silu, snakeBeta, transposeRows, type Signal,
+  addSignals, causalConv1d, causalConvTranspose1d, gelu, layerNormRows, linearRows, rmsNormRows, ropeRows, silu, snakeBeta, transposeRows, type Signal,
 } from './reference-codec-ops';
 
 export function referenceCodecDecode(codes: CodecCodes, tensors: CodecTensors, config: CodecConfig): Float32Array {
@@ -129,8 +129,10 @@ function attention(x: Float32Array, T: number, p: string, w: (name: string) => F
   const q = linearRows(x, T, d.hiddenSize, w(`${p}.self_attn.q_proj.weight`), d.numAttentionHeads * D);
   const k = linearRows(x, T, d.hiddenSize, w(`${p}.self_attn.k_proj.weight`), d.numKeyValueHeads * D);
   const v = linearRows(x, T, d.hiddenSize, w(`${p}.self_attn.v_proj.weight`), d.numKeyValueHeads * D);
-  applyRope(q, T, d.numAttentionHeads, D, d.ropeTheta);
-  applyRope(k, T, d.numKeyValueHeads, D, d.ropeTheta);
+  // angle = t · theta^(−2i/D) for both halves
+  const angleOf = (t: number, i: number) => t * d.ropeTheta ** ((-2 * i) / D);
+  ropeRows(q, T, d.numAttentionHeads, D, angleOf);
+  ropeRows(k, T, d.numKeyValueHeads, D, angleOf);
   const context = new Float32Array(T * d.numAttentionHeads * D);
   const groupSize = d.numAttentionHeads / d.numKeyValueHeads;
   const scale = 1 / Math.sqrt(D);
@@ -155,25 +157,6 @@ function attention(x: Float32Array, T: number, p: string, w: (name: string) => F
     }
   }
   return linearRows(context, T, d.numAttentionHeads * D, w(`${p}.self_attn.o_proj.weight`), d.hiddenSize);
-}
-
-/** In place on rows [T, numHeads·D]: x·cos + rotate_half(x)·sin, angle = t · theta^(−2i/D) for both halves. */
-function applyRope(x: Float32Array, T: number, numHeads: number, D: number, theta: number): void {
-  const half = D / 2;
-  for (let t = 0; t < T; t++) {
-    for (let h = 0; h < numHeads; h++) {
-      const base = (t * numHeads + h) * D;
-      for (let i = 0; i < half; i++) {
-        const angle = t * theta ** ((-2 * i) / D);
-        const cos = Math.cos(angle);
-        const sin = Math.sin(angle);
-        const x1 = x[base + i];
-        const x2 = x[base + i + half];
-        x[base + i] = x1 * cos - x2 * sin;
-        x[base + i + half] = x2 * cos + x1 * sin;
-      }
-    }
-  }
 }
 
 /** ConvNeXt block: causal depthwise conv k7 → LayerNorm → Linear C→4C → GELU → Linear 4C→C → ·gamma, plus the input. */

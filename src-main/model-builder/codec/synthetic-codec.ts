@@ -7,6 +7,7 @@
 import { StudioError } from '../../../src-shared/errors';
 import { parseCodecConfig } from './codec-config';
 import { expectedCodecTensorShapes } from './codec-tensor-shapes';
+import { fmix32 } from '../seeded-random';
 
 export type SyntheticCodecSize = 'tiny' | '0.6b' | '1.7b';
 
@@ -146,8 +147,8 @@ function weightGain(name: string): number {
 /** Uniform in [-1, 1): a counter-based hash of (seed, name, index); no state between calls. */
 function uniform(seed: number, name: string, index: number): number {
   let h = hashString(name) ^ Math.imul(seed, 0x9e3779b1);
-  h = mix32(h ^ mix32(index + 0x632be5ab));
-  h = mix32(h + Math.imul(index, 0x85ebca6b));
+  h = fmix32(h ^ fmix32(index + 0x632be5ab));
+  h = fmix32(h + Math.imul(index, 0x85ebca6b));
   return (h >>> 8) / 8388608 - 1; // 24 random bits → [-1, 1)
 }
 
@@ -158,18 +159,8 @@ function hashString(text: string): number {
   if (cached !== undefined) return cached;
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  const value = mix32(h);
+  const value = fmix32(h);
   nameHashCache.set(text, value);
   return value;
 }
 
-/** murmur3's 32-bit finaliser. */
-function mix32(x: number): number {
-  let h = x >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}

@@ -5,6 +5,7 @@
  */
 import type { TransformerDims } from '../../model-format/manifest';
 import type { SafetensorsFile } from '../safetensors';
+import { rotateHalfPair } from '../codec/reference-codec-ops';
 
 export interface ReferenceKvCache {
   /** keys[layer][position] = numKvHeads * headDim values (after RoPE). */
@@ -75,13 +76,7 @@ export class ReferenceDecoder {
     const half = d / 2;
     for (let i = 0; i < half; i++) {
       const invFreq = Math.fround(1 / this.dims.ropeTheta ** ((2 * i) / d));
-      const angle = Math.fround(position * invFreq);
-      const c = Math.cos(angle);
-      const s = Math.sin(angle);
-      const a = x[offset + i];
-      const b = x[offset + i + half];
-      x[offset + i] = a * c - b * s;
-      x[offset + i + half] = b * c + a * s;
+      rotateHalfPair(x, offset + i, half, Math.fround(position * invFreq));
     }
   }
 

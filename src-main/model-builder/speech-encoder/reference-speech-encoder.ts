@@ -9,6 +9,7 @@
  */
 import { StudioError } from '../../../src-shared/errors';
 import { SPEECH_CODEBOOK_EPSILON, SPEECH_ENCODER_PREFIX, seanetLayout, type SpeechEncoderConfig } from './speech-encoder-config';
+import { layerNormRows, ropeRows } from '../codec/reference-codec-ops';
 
 export type SpeechEncoderWeights = ReadonlyMap<string, { shape: readonly number[]; data: Float32Array }>;
 
@@ -98,18 +99,7 @@ function project(x: Float64Array, numRows: number, w: { shape: readonly number[]
 }
 
 function layerNorm(x: Float64Array, numRows: number, gamma: Float32Array, beta: Float32Array, eps: number): Float64Array {
-  const h = gamma.length;
-  const y = new Float64Array(x.length);
-  for (let t = 0; t < numRows; t++) {
-    let mean = 0;
-    for (let j = 0; j < h; j++) mean += x[t * h + j];
-    mean /= h;
-    let variance = 0;
-    for (let j = 0; j < h; j++) variance += (x[t * h + j] - mean) ** 2;
-    const inv = 1 / Math.sqrt(variance / h + eps);
-    for (let j = 0; j < h; j++) y[t * h + j] = (x[t * h + j] - mean) * inv * gamma[j] + beta[j];
-  }
-  return y;
+  return layerNormRows(x, numRows, gamma.length, gamma, beta, eps);
 }
 
 /** erf by Abramowitz–Stegun 7.1.26 is too coarse (1.5e-7) for a golden; this series/continued fraction is ~1e-15. */
@@ -145,21 +135,7 @@ function erf(x: number): number {
 const gelu = (v: number) => 0.5 * v * (1 + erf(v / Math.SQRT2));
 
 function rope(x: Float64Array, numRows: number, numHeads: number, headDim: number, theta: number): void {
-  const half = headDim / 2;
-  for (let t = 0; t < numRows; t++) {
-    for (let h = 0; h < numHeads; h++) {
-      const base = (t * numHeads + h) * headDim;
-      for (let i = 0; i < half; i++) {
-        const angle = t / theta ** ((2 * i) / headDim);
-        const cos = Math.cos(angle);
-        const sin = Math.sin(angle);
-        const a = x[base + i];
-        const b = x[base + i + half];
-        x[base + i] = a * cos - b * sin;
-        x[base + i + half] = b * cos + a * sin;
-      }
-    }
-  }
+  ropeRows(x, numRows, numHeads, headDim, (t, i) => t / theta ** ((2 * i) / headDim));
 }
 
 function transformer(input: Float64Array, numRows: number, c: SpeechEncoderConfig, weights: SpeechEncoderWeights): Float64Array {

@@ -3,6 +3,7 @@
  * download tests. The bytes are random (not loadable weights); only names, sizes and hashes
  * matter here. Test-only.
  */
+import { createSeededRandom } from '../../bench/arrival-schedule';
 
 export interface SyntheticHubFilesOptions {
   seed: number;
@@ -13,7 +14,7 @@ export interface SyntheticHubFilesOptions {
 }
 
 export function makeSyntheticHubFiles(options: SyntheticHubFilesOptions): Record<string, Uint8Array> {
-  const random = mulberry32(options.seed);
+  const random = createSeededRandom(options.seed); // mulberry32
   const bytes = (numBytes: number) => {
     const out = new Uint8Array(numBytes);
     for (let i = 0; i < numBytes; i++) out[i] = Math.floor(random() * 256);
@@ -30,17 +31,5 @@ export function makeSyntheticHubFiles(options: SyntheticHubFilesOptions): Record
     'model.safetensors': bytes(options.modelBytes ?? 300_000),
     'speech_tokenizer/config.json': text(JSON.stringify({ model_type: 'qwen3_tts_tokenizer_12hz' })),
     'speech_tokenizer/model.safetensors': bytes(options.tokenizerBytes ?? 120_000),
-  };
-}
-
-/** A tiny seeded PRNG (mulberry32), enough for test bytes. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }

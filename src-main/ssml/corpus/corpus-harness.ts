@@ -63,5 +63,11 @@ export interface CorpusDocument {
   autoDialect: Exclude<SsmlDialect, 'auto'>;
   ssml: string;
   strict: CorpusOutcome;
-  lenient: CorpusOutcome;
+  /** Absent: lenient reading gives what strict does. */
+  lenient?: CorpusOutcome;
+}
+
+/** What the document reads to in lenient mode (written only where it differs from strict). */
+export function lenientOutcome(doc: CorpusDocument): CorpusOutcome {
+  return doc.lenient ?? doc.strict;
 }

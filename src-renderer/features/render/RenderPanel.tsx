@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import type { RenderSource } from '../../../src-shared/contract/render';
 import type { RecentProject } from '../../../src-shared/contract/projects';
 import { useStudioStore } from '../../store/store';
-import { MAX_SEED } from '../voice/voice.slice';
+import { MAX_SEED } from '../../../src-shared/sampling-limits';
 import { isDesktopApp } from '../../ipc/client';
 import { chooseRenderDocument, followRenders, listRenderableProjects, saveRenderQueue, startRender } from './render-actions';
 import { RenderJobCard } from './RenderJobCard';

@@ -7,7 +7,7 @@
 import { useEffect, useMemo } from 'react';
 import { useStudioStore } from '../../store/store';
 import { encodeWav, downloadBytes } from '../../components/wav-encode';
-import { MAX_SEED } from '../voice/voice.slice';
+import { MAX_SEED } from '../../../src-shared/sampling-limits';
 import { loadVoiceData } from '../voice/voice-actions';
 import { DiceIcon, SamplingFields } from '../voice/VoicePanel';
 import { cancelAll, randomSeed } from '../timeline/generate-actions';

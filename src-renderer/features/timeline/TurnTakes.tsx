@@ -12,7 +12,7 @@ import { withChosenTakeSync } from '../library/library-actions';
 import { playPcm, stopPcm } from '../../components/pcm-player';
 import { NumberField } from '../../components/NumberField';
 import { voiceDisplayName } from '../voice-library/voice-names';
-import { MAX_SEED } from '../voice/voice.slice';
+import { MAX_SEED } from '../../../src-shared/sampling-limits';
 import { isEdited, NO_EDIT, takeSamples, type ClipAudio } from './compose-timeline';
 import { generate, type SeedChoice } from './generate-actions';
 

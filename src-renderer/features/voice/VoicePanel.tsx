@@ -7,7 +7,7 @@
 import { useEffect } from 'react';
 import { useStudioStore } from '../../store/store';
 import type { SamplingParams } from '../../../src-shared/synthesis';
-import { MAX_SEED } from './voice.slice';
+import { MAX_SEED } from '../../../src-shared/sampling-limits';
 import { loadVoiceData, switchModel } from './voice-actions';
 import { speakableSavedVoices } from '../voice-library/voice-fit';
 import { loadedModelName, modelEntryName } from '../models/model-name';

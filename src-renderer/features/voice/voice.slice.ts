@@ -6,9 +6,8 @@ import type { StateCreator } from 'zustand';
 import type { ModelEntry } from '../../../src-shared/contract/models';
 import type { VoiceSettings } from '../../../src-shared/contract/projects';
 import type { ModelInfo, SamplingParams, VoiceInfo } from '../../../src-shared/synthesis';
+import { DEFAULT_SEED } from '../../../src-shared/sampling-limits';
 import { fieldSetters } from '../../store/field-setters';
-
-export const MAX_SEED = 2 ** 32 - 1;
 
 const SAMPLING_KEYS: readonly (keyof SamplingParams)[] = [
   'doSample', 'temperature', 'topK', 'topP', 'repetitionPenalty', 'subtalkerDoSample', 'subtalkerTemperature', 'subtalkerTopK', 'subtalkerTopP', 'maxNewTokens',
@@ -21,7 +20,7 @@ export function pickSamplingParams(params: SamplingParams | null | undefined): S
 }
 
 export function defaultVoiceSettings(): VoiceSettings {
-  return { modelId: null, voice: 'ryan', language: 'auto', seed: 42, params: null, instruct: '', voiceDescription: '' };
+  return { modelId: null, voice: 'ryan', language: 'auto', seed: DEFAULT_SEED, params: null, instruct: '', voiceDescription: '' };
 }
 
 export interface VoiceSlice {
