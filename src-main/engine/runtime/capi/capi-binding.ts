@@ -10,7 +10,7 @@ import { PROVIDERS } from '../providers';
 import type { OrtTensor, TensorDtype } from '../runtime';
 import { BoundBuffers, boundValueOf, type BoundBuffer, type BufferLocation } from './capi-bound-buffers';
 import { live, type CapiCore } from './capi-core';
-import type { CapiStageSession, RunSettings } from './capi-session';
+import type { BoundSessionView, RunSettings } from './capi-session-view';
 import { releaseValue, tensorFromValue } from './capi-values';
 import { readPointers, type Ptr } from './ort-api';
 import type { StatusContext } from './ort-status';
@@ -22,7 +22,7 @@ export class CapiBinding {
 
   constructor(
     private readonly core: CapiCore,
-    private readonly session: CapiStageSession,
+    private readonly session: BoundSessionView,
     private readonly binding: Ptr,
   ) {
     this.ctx = { action: `binding buffers of ${session.label}`, fix: 'check the buffer names, dtypes and dims against the graph' };

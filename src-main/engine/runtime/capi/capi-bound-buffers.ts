@@ -11,7 +11,7 @@ import { copyInputName, copyOutputName } from '../../../model-format/copy-graph'
 import { PROVIDERS, type BufferLocation } from '../providers';
 import type { TensorDtype } from '../runtime';
 import { live, type CapiCore } from './capi-core';
-import type { CapiStageSession } from './capi-session';
+import type { BoundSessionView } from './capi-session-view';
 import { createValue, dataView, ELEMENT, elementCount, memoryInfoName, releaseValue, typedArrayFor } from './capi-values';
 import { CUDA_MEMCPY, cudaCopy, cudaDeviceAlloc, cudaDeviceFree } from './cuda-memcpy';
 import type { Ptr } from './ort-api';
@@ -57,7 +57,7 @@ export class BoundBuffers {
 
   constructor(
     private readonly core: CapiCore,
-    private readonly session: CapiStageSession,
+    private readonly session: BoundSessionView,
     private readonly ctx: StatusContext,
   ) {}
 

@@ -15,7 +15,8 @@ export { coreLibraryPath, liveHandleCounts } from './capi-core';
 export { capturesGraphs, providerEntries, sessionLogLevel } from './capi-session-options';
 export type { BoundBuffer, BufferLocation } from './capi-bound-buffers';
 export type { CapiBinding } from './capi-binding';
-export type { CapiStageSession, RunSettings } from './capi-session';
+export type { CapiStageSession } from './capi-session';
+export type { RunSettings } from './capi-session-view';
 
 class CapiRuntime implements OrtRuntime {
   readonly name = 'c-api' as const;

@@ -9,19 +9,13 @@ import { StudioError } from '../../../../src-shared/errors';
 import { buildCopyGraph } from '../../../model-format/copy-graph';
 import type { OrtTensor, ProviderName, SessionOptions, StageSession, TensorDtype } from '../runtime';
 import { CapiBinding } from './capi-binding';
+import type { BoundSessionView, RunSettings } from './capi-session-view';
 import { live, type CapiCore } from './capi-core';
 import { capturesGraphs, createSessionOptions, withoutCapture } from './capi-session-options';
 import { releaseValue, tensorFromValue, valueFromTensor } from './capi-values';
 import type { Ptr } from './ort-api';
 
-/** Per-run settings: gpu_graph_id picks the captured graph of this shape bucket (CUDA graphs / WebGPU capture). */
-export interface RunSettings {
-  gpuGraphId?: number;
-  /** Further run config entries (onnxruntime_run_options_config_keys.h). */
-  config?: Record<string, string>;
-}
-
-export class CapiStageSession implements StageSession {
+export class CapiStageSession implements StageSession, BoundSessionView {
   readonly runtime = 'c-api' as const;
   readonly bindings = new Set<CapiBinding>();
   private released = false;
