@@ -21,9 +21,12 @@ describe('provider selection', () => {
     expect(plan.candidates[0].reason).toMatch(/no GPU device node/);
   });
 
-  it('ranks webgpu first (faster and batch-invariant on the H200), then cuda, then cpu on an NVIDIA Linux box with CUDA installed', () => {
+  it('takes webgpu then cpu on an NVIDIA Linux box with CUDA installed, passing over cuda (not batch-invariant) unless asked for', () => {
     const probe = { ...LINUX_NO_GPU, cudaLibraryInstalled: true, hasNvidiaDevice: true };
-    expect(planProviders('auto', probe, 'fp32').candidates.map((c) => c.provider)).toEqual(['webgpu', 'cuda', 'cpu']);
+    const plan = planProviders('auto', probe, 'fp32');
+    expect(plan.candidates.map((c) => c.provider)).toEqual(['webgpu', 'cpu']);
+    expect(plan.skipped.join('; ')).toMatch(/cuda: not batch-invariant .*ask for --provider cuda explicitly/);
+    expect(planProviders('cuda', probe, 'fp32').candidates.map((c) => c.provider)).toEqual(['cuda']);
   });
 
   it('skips cuda when its CUDA 13 libraries do not load, saying what is missing, and keeps webgpu and cpu', () => {

@@ -27,12 +27,18 @@ export interface ProviderCapabilities {
   /** The build dtype it runs best: fp16 on GPUs (half the weight bytes per frame), fp32 on the CPU (MLAS is fp32; fp16 runs but converts). */
   readonly preferredDtype: 'fp16' | 'fp32';
   /**
-   * 'auto' tries providers from the lowest rank up. From the H200 runs (docs/benchmarks.md, "The four engines
-   * on the H200"): WebGPU one stream at RTF 0.81 and batch-invariant; CUDA (even with CUDA graphs) at RTF 1.79
-   * and 1 LSB off beside batch-mates, so it comes after WebGPU until its codec and loop graphs run wholly on
-   * CUDA. DirectML keeps its place before WebGPU on Windows (not measured against each other).
+   * 'auto' tries providers from the lowest rank up (those with an autoSkip never). From the H100 and H200 runs
+   * (docs/benchmarks.md, "The four engines on builder v13"): WebGPU one stream at RTF 0.84, the same bytes beside
+   * batch-mates; CUDA at RTF 2.0–2.2 and 1 LSB off beside them. DirectML keeps its place before WebGPU on
+   * Windows (not measured against each other).
    */
   readonly autoRank: number;
+  /**
+   * Why 'auto' passes over it although it runs here (null: it does not). CUDA: its output bytes depend on the
+   * batch (1 LSB off beside 7 others on the H100 and H200, docs/benchmarks.md), which breaks the studio's promise
+   * that a seed gives the same bytes whatever else runs; --provider cuda still runs it.
+   */
+  readonly autoSkip: string | null;
   readonly graphCapture: {
     /** The provider options that turn capture on; null: none (the CPU runs the same static graphs uncaptured; DirectML untested). */
     readonly options: Readonly<Record<string, string>> | null;
@@ -95,6 +101,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     threadedRowsDiffer: true,
     preferredDtype: 'fp32',
     autoRank: 3,
+    autoSkip: null,
     graphCapture: { options: null, graphsPerSession: 'many', unsharedGqa: true, unevenConcat: true },
     cudaRuntime: false,
     pinning: 'none',
@@ -111,6 +118,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     threadedRowsDiffer: false,
     preferredDtype: 'fp16',
     autoRank: 1,
+    autoSkip: null,
     graphCapture: { options: { enableGraphCapture: '1' }, graphsPerSession: 'one', unsharedGqa: false, unevenConcat: true },
     cudaRuntime: false,
     pinning: 'own-adapter',
@@ -127,6 +135,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     threadedRowsDiffer: false,
     preferredDtype: 'fp16',
     autoRank: 2,
+    autoSkip: 'not batch-invariant (a seed gives other bytes beside batch-mates: 1 LSB on the H100 and H200), so auto never picks it; ask for --provider cuda explicitly',
     graphCapture: { options: { enable_cuda_graph: '1' }, graphsPerSession: 'many', unsharedGqa: true, unevenConcat: false },
     cudaRuntime: true,
     pinning: 'option',
@@ -143,6 +152,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     threadedRowsDiffer: false,
     preferredDtype: 'fp16',
     autoRank: 0,
+    autoSkip: null,
     graphCapture: { options: null, graphsPerSession: 'one', unsharedGqa: true, unevenConcat: true },
     cudaRuntime: false,
     pinning: 'option',
