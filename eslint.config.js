@@ -107,13 +107,17 @@ function forbiddenFolders(folder, depth) {
   return { regex: `${up}(${names.join('|')})`, message };
 }
 
+// The ONNX Runtime adapters sit below engine/runtime/ort.ts: only files in engine/runtime/ import them
+// (there as './node-runtime' or './capi/…', which this pattern does not match).
+const ADAPTERS = { regex: '(^|/)runtime/(node-runtime$|capi(/|$))', message: 'only src-main/engine/runtime/ imports the ONNX Runtime adapters (node-runtime.ts, capi/): open sessions through engine/runtime/ort.ts' };
+
 /** Layer cells: [files glob, patterns, ignores?], one per folder and depth, plus src-shared, the preload, the renderer and engine tests. */
 const ABOVE_SRC_MAIN = (depth) => ({ regex: `^(\\.\\./){${depth + 1}}(src-renderer|src-preload)(/|$)`, message: 'src-main never imports the renderer or the preload' });
 const LAYER_CELLS = [
   ...MAIN_FOLDERS.flatMap((folder) =>
     Array.from({ length: MAX_DEPTH }, (_, i) => [
       `src-main/${folder}/${'*/'.repeat(i)}*`,
-      ROOTS.includes(folder) ? [ABOVE_SRC_MAIN(i + 1)] : [forbiddenFolders(folder, i + 1), ABOVE_SRC_MAIN(i + 1)],
+      ROOTS.includes(folder) ? [ABOVE_SRC_MAIN(i + 1), ADAPTERS] : [forbiddenFolders(folder, i + 1), ABOVE_SRC_MAIN(i + 1), ADAPTERS],
     ]),
   ),
   ['src-main/engine-host.ts', [{ regex: `^\\./(?!(engine-host|engine-protocol)/)[^.]`, message: 'the engine host entry imports only engine-host/ and engine-protocol/ (and src-shared)' }]],

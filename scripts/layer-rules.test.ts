@@ -43,6 +43,21 @@ describe('layer rules', () => {
     expect(await restrictedImports('src-main/scheduler/planted.ts', importing('../engine/engine'))).toHaveLength(1);
   });
 
+  it('keeps the ONNX Runtime adapters below engine/runtime/: other folders open sessions through runtime/ort.ts', async () => {
+    for (const [file, specifier] of [
+      ['src-main/engine/models/planted.ts', '../runtime/capi/capi-runtime'],
+      ['src-main/engine/planted.ts', './runtime/node-runtime'],
+      ['src-main/engine-host/planted.ts', '../engine/runtime/capi'],
+    ]) {
+      const messages = await restrictedImports(file, importing(specifier));
+      expect(messages, specifier).toHaveLength(1);
+      expect(messages[0]).toContain('only src-main/engine/runtime/ imports the ONNX Runtime adapters');
+    }
+    expect(await restrictedImports('src-main/engine/models/planted.ts', importing('../runtime/ort'))).toEqual([]);
+    expect(await restrictedImports('src-main/engine/runtime/planted.ts', importing('./capi/capi-runtime'))).toEqual([]);
+    expect(await restrictedImports('src-main/engine/runtime/capi/planted.ts', importing('../node-runtime'))).toEqual([]);
+  });
+
   it('reads an import by the depth of the importing file (engine/models is not src-main/models)', async () => {
     expect(await restrictedImports('src-main/engine/kv/planted.ts', importing('../models/talker'))).toEqual([]);
     expect(await restrictedImports('src-main/engine/kv/planted.ts', importing('../../models/model-store'))).toHaveLength(1);
