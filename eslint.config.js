@@ -60,7 +60,8 @@ const LAYERS = {
   'engine-protocol': [],
   // engine-host/embedded-model.ts builds the embedded model on first run.
   'engine-host': ['platform', ...PURE, 'model-format', 'engine', 'model-builder', 'engine-protocol'],
-  'engine-client': ['platform', 'engine-protocol'],
+  // Exception: --devices reads each provider's device facts from the provider table (pure data, no imports).
+  'engine-client': ['platform', 'engine-protocol', 'engine/runtime/providers'],
   bench: ['platform', ...PURE],
   library: ['platform', ...PURE, 'bench'],
   models: ['platform', ...PURE, 'model-builder'],

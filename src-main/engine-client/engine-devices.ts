@@ -9,6 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { StudioError } from '../../src-shared/errors';
+import { findProvider, PROVIDERS, type ProviderCapabilities } from '../engine/runtime/providers';
 
 /** One engine host of the pool: its label, environment and engine-config overrides. */
 export interface EngineDevice {
@@ -39,15 +40,19 @@ export function countDisplayAdapters(): number {
   }
 }
 
-/** How many devices each provider's lister sees (0: none, or no lister: one engine, unpinned). */
+/** The provider's device facts (providers.ts); 'auto' counts and pins like CUDA, a name the table lacks pins by CUDA_VISIBLE_DEVICES. */
+function deviceFacts(provider: string): ProviderCapabilities['devices'] {
+  return findProvider(provider)?.devices ?? (provider === 'auto' ? PROVIDERS.cuda.devices : { lister: null, perEngine: 'visible-env' });
+}
+
+/** How many devices the provider's lister sees (0: none, or no lister: one engine, unpinned). */
 function numDevicesOf(provider: string, probe: DeviceProbe): number {
-  switch (provider) {
-    case 'cuda':
-    case 'auto':
+  switch (deviceFacts(provider).lister) {
+    case 'nvidia-smi':
       return (probe.numGpus ?? countNvidiaGpus)();
-    case 'dml':
+    case 'display-adapters':
       return (probe.numAdapters ?? countDisplayAdapters)();
-    default:
+    case null:
       return 0; // cpu: processes, not devices; webgpu: one adapter it picks itself
   }
 }
@@ -70,7 +75,7 @@ export function engineDevicesFor(spec: string | undefined, provider: string, eng
   let ids: string[];
   if (value === 'auto') {
     const numDevices = numDevicesOf(provider, probe);
-    if (numDevices === 0) return [{ label: provider === 'webgpu' ? 'webgpu' : 'cpu#0', env: {}, engineConfig: {} }];
+    if (numDevices === 0) return [{ label: deviceFacts(provider).perEngine === 'one-adapter' ? provider : 'cpu#0', env: {}, engineConfig: {} }];
     ids = Array.from({ length: numDevices }, (_, i) => String(i));
   } else {
     ids = value.split(',').map((s) => s.trim());
@@ -79,14 +84,15 @@ export function engineDevicesFor(spec: string | undefined, provider: string, eng
     }
     checkDevicesExist(ids, provider, probe);
   }
-  if (provider === 'webgpu') {
+  const { perEngine } = deviceFacts(provider);
+  if (perEngine === 'one-adapter') {
     if (ids.length > 1 || ids[0] !== '0') {
-      throw new StudioError('unsupported', `--devices ${value} with --provider webgpu: ONNX Runtime 1.29's WebGPU provider always takes Dawn's high-performance adapter and cannot be pinned to another; use --devices 0 (or leave it out), or --provider dml (Windows) or cuda (NVIDIA) for one engine per GPU`, { field: 'devices', value });
+      throw new StudioError('unsupported', `--devices ${value} with --provider ${provider}: ONNX Runtime 1.29's ${findProvider(provider)?.label ?? provider} provider always takes Dawn's high-performance adapter and cannot be pinned to another; use --devices 0 (or leave it out), or --provider dml (Windows) or cuda (NVIDIA) for one engine per GPU`, { field: 'devices', value });
     }
-    return [{ label: 'webgpu', env: {}, engineConfig: {} }];
+    return [{ label: provider, env: {}, engineConfig: {} }];
   }
-  if (provider === 'dml') return ids.map((id) => ({ label: `dml:${id}`, env: {}, engineConfig: { deviceIndex: Number(id) } }));
-  if (provider !== 'cpu') return ids.map((id) => ({ label: `gpu:${id}`, env: { CUDA_VISIBLE_DEVICES: id }, engineConfig: {} }));
+  if (perEngine === 'device-index') return ids.map((id) => ({ label: `${provider}:${id}`, env: {}, engineConfig: { deviceIndex: Number(id) } }));
+  if (perEngine === 'visible-env') return ids.map((id) => ({ label: `gpu:${id}`, env: { CUDA_VISIBLE_DEVICES: id }, engineConfig: {} }));
   const numCores = probe.numCpuCores ?? os.availableParallelism();
   const threads = Math.max(1, Math.floor(numCores / ids.length));
   const pinned = typeof engineConfig.intraOpNumThreads === 'number' && engineConfig.intraOpNumThreads > 0;
@@ -95,12 +101,13 @@ export function engineDevicesFor(spec: string | undefined, provider: string, eng
 
 /** A device number past what the provider's lister sees fails here, naming the ones there are (no lister answer: not checked). */
 function checkDevicesExist(ids: readonly string[], provider: string, probe: DeviceProbe): void {
-  if (provider === 'cpu' || provider === 'webgpu') return;
+  const facts = deviceFacts(provider);
+  if (facts.lister === null) return;
   const numDevices = numDevicesOf(provider, probe);
   const missing = ids.find((id) => Number(id) >= numDevices);
   if (numDevices === 0 || missing === undefined) return;
-  const lister = provider === 'dml' ? 'Windows lists' : 'nvidia-smi lists';
-  const kind = provider === 'dml' ? 'display adapter' : 'GPU';
+  const lister = facts.lister === 'display-adapters' ? 'Windows lists' : 'nvidia-smi lists';
+  const kind = facts.lister === 'display-adapters' ? 'display adapter' : 'GPU';
   throw new StudioError(
     'invalid-argument',
     `--devices names device ${missing}, but ${lister} ${numDevices} ${kind}${numDevices === 1 ? '' : 's'} (${numDevices === 1 ? '0' : `0–${numDevices - 1}`}); use --devices ${Array.from({ length: numDevices }, (_, i) => i).join(',')} or --devices auto`,

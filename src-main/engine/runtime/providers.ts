@@ -66,6 +66,13 @@ export interface ProviderCapabilities {
    * node binding, `device_id` on the C API), or 'own-adapter' (only the adapter the provider picks, index 0).
    */
   readonly pinning: 'none' | 'option' | 'own-adapter';
+  /**
+   * How `--devices` starts one engine host per device (engine-client/engine-devices.ts): the lister that counts
+   * the devices, and how an engine is put on one: 'visible-env' (CUDA_VISIBLE_DEVICES per engine host),
+   * 'device-index' (the engine config's deviceIndex), 'one-adapter' (one engine: the adapter cannot be chosen),
+   * 'cpu-threads' (one process per entry with the cores split).
+   */
+  readonly devices: { readonly lister: 'nvidia-smi' | 'display-adapters' | null; readonly perEngine: 'visible-env' | 'device-index' | 'one-adapter' | 'cpu-threads' };
   readonly ort: {
     /** Its name in the node binding's executionProviders. */
     readonly bindingName: string;
@@ -105,6 +112,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     graphCapture: { options: null, graphsPerSession: 'many', unsharedGqa: true, unevenConcat: true },
     cudaRuntime: false,
     pinning: 'none',
+    devices: { lister: null, perEngine: 'cpu-threads' },
     ort: { bindingName: 'cpu', bindingOptionKeys: [], capiAppend: { kind: 'builtin' }, library: null },
     requires: { backend: false, platforms: null, setup: null, device: null },
     installFix: null,
@@ -122,6 +130,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     graphCapture: { options: { enableGraphCapture: '1' }, graphsPerSession: 'one', unsharedGqa: false, unevenConcat: true },
     cudaRuntime: false,
     pinning: 'own-adapter',
+    devices: { lister: null, perEngine: 'one-adapter' },
     ort: { bindingName: 'webgpu', bindingOptionKeys: ['preferredLayout', 'validationMode', 'storageBufferCacheMode', 'forceCpuNodeNames'], capiAppend: { kind: 'generic', name: 'WebGPU' }, library: null },
     requires: { backend: true, platforms: null, setup: null, device: 'gpu' },
     installFix: null,
@@ -139,6 +148,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     graphCapture: { options: { enable_cuda_graph: '1' }, graphsPerSession: 'many', unsharedGqa: true, unevenConcat: false },
     cudaRuntime: true,
     pinning: 'option',
+    devices: { lister: 'nvidia-smi', perEngine: 'visible-env' },
     ort: { bindingName: 'cuda', bindingOptionKeys: ['deviceId'], capiAppend: { kind: 'cuda-v2' }, library: 'libonnxruntime_providers_cuda.so' },
     requires: { backend: true, platforms: null, setup: 'npm run setup:cuda', device: 'nvidia' },
     installFix: "install the CUDA provider with 'npm run setup:cuda' and make the CUDA 13 libraries loadable (STUDIO_CUDA_LIB_PATH), or pick --provider webgpu/cpu",
@@ -156,6 +166,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     graphCapture: { options: null, graphsPerSession: 'one', unsharedGqa: true, unevenConcat: true },
     cudaRuntime: false,
     pinning: 'option',
+    devices: { lister: 'display-adapters', perEngine: 'device-index' },
     ort: { bindingName: 'dml', bindingOptionKeys: ['deviceId'], capiAppend: { kind: 'generic', name: 'DML' }, library: null },
     requires: { backend: true, platforms: { names: ['win32'], label: 'Windows' }, setup: null, device: null },
     installFix: null,
