@@ -288,6 +288,22 @@ describe('/status and the model routes', () => {
     expect(body).toMatchObject({ ready: false, state: 'restarting', hostState: 'restarting' });
   });
 
+  it('asks the engine host for the speakers once per loaded model, not on every speech request', async () => {
+    const model = { id: 'm1', displayName: 'm1', path: '/m1', kind: 'custom_voice', size: '0.6B', synthetic: true, voices: [{ name: 'ryan' }], languages: [], sampleRateHz: 24000, modelHash: 'h' };
+    let numListVoices = 0;
+    let host: FakeHostProcess | null = null;
+    const handlers = { modelInfo: () => model, listVoices: () => (numListVoices++, model.voices), status: () => ({ state: 'ready', numWaiting: 0, model }) };
+    const s = await start({ spawnHost: () => (host = new FakeHostProcess(1, handlers)) });
+    // as the real host does once its model is loaded: a status event naming the model
+    host!.emit({ kind: 'event', event: 'studio:engine.onDidChangeStatus', payload: { state: 'ready', numWaiting: 0, model } as never });
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${s.url}/v1/audio/speech`, { method: 'POST', headers: { authorization: `Bearer ${tokenOf(s)}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm1', input: 'hi', voice: 'nobody-here' }) });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain("voice 'nobody-here' is not a speaker of this model");
+    }
+    expect(numListVoices).toBe(1);
+  });
+
   it('names a model loaded from a folder without its path in /v1/models, /v1/voices and /status', async () => {
     const folder = path.join(os.tmpdir(), 'secret-place', 'my-checkpoint');
     const model = { id: folder, displayName: 'my-checkpoint', path: folder, kind: 'custom_voice', size: '0.6B', synthetic: false, voices: [{ name: 'ryan' }], languages: [], sampleRateHz: 24000, modelHash: 'h' };

@@ -182,8 +182,14 @@ export function createHttpApi(options: HttpApiOptions) {
     res.end(encoded.bytes);
   }
 
+  // The loaded model's speakers, asked of the engine host once per model (by the model the last status named).
+  let speakerCache: { modelId: string; names: string[] } | null = null;
   async function speakers(): Promise<string[]> {
-    return (await runtime.host.call('listVoices', {})).map((v) => v.name);
+    const modelId = runtime.host.lastKnownStatus?.model?.id;
+    if (modelId !== undefined && speakerCache?.modelId === modelId) return speakerCache.names;
+    const names = (await runtime.host.call('listVoices', {})).map((v) => v.name);
+    if (modelId !== undefined) speakerCache = { modelId, names };
+    return names;
   }
 
   /** The voice library's voices (the model each was made with named without its path); none when the library is unavailable on this host. */
