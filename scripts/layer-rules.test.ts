@@ -19,6 +19,15 @@ async function restrictedImports(filePath: string, code: string): Promise<string
 }
 const importing = (specifier: string) => `import { x } from '${specifier}';\nexport const y = x;\n`;
 
+/** Each [file, specifier] import is refused once, with a message containing `why`. */
+async function expectRefused(cases: readonly (readonly [string, string])[], why: string): Promise<void> {
+  for (const [file, specifier] of cases) {
+    const messages = await restrictedImports(file, importing(specifier));
+    expect(messages, specifier).toHaveLength(1);
+    expect(messages[0]).toContain(why);
+  }
+}
+
 beforeAll(() => {
   eslint = new ESLint({ cwd: ROOT });
 });
@@ -44,15 +53,11 @@ describe('layer rules', () => {
   });
 
   it('keeps the ONNX Runtime adapters below engine/runtime/: other folders open sessions through runtime/ort.ts', async () => {
-    for (const [file, specifier] of [
+    await expectRefused([
       ['src-main/engine/models/planted.ts', '../runtime/capi/capi-runtime'],
       ['src-main/engine/planted.ts', './runtime/node-runtime'],
       ['src-main/engine-host/planted.ts', '../engine/runtime/capi'],
-    ]) {
-      const messages = await restrictedImports(file, importing(specifier));
-      expect(messages, specifier).toHaveLength(1);
-      expect(messages[0]).toContain('only src-main/engine/runtime/ imports the ONNX Runtime adapters');
-    }
+    ], 'only src-main/engine/runtime/ imports the ONNX Runtime adapters');
     expect(await restrictedImports('src-main/engine/models/planted.ts', importing('../runtime/ort'))).toEqual([]);
     expect(await restrictedImports('src-main/engine/runtime/planted.ts', importing('./capi/capi-runtime'))).toEqual([]);
     expect(await restrictedImports('src-main/engine/runtime/capi/planted.ts', importing('../node-runtime'))).toEqual([]);
@@ -65,15 +70,11 @@ describe('layer rules', () => {
   });
 
   it('refuses an engine module that imports the model builder; the engine takes the manifest and graph toolkit from model-format', async () => {
-    for (const [file, specifier] of [
+    await expectRefused([
       ['src-main/engine/planted.ts', '../model-builder/manifest'],
       ['src-main/engine/models/planted.ts', '../../model-builder/codec/codec-graph'],
       ['src-main/engine/runtime/capi/planted.ts', '../../../model-builder/tiny-model'],
-    ]) {
-      const messages = await restrictedImports(file, importing(specifier));
-      expect(messages, specifier).toHaveLength(1);
-      expect(messages[0]).toContain('src-main/engine/ may import only');
-    }
+    ], 'src-main/engine/ may import only');
     expect(await restrictedImports('src-main/engine/models/planted.ts', importing('../../model-format/manifest'))).toEqual([]);
     expect(await restrictedImports('src-main/engine/kv/planted.ts', importing('../../model-format/onnx/graph-builder'))).toEqual([]);
   });
