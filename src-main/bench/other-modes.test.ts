@@ -64,10 +64,16 @@ describe('modes against a serial 100 ms server', () => {
     expect(o.numArrivals).toBe(expected.length);
     const sent = record.samples.requests.filter((r) => r.measurementId === o.id);
     expect(sent).toHaveLength(expected.length);
-    // every send happened at its scheduled time (within timer lag on a loaded CPU), not after the
-    // previous completion: waiting on a 10 req/s server would put the 20th send ~1,000 ms late
-    for (const r of sent) expect(r.sendMs - r.scheduledMs).toBeLessThan(150);
-    expect(o.maxSendLagMs).toBeLessThan(150);
+    // every send happened at its scheduled time, not after the previous completion: waiting on a
+    // 10 req/s server would put the 20th send ~1,000 ms late. The bound leaves room for timer lag on
+    // a loaded 2-core CI box (160 ms was seen there).
+    for (const r of sent) expect(r.sendMs - r.scheduledMs).toBeLessThan(400);
+    expect(o.maxSendLagMs).toBeLessThan(400);
+    // the load-independent form of the same fact: once the server falls behind, sends go out while
+    // the request before is still in flight (a client that waited could never do this)
+    const ordered = [...sent].sort((a, b) => a.sendMs - b.sendMs);
+    const numSentWhileBusy = ordered.slice(1).filter((r, i) => r.sendMs < ordered[i].endMs).length;
+    expect(numSentWhileBusy).toBeGreaterThan(ordered.length / 2);
     // a serial server completes in order every 100 ms, so the last request's latency ≈ n × 100 − its arrival
     const last = sent[sent.length - 1];
     expect(last.endMs - last.scheduledMs).toBeGreaterThan(expected.length * 100 - 1000 - 50);

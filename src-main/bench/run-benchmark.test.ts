@@ -73,9 +73,9 @@ describe('closed-loop runs against a serial and a 4-wide batching fake', () => {
     expect(m.meanWaiting).toBeGreaterThan(2.5);
     expect(m.meanWaiting).toBeLessThan(3.2);
     expect(m.numStatusSamples).toBeGreaterThan(20);
-    // latency = 4 requests ahead × 100 ms = 400 ms
+    // latency = 4 requests ahead × 100 ms = 400 ms (timer lag on a loaded box only adds)
     expect(m.latency?.medianMs).toBeGreaterThan(380);
-    expect(m.latency?.medianMs).toBeLessThan(460);
+    expect(m.latency?.medianMs).toBeLessThan(520);
   });
 
   it('excludes fill and drain requests from the window counts', () => {

@@ -21,8 +21,8 @@ import { resolveSchedulerConfig } from '../scheduler/batch-policy';
 import { AUDIO_INSERT_MAX_BYTES, defaultAudioInsertPolicy, refusalWarning } from './audio-inserts';
 import { HostedSynthesis } from './synthesis-service';
 
-/** A request with more text than the token budget must be refused faster than this (no tokenizing). */
-const MAX_REJECT_MS = 100;
+/** A request with more text than the token budget is refused well inside this, on a loaded CI box. */
+const MAX_REJECT_MS = 500;
 const POSIX = process.platform !== 'win32';
 
 let dataDir: string;
@@ -90,7 +90,7 @@ afterAll(async () => {
 
 describe('cheap limits before expensive work', () => {
   it('refuses 1 MB of text with input-too-long, naming the limit and the fix, before tokenizing it', async () => {
-    const { service, engine } = makeService();
+    const { service, engine, counts } = makeService();
     const started = performance.now();
     const err = await failure(synthesize(service, request('word '.repeat(200_000))));
     const elapsedMs = performance.now() - started;
@@ -99,6 +99,8 @@ describe('cheap limits before expensive work', () => {
     expect(err.message).toContain(`at most ${(4096 * MAX_BYTES_PER_TEXT_TOKEN).toLocaleString('en-US')} bytes fit the token budget`);
     expect(err.message).toMatch(/engine\.maxSequenceTokens 4,096 × 8 bytes per token\); split the text/);
     expect(err.details).toMatchObject({ field: 'input', numBytesAtLeast: 1_000_000, maxBytes: 4096 * MAX_BYTES_PER_TEXT_TOKEN });
+    // the tokenizer never saw it: the check counts bytes first
+    expect(counts.numEncodes).toBe(0);
     expect(elapsedMs).toBeLessThan(MAX_REJECT_MS);
     expect(engine.status().numRejected).toBe(1);
   });
