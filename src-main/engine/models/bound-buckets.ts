@@ -19,8 +19,13 @@ export interface BoundSetup {
   perGraph?: boolean;
 }
 
+/** The native runs of a bound stage: inputs in, the step itself, outputs out, state staged from the host record. */
+export type BoundRunKind = 'upload' | 'step' | 'download' | 'stage';
+
 export interface BoundBucketStats {
   numRuns: number;
+  /** Wall milliseconds spent in each kind of run (where a bound step's time goes). */
+  msInRuns: Record<BoundRunKind, number>;
   /** Runs whose state buffers were first staged from the host record (other rows or lengths in the bucket; 0 in stages without state). */
   numRunsStaged: number;
   numBuckets: number;
@@ -35,6 +40,7 @@ export class BoundBuckets<B, K extends string> {
   private nextGraphId = FIRST_GPU_GRAPH_ID;
   private numRuns = 0;
   private numRunsStaged = 0;
+  private readonly msInRuns: Record<BoundRunKind, number> = { upload: 0, step: 0, download: 0, stage: 0 };
 
   private constructor(
     private readonly steps: GraphSessions,
@@ -77,6 +83,16 @@ export class BoundBuckets<B, K extends string> {
     return lruEntryAsync(this.buckets, key, this.maxBuckets, this.steps, open, this.release, graphsPerBucket);
   }
 
+  /** Awaits one native run, adding its wall time to its kind's total. */
+  async timed<T>(kind: BoundRunKind, run: () => Promise<T>): Promise<T> {
+    const startedMs = performance.now();
+    try {
+      return await run();
+    } finally {
+      this.msInRuns[kind] += performance.now() - startedMs;
+    }
+  }
+
   /** Counts one run of a bucket. */
   ran(): void {
     this.numRuns++;
@@ -88,7 +104,7 @@ export class BoundBuckets<B, K extends string> {
   }
 
   stats(): BoundBucketStats {
-    return { numRuns: this.numRuns, numRunsStaged: this.numRunsStaged, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId - FIRST_GPU_GRAPH_ID, numSessions: this.steps.numOpen };
+    return { numRuns: this.numRuns, msInRuns: { ...this.msInRuns }, numRunsStaged: this.numRunsStaged, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId - FIRST_GPU_GRAPH_ID, numSessions: this.steps.numOpen };
   }
 
   async dispose(): Promise<void> {

@@ -63,9 +63,9 @@ export class BoundRuns {
     const b = await this.bucket(dims);
     write(b.inputs);
     const [step, upload, download] = b.bindings;
-    await upload.run();
-    await step.run({ gpuGraphId: b.graphId });
-    await download.run();
+    await this.buckets.timed('upload', () => upload.run());
+    await this.buckets.timed('step', () => step.run({ gpuGraphId: b.graphId }));
+    await this.buckets.timed('download', () => download.run());
     this.buckets.ran();
     return b.outputs;
   }

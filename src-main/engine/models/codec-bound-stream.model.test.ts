@@ -68,6 +68,8 @@ describe('BoundCodecStream (tiny, CPU, C-API adapter)', () => {
         expect(stats.numBuckets).toBe(maxBuckets === 1 ? 1 : 5);
         expect(stats.numGraphIds).toBe(2 * (maxBuckets === 1 ? 7 : 5));
         expect(stats.numSequences).toBe(3);
+        // every kind of native run was timed: inputs, step, outputs, and the stagings counted above
+        for (const kind of ['upload', 'step', 'download', 'stage'] as const) expect(stats.msInRuns[kind], kind).toBeGreaterThan(0);
         bound.releaseStream(3);
         expect(bound.stats().numSequences).toBe(2);
         const missing = await bound.decodeStreamBatch([{ sequenceId: 3, window: window(3, 10, 1), numDecodedFrames: 10 }]).catch((err: unknown) => err);

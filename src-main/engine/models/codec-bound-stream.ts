@@ -128,9 +128,9 @@ export class BoundCodecStream implements CodecStage {
     if (holds === '' || b.holds !== holds) await this.stage(b, rows);
     b.holds = '';
     this.writeStep(b, rows);
-    await b.upload.run();
-    await b.step[p].run({ gpuGraphId: b.graphIds[p] });
-    await b.download[p].run();
+    await this.buckets.timed('upload', () => b.upload.run());
+    await this.buckets.timed('step', () => b.step[p].run({ gpuGraphId: b.graphIds[p] }));
+    await this.buckets.timed('download', () => b.download[p].run());
     this.buckets.ran();
     this.runBatchSizes.push(rows.length);
     b.parity = p === 0 ? 1 : 0;
@@ -182,7 +182,7 @@ export class BoundCodecStream implements CodecStage {
         target.set(state[i]);
       });
     });
-    await b.stage[b.parity].run();
+    await this.buckets.timed('stage', () => b.stage[b.parity].run());
   }
 
   /** Two graph ids per bucket (one per state set), each with its own session where the provider keeps one captured graph per session. */

@@ -95,9 +95,9 @@ export class BoundTalkerDecode {
     if (b.holds !== holds) await this.stage(b, rows);
     b.holds = '';
     this.writeStep(b, rows, positions);
-    await b.upload.run();
-    await b.decode.run({ gpuGraphId: b.graphId });
-    await b.download.run();
+    await this.buckets.timed('upload', () => b.upload.run());
+    await this.buckets.timed('step', () => b.decode.run({ gpuGraphId: b.graphId }));
+    await this.buckets.timed('download', () => b.download.run());
     this.buckets.ran();
     const newRows = b.newRows.map((buf) => buf.host as ArrayLike<number>);
     for (let row = 0; row < numReal; row++) this.pool.write(rows[row].sequenceId, newRows, row, 1, positions[row], positions[row] + 1, positions[row]);
@@ -146,7 +146,7 @@ export class BoundTalkerDecode {
         (binding.input(copyInputName(i), this.dtype, dims).host as Float32Array | Uint16Array).set(view as never);
         binding.attach(copyOutputName(i), b.kv[i], 'output');
       });
-      await binding.run();
+      await this.buckets.timed('stage', () => binding.run());
     } finally {
       binding.release();
     }
