@@ -5,8 +5,10 @@
  * ms per step in each stage, outside them (the engine's host work), and the bound stages' own split
  * (upload, step, download and staging runs). Part 2 (--codecOptions): the plain codec graph on CUDA under
  * provider-option sets (cuDNN search modes), ms per 16-frame call, and ORT's node profile by op type.
+ * Each config also says whether request 0 (same text, voice, seed at every level) gave the same bytes.
  * Run (bundled): node step-profile.js --model <built fp16 dir> --configs '[{"provider":"cuda","graphCapture":{"mode":"on"}}]'
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -82,6 +84,7 @@ async function engineProfile(config: Record<string, unknown>): Promise<Record<st
     wrap(st.codePredictor, 'predict', timers, 'codePredictor');
     wrap(st.codec, 'decodeStreamBatch', timers, 'codecStream');
     wrap(st.codec, 'decodeBatch', timers, 'codecWindow');
+    const firstSha: Record<number, string> = {};
     let numSteps = 0;
     const step = engine.step.bind(engine);
     engine.step = async () => {
@@ -95,7 +98,10 @@ async function engineProfile(config: Record<string, unknown>): Promise<Record<st
       const bound = { talker: boundStats(st.talker), codePredictor: boundStats(st.codePredictor), codec: boundStats(st.codec) };
       const steps0 = numSteps;
       const t = performance.now();
-      await runAndCollect(engine, requests(n, `m${n}-`));
+      const outputs = await runAndCollect(engine, requests(n, `m${n}-`));
+      // request 0 is the same text, voice and seed at every level: its bytes beside n−1 others vs alone
+      const first = outputs.get(`m${n}-0`);
+      firstSha[n] = first ? `${first.pcmSha256.slice(0, 12)} codes ${createHash('sha256').update(JSON.stringify(first.codes)).digest('hex').slice(0, 8)}` : '?';
       const wallMs = performance.now() - t;
       const steps = numSteps - steps0;
       const perStep = Object.fromEntries(Object.keys(timers).map((k) => [k, round((timers[k] - before[k]) / steps)]));
@@ -112,6 +118,9 @@ async function engineProfile(config: Record<string, unknown>): Promise<Record<st
       };
       console.log(JSON.stringify({ config, [`streams${n}`]: out[`streams${n}`] }));
     }
+    out.request0Sha256 = firstSha;
+    out.batchInvariant = new Set(Object.values(firstSha)).size === 1;
+    console.log(JSON.stringify({ config, request0Sha256: firstSha, batchInvariant: out.batchInvariant }));
   } finally {
     await engine.dispose();
   }
