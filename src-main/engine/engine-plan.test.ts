@@ -3,6 +3,7 @@
 // explicit settings winning over 'auto', and a start-up description with nothing left unresolved.
 import { describe, expect, it } from 'vitest';
 import { resolveEngineConfig } from './engine-config';
+import { codecChunks } from './models/bucketed-stages';
 import { describeEnginePlan, planEngine, stageCaptureOptions, type PlanFacts } from './engine-plan';
 import type { ProviderName } from './runtime/providers';
 
@@ -33,6 +34,21 @@ describe('engine plan', () => {
       expect(plan.runtime).toBe('node');
       expect(plan.capture).toBeNull();
       expect(plan.sessionOptions).toEqual({ provider, intraOpNumThreads: 1 });
+    }
+  });
+
+  it('runs every bucketed stage at exactly talkerRows rows where the kernels vary with any row count (CUDA), and only there', () => {
+    const cuda = planEngine(resolveEngineConfig({ shapeBuckets: { talkerRows: 4 } }), 'cuda', TINY, NO_ENV).resolved.shapeBuckets;
+    expect(cuda).toMatchObject({ mode: 'on', talkerRows: 4, talkerPrefillRows: 4, codePredictorRows: 8, codecMinRows: 4, codecMaxRowFrames: 4 });
+    const webgpu = planEngine(resolveEngineConfig({ shapeBuckets: { talkerRows: 4 } }), 'webgpu', TINY, NO_ENV).resolved.shapeBuckets;
+    expect(webgpu).toMatchObject({ mode: 'on', talkerRows: 4, talkerPrefillRows: 1, codecMinRows: 2, codecMaxRowFrames: 160 });
+    // buckets off: the row counts are not touched, CUDA or not
+    expect(planEngine(resolveEngineConfig({ shapeBuckets: { mode: 'off' } }), 'cuda', TINY, NO_ENV).resolved.shapeBuckets).toMatchObject({ mode: 'off', talkerPrefillRows: 1, codecMinRows: 2 });
+    // a codec call then never holds more or fewer than talkerRows rows, whatever its frame count
+    for (const frames of [1, 8, 25]) for (const rows of [1, 3, 4, 7, 9]) {
+      const sizes = codecChunks(rows, frames, cuda.codecMinRows, cuda.codecMaxRowFrames);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(rows);
+      for (const n of sizes) expect(n).toBeLessThanOrEqual(4);
     }
   });
 

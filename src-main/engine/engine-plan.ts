@@ -58,6 +58,18 @@ export interface EnginePlan {
 }
 
 /**
+ * Buckets on or off, and their row counts: on a provider whose kernels vary with any row count
+ * (fullRowBuckets), prefill and codec runs also take exactly talkerRows rows: codec calls of at most
+ * that many rows (codecMaxRowFrames = talkerRows, so any frame count), each padded to it.
+ */
+export function resolveBucketRows(config: Pick<EngineConfig, 'shapeBuckets'>, provider: ProviderName): ResolvedEngineConfig['shapeBuckets'] {
+  const on = resolveShapeBuckets(config, provider);
+  const b = config.shapeBuckets;
+  if (!on || !PROVIDERS[provider].fullRowBuckets) return { ...b, mode: on ? 'on' : 'off' };
+  return { ...b, mode: 'on', talkerPrefillRows: b.talkerRows, codecMinRows: b.talkerRows, codecMaxRowFrames: b.talkerRows };
+}
+
+/**
  * ORT intra-op threads: 0 (auto) is one thread for small graphs, where ORT's default pool only spins
  * (tiny model, 2 shared cores: 2,474 ms → 386 ms for 40 frames, docs/benchmarks.md); ORT's default (0) for real sizes.
  */
@@ -161,7 +173,7 @@ export function planEngine(config: EngineConfig, provider: ProviderName, facts: 
     codePredictor,
     codecBatching: resolveCodecBatching(config, provider, numThreads) ? 'on' : 'off',
     codec: { ...config.codec, mode: codecMode, stateStore: resolveCodecStateStore(config, provider) },
-    shapeBuckets: { ...config.shapeBuckets, mode: resolveShapeBuckets(config, provider) ? 'on' : 'off' },
+    shapeBuckets: resolveBucketRows(config, provider),
     kvCache: { ...config.kvCache, mode: kvMode },
   };
   const sessionOptions = stageOptions(config, provider, numThreads);

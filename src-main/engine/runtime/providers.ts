@@ -22,6 +22,13 @@ export interface ProviderCapabilities {
   readonly gpuBufferOutputs: boolean;
   /** A row's result does not change with the batch's row count (CPU measured so; WebGPU and CUDA not: shape buckets, docs/benchmarks.md). */
   readonly batchInvariant: boolean;
+  /**
+   * Its kernels give a row other bytes at another row count even inside shape buckets, so where buckets are on
+   * every stage runs exactly talkerRows rows (prefill and codec too). CUDA, H100: with the default buckets the
+   * codec at 2 rows vs 8 gave one request 1 LSB apart (same codes); with every run at 8 rows, the same bytes
+   * alone and beside 7 others (lab/gpu/step-profile.ts, docs/benchmarks.md).
+   */
+  readonly fullRowBuckets: boolean;
   /** With more than one intra-op thread a batched row can differ from its solo run (CPU: up to 3.3e-6, lab/gpu/codec-batch-diff.ts). */
   readonly threadedRowsDiffer: boolean;
   /** The build dtype it runs best: fp16 on GPUs (half the weight bytes per frame), fp32 on the CPU (MLAS is fp32; fp16 runs but converts). */
@@ -106,6 +113,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     gpuBufferOutputs: false,
     batchInvariant: true,
     threadedRowsDiffer: true,
+    fullRowBuckets: false,
     preferredDtype: 'fp32',
     autoRank: 3,
     autoSkip: null,
@@ -124,6 +132,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     gpuBufferOutputs: true,
     batchInvariant: false,
     threadedRowsDiffer: false,
+    fullRowBuckets: false,
     preferredDtype: 'fp16',
     autoRank: 1,
     autoSkip: null,
@@ -142,6 +151,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     gpuBufferOutputs: false,
     batchInvariant: false,
     threadedRowsDiffer: false,
+    fullRowBuckets: true,
     preferredDtype: 'fp16',
     autoRank: 2,
     autoSkip: 'not batch-invariant (a seed gives other bytes beside batch-mates: 1 LSB on the H100 and H200), so auto never picks it; ask for --provider cuda explicitly',
@@ -160,6 +170,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     gpuBufferOutputs: false,
     batchInvariant: false,
     threadedRowsDiffer: false,
+    fullRowBuckets: false,
     preferredDtype: 'fp16',
     autoRank: 0,
     autoSkip: null,
