@@ -47,9 +47,7 @@ function unavailableReason(provider: ProviderName, probe: ProviderProbe, _dtype:
       if (probe.hasSoftwareVulkan) return explicit ? null : `${provider}: only a software Vulkan driver (lavapipe), slower than the CPU provider; ask for ${provider} explicitly to use it`;
       return `${provider}: no GPU device node (/dev/dri/renderD*, /dev/nvidiactl)`;
   }
-  if (requires.setup && probe.cudaProblem) return `${provider}: ${probe.cudaProblem}`;
-  const { autoSkip } = PROVIDERS[provider];
-  return !explicit && autoSkip ? `${provider}: ${autoSkip}` : null;
+  return requires.setup && probe.cudaProblem ? `${provider}: ${probe.cudaProblem}` : null;
 }
 
 export function planProviders(choice: ProviderChoice, probe: ProviderProbe, dtype: BuildDtype): ProviderPlan {

@@ -35,17 +35,11 @@ export interface ProviderCapabilities {
   readonly preferredDtype: 'fp16' | 'fp32';
   /**
    * 'auto' tries providers from the lowest rank up (those with an autoSkip never). From the H100 and H200 runs
-   * (docs/benchmarks.md, "The four engines on builder v13"): WebGPU one stream at RTF 0.84, the same bytes beside
-   * batch-mates; CUDA at RTF 2.0–2.2 and 1 LSB off beside them. DirectML keeps its place before WebGPU on
-   * Windows (not measured against each other).
+   * (docs/benchmarks.md, "The four engines on builder v13" and "CUDA on builder v13: the profile"): WebGPU one
+   * stream at RTF 0.84–0.85, CUDA at 1.70 (both batch-invariant), the CPU at 3.59 (16 cores, fp32). DirectML keeps
+   * its place before WebGPU on Windows (not measured against each other).
    */
   readonly autoRank: number;
-  /**
-   * Why 'auto' passes over it although it runs here (null: it does not). CUDA: its output bytes depend on the
-   * batch (1 LSB off beside 7 others on the H100 and H200, docs/benchmarks.md), which breaks the studio's promise
-   * that a seed gives the same bytes whatever else runs; --provider cuda still runs it.
-   */
-  readonly autoSkip: string | null;
   readonly graphCapture: {
     /** The provider options that turn capture on; null: none (the CPU runs the same static graphs uncaptured; DirectML untested). */
     readonly options: Readonly<Record<string, string>> | null;
@@ -116,7 +110,6 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     fullRowBuckets: false,
     preferredDtype: 'fp32',
     autoRank: 3,
-    autoSkip: null,
     graphCapture: { options: null, graphsPerSession: 'many', unsharedGqa: true, unevenConcat: true },
     cudaRuntime: false,
     pinning: 'none',
@@ -135,7 +128,6 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     fullRowBuckets: false,
     preferredDtype: 'fp16',
     autoRank: 1,
-    autoSkip: null,
     graphCapture: { options: { enableGraphCapture: '1' }, graphsPerSession: 'one', unsharedGqa: false, unevenConcat: true },
     cudaRuntime: false,
     pinning: 'own-adapter',
@@ -154,7 +146,6 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     fullRowBuckets: true,
     preferredDtype: 'fp16',
     autoRank: 2,
-    autoSkip: 'not batch-invariant (a seed gives other bytes beside batch-mates: 1 LSB on the H100 and H200), so auto never picks it; ask for --provider cuda explicitly',
     graphCapture: { options: { enable_cuda_graph: '1' }, graphsPerSession: 'many', unsharedGqa: true, unevenConcat: false },
     cudaRuntime: true,
     pinning: 'option',
@@ -173,7 +164,6 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     fullRowBuckets: false,
     preferredDtype: 'fp16',
     autoRank: 0,
-    autoSkip: null,
     graphCapture: { options: null, graphsPerSession: 'one', unsharedGqa: true, unevenConcat: true },
     cudaRuntime: false,
     pinning: 'option',
