@@ -34,7 +34,7 @@ export interface ProviderCapabilities {
   /** The build dtype it runs best: fp16 on GPUs (half the weight bytes per frame), fp32 on the CPU (MLAS is fp32; fp16 runs but converts). */
   readonly preferredDtype: 'fp16' | 'fp32';
   /**
-   * 'auto' tries providers from the lowest rank up (those with an autoSkip never). From the H100 and H200 runs
+   * 'auto' tries providers from the lowest rank up. From the H100 and H200 runs
    * (docs/benchmarks.md, "The four engines on builder v13" and "CUDA on builder v13: the profile"): WebGPU one
    * stream at RTF 0.84–0.85, CUDA at 1.70 (both batch-invariant), the CPU at 3.59 (16 cores, fp32). DirectML keeps
    * its place before WebGPU on Windows (not measured against each other).
