@@ -35,7 +35,7 @@ export interface ProviderCapabilities {
   readonly preferredDtype: 'fp16' | 'fp32';
   /**
    * 'auto' tries providers from the lowest rank up. From the H100 and H200 runs
-   * (docs/benchmarks.md, "The four engines on builder v13" and "CUDA on builder v13: the profile"): WebGPU one
+   * (docs/benchmarks.md, "The four engines on builder v13" and "CUDA on builder v13: the step profile"): WebGPU one
    * stream at RTF 0.84–0.85, CUDA at 1.70 (both batch-invariant), the CPU at 3.59 (16 cores, fp32). DirectML keeps
    * its place before WebGPU on Windows (not measured against each other).
    */
