@@ -42,7 +42,7 @@ const timed = async <T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }>
 };
 const report: Record<string, unknown> = { date: new Date().toISOString(), provider: args.provider, modelDir };
 
-const windowCodec = await openCodecDecoder(modelDir, manifest, options, false);
+const windowCodec = await openCodecDecoder(modelDir, manifest, options, 'codec');
 const windowRows: Record<string, unknown>[] = [];
 for (const numFrames of list(args.frames!)) {
   await windowCodec.decode(window(1, 0, numFrames)); // warm-up of this shape
@@ -59,7 +59,7 @@ report.window = windowRows;
 await windowCodec.dispose();
 
 if (manifest.graphs.codecStream) {
-  const streamCodec = await openCodecDecoder(modelDir, manifest, options, true, args.state === 'device');
+  const streamCodec = await openCodecDecoder(modelDir, manifest, options, 'codecStream', args.state === 'device');
   let nextSequenceId = 0;
   const schedule = list(args.schedule!);
   /** Row 0 (seed 1) and batch-1 mates decoded chunk by chunk; row 0's PCM joined, with ms per call. */

@@ -19,7 +19,7 @@ const [rounds, numRows, chunk, numChunks] = [args.rounds, args.rows, args.chunk,
 
 const { builtDir } = await ensureTinyModel();
 const manifest = JSON.parse(fs.readFileSync(path.join(builtDir, 'manifest.json'), 'utf8')) as ModelManifest;
-const today = await openCodecDecoder(builtDir, manifest, { provider: 'cpu', intraOpNumThreads: 1 }, true);
+const today = await openCodecDecoder(builtDir, manifest, { provider: 'cpu', intraOpNumThreads: 1 }, 'codecStream');
 const bound = await BoundCodecStream.open(path.join(builtDir, manifest.graphs.codecStreamStatic!.file), manifest, { open: (m, extra) => createSession(m, { provider: 'cpu', intraOpNumThreads: 1, runtime: 'c-api', ...extra }), captureOptions: {}, location: 'cpu', maxBuckets: 16 });
 let nextId = 0;
 

@@ -11,7 +11,7 @@ source scripts/device/use-bundle.sh
 raw=$OUT/raw-profile
 mkdir -p "$raw"
 built=$(built_model "$raw")
-configs=${CONFIGS:-'[{"provider":"cuda","graphCapture":{"mode":"on"}},{"provider":"cuda","graphCapture":{"mode":"bound"}},{"provider":"webgpu"},{"provider":"webgpu","graphCapture":{"mode":"on"}}]'}
+configs=${CONFIGS:-'[{"provider":"cuda","graphCapture":{"mode":"on"}},{"provider":"cuda","graphCapture":{"mode":"on"},"codec":{"upsample":"matmul"}},{"provider":"cuda","graphCapture":{"mode":"bound"}},{"provider":"webgpu"},{"provider":"webgpu","graphCapture":{"mode":"on"}}]'}
 codec=${CODEC_OPTIONS:-'[{},{"cudnn_conv_algo_search":"HEURISTIC"},{"cudnn_conv_algo_search":"DEFAULT"},{"cudnn_conv1d_pad_to_nc1d":"1"},{"use_tf32":"0"}]'}
 t=$(date +%s)
 timeout "${PROFILE_TIMEOUT_S:-420}" node .cache/device-bundle/step-profile.js --model "$built" --configs "$configs" \

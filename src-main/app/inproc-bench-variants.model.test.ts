@@ -48,6 +48,19 @@ describe('GPU-run bench variants on cpu', () => {
     expect(wavs.map((w) => Buffer.from(w).toString('base64'))).toEqual(reference.map((w) => Buffer.from(w).toString('base64')));
   });
 
+  it("cudamatmul (the codec's transposed convs as MatMuls) gives the reference WAVs within 1 LSB a sample", { timeout: 120_000 }, async () => {
+    const { wavs } = await synthesize('cudamatmul');
+    expect(resolveEngineConfig(INPROC_VARIANT_CONFIGS.cudamatmul.engineConfig).codec.upsample).toBe('matmul');
+    expect(wavs.map((w) => w.length)).toEqual(reference.map((w) => w.length));
+    wavs.forEach((wav, i) => {
+      const [a, b] = [Buffer.from(wav), Buffer.from(reference[i])];
+      expect(a.subarray(0, 44).equals(b.subarray(0, 44))).toBe(true);
+      let maxLsb = 0;
+      for (let k = 44; k < a.length; k += 2) maxLsb = Math.max(maxLsb, Math.abs(a.readInt16LE(k) - b.readInt16LE(k)));
+      expect(maxLsb).toBeLessThanOrEqual(1);
+    });
+  });
+
   it("the capture setting reaches the engine host: cudagraph refuses kvCache.mode 'device' there, webgpu accepts it", { timeout: 120_000 }, async () => {
     const start = async (name: string) => {
       const variant = createInprocVariant(name, { model, provider: 'cpu', userDataDir: fs.mkdtempSync(path.join(tmp, `kv-${name}-`)), engineConfig: { kvCache: { mode: 'device' } }, log: () => {} });

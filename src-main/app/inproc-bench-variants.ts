@@ -117,6 +117,11 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     engineConfig: { provider: 'cuda', graphCapture: { mode: 'on' }, providerOptions: { cudnn_conv_algo_search: 'HEURISTIC' } },
     schedulerConfig: {},
   },
+  cudamatmul: {
+    description: "cudagraph with the streaming codec's transposed convolutions as MatMuls (codec.upsample 'matmul': cuDNN's ConvTranspose took 390 of the codec's 455 ms of kernel time)",
+    engineConfig: { provider: 'cuda', graphCapture: { mode: 'on' }, codec: { upsample: 'matmul' } },
+    schedulerConfig: {},
+  },
   poolregroup: {
     description: 'continuous batching whose device-resident talker KV regroups through the host pool (kvCache.regroupOnDevice false)',
     engineConfig: { kvCache: { regroupOnDevice: false } },

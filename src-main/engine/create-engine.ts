@@ -46,7 +46,7 @@ export interface CreateEngineOptions {
  */
 function captureSetup(manifest: ModelManifest, modelDir: string, plan: EnginePlan, capture: CapturePlan, graph: keyof ModelManifest['graphs'], stage: keyof CapturePlan['captured']): { model: string; setup: BoundSetup } {
   const spec = manifest.graphs[graph];
-  if (!spec) throw new StudioError('model-invalid', `graphCapture.mode '${capture.mode}' needs the capture-ready graph ${graph} (builder v13 on); rebuild the model with 'studio model build'`, { field: 'graphCapture.mode' });
+  if (!spec) throw new StudioError('model-invalid', `graphCapture.mode '${capture.mode}' needs the capture-ready graph ${graph}, which this build lacks; rebuild the model with 'studio model build'`, { field: 'graphCapture.mode' });
   const options = plan.sessionOptions;
   const captureOptions = stageCaptureOptions(capture, stage);
   return {
@@ -86,10 +86,10 @@ async function openCodec(manifest: ModelManifest, modelDir: string, plan: Engine
   const bound = plan.capture?.graphs.codec;
   if (plan.capture && bound) {
     const c = captureSetup(manifest, modelDir, plan, plan.capture, bound, 'codec');
-    return BoundCodecStream.open(c.model, manifest, c.setup);
+    return BoundCodecStream.open(c.model, manifest, c.setup, bound);
   }
   const stream = plan.resolved.codec.mode === 'stream';
-  return openCodecDecoder(modelDir, manifest, plan.sessionOptions, stream, stream && plan.resolved.codec.stateStore === 'device');
+  return openCodecDecoder(modelDir, manifest, plan.sessionOptions, plan.codecGraph, stream && plan.resolved.codec.stateStore === 'device');
 }
 
 /** The session options every stage starts from: provider, device pin, threads (the plan's; exported for tests). */

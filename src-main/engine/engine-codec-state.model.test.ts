@@ -82,7 +82,7 @@ describe('streaming codec state on the device (tiny, CPU)', () => {
     // [sequence ids] per call, each row continuing from where its sequence left off
     const schedule = [[1], [2, 3], [3, 4, 1], [3, 4, 1], [1], [2, 1, 4]];
     const run = async (stateOnDevice: boolean) => {
-      const codec = await openCodecDecoder(builtDir, manifest, { provider: 'cpu', intraOpNumThreads: 1 }, true, stateOnDevice);
+      const codec = await openCodecDecoder(builtDir, manifest, { provider: 'cpu', intraOpNumThreads: 1 }, 'codecStream', stateOnDevice);
       const decoded = new Map<number, number>();
       const pcms: number[][] = [];
       for (const [i, ids] of schedule.entries()) {

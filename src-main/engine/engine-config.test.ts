@@ -70,6 +70,14 @@ describe('engine config', () => {
     expect(() => resolveEngineConfig({ codec: { stateStore: 'gpu' } })).toThrow(/codec\.stateStore.*auto.*host.*device/);
   });
 
+  it("takes codec.upsample 'conv-transpose' (the default) or 'matmul', the latter only with a streaming codec", () => {
+    expect(resolveEngineConfig({}).codec.upsample).toBe('conv-transpose');
+    expect(resolveEngineConfig({ codec: { upsample: 'matmul' } }).codec.upsample).toBe('matmul');
+    expect(resolveEngineConfig({ codec: { upsample: 'matmul', mode: 'stream' } }).codec.mode).toBe('stream');
+    expect(() => resolveEngineConfig({ codec: { upsample: 'gemm' } })).toThrow(/codec\.upsample.*conv-transpose.*matmul/);
+    expect(() => resolveEngineConfig({ codec: { upsample: 'matmul', mode: 'window' } })).toThrow(/'codec\.upsample' 'matmul' has only streaming codec graphs; use codec\.mode 'stream'/);
+  });
+
   it('rejects an unknown key naming its path', () => {
     expect(() => resolveEngineConfig({ codec: { chunkSize: 3 } })).toThrow(/'codec\.chunkSize' is not a setting/);
   });

@@ -6,6 +6,7 @@
  */
 import { StudioError } from '../../src-shared/errors';
 import { MIN_LEFT_CONTEXT_FRAMES } from '../model-format/codec/chunked-decode';
+import { CODEC_UPSAMPLE_FORMS } from '../model-format/manifest';
 import { PROVIDER_NAMES, type ProviderName } from './runtime/providers';
 
 /** The values of each enumerated setting, by key path: the types below and validation both read them. */
@@ -17,6 +18,7 @@ const CHOICES = {
   'kvCache.mode': ['auto', 'host', 'device'],
   'codec.mode': ['auto', 'window', 'stream'],
   'codec.stateStore': ['auto', 'host', 'device'],
+  'codec.upsample': CODEC_UPSAMPLE_FORMS,
   'graphCapture.mode': ['off', 'bound', 'on'],
 } as const;
 type Choice<K extends keyof typeof CHOICES> = (typeof CHOICES)[K][number];
@@ -30,6 +32,7 @@ export type KvCacheChoice = Choice<'kvCache.mode'>;
 export type GraphCaptureChoice = Choice<'graphCapture.mode'>;
 export type CodecModeChoice = Choice<'codec.mode'>;
 export type CodecStateChoice = Choice<'codec.stateStore'>;
+export type CodecUpsampleChoice = Choice<'codec.upsample'>;
 
 /**
  * Fixed call shapes for providers whose kernels change a row's result with the batch's row count.
@@ -100,6 +103,13 @@ export interface CodecChunkConfig {
    * in the bound form's buffers (and a host record); 'device' is refused there.
    */
   stateStore: CodecStateChoice;
+  /**
+   * How the streaming codec's graph writes its transposed convolutions (builder v14 on): 'conv-transpose'
+   * (ConvTranspose nodes, the default) or 'matmul' (a MatMul and an overlap-add each; same maths, other
+   * bytes). On CUDA, cuDNN's ConvTranspose took 390 of the codec's 455 ms of kernel time
+   * (docs/benchmarks.md); 'matmul' is the form for that, not yet measured on a GPU. Stream mode only.
+   */
+  upsample: CodecUpsampleChoice;
   /** Frames decoded per chunk once streaming is under way (80 ms per frame). */
   chunkFrames: number;
   /** Frames of the first chunk; smaller gives audio sooner. Later chunks double up to chunkFrames (1, 2, 4, 8, 8, …). */
@@ -145,7 +155,7 @@ export function defaultEngineConfig(): EngineConfig {
     provider: 'auto',
     deviceIndex: -1,
     intraOpNumThreads: 0,
-    codec: { mode: 'auto', stateStore: 'auto', chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
+    codec: { mode: 'auto', stateStore: 'auto', upsample: 'conv-transpose', chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
     maxSequenceTokens: 4096,
     maxRunningSequences: 8,
     maxPrefillSequences: 4,
@@ -244,6 +254,9 @@ export function resolveEngineConfig(overrides: unknown = {}): Readonly<EngineCon
   if (merged.graphCapture.mode !== 'off' && merged.codec.stateStore === 'device' && merged.codec.mode !== 'window') {
     fail('codec.stateStore', `'device' cannot be combined with graphCapture.mode '${merged.graphCapture.mode}' (the captured streaming codec keeps its state in bound buffers staged from a host record); use 'auto' or 'host'`);
   }
+  if (merged.codec.upsample === 'matmul' && merged.codec.mode === 'window') {
+    fail('codec.upsample', `'matmul' has only streaming codec graphs; use codec.mode 'stream' or 'auto', or upsample 'conv-transpose'`);
+  }
   if (merged.maxPrefillSequences > merged.maxRunningSequences) {
     fail('maxPrefillSequences', `(${merged.maxPrefillSequences}) must not exceed maxRunningSequences (${merged.maxRunningSequences})`);
   }
@@ -255,7 +268,7 @@ export function describeEngineConfig(config: EngineConfig): string {
   const c = config.codec;
   return [
     `provider=${config.provider}${config.deviceIndex >= 0 ? ` deviceIndex=${config.deviceIndex}` : ''} intraOpNumThreads=${config.intraOpNumThreads}`,
-    `codec mode=${c.mode} stateStore=${c.stateStore} chunkFrames=${c.chunkFrames} firstChunkFrames=${c.firstChunkFrames} leftContextFrames=${c.leftContextFrames}`,
+    `codec mode=${c.mode} stateStore=${c.stateStore} upsample=${c.upsample} chunkFrames=${c.chunkFrames} firstChunkFrames=${c.firstChunkFrames} leftContextFrames=${c.leftContextFrames}`,
     `maxSequenceTokens=${config.maxSequenceTokens} maxRunningSequences=${config.maxRunningSequences} maxPrefillSequences=${config.maxPrefillSequences}`,
     `framesPerTextToken=${config.framesPerTextToken} minFramesCap=${config.minFramesCap} promptLayout=${config.promptLayout} codePredictor=${config.codePredictor} codecBatching=${config.codecBatching}`,
     `shapeBuckets mode=${config.shapeBuckets.mode} talkerRows=${config.shapeBuckets.talkerRows} talkerPrefillRows=${config.shapeBuckets.talkerPrefillRows} codePredictorRows=${config.shapeBuckets.codePredictorRows} codecMinRows=${config.shapeBuckets.codecMinRows} codecMaxRowFrames=${config.shapeBuckets.codecMaxRowFrames}`,

@@ -121,6 +121,18 @@ describe('engine plan', () => {
     expect(plan.capture?.graphs).toEqual({ talker: 'talkerDecode', codePredictor: null, codec: null });
   });
 
+  it("opens the codec graph of the config's upsample form: streaming ConvTranspose by default, the MatMul forms plain and bound", () => {
+    expect(planEngine(resolveEngineConfig({}), 'cuda', TINY, NO_ENV).codecGraph).toBe('codecStream');
+    expect(planEngine(resolveEngineConfig({ codec: { mode: 'window' } }), 'cuda', TINY, NO_ENV).codecGraph).toBe('codec');
+    const matmul = planEngine(resolveEngineConfig({ codec: { upsample: 'matmul' } }), 'cuda', TINY, NO_ENV);
+    expect(matmul.codecGraph).toBe('codecStreamMatMul');
+    expect(matmul.capture).toBeNull();
+    expect(describeEnginePlan(matmul)).toMatch(/upsample=matmul [\s\S]*capture none \(plain graphs, codec=codecStreamMatMul\)/);
+    const bound = planEngine(resolveEngineConfig({ codec: { upsample: 'matmul' }, graphCapture: { mode: 'on' } }), 'cuda', TINY, NO_ENV);
+    expect(bound.capture?.graphs.codec).toBe('codecStreamStaticMatMul');
+    expect(planEngine(resolveEngineConfig({ graphCapture: { mode: 'on' } }), 'cuda', TINY, NO_ENV).capture?.graphs.codec).toBe('codecStreamStatic');
+  });
+
   it('names the adapter the stage options open on: STUDIO_ORT_RUNTIME, or the C API for options the binding drops', () => {
     expect(planEngine(resolveEngineConfig({}), 'cpu', TINY, { STUDIO_ORT_RUNTIME: 'c-api' }).runtime).toBe('c-api');
     expect(planEngine(resolveEngineConfig({ providerOptions: { enable_cuda_graph: '1' } }), 'cuda', TINY, NO_ENV).runtime).toBe('c-api');

@@ -41,7 +41,7 @@ export interface CapturePlan {
   graphs: {
     talker: 'talkerDecode';
     codePredictor: 'codePredictorLoopStatic' | 'codePredictorLoopPlain' | null;
-    codec: 'codecStreamStatic' | null;
+    codec: 'codecStreamStatic' | 'codecStreamStaticMatMul' | null;
   };
 }
 
@@ -54,6 +54,8 @@ export interface EnginePlan {
   runtime: RuntimeName;
   /** The talker's presents stay on the device between steps (device-resident KV where outputs can stay there). */
   talkerOutputsOnDevice: boolean;
+  /** The codec graph the plain (unbound) stage opens: the window graph, or the streaming graph in the config's upsample form. */
+  codecGraph: 'codec' | 'codecStream' | 'codecStreamMatMul';
   capture: CapturePlan | null;
 }
 
@@ -155,7 +157,7 @@ function planCapture(config: EngineConfig, provider: ProviderName, codePredictor
     graphs: {
       talker: 'talkerDecode',
       codePredictor: codePredictor === 'step' ? null : capture.unsharedGqa ? 'codePredictorLoopStatic' : 'codePredictorLoopPlain',
-      codec: codecMode === 'stream' ? 'codecStreamStatic' : null,
+      codec: codecMode === 'stream' ? (config.codec.upsample === 'matmul' ? 'codecStreamStaticMatMul' : 'codecStreamStatic') : null,
     },
   };
 }
@@ -184,6 +186,7 @@ export function planEngine(config: EngineConfig, provider: ProviderName, facts: 
     sessionOptions,
     runtime: chooseRuntime(sessionOptions, preferred, ADAPTERS).name ?? preferred,
     talkerOutputsOnDevice: kvMode === 'device' && PROVIDERS[provider].gpuBufferOutputs,
+    codecGraph: codecMode === 'window' ? 'codec' : config.codec.upsample === 'matmul' ? 'codecStreamMatMul' : 'codecStream',
     capture: planCapture(config, provider, codePredictor, codecMode),
   };
 }
@@ -193,6 +196,6 @@ export function describeEnginePlan(plan: EnginePlan): string {
   const c = plan.capture;
   const stages = c
     ? `capture options=${JSON.stringify(c.options)} perGraph=${c.perGraph} buffers=${c.location} talker=${c.graphs.talker} codePredictor=${c.graphs.codePredictor ?? 'step graph (uncaptured)'} codec=${c.graphs.codec ?? 'window graph (uncaptured)'}${c.mode === 'on' && c.graphs.codec && !c.captured.codec ? ' (bound, uncaptured)' : ''}`
-    : 'capture none (plain graphs)';
+    : `capture none (plain graphs, codec=${plan.codecGraph})`;
   return [describeEngineConfig(plan.resolved), `runtime=${plan.runtime} talkerOutputsOnDevice=${plan.talkerOutputsOnDevice} ${stages}`].join('\n');
 }

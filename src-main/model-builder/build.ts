@@ -129,7 +129,10 @@ async function writeBuild(
     speakers: config.speakers,
     languages: config.languages,
     generation: config.generation,
-    graphs: { talker, talkerDecode, codePredictorStep, codePredictorLoop, codePredictorLoopStatic, codePredictorLoopPlain, codec: codec.graph, codecStream: codec.streamGraph, codecStreamStatic: codec.streamStaticGraph },
+    graphs: {
+      talker, talkerDecode, codePredictorStep, codePredictorLoop, codePredictorLoopStatic, codePredictorLoopPlain, codec: codec.graph, codecStream: codec.streamGraph, codecStreamStatic: codec.streamStaticGraph,
+      codecStreamMatMul: codec.streamMatMulGraph, codecStreamStaticMatMul: codec.streamStaticMatMulGraph,
+    },
     codec: codec.facts,
     defaultCodePredictor: DEFAULT_CODE_PREDICTOR,
     embeddings,

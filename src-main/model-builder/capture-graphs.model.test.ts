@@ -86,4 +86,21 @@ describe('talker-decode.onnx (tiny build)', () => {
     expect(spec.inputs.slice(0, 2).map((i) => i.name)).toEqual(['codes', 'attention_bias']);
     expect(spec.externalDataFile).toBe(manifest.graphs.codecStream.externalDataFile);
   });
+
+  it('the *_matmul forms: no ConvTranspose, the static one as capture-safe as its twin, I/O as the manifest, weights shared', () => {
+    const plainStatic = new Set(codec.graph.node.map((n) => n.opType));
+    expect(plainStatic).toContain('ConvTranspose');
+    for (const [key, twin] of [['codecStreamMatMul', 'codecStream'], ['codecStreamStaticMatMul', 'codecStreamStatic']] as const) {
+      const spec = manifest.graphs[key]!;
+      const graph = (ModelProtoType.decode(fs.readFileSync(path.join(builtDir, spec.file))) as unknown as ModelProto).graph;
+      const ops = new Set(graph.node.map((n) => n.opType));
+      expect(ops, key).not.toContain('ConvTranspose');
+      expect(ops, key).toContain('MatMul');
+      if (key === 'codecStreamStaticMatMul') for (const op of ops) expect(plainStatic, `${op} is new in ${key}`).toContain(op);
+      expect(graph.input.map((i) => i.name)).toEqual(manifest.graphs[twin]!.inputs.map((i) => i.name));
+      expect(graph.input.map((i) => i.name)).toEqual(spec.inputs.map((i) => i.name));
+      expect(new Set(graph.output.map((o) => o.name))).toEqual(new Set(spec.outputs.map((o) => o.name)));
+      expect(spec.externalDataFile).toBe(manifest.graphs.codecStream.externalDataFile);
+    }
+  });
 });

@@ -1,9 +1,10 @@
 /**
  * Build step for the codec decoder: reads speech_tokenizer/ (config + decoder.* tensors) from the
  * checkpoint and writes codec_decoder.onnx (stateless windows), codec_decoder_stream.onnx (state
- * carried between calls) and codec_decoder_stream_static.onnx (its capture-ready form, sharing the
- * stream graph's .data when the bytes match) into the built dir; returns their GraphSpecs and the
- * codec facts the engine needs. createEngine only opens the files.
+ * carried between calls) and codec_decoder_stream_static.onnx (its capture-ready form), and both
+ * stream forms again with their transposed convs as MatMuls (*_matmul.onnx, for providers whose
+ * ConvTranspose is slow), each sharing the stream graph's .data when the bytes match, into the built
+ * dir; returns their GraphSpecs and the codec facts the engine needs. createEngine only opens the files.
  */
 import path from 'node:path';
 import { readCodecConfig } from './codec/codec-config';
@@ -12,7 +13,7 @@ import {
 } from '../model-format/codec/codec-stream-io';
 import { writeCodecDecoderGraph, type CodecGraphMode } from './codec/codec-graph';
 import type { CodecTensor } from './codec/codec-tensor-shapes';
-import type { BuildDtype, CodecFacts, GraphSpec, IoSpec } from '../model-format/manifest';
+import type { BuildDtype, CodecFacts, CodecUpsampleForm, GraphSpec, IoSpec } from '../model-format/manifest';
 import type { GraphOps } from '../model-format/onnx/graph-builder';
 import { SafetensorsFile } from './safetensors';
 import { graphWithOwnWeights, writeSharingWeights } from './shared-weights';
@@ -20,8 +21,19 @@ import { graphWithOwnWeights, writeSharingWeights } from './shared-weights';
 export const CODEC_GRAPH_FILE = 'codec_decoder.onnx';
 export const CODEC_STREAM_GRAPH_FILE = 'codec_decoder_stream.onnx';
 export const CODEC_STREAM_STATIC_GRAPH_FILE = 'codec_decoder_stream_static.onnx';
+export const CODEC_STREAM_MATMUL_GRAPH_FILE = 'codec_decoder_stream_matmul.onnx';
+export const CODEC_STREAM_STATIC_MATMUL_GRAPH_FILE = 'codec_decoder_stream_static_matmul.onnx';
 
-export function buildCodecGraph(checkpointDir: string, outDir: string, dtype: BuildDtype, ops: GraphOps): { graph: GraphSpec; streamGraph: GraphSpec; streamStaticGraph: GraphSpec; facts: CodecFacts } {
+export interface CodecGraphs {
+  graph: GraphSpec;
+  streamGraph: GraphSpec;
+  streamStaticGraph: GraphSpec;
+  streamMatMulGraph: GraphSpec;
+  streamStaticMatMulGraph: GraphSpec;
+  facts: CodecFacts;
+}
+
+export function buildCodecGraph(checkpointDir: string, outDir: string, dtype: BuildDtype, ops: GraphOps): CodecGraphs {
   const dir = path.join(checkpointDir, 'speech_tokenizer');
   const config = readCodecConfig(path.join(dir, 'config.json'));
   const weights = SafetensorsFile.open(path.join(dir, 'model.safetensors'));
@@ -60,15 +72,15 @@ export function buildCodecGraph(checkpointDir: string, outDir: string, dtype: Bu
     },
     'Feed only new frames with the state of the previous call (zeros at first): the calls together equal one full decode. Rows of a batch never mix.',
   );
-  const staticFile = path.join(outDir, CODEC_STREAM_STATIC_GRAPH_FILE);
-  const staticData = writeSharingWeights(outDir, CODEC_STREAM_STATIC_GRAPH_FILE, `${CODEC_STREAM_GRAPH_FILE}.data`, (dataPath, location) => {
-    writeCodecDecoderGraph(staticFile, tensors, config, dtype, { dataPath, location }, { ops, mode: 'stream-static' });
+  /** A second graph over the stream graph's weights: written once, its .data shared when the bytes match. */
+  const writeShared = (fileName: string, mode: CodecGraphMode, upsample: CodecUpsampleForm): string => writeSharingWeights(outDir, fileName, `${CODEC_STREAM_GRAPH_FILE}.data`, (dataPath, location) => {
+    writeCodecDecoderGraph(path.join(outDir, fileName), tensors, config, dtype, { dataPath, location }, { ops, mode, upsample });
   });
   const numCarried = config.decoder.slidingWindow - 1;
   const keyFrames = `num_frames+${numCarried}`;
-  const streamStaticGraph: GraphSpec = {
-    file: CODEC_STREAM_STATIC_GRAPH_FILE,
-    externalDataFile: staticData,
+  const staticSpec = (file: string, externalDataFile: string): GraphSpec => ({
+    file,
+    externalDataFile,
     inputs: [
       { ...codesInput, dtype: 'int32', doc: `${codesInput.doc} (int32: every node stays on GPU providers)` },
       { name: CODEC_STATIC_ATTENTION_BIAS, dtype: 'float32', dims: ['batch', 1, 1, 'num_frames', keyFrames], doc: `new frame i (key ${numCarried} + i) sees key j when 0 <= ${numCarried} + i - j <= ${numCarried} and j >= ${numCarried} - the row's decoded frames: 0, else MASK_NEGATIVE (-1e9)` },
@@ -82,6 +94,14 @@ export function buildCodecGraph(checkpointDir: string, outDir: string, dtype: Bu
     ],
     outputs: streamGraph.outputs,
     doc: 'Capture-ready streaming codec: the stream graph with its mask and RoPE positions from the host, static shapes per (batch, num_frames). Bind the state outputs to other buffers than the state inputs (ping-pong).',
+  });
+  const matMulDoc = (spec: GraphSpec): GraphSpec => ({ ...spec, doc: `${spec.doc} Its transposed convolutions are MatMuls with an overlap-add (same maths, not always the same bytes).` });
+  return {
+    graph,
+    streamGraph,
+    streamStaticGraph: staticSpec(CODEC_STREAM_STATIC_GRAPH_FILE, writeShared(CODEC_STREAM_STATIC_GRAPH_FILE, 'stream-static', 'conv-transpose')),
+    streamMatMulGraph: matMulDoc({ ...streamGraph, file: CODEC_STREAM_MATMUL_GRAPH_FILE, externalDataFile: writeShared(CODEC_STREAM_MATMUL_GRAPH_FILE, 'stream', 'matmul') }),
+    streamStaticMatMulGraph: matMulDoc(staticSpec(CODEC_STREAM_STATIC_MATMUL_GRAPH_FILE, writeShared(CODEC_STREAM_STATIC_MATMUL_GRAPH_FILE, 'stream-static', 'matmul'))),
+    facts: { sampleRateHz: config.outputSampleRateHz, samplesPerFrame: config.samplesPerFrame, numQuantizers },
   };
-  return { graph, streamGraph, streamStaticGraph, facts: { sampleRateHz: config.outputSampleRateHz, samplesPerFrame: config.samplesPerFrame, numQuantizers } };
 }

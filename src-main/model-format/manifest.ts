@@ -15,6 +15,13 @@ export type BuildDtype = 'fp32' | 'fp16';
 export type IoDtype = 'float32' | 'float16' | 'int64' | 'int32';
 
 /** Dims of one decoder stack, read from config.json. */
+/**
+ * How a codec graph writes its transposed convolutions: 'conv-transpose' (ConvTranspose nodes) or
+ * 'matmul' (a MatMul and an overlap-add each; same maths, not always the same bytes).
+ */
+export const CODEC_UPSAMPLE_FORMS = ['conv-transpose', 'matmul'] as const;
+export type CodecUpsampleForm = (typeof CODEC_UPSAMPLE_FORMS)[number];
+
 export interface TransformerDims {
   numLayers: number;
   hiddenSize: number;
@@ -146,6 +153,10 @@ export interface ModelManifest {
     codecStream: GraphSpec;
     /** Capture-ready streaming codec (builder v12 on). */
     codecStreamStatic?: GraphSpec;
+    /** The streaming codec with its transposed convs as MatMuls (builder v14 on): EngineConfig codec.upsample 'matmul'. */
+    codecStreamMatMul?: GraphSpec;
+    /** The capture-ready streaming codec, the same way (builder v14 on). */
+    codecStreamStaticMatMul?: GraphSpec;
   };
   /** Facts of the speech tokenizer's decoder (from speech_tokenizer/config.json). */
   codec: CodecFacts;

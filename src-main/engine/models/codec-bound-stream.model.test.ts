@@ -39,7 +39,7 @@ const SCRIPT: [number | null, number][][] = [
 beforeAll(async () => {
   ({ builtDir } = await ensureTinyModel());
   manifest = JSON.parse(fs.readFileSync(path.join(builtDir, 'manifest.json'), 'utf8')) as ModelManifest;
-  today = await openCodecDecoder(builtDir, manifest, { provider: 'cpu', intraOpNumThreads: 1 }, true);
+  today = await openCodecDecoder(builtDir, manifest, { provider: 'cpu', intraOpNumThreads: 1 }, 'codecStream');
 }, 120_000);
 
 afterAll(async () => {

@@ -83,19 +83,20 @@ export class BoundCodecStream implements CodecStage {
     private readonly buckets: BoundBuckets<Bucket, 'upload' | 'stage' | 'download'>,
     manifest: ModelManifest,
     private readonly io: readonly StateIo[],
+    spec: GraphSpec,
   ) {
     this.sampleRateHz = manifest.codec.sampleRateHz;
     this.samplesPerFrame = manifest.codec.samplesPerFrame;
     this.numQuantizers = manifest.codec.numQuantizers;
     // attention_bias is [batch, 1, 1, num_frames, num_frames + W − 1]
-    this.numCarried = Number(String(manifest.graphs.codecStreamStatic!.inputs[1].dims[4]).split('+')[1]);
-    this.hasPositions = manifest.graphs.codecStreamStatic!.inputs.some((i) => i.name === CODEC_STATIC_QUERY_POSITIONS);
+    this.numCarried = Number(String(spec.inputs[1].dims[4]).split('+')[1]);
+    this.hasPositions = spec.inputs.some((i) => i.name === CODEC_STATIC_QUERY_POSITIONS);
   }
 
   /** Opens the static stream session (with the setup's capture options) and its copy sessions; buffers live where the setup says. */
-  static async open(model: string, manifest: ModelManifest, setup: BoundSetup): Promise<BoundCodecStream> {
-    const spec = manifest.graphs.codecStreamStatic;
-    if (!spec) throw new StudioError('model-invalid', "the capture-ready streaming codec needs codec_decoder_stream_static.onnx (builder v12 on); rebuild the model with 'studio model build'", {});
+  static async open(model: string, manifest: ModelManifest, setup: BoundSetup, key: 'codecStreamStatic' | 'codecStreamStaticMatMul' = 'codecStreamStatic'): Promise<BoundCodecStream> {
+    const spec = manifest.graphs[key];
+    if (!spec) throw new StudioError('model-invalid', `the capture-ready streaming codec needs the ${key} graph, which this build lacks; rebuild the model with 'studio model build'`, {});
     const io = stateIo(spec);
     const n = numStepInputs(spec);
     const buckets = await BoundBuckets.open(model, setup, {
@@ -103,7 +104,7 @@ export class BoundCodecStream implements CodecStage {
       stage: buildCopyGraph(io.length, 'float32', 3),
       download: buildTypedCopyGraph(['float32', ...io.map(() => 'float32' as const)], [2, ...io.map(() => 3)]),
     }, releaseBucket);
-    return new BoundCodecStream(buckets, manifest, io);
+    return new BoundCodecStream(buckets, manifest, io, spec);
   }
 
   stats(): BoundCodecStats {

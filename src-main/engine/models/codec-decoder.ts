@@ -70,7 +70,7 @@ export class OrtCodecDecoder implements CodecStage {
 
   async decodeStreamBatch(rows: readonly CodecStreamRow[]): Promise<Float32Array[]> {
     const store = this.stateStore;
-    if (!store || !this.states || !this.numCachedName) throw new StudioError('internal', 'decodeStreamBatch needs the streaming codec graph (manifest.graphs.codecStream); open it with openCodecDecoder(..., true)', {});
+    if (!store || !this.states || !this.numCachedName) throw new StudioError('internal', 'decodeStreamBatch needs the streaming codec graph (manifest.graphs.codecStream); open it with openCodecDecoder with key codecStream', {});
     const batch = rows.length;
     const stateFeeds = await store.feeds(rows);
     const feeds: Record<string, ReturnType<typeof tensor>> = {
@@ -108,9 +108,10 @@ export class OrtCodecDecoder implements CodecStage {
   }
 }
 
-/** Opens the window graph, or with `streaming` the streaming graph (builds before v9 have none), its state on the host or the device. */
-export async function openCodecDecoder(modelDir: string, manifest: ModelManifest, options: SessionOptions, streaming = false, stateOnDevice = false): Promise<OrtCodecDecoder> {
-  const graph = streaming ? manifest.graphs.codecStream : manifest.graphs.codec;
+/** Opens the window graph or a streaming graph (the plan's codecGraph), a streaming one's state on the host or the device. */
+export async function openCodecDecoder(modelDir: string, manifest: ModelManifest, options: SessionOptions, key: 'codec' | 'codecStream' | 'codecStreamMatMul' = 'codec', stateOnDevice = false): Promise<OrtCodecDecoder> {
+  const graph = manifest.graphs[key];
+  if (!graph) throw new StudioError('model-invalid', `this build has no ${key} graph (builder v14 on); rebuild the model with 'studio model build'`, { field: 'codec.upsample' });
   const gpuOutputs = stateOnDevice && PROVIDERS[options.provider].gpuBufferOutputs ? OrtCodecDecoder.stateOutputNames(graph) : [];
   const session = await createSession(path.join(modelDir, graph.file), gpuOutputs.length > 0 ? { ...options, gpuOutputs } : options);
   return new OrtCodecDecoder(session, manifest, graph, stateOnDevice ? (io) => createDeviceCodecStateStore(io, options.provider) : undefined);

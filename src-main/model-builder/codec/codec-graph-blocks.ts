@@ -9,6 +9,7 @@ import { StudioError } from '../../../src-shared/errors';
 import type { GraphBuilder } from '../../model-format/onnx/graph-builder';
 import { MASK_NEGATIVE } from '../../model-format/onnx/composite-ops';
 import type { CodecTensors } from './codec-tensor-shapes';
+import type { CodecUpsampleForm } from '../../model-format/manifest';
 
 export type CodecGraphDtype = 'fp32' | 'fp16';
 
@@ -111,17 +112,45 @@ export function causalConv(g: GraphBuilder, w: CodecGraphWeights, x: string, pre
  * t reads inputs t − ⌈K/s⌉ + 1 … t; with a carry those earlier inputs come from the previous call and
  * their own slots are cut by the begin padding.
  */
-export function causalConvTranspose(g: GraphBuilder, w: CodecGraphWeights, x: string, prefix: string, stride: number, carry?: CodecStreamCarry): string {
-  const [numIn, , kernelSize] = w.get(`${prefix}.weight`).shape;
+export function causalConvTranspose(g: GraphBuilder, w: CodecGraphWeights, x: string, prefix: string, stride: number, carry?: CodecStreamCarry, form: CodecUpsampleForm = 'conv-transpose'): string {
+  const [numIn, numOut, kernelSize] = w.get(`${prefix}.weight`).shape;
   if (kernelSize < stride) {
     throw new StudioError('model-invalid', `speech tokenizer tensor 'decoder.${prefix}.weight' has kernel ${kernelSize}, shorter than its stride ${stride}; use the checkpoint that matches speech_tokenizer/config.json`, { tensor: `decoder.${prefix}.weight`, kernelSize, stride });
   }
   const lookBack = carry ? Math.ceil(kernelSize / stride) - 1 : 0;
-  return g.op('ConvTranspose', [lookBack > 0 ? carry!.prepend(x, 2, [numIn, lookBack]) : x, w.kernel(`${prefix}.weight`), w.vector(`${prefix}.bias`)], {
+  const input = lookBack > 0 ? carry!.prepend(x, 2, [numIn, lookBack]) : x;
+  if (form === 'matmul' && kernelSize % stride === 0) return convTransposeAsMatMul(g, w, input, prefix, { numIn, numOut, kernelSize, stride, lookBack });
+  return g.op('ConvTranspose', [input, w.kernel(`${prefix}.weight`), w.vector(`${prefix}.bias`)], {
     kernel_shape: [kernelSize],
     strides: [stride],
     pads: [lookBack * stride, kernelSize - stride],
   });
+}
+
+/**
+ * The causal ConvTranspose as a MatMul and an overlap-add, for kernel = m · stride: the form for
+ * providers whose ConvTranspose kernels are slow (cuDNN: 390 of the codec's 455 ms, docs/benchmarks.md). With the weight
+ * W [Cin, Cout, m, s] seen as A = Wᵀ [Cout·m·s, Cin], Y = A · X [B, Cout, m, s, L] (L inputs, the
+ * carried look-back first), and output slot t (its s samples) is Σ_j Y[:, :, j, :, t − j]: tap block
+ * j of the input j slots back. The first L − lookBack slots are kept (causal), as the node's pads do.
+ * The same products and sums as a ConvTranspose, but not always the same bytes: ORT's CPU gives equal
+ * PCM at 4 frames and 1-ulp differences at 1 (another GEMM path), so a provider runs one form or the other.
+ */
+function convTransposeAsMatMul(g: GraphBuilder, w: CodecGraphWeights, input: string, prefix: string, d: { numIn: number; numOut: number; kernelSize: number; stride: number; lookBack: number }): string {
+  const numTaps = d.kernelSize / d.stride; // m
+  const weightT = g.transpose(g.reshape(w.kernel(`${prefix}.weight`), [d.numIn, d.numOut * d.kernelSize]), [1, 0]); // folded by ORT at load
+  const bias = w.vector(`${prefix}.bias`, [1, d.numOut, 1, 1, 1]);
+  const taps = g.op('Reshape', [g.matmul(weightT, input), g.constInt64([0, d.numOut, numTaps, d.stride, -1])]); // [B, Cout, m, s, L]
+  let sum = '';
+  for (let j = 0; j < numTaps; j++) {
+    let tap = numTaps === 1 ? taps : g.slice(taps, 2, j, j + 1); // [B, Cout, 1, s, L]
+    // slot t reads input t − j: with a carry input (lookBack − j) + t; without one, j zero slots first
+    if (d.lookBack > 0) tap = g.slice(tap, 4, d.lookBack - j, j === 0 ? 1 << 30 : -j);
+    else if (j > 0) tap = g.slice(g.op('Pad', [tap, g.constInt64([0, 0, 0, 0, j, 0, 0, 0, 0, 0])]), 4, 0, -j);
+    sum = sum ? g.add(sum, tap) : tap;
+  }
+  const withBias = g.add(sum, bias); // [B, Cout, 1, s, L − lookBack]
+  return g.op('Reshape', [g.transpose(withBias, [0, 1, 2, 4, 3]), g.constInt64([0, d.numOut, -1])]); // [B, Cout, (L − lookBack) · s]
 }
 
 /** SnakeBeta x + sin²(x·e^α) / (e^β + 1e-9); e^α and the reciprocal are folded into constants. */

@@ -24,6 +24,7 @@ import {
   CodecGraphWeights, CodecStreamCarry, causalConv, causalConvTranspose, convNeXt, slidingWindowMask, streamWindowMask, snakeBeta,
   type CodecGraphDtype, type CodecStreamStateSpec,
 } from './codec-graph-blocks';
+import type { CodecUpsampleForm } from '../../model-format/manifest';
 
 /**
  * 'window': stateless, fed [left context, new frames] (chunked-decode.ts). 'stream': fed the new
@@ -39,6 +40,8 @@ export type CodecGraphMode = 'window' | 'stream' | 'stream-static';
 export interface CodecGraphOptions {
   ops?: GraphOps;
   mode?: CodecGraphMode;
+  /** How the transposed convolutions are written (codec-graph-blocks.ts); 'conv-transpose' by default. */
+  upsample?: CodecUpsampleForm;
 }
 
 /** The .onnx bytes with all weights inline (fine below 2 GB; the full decoder is ≈ 457 MB fp32). */
@@ -53,8 +56,8 @@ export function writeCodecDecoderGraph(onnxPath: string, tensors: CodecTensors, 
 }
 
 /** The streaming graph's (or its static form's) .onnx bytes (weights inline) and its carried states (names and dims). */
-export function buildCodecStreamGraph(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, ops: GraphOps = 'portable', mode: 'stream' | 'stream-static' = 'stream'): { bytes: Uint8Array; states: CodecStreamStateSpec[] } {
-  const { g, states } = createCodecGraphBuilder(tensors, config, dtype, { ops, mode });
+export function buildCodecStreamGraph(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, ops: GraphOps = 'portable', mode: 'stream' | 'stream-static' = 'stream', upsample: CodecUpsampleForm = 'conv-transpose'): { bytes: Uint8Array; states: CodecStreamStateSpec[] } {
+  const { g, states } = createCodecGraphBuilder(tensors, config, dtype, { ops, mode, upsample });
   return { bytes: g.toBytes(), states };
 }
 
@@ -67,7 +70,7 @@ function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dty
   const d = config.decoder;
   const stream = options.mode === 'stream' || options.mode === 'stream-static';
   const isStatic = options.mode === 'stream-static';
-  const g = new GraphBuilder({ name: `qwen3_tts_codec_decoder_${stream ? 'stream_' : ''}${isStatic ? 'static_' : ''}${dtype}`, externalData, ops, outputsByKernels: isStatic });
+  const g = new GraphBuilder({ name: `qwen3_tts_codec_decoder_${stream ? 'stream_' : ''}${isStatic ? 'static_' : ''}${options.upsample === 'matmul' ? 'matmul_' : ''}${dtype}`, externalData, ops, outputsByKernels: isStatic });
   const w = new CodecGraphWeights(g, tensors, dtype);
   // int32 in the static form: WebGPU places int64 Slice/Add on the CPU, which graph capture refuses
   const codes = g.input(CODEC_GRAPH_INPUT, isStatic ? 'int32' : 'int64', ['batch', d.numQuantizers, 'num_frames']);
@@ -90,14 +93,14 @@ function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dty
   const rows = g.transpose(x, [0, 2, 1]);
   x = g.transpose(preTransformer(g, w, rows, numFrames, d, streamIo), [0, 2, 1]); // [B, latentDim, T]
   d.upsamplingRatios.forEach((ratio, i) => {
-    x = causalConvTranspose(g, w, x, `upsample.${i}.0.conv`, ratio, carry);
+    x = causalConvTranspose(g, w, x, `upsample.${i}.0.conv`, ratio, carry, options.upsample);
     x = convNeXt(g, w, x, `upsample.${i}.1`, CONVNEXT_LAYER_NORM_EPS, carry);
   });
   x = causalConv(g, w, x, 'decoder.0.conv', 1, 1, carry); // [B, decoderDim, 4T]
   d.upsampleRates.forEach((rate, i) => {
     const p = `decoder.${i + 1}.block`;
     x = snakeBeta(g, w, x, `${p}.0`);
-    x = causalConvTranspose(g, w, x, `${p}.1.conv`, rate, carry);
+    x = causalConvTranspose(g, w, x, `${p}.1.conv`, rate, carry, options.upsample);
     RESIDUAL_DILATIONS.forEach((dilation, u) => {
       const r = `${p}.${u + 2}`;
       let h = snakeBeta(g, w, x, `${r}.act1`);
