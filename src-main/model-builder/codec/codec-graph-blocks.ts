@@ -133,8 +133,9 @@ export function causalConvTranspose(g: GraphBuilder, w: CodecGraphWeights, x: st
  * W [Cin, Cout, m, s] seen as A = Wᵀ [Cout·m·s, Cin], Y = A · X [B, Cout, m, s, L] (L inputs, the
  * carried look-back first), and output slot t (its s samples) is Σ_j Y[:, :, j, :, t − j]: tap block
  * j of the input j slots back. The first L − lookBack slots are kept (causal), as the node's pads do.
- * The same products and sums as a ConvTranspose, but not always the same bytes: ORT's CPU gives equal
- * PCM at 4 frames and 1-ulp differences at 1 (another GEMM path), so a provider runs one form or the other.
+ * The same products and sums as a ConvTranspose, but not always the same bytes: on ORT's CPU a 4-frame
+ * window gave equal PCM and a 1-frame one differences up to 1.1e-6 (another GEMM path), so a provider
+ * runs one form or the other. A kernel that is no multiple of its stride keeps the ConvTranspose node.
  */
 function convTransposeAsMatMul(g: GraphBuilder, w: CodecGraphWeights, input: string, prefix: string, d: { numIn: number; numOut: number; kernelSize: number; stride: number; lookBack: number }): string {
   const numTaps = d.kernelSize / d.stride; // m
