@@ -13,7 +13,7 @@ rm -rf "$bundle" "$nm"
 
 # The banner gives the bundled CommonJS packages (commander, ws, protobufjs, …) a real require for
 # Node built-ins; esbuild's ESM output otherwise throws "Dynamic require of 'events' is not supported".
-node_modules/.bin/esbuild src-main/cli/cli.ts src-main/engine-host.ts lab/gpu/kv-probe.ts lab/gpu/runtime-bench.ts lab/gpu/capture-check.ts lab/gpu/capture-cost.ts lab/gpu/step-profile.ts \
+node_modules/.bin/esbuild src-main/cli/cli.ts src-main/engine-host.ts lab/gpu/kv-probe.ts lab/gpu/runtime-bench.ts lab/gpu/capture-check.ts lab/gpu/capture-cost.ts lab/gpu/step-profile.ts lab/gpu/codec-upsample-bench.ts \
   --bundle --platform=node --format=esm --target=node20 --entry-names='[name]' --outdir="$bundle" \
   --external:onnxruntime-node --external:better-sqlite3 --external:koffi --log-level=warning \
   --banner:js="import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);"
