@@ -66,6 +66,15 @@ describe('readWavLayout / decodeWavFrames', () => {
     expect(readWavLayout(streamed.subarray(0, 44 + 7)).numFrames).toBe(3); // 7 bytes: three whole 16-bit frames
   });
 
+  it('refuses a file cut short (its data chunk announces more bytes than follow), naming both sizes', () => {
+    const whole = encodeWav(new Float32Array(100).fill(0.25), 24000, 'pcm16'); // data: 100 frames × 2 bytes = 200
+    const cut = whole.subarray(0, 44 + 120);
+    const err = thrown(() => readWavLayout(cut));
+    expect(err).toMatchObject({ code: 'invalid-argument' });
+    expect(err.message).toMatch(/cut short.*announces 200 bytes but the file holds 120/);
+    expect(readWavLayout(whole).numFrames).toBe(100);
+  });
+
   it('reads WAVE_FORMAT_EXTENSIBLE float by its sub-format', () => {
     const bytes = wavefileBytes(1, 48000, '32f', [0.5, -0.5]);
     // rewrite fmt as extensible: 40-byte fmt with the float sub-format GUID's leading code 3

@@ -3,9 +3,11 @@
  * and then decode in slices: readWavLayout walks the RIFF chunks (what the samples are and where),
  * decodeWavFrames turns a range of frames into mono float PCM with decodeWav's scaling (wav.ts).
  * Integer PCM (8-bit unsigned, 16/24/32-bit signed) and IEEE float (32/64-bit), plain or
- * WAVE_FORMAT_EXTENSIBLE. Pure: bytes in, numbers out.
+ * WAVE_FORMAT_EXTENSIBLE. A file cut short (its data chunk announces more than follows) is refused,
+ * as reference clips are (clip-integrity.ts); a streamed WAV's unknown size is not a cut. Pure.
  */
 import { StudioError } from '../../src-shared/errors';
+import { wavTruncation } from './clip-integrity';
 
 export interface WavLayout {
   sampleKind: 'int' | 'float';
@@ -14,7 +16,7 @@ export interface WavLayout {
   sampleRateHz: number;
   /** Byte offset of the first frame. */
   dataOffset: number;
-  /** Whole frames in the file: the data chunk's size cut to the bytes present (a streamed WAV says 0xFFFFFFFF). */
+  /** Whole frames in the file: the data chunk's size, or the bytes present when a streamed WAV says 0 or 0xFFFFFFFF. */
   numFrames: number;
 }
 
@@ -50,6 +52,8 @@ export function readWavLayout(bytes: Uint8Array): WavLayout {
   }
   if (!fmt) unreadable('no fmt chunk', bytes.length);
   if (!data) unreadable('no data chunk', bytes.length);
+  const cut = wavTruncation(bytes);
+  if (cut !== null) throw new StudioError('invalid-argument', `the WAV file is cut short: ${cut}; copy or export it again whole`, { field: 'bytes', numBytes: bytes.length });
   const { audioFormat, numChannels, sampleRateHz, bitsPerSample } = fmt;
   const sampleKind = audioFormat === WAVE_FORMAT_PCM && [8, 16, 24, 32].includes(bitsPerSample) ? 'int' : audioFormat === WAVE_FORMAT_IEEE_FLOAT && [32, 64].includes(bitsPerSample) ? 'float' : null;
   if (sampleKind === null) {
