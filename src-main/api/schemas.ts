@@ -57,6 +57,10 @@ export const outputLoudnessSchema = z.strictObject({
     .max(OUTPUT_LOUDNESS_LIMITS.truePeakCeilingDbtp.max, `loudness.truePeakCeilingDbtp must be at most ${OUTPUT_LOUDNESS_LIMITS.truePeakCeilingDbtp.max} dBTP`),
 });
 
+/** A request's own deadline: under 1 ms no audio can come (it counts from arrival), over a day it is a unit mistake. */
+export const MIN_DEADLINE_MS = 1;
+export const MAX_DEADLINE_MS = 24 * 3_600_000;
+
 /** What is spoken and by whom: the fields a synthesis request and the clip saved from it share. */
 const spokenFields = {
   input: z.string().max(1_048_576),
@@ -72,7 +76,7 @@ export const synthesisRequestSchema = z.strictObject({
   instruct: z.string().max(4096).optional(),
   params: samplingParamsSchema.optional(),
   priority: z.enum(['interactive', 'bulk']).optional(),
-  deadlineMs: z.number().positive().optional(),
+  deadlineMs: z.number().min(MIN_DEADLINE_MS, `deadlineMs must be at least ${MIN_DEADLINE_MS} ms (it counts from arrival, queue time included); leave it out for the server's default`).max(MAX_DEADLINE_MS, `deadlineMs must be at most ${MAX_DEADLINE_MS} ms (24 h); leave it out for the server's default`).optional(),
   stream: z.boolean().optional(),
   ssmlOptions: ssmlRequestOptionsSchema.optional(),
   turnIndex: z.number().int().min(0).max(100_000).optional(),
@@ -232,7 +236,7 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
   [CHANNELS.verifyModel]: z.strictObject({ modelId: z.string().min(1).max(200) }),
   [CHANNELS.appendExportAudio]: z.strictObject({
     exportId: idSchema,
-    pcm: z.instanceof(Float32Array).refine((pcm) => pcm.length <= EXPORT_CHUNK_MAX_SAMPLES, `at most ${EXPORT_CHUNK_MAX_SAMPLES} samples per chunk; split the audio`),
+    pcm: finitePcmSchema.refine((pcm) => pcm.length <= EXPORT_CHUNK_MAX_SAMPLES, `at most ${EXPORT_CHUNK_MAX_SAMPLES} samples per chunk; split the audio`),
   }),
   [CHANNELS.encodeExportAudio]: z.strictObject({
     exportId: idSchema,

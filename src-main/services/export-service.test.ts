@@ -128,6 +128,16 @@ describe('studio:export over the contract', () => {
     expect(rms).toBeLessThan(0.283 * 1.1);
   });
 
+  it('refuses a chunk with NaN or infinite samples as a client error naming pcm, and holds nothing of it', async () => {
+    for (const [i, bad] of [NaN, Infinity, -Infinity].entries()) {
+      const reply = await bridge.invoke(CHANNELS.appendExportAudio, { exportId: `nan${i}`, pcm: Float32Array.from([0, 0.5, bad, 0]) });
+      expect(reply).toMatchObject({ ok: false, error: { code: 'invalid-argument', message: expect.stringContaining('pcm: has NaN or infinite samples') } });
+      // nothing was started: encoding it is not-found, not an 'internal' encoder failure
+      const encoded = await bridge.invoke(CHANNELS.encodeExportAudio, { exportId: `nan${i}`, sampleRateHz: RATE_HZ, format: 'wav' });
+      expect(encoded).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    }
+  });
+
   it('rejects an oversized chunk and an unknown format before any work, naming the field', async () => {
     const big = await bridge.invoke(CHANNELS.appendExportAudio, { exportId: 'x2', pcm: new Float32Array(EXPORT_CHUNK_MAX_SAMPLES + 1) });
     expect(big).toMatchObject({ ok: false, error: { code: 'invalid-argument', message: expect.stringContaining('pcm: at most 262144 samples per chunk') } });
