@@ -72,6 +72,24 @@ describe('HostClient', () => {
     await client.dispose();
   });
 
+  it("zeroes the last status's in-flight gauges once a crash has answered every call, while the host restarts", async () => {
+    const spawned: FakeHostProcess[] = [];
+    // The first host is ready at once; the restarted one takes far longer than the test.
+    const client = new HostClient({ spawn: () => (spawned.push(new FakeHostProcess(spawned.length + 1, {}, spawned.length === 0 ? 1 : 600_000)), spawned.at(-1)!), log: () => {} });
+    await client.start();
+    const inFlight = ['a', 'b', 'c'].map((requestId) => client.call('synthesize', { requestId } as never).catch((e: unknown) => e));
+    const busy = { state: 'ready', queueDepth: 1, numWaiting: 1, numRunning: 2, numInFlight: 3, gpuLeased: true, numCompleted: 7 };
+    spawned[0].emit({ kind: 'event', event: 'studio:engine.onDidChangeStatus', payload: busy as never });
+    expect(client.lastKnownStatus).toMatchObject({ numInFlight: 3, numRunning: 2 });
+    spawned[0].crash(null, 'SIGKILL');
+    for (const err of await Promise.all(inFlight)) expect(err).toMatchObject({ code: 'engine-crashed' });
+    expect(client.currentState).toBe('restarting');
+    expect(client.requestCounters().numInFlight).toBe(0);
+    // counts of what finished stay; gauges of work that no longer exists do not
+    expect(client.lastKnownStatus).toMatchObject({ queueDepth: 0, numWaiting: 0, numRunning: 0, numInFlight: 0, gpuLeased: false, numCompleted: 7 });
+    await client.dispose();
+  });
+
   it('stops restarting after maxRestarts crashes within the window and fails calls at once', async () => {
     const spawned: FakeHostProcess[] = [];
     const client = new HostClient({ spawn: () => fakeProcess(spawned), maxRestarts: 2, restartWindowMs: 60_000, log: () => {} });

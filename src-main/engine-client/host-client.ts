@@ -196,6 +196,7 @@ export class HostClient {
     if (this.state === 'disposed') throw new StudioError('engine-crashed', 'the engine host was shut down');
     this.options = { ...this.options, spawn };
     this.failAll(new StudioError('cancelled', 'the engine is switching to another model; send the request again'));
+    this.forgetWorkInFlight();
     const old = this.proc;
     this.proc = null;
     this.ping = null;
@@ -211,6 +212,7 @@ export class HostClient {
     this.setState('disposed', 'disposed');
     this.ping = null;
     this.failAll(new StudioError('cancelled', 'the engine host was shut down'));
+    this.forgetWorkInFlight();
     const proc = this.proc;
     this.proc = null;
     if (proc) proc.kill('SIGTERM');
@@ -322,6 +324,7 @@ export class HostClient {
     this.failAll(new StudioError('engine-crashed', `${detail}; the engine is restarting — retry the request`, details), true, {
       notTaken: new StudioError('engine-crashed', `${detail} before it took this request; the engine is restarting — send it again`, { ...details, accepted: false }),
     });
+    this.forgetWorkInFlight();
     if (this.state === 'failed') return;
     const nowMs = Date.now();
     const windowMs = this.options.restartWindowMs ?? 60_000;
@@ -351,6 +354,14 @@ export class HostClient {
     const entries = [...this.pending.values()];
     this.pending.clear();
     for (const p of entries) p.reject(p.method === 'synthesize' && !p.accepted ? notTaken : error);
+  }
+
+  /**
+   * The last status's queue and in-flight gauges go to zero once failAll has answered every call
+   * (its process is gone), so /status and the UI do not show work that no longer exists.
+   */
+  private forgetWorkInFlight(): void {
+    if (this.lastStatus) this.lastStatus = { ...this.lastStatus, queueDepth: 0, numWaiting: 0, numRunning: 0, numInFlight: 0, gpuLeased: false };
   }
 
   private setState(state: HostClientState, detail: string): void {
