@@ -275,6 +275,23 @@ describe('/status and the model routes', () => {
     expect(body.readyDetail).toMatch(/did not answer/);
   });
 
+  it('says the same in /readyz as in /status while the engine host is stopped, and both recover when it answers again', async () => {
+    let proc: FakeHostProcess | null = null;
+    const s = await start({ spawnHost: () => (proc = new FakeHostProcess(1, { status: () => ({ state: 'ready', numWaiting: 0 }) })) });
+    proc!.hang(); // SIGSTOP: the heartbeat has not noticed yet (it needs 5 s), the 2 s status call does
+    expect(await (await fetch(`${s.url}/status`)).json()).toMatchObject({ ready: false, state: 'unresponsive' });
+    const stopped = await fetch(`${s.url}/readyz`);
+    expect(stopped.status).toBe(503);
+    expect(await stopped.json()).toMatchObject({ ready: false, state: 'unresponsive', detail: expect.stringMatching(/did not answer a status call/) });
+    proc!.resume(); // SIGCONT: the probe's own background status call is answered
+    const started = Date.now();
+    while ((await fetch(`${s.url}/readyz`)).status !== 200) {
+      expect(Date.now() - started).toBeLessThan(3_000);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(await (await fetch(`${s.url}/status`)).json()).toMatchObject({ ready: true, state: 'ready' });
+  });
+
   it('says restarting, not ready, while the engine host restarts', async () => {
     let numSpawned = 0;
     let proc: FakeHostProcess | null = null;

@@ -215,6 +215,26 @@ export function createHttpApi(options: HttpApiOptions) {
     return { id, object: 'model', created: 0, owned_by: 'local' };
   }
 
+  // A status call the host left unanswered (a stopped or blocked host) makes /readyz and /status say
+  // not ready alike, until a status call is answered again or the host changes state.
+  let statusUnanswered = false;
+  let recheck: Promise<unknown> | null = null;
+  runtime.host.onDidChangeState((): void => void (statusUnanswered = false));
+  async function askStatus() {
+    const live = await withTimeout(runtime.host.call('status', {}), STATUS_CALL_TIMEOUT_MS);
+    statusUnanswered = live === null;
+    return live;
+  }
+
+  /** The one readiness /readyz and /status both report (synchronous: a stuck host cannot stall it). */
+  function readiness(): { ready: boolean; state: string; detail: string } {
+    const health = runtime.host.health();
+    if (lifecycle.draining) return { ready: false, state: 'draining', detail: 'shutting down' };
+    if (!health.ready) return { ready: false, state: stateWithoutHost(health.state), detail: health.detail };
+    if (statusUnanswered) return { ready: false, state: 'unresponsive', detail: `the engine host did not answer a status call within ${STATUS_CALL_TIMEOUT_MS} ms` };
+    return { ready: true, state: 'ready', detail: health.detail };
+  }
+
   /**
    * Engine status without local paths (the last known one while the host restarts, is not ready or
    * does not answer within STATUS_CALL_TIMEOUT_MS, with the state saying so), plus the supervisor's
@@ -222,14 +242,11 @@ export function createHttpApi(options: HttpApiOptions) {
    */
   async function status(): Promise<Record<string, unknown>> {
     const health = runtime.host.health();
-    const live = health.ready ? await withTimeout(runtime.host.call('status', {}), STATUS_CALL_TIMEOUT_MS) : null;
-    const answered = live !== null;
+    const live = health.ready ? await askStatus() : null;
     const s = live ?? runtime.host.lastKnownStatus;
-    const ready = health.ready && answered && !lifecycle.draining;
-    const state = lifecycle.draining ? 'draining' : answered ? s!.state : stateWithoutHost(health.state);
-    const readyDetail = health.ready && !answered ? `the engine host did not answer a status call within ${STATUS_CALL_TIMEOUT_MS} ms` : health.detail;
+    const { ready, state, detail } = readiness();
     const model = clientModelInfo(s?.model ?? null);
-    return { ...s, state, model, hostState: health.state, ready, readyDetail, totals: runtime.host.requestCounters(), engines: runtime.host.engineEntries() };
+    return { ...s, state: ready && live ? live.state : state, model, hostState: health.state, ready, readyDetail: detail, totals: runtime.host.requestCounters(), engines: runtime.host.engineEntries() };
   }
 
   const routes: Route[] = [
@@ -241,11 +258,10 @@ export function createHttpApi(options: HttpApiOptions) {
       pattern: /^\/readyz$/,
       methods: {
         GET: async (_req, res) => {
-          // Synchronous: a stuck engine host cannot stall the probe.
-          const health = runtime.host.health();
-          const ready = health.ready && !lifecycle.draining;
-          const state = lifecycle.draining ? 'draining' : health.state;
-          sendJson(res, ready ? 200 : 503, ready ? { ready, state } : { ready, state, detail: lifecycle.draining ? 'shutting down' : health.detail }, ready ? {} : { 'retry-after': '2' });
+          // Synchronous: a stuck engine host cannot stall the probe; one unanswered status call is asked again in the background.
+          const { ready, state, detail } = readiness();
+          if (statusUnanswered && !recheck && runtime.host.health().ready) recheck = askStatus().finally(() => (recheck = null));
+          sendJson(res, ready ? 200 : 503, ready ? { ready, state } : { ready, state, detail }, ready ? {} : { 'retry-after': '2' });
         },
       },
     },

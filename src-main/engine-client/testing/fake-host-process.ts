@@ -14,6 +14,7 @@ export class FakeHostProcess implements HostProcess {
   private exitListeners: ((code: number | null, signal: string | null) => void)[] = [];
   readonly sent: MainToHost[] = [];
   private hung = false;
+  private readonly held: MainToHost[] = [];
   /** Signals kill() was called with. */
   readonly kills: (NodeJS.Signals | undefined)[] = [];
 
@@ -28,7 +29,14 @@ export class FakeHostProcess implements HostProcess {
 
   send(m: MainToHost): void {
     this.sent.push(m);
-    if (this.hung) return;
+    this.answer(m);
+  }
+
+  private answer(m: MainToHost): void {
+    if (this.hung) {
+      this.held.push(m);
+      return;
+    }
     if (m.method === 'synthesize') this.emit({ kind: 'accepted', id: m.id }); // as the real host, before any work
     const handler = this.handlers[m.method];
     if (!handler) return; // never answered: stays in flight
@@ -57,6 +65,12 @@ export class FakeHostProcess implements HostProcess {
   /** From now on nothing is answered (calls and pings), as when the host's event loop is blocked. */
   hang(): void {
     this.hung = true;
+  }
+
+  /** Answers again, the calls sent while hung first, as a stopped process does on SIGCONT. */
+  resume(): void {
+    this.hung = false;
+    for (const m of this.held.splice(0)) this.answer(m);
   }
 
   emit(m: HostToMain): void {
