@@ -15,6 +15,7 @@ import { serveStatic } from './static-files';
 import { attachWsBridge } from './ws-bridge';
 import { createHttpApi, type ApiLifecycle } from './http-api';
 import { errorBody, sendJson } from './http-errors';
+import { accessLogLine } from './access-log';
 import { defaultOpenAiVoiceMap } from '../api/openai-voices';
 
 export interface HeadlessServerOptions {
@@ -185,9 +186,10 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
     const id = randomBytes(4).toString('hex');
     if (options.accessLog !== false) {
       res.once('close', () => {
-        const requestId = res.getHeader('x-request-id') ?? id;
-        const how = res.writableFinished ? '' : ' (connection closed early)';
-        log(`[http] ${requestId} ${req.method} ${(req.url ?? '').split('?')[0].slice(0, 200)} ${res.statusCode} ${Math.round(performance.now() - startedMs)} ms${how}`);
+        const requestId = String(res.getHeader('x-request-id') ?? id);
+        const path = (req.url ?? '').split('?')[0].slice(0, 200);
+        const facts = { requestId, method: req.method ?? '?', path, statusCode: res.statusCode, headersSent: res.headersSent, finished: res.writableFinished };
+        log(accessLogLine({ ...facts, requestComplete: req.complete, elapsedMs: performance.now() - startedMs, requestTimeoutMs: server.requestTimeout }));
       });
     }
     handle(req, res).catch((err: unknown) => {

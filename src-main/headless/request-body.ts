@@ -1,7 +1,8 @@
 /**
  * Reading a JSON request body safely: only `application/json` (anything else is 415, which also
  * stops cross-site "simple" form and text/plain posts), a byte cap enforced while reading (413),
- * then strict schema validation that names every unknown or bad field (400).
+ * then strict schema validation that names every unknown or bad field (400). A body the client
+ * stops sending is its error (400 'client-aborted'), not the server's.
  */
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
@@ -29,12 +30,19 @@ export async function readJsonBody(req: IncomingMessage, maxBytes = MAX_BODY_BYT
   }
   const chunks: Buffer[] = [];
   let numBytes = 0;
-  for await (const chunk of req) {
-    numBytes += (chunk as Buffer).length;
-    if (numBytes > maxBytes) {
-      throw new StudioError('payload-too-large', `the request body exceeds ${maxBytes} bytes; send shorter input or split it`, { limitBytes: maxBytes });
+  try {
+    for await (const chunk of req) {
+      numBytes += (chunk as Buffer).length;
+      if (numBytes > maxBytes) {
+        throw new StudioError('payload-too-large', `the request body exceeds ${maxBytes} bytes; send shorter input or split it`, { limitBytes: maxBytes });
+      }
+      chunks.push(chunk as Buffer);
     }
-    chunks.push(chunk as Buffer);
+  } catch (err) {
+    if (err instanceof StudioError) throw err;
+    // The client closed the connection (or the server's request timeout cut it) mid-body: its fault, not ours.
+    const of = Number.isFinite(declared) ? ` of the ${declared} it declared` : '';
+    throw new StudioError('invalid-argument', `the client stopped sending the request body after ${numBytes} bytes${of}; send the whole body`, { field: '(body)', reason: 'client-aborted', numBytes });
   }
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
