@@ -45,7 +45,7 @@ export const ELEMENT_RULES: Readonly<Record<string, ElementRule>> = {
   },
   prosody: { content: 'mixed', attributes: ['rate', 'pitch', 'volume'], ignoredAttributes: ['contour', 'range', 'duration'], dialectIgnoredAttributes: { polly: ['amazon:max-duration'] } },
   emphasis: { content: 'mixed', attributes: ['level'] },
-  'say-as': { content: 'text', attributes: ['interpret-as', 'format'], ignoredAttributes: ['detail'], required: ['interpret-as'], dialectIgnoredAttributes: { google: ['language', 'google:style'] } },
+  'say-as': { content: 'text', attributes: ['interpret-as', 'format'], ignoredAttributes: ['detail'], required: ['interpret-as'], dialectAttributes: { google: ['language', 'detail'], ssml11: ['detail'] }, dialectIgnoredAttributes: { google: ['google:style'] } },
   sub: { content: 'text', attributes: ['alias'], required: ['alias'] },
   phoneme: { content: 'text', attributes: ['alphabet', 'ph'], required: ['ph'] },
   break: { content: 'empty', attributes: ['time', 'strength'] },

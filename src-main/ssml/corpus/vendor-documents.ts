@@ -914,11 +914,9 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak>\n  <say-as interpret-as=\"currency\" language=\"en-US\">$42.01</say-as>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"$42.01\""
+        "turn0 \"forty-two dollars and one cent\""
       ],
-      "warnings": [
-        "say-as"
-      ]
+      "warnings": []
     }
   },
   {
@@ -957,11 +955,9 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak>\n  <say-as interpret-as=\"date\" format=\"yyyymmdd\" detail=\"1\">\n    1960-09-10\n  </say-as>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"September tenth, nineteen sixty\""
+        "turn0 \"the tenth of September, nineteen sixty\""
       ],
-      "warnings": [
-        "say-as"
-      ]
+      "warnings": []
     }
   },
   {
@@ -995,11 +991,9 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak>\n  <say-as interpret-as=\"unit\">10 foot</say-as>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"10 foot\""
+        "turn0 \"ten feet\""
       ],
-      "warnings": [
-        "say-as"
-      ]
+      "warnings": []
     }
   },
   {
