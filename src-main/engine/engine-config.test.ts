@@ -7,9 +7,9 @@ import { resolveCodecStateStore } from './engine-plan';
 describe('engine config', () => {
   it('has the documented defaults', () => {
     const d = defaultEngineConfig();
-    // every setting a provider decides is 'auto' (engine-plan.ts resolves it); capture is opt-in; no device pinned
-    expect([d.provider, d.codec.mode, d.codec.stateStore, d.codecBatching, d.shapeBuckets.mode, d.kvCache.mode]).toEqual(['auto', 'auto', 'auto', 'auto', 'auto', 'auto']);
-    expect([d.graphCapture.mode, d.graphCapture.maxBuckets, d.deviceIndex, d.intraOpNumThreads, d.providerOptions]).toEqual(['off', 16, -1, 0, {}]);
+    // every setting a provider decides is 'auto' (engine-plan.ts resolves it: capture and the MatMul codec on CUDA); no device pinned
+    expect([d.provider, d.codec.mode, d.codec.stateStore, d.codec.upsample, d.codecBatching, d.shapeBuckets.mode, d.kvCache.mode, d.graphCapture.mode]).toEqual(['auto', 'auto', 'auto', 'auto', 'auto', 'auto', 'auto', 'auto']);
+    expect([d.graphCapture.codec, d.graphCapture.maxBuckets, d.deviceIndex, d.intraOpNumThreads, d.providerOptions]).toEqual(['on', 16, -1, 0, {}]);
     // chunks of 1, 2, 4, 8, 8, … frames, each with 25 frames of context (spec §4.4)
     expect([d.codec.firstChunkFrames, d.codec.chunkFrames, d.codec.leftContextFrames]).toEqual([1, 8, 25]);
     expect([d.maxSequenceTokens, d.maxRunningSequences, d.maxPrefillSequences, d.framesPerTextToken, d.minFramesCap]).toEqual([4096, 8, 4, 12, 75]);
@@ -63,18 +63,20 @@ describe('engine config', () => {
 
   it("resolves codec.stateStore 'auto' to the device on WebGPU only, and rejects other values naming the valid ones", () => {
     const auto = resolveEngineConfig({});
-    expect(resolveCodecStateStore(auto, 'webgpu')).toBe('device');
-    expect(resolveCodecStateStore(auto, 'cpu')).toBe('host');
-    expect(resolveCodecStateStore(auto, 'cuda')).toBe('host');
-    expect(resolveCodecStateStore(resolveEngineConfig({ codec: { stateStore: 'device' } }), 'cpu')).toBe('device');
+    expect(resolveCodecStateStore(auto, 'webgpu', 'off')).toBe('device');
+    expect(resolveCodecStateStore(auto, 'webgpu', 'on')).toBe('host');
+    expect(resolveCodecStateStore(auto, 'cpu', 'off')).toBe('host');
+    expect(resolveCodecStateStore(auto, 'cuda', 'off')).toBe('host');
+    expect(resolveCodecStateStore(resolveEngineConfig({ codec: { stateStore: 'device' } }), 'cpu', 'off')).toBe('device');
     expect(() => resolveEngineConfig({ codec: { stateStore: 'gpu' } })).toThrow(/codec\.stateStore.*auto.*host.*device/);
   });
 
-  it("takes codec.upsample 'conv-transpose' (the default) or 'matmul', the latter only with a streaming codec", () => {
-    expect(resolveEngineConfig({}).codec.upsample).toBe('conv-transpose');
+  it("takes codec.upsample 'auto' (the default), 'conv-transpose' or 'matmul', the latter only with a streaming codec", () => {
+    expect(resolveEngineConfig({}).codec.upsample).toBe('auto');
+    expect(resolveEngineConfig({ codec: { upsample: 'auto', mode: 'window' } }).codec.upsample).toBe('auto');
     expect(resolveEngineConfig({ codec: { upsample: 'matmul' } }).codec.upsample).toBe('matmul');
     expect(resolveEngineConfig({ codec: { upsample: 'matmul', mode: 'stream' } }).codec.mode).toBe('stream');
-    expect(() => resolveEngineConfig({ codec: { upsample: 'gemm' } })).toThrow(/codec\.upsample.*conv-transpose.*matmul/);
+    expect(() => resolveEngineConfig({ codec: { upsample: 'gemm' } })).toThrow(/codec\.upsample.*auto.*conv-transpose.*matmul/);
     expect(() => resolveEngineConfig({ codec: { upsample: 'matmul', mode: 'window' } })).toThrow(/'codec\.upsample' 'matmul' has only streaming codec graphs; use codec\.mode 'stream'/);
   });
 

@@ -31,6 +31,7 @@ describe('engine plan', () => {
       expect(plan.resolved.codePredictor).toBe('loop'); // the manifest's default
       expect(plan.resolved.codecBatching).toBe('on'); // one thread: batched rows equal solo ones on CPU too
       expect(plan.resolved.intraOpNumThreads).toBe(1);
+      if (provider === 'cuda') continue; // captured by default: its own test below
       expect(plan.runtime).toBe('node');
       expect(plan.capture).toBeNull();
       expect(plan.sessionOptions).toEqual({ provider, intraOpNumThreads: 1 });
@@ -80,7 +81,7 @@ describe('engine plan', () => {
   it('pins the device on providers that have devices only', () => {
     const config = resolveEngineConfig({ deviceIndex: 1 });
     expect(planEngine(config, 'dml', REAL, NO_ENV).sessionOptions).toEqual({ provider: 'dml', deviceIndex: 1 });
-    expect(planEngine(config, 'cuda', REAL, NO_ENV).sessionOptions).toEqual({ provider: 'cuda', deviceIndex: 1 });
+    expect(planEngine(config, 'cuda', REAL, NO_ENV).sessionOptions).toMatchObject({ provider: 'cuda', deviceIndex: 1 });
     expect(planEngine(config, 'webgpu', REAL, NO_ENV).sessionOptions).toEqual({ provider: 'webgpu', deviceIndex: 1 });
     expect(planEngine(config, 'cpu', REAL, NO_ENV).sessionOptions).toEqual({ provider: 'cpu' });
   });
@@ -89,8 +90,8 @@ describe('engine plan', () => {
     const plan = planEngine(resolveEngineConfig({ graphCapture: { mode: 'on' } }), 'cuda', TINY, NO_ENV);
     expect(plan.capture).toEqual({
       mode: 'on', options: { enable_cuda_graph: '1' }, perGraph: false, location: 'device', maxBuckets: 16,
-      captured: { talker: true, codePredictor: true, codec: false },
-      graphs: { talker: 'talkerDecode', codePredictor: 'codePredictorLoopStatic', codec: 'codecStreamStatic' },
+      captured: { talker: true, codePredictor: true, codec: true },
+      graphs: { talker: 'talkerDecode', codePredictor: 'codePredictorLoopStatic', codec: 'codecStreamStaticMatMul' },
     });
     expect(plan.sessionOptions.runtime).toBe('c-api');
     expect(plan.runtime).toBe('c-api');
@@ -121,16 +122,39 @@ describe('engine plan', () => {
     expect(plan.capture?.graphs).toEqual({ talker: 'talkerDecode', codePredictor: null, codec: null });
   });
 
-  it("opens the codec graph of the config's upsample form: streaming ConvTranspose by default, the MatMul forms plain and bound", () => {
-    expect(planEngine(resolveEngineConfig({}), 'cuda', TINY, NO_ENV).codecGraph).toBe('codecStream');
+  it("opens the codec graph of the config's upsample form: the provider's by default, the MatMul forms plain and bound", () => {
+    expect(planEngine(resolveEngineConfig({}), 'cpu', TINY, NO_ENV).codecGraph).toBe('codecStream');
+    expect(planEngine(resolveEngineConfig({}), 'webgpu', TINY, NO_ENV).codecGraph).toBe('codecStream');
+    expect(planEngine(resolveEngineConfig({}), 'cuda', TINY, NO_ENV).codecGraph).toBe('codecStreamMatMul');
     expect(planEngine(resolveEngineConfig({ codec: { mode: 'window' } }), 'cuda', TINY, NO_ENV).codecGraph).toBe('codec');
-    const matmul = planEngine(resolveEngineConfig({ codec: { upsample: 'matmul' } }), 'cuda', TINY, NO_ENV);
+    expect(planEngine(resolveEngineConfig({ codec: { mode: 'window' } }), 'cuda', TINY, NO_ENV).resolved.codec.upsample).toBe('conv-transpose');
+    const matmul = planEngine(resolveEngineConfig({ codec: { upsample: 'matmul' }, graphCapture: { mode: 'off' } }), 'cuda', TINY, NO_ENV);
     expect(matmul.codecGraph).toBe('codecStreamMatMul');
     expect(matmul.capture).toBeNull();
     expect(describeEnginePlan(matmul)).toMatch(/upsample=matmul [\s\S]*capture none \(plain graphs, codec=codecStreamMatMul\)/);
     const bound = planEngine(resolveEngineConfig({ codec: { upsample: 'matmul' }, graphCapture: { mode: 'on' } }), 'cuda', TINY, NO_ENV);
     expect(bound.capture?.graphs.codec).toBe('codecStreamStaticMatMul');
-    expect(planEngine(resolveEngineConfig({ graphCapture: { mode: 'on' } }), 'cuda', TINY, NO_ENV).capture?.graphs.codec).toBe('codecStreamStatic');
+    expect(planEngine(resolveEngineConfig({ graphCapture: { mode: 'on' }, codec: { upsample: 'conv-transpose' } }), 'cuda', TINY, NO_ENV).capture?.graphs.codec).toBe('codecStreamStatic');
+  });
+
+  it("on CUDA 'auto' is the measured combination: every stage captured, the MatMul codec, cuDNN's heuristic plans; elsewhere plain graphs", () => {
+    const cuda = planEngine(resolveEngineConfig({}), 'cuda', TINY, NO_ENV);
+    expect(cuda.resolved.graphCapture.mode).toBe('on');
+    expect(cuda.capture).toMatchObject({ mode: 'on', captured: { talker: true, codePredictor: true, codec: true }, graphs: { codec: 'codecStreamStaticMatMul' } });
+    expect(cuda.sessionOptions.providerOptions).toEqual({ cudnn_conv_algo_search: 'HEURISTIC', cudnn_conv_use_max_workspace: '1', prefer_nhwc: '1' });
+    expect(cuda.runtime).toBe('c-api');
+    // the config's own options win key by key
+    const own = planEngine(resolveEngineConfig({ providerOptions: { cudnn_conv_algo_search: 'EXHAUSTIVE' } }), 'cuda', TINY, NO_ENV);
+    expect(own.sessionOptions.providerOptions).toMatchObject({ cudnn_conv_algo_search: 'EXHAUSTIVE', prefer_nhwc: '1' });
+    for (const provider of ['cpu', 'webgpu', 'dml'] as const) {
+      const plan = planEngine(resolveEngineConfig({}), provider, TINY, NO_ENV);
+      expect(plan.capture, provider).toBeNull();
+      expect(plan.sessionOptions.providerOptions, provider).toBeUndefined();
+      expect(plan.resolved.codec.upsample, provider).toBe('conv-transpose');
+    }
+    // asking for device-resident KV keeps 'auto' off capture (the bound forms stage it from the host)
+    expect(planEngine(resolveEngineConfig({ kvCache: { mode: 'device' } }), 'cuda', TINY, NO_ENV).capture).toBeNull();
+    expect(describeEnginePlan(cuda)).not.toMatch(/=auto\b/);
   });
 
   it('names the adapter the stage options open on: STUDIO_ORT_RUNTIME, or the C API for options the binding drops', () => {
@@ -148,15 +172,17 @@ describe('engine plan', () => {
     expect(describeEnginePlan(planEngine(resolveEngineConfig({}), 'cpu', TINY, NO_ENV))).toMatch(/runtime=node talkerOutputsOnDevice=false capture none/);
   });
 
-  it("captures every capture-ready stage on WebGPU, but runs CUDA's streaming codec bound and uncaptured (its uneven Concats are not replay-safe)", () => {
+  it("captures every capture-ready stage on WebGPU and CUDA (the static codec joins its carry without Concat), the codec uncaptured when asked", () => {
     const on = resolveEngineConfig({ graphCapture: { mode: 'on' } });
     const webgpu = planEngine(on, 'webgpu', TINY, NO_ENV).capture!;
     for (const stage of ['talker', 'codePredictor', 'codec'] as const) expect(stageCaptureOptions(webgpu, stage)).toEqual({ enableGraphCapture: '1' });
     const cuda = planEngine(on, 'cuda', TINY, NO_ENV);
     expect(stageCaptureOptions(cuda.capture!, 'talker')).toEqual({ enable_cuda_graph: '1' });
     expect(stageCaptureOptions(cuda.capture!, 'codePredictor')).toEqual({ enable_cuda_graph: '1' });
-    expect(stageCaptureOptions(cuda.capture!, 'codec')).toEqual({});
-    expect(describeEnginePlan(cuda)).toContain('codec=codecStreamStatic (bound, uncaptured)');
+    expect(stageCaptureOptions(cuda.capture!, 'codec')).toEqual({ enable_cuda_graph: '1' });
+    const uncaptured = planEngine(resolveEngineConfig({ graphCapture: { mode: 'on', codec: 'off' }, codec: { upsample: 'conv-transpose' } }), 'cuda', TINY, NO_ENV);
+    expect(stageCaptureOptions(uncaptured.capture!, 'codec')).toEqual({});
+    expect(describeEnginePlan(uncaptured)).toContain('codec=codecStreamStatic (bound, uncaptured)');
     const bound = planEngine(resolveEngineConfig({ graphCapture: { mode: 'bound' } }), 'cuda', TINY, NO_ENV).capture!;
     for (const stage of ['talker', 'codePredictor', 'codec'] as const) expect(stageCaptureOptions(bound, stage)).toEqual({});
   });

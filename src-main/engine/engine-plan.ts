@@ -5,6 +5,7 @@
  * from the plan and logs it resolved (describeEnginePlan), never the config's 'auto'.
  */
 import type { ModelManifest } from '../model-format/manifest';
+import type { CodecUpsampleForm } from '../model-format/manifest';
 import { describeEngineConfig, type EngineConfig } from './engine-config';
 import { PROVIDERS, boundBufferLocation, type BufferLocation, type ProviderName } from './runtime/providers';
 import { ADAPTERS, chooseRuntime, defaultRuntimeName, type RuntimeName, type SessionOptions } from './runtime/runtime';
@@ -16,14 +17,18 @@ export interface PlanFacts {
 }
 
 /** An EngineConfig with nothing left to resolve: the provider named, every 'auto' and 'manifest' replaced. */
-export type ResolvedEngineConfig = Omit<EngineConfig, 'provider' | 'codePredictor' | 'codecBatching' | 'codec' | 'shapeBuckets' | 'kvCache'> & {
+export type ResolvedEngineConfig = Omit<EngineConfig, 'provider' | 'codePredictor' | 'codecBatching' | 'codec' | 'shapeBuckets' | 'kvCache' | 'graphCapture'> & {
   provider: ProviderName;
   codePredictor: 'step' | 'loop';
   codecBatching: 'on' | 'off';
-  codec: EngineConfig['codec'] & { mode: 'window' | 'stream'; stateStore: 'host' | 'device' };
+  codec: EngineConfig['codec'] & { mode: 'window' | 'stream'; stateStore: 'host' | 'device'; upsample: CodecUpsampleForm };
+  graphCapture: EngineConfig['graphCapture'] & { mode: GraphCaptureMode };
   shapeBuckets: EngineConfig['shapeBuckets'] & { mode: 'on' | 'off' };
   kvCache: EngineConfig['kvCache'] & { mode: 'host' | 'device' };
 };
+
+/** A resolved graphCapture.mode. */
+export type GraphCaptureMode = 'off' | 'bound' | 'on';
 
 /** The stages that run their capture-ready graphs over bound buffers (graphCapture 'bound' or 'on'). */
 export interface CapturePlan {
@@ -104,9 +109,9 @@ export function resolveCodecMode(config: Pick<EngineConfig, 'codec'>): 'window' 
  * talker's KV is), on the host elsewhere and whenever graphCapture is on (the bound form stages its state
  * from a host record).
  */
-export function resolveCodecStateStore(config: Pick<EngineConfig, 'codec' | 'graphCapture'>, provider: ProviderName): 'host' | 'device' {
+export function resolveCodecStateStore(config: Pick<EngineConfig, 'codec'>, provider: ProviderName, capture: GraphCaptureMode): 'host' | 'device' {
   if (config.codec.stateStore !== 'auto') return config.codec.stateStore;
-  if (config.graphCapture.mode !== 'off') return 'host';
+  if (capture !== 'off') return 'host';
   return PROVIDERS[provider].gpuBufferOutputs ? 'device' : 'host';
 }
 
@@ -114,10 +119,26 @@ export function resolveCodecStateStore(config: Pick<EngineConfig, 'codec' | 'gra
  * 'auto' keeps the talker's KV on the device where outputs can stay there (WebGPU: presents fed back on
  * the GPU), on the host elsewhere and whenever graphCapture is on (its buffers are staged from the pool).
  */
-export function resolveKvCacheMode(config: Pick<EngineConfig, 'kvCache' | 'graphCapture'>, provider: ProviderName): 'host' | 'device' {
+export function resolveKvCacheMode(config: Pick<EngineConfig, 'kvCache'>, provider: ProviderName, capture: GraphCaptureMode): 'host' | 'device' {
   if (config.kvCache.mode !== 'auto') return config.kvCache.mode;
-  if (config.graphCapture.mode !== 'off') return 'host';
+  if (capture !== 'off') return 'host';
   return PROVIDERS[provider].gpuBufferOutputs ? 'device' : 'host';
+}
+
+/**
+ * 'auto' captures where the provider table says capture is its fastest form (CUDA) and nothing asks for
+ * device-resident KV or codec state (which only the plain graphs keep); 'off' elsewhere.
+ */
+export function resolveGraphCapture(config: Pick<EngineConfig, 'graphCapture' | 'kvCache' | 'codec'>, provider: ProviderName): GraphCaptureMode {
+  if (config.graphCapture.mode !== 'auto') return config.graphCapture.mode;
+  const wantsDevice = config.kvCache.mode === 'device' || (config.codec.stateStore === 'device' && config.codec.mode !== 'window');
+  return PROVIDERS[provider].graphCapture.byDefault && !wantsDevice ? 'on' : 'off';
+}
+
+/** 'auto' writes the streaming codec's transposed convolutions in the provider table's form; the window codec has only ConvTranspose. */
+export function resolveCodecUpsample(config: Pick<EngineConfig, 'codec'>, provider: ProviderName, codecMode: 'window' | 'stream'): CodecUpsampleForm {
+  if (config.codec.upsample !== 'auto') return config.codec.upsample;
+  return codecMode === 'stream' ? PROVIDERS[provider].codecUpsample : 'conv-transpose';
 }
 
 /** The capture options of one stage's bound sessions: the plan's where the stage is captured, else none. */
@@ -130,20 +151,20 @@ export function capturePerGraph(provider: ProviderName, captureOptions: Record<s
   return Object.keys(captureOptions).length > 0 && PROVIDERS[provider].graphCapture.graphsPerSession === 'one';
 }
 
-/** The session options every stage starts from. */
-function stageOptions(config: EngineConfig, provider: ProviderName, numThreads: number): SessionOptions {
+/** The session options every stage starts from: the provider table's default options under the config's own. */
+function stageOptions(config: EngineConfig, provider: ProviderName, numThreads: number, capture: GraphCaptureMode): SessionOptions {
   const options: SessionOptions = { provider };
   // a provider without devices (the CPU, also as 'auto' falling back) has nothing to pin
   if (config.deviceIndex >= 0 && PROVIDERS[provider].pinning !== 'none') options.deviceIndex = config.deviceIndex;
-  if (Object.keys(config.providerOptions).length > 0) options.providerOptions = { ...config.providerOptions };
+  const providerOptions = { ...PROVIDERS[provider].ort.defaultOptions, ...config.providerOptions };
+  if (Object.keys(providerOptions).length > 0) options.providerOptions = providerOptions;
   // the captured forms run on the C-API adapter; every stage then uses it, so one ONNX Runtime environment holds the provider
-  if (config.graphCapture.mode !== 'off') options.runtime = 'c-api';
+  if (capture !== 'off') options.runtime = 'c-api';
   if (numThreads > 0) options.intraOpNumThreads = numThreads;
   return options;
 }
 
-function planCapture(config: EngineConfig, provider: ProviderName, codePredictor: 'step' | 'loop', codecMode: 'window' | 'stream'): CapturePlan | null {
-  const mode = config.graphCapture.mode;
+function planCapture(config: EngineConfig, provider: ProviderName, mode: GraphCaptureMode, codePredictor: 'step' | 'loop', codecMode: 'window' | 'stream', upsample: CodecUpsampleForm): CapturePlan | null {
   if (mode === 'off') return null;
   const capture = PROVIDERS[provider].graphCapture;
   const options: Record<string, string> = mode === 'on' ? { ...capture.options } : {};
@@ -153,11 +174,11 @@ function planCapture(config: EngineConfig, provider: ProviderName, codePredictor
     perGraph: capturePerGraph(provider, options),
     location: boundBufferLocation(provider),
     maxBuckets: config.graphCapture.maxBuckets,
-    captured: { talker: mode === 'on', codePredictor: mode === 'on', codec: mode === 'on' && capture.unevenConcat },
+    captured: { talker: mode === 'on', codePredictor: mode === 'on', codec: mode === 'on' && config.graphCapture.codec === 'on' },
     graphs: {
       talker: 'talkerDecode',
       codePredictor: codePredictor === 'step' ? null : capture.unsharedGqa ? 'codePredictorLoopStatic' : 'codePredictorLoopPlain',
-      codec: codecMode === 'stream' ? (config.codec.upsample === 'matmul' ? 'codecStreamStaticMatMul' : 'codecStreamStatic') : null,
+      codec: codecMode === 'stream' ? (upsample === 'matmul' ? 'codecStreamStaticMatMul' : 'codecStreamStatic') : null,
     },
   };
 }
@@ -167,18 +188,21 @@ export function planEngine(config: EngineConfig, provider: ProviderName, facts: 
   const numThreads = resolveIntraOpThreads(config, facts);
   const codePredictor = config.codePredictor === 'manifest' ? facts.defaultCodePredictor : config.codePredictor;
   const codecMode = resolveCodecMode(config);
-  const kvMode = resolveKvCacheMode(config, provider);
+  const captureMode = resolveGraphCapture(config, provider);
+  const upsample = resolveCodecUpsample(config, provider, codecMode);
+  const kvMode = resolveKvCacheMode(config, provider, captureMode);
   const resolved: ResolvedEngineConfig = {
     ...config,
     provider,
     intraOpNumThreads: numThreads,
     codePredictor,
     codecBatching: resolveCodecBatching(config, provider, numThreads) ? 'on' : 'off',
-    codec: { ...config.codec, mode: codecMode, stateStore: resolveCodecStateStore(config, provider) },
+    codec: { ...config.codec, mode: codecMode, stateStore: resolveCodecStateStore(config, provider, captureMode), upsample },
     shapeBuckets: resolveBucketRows(config, provider),
     kvCache: { ...config.kvCache, mode: kvMode },
+    graphCapture: { ...config.graphCapture, mode: captureMode },
   };
-  const sessionOptions = stageOptions(config, provider, numThreads);
+  const sessionOptions = stageOptions(config, provider, numThreads, captureMode);
   const preferred = sessionOptions.runtime ?? defaultRuntimeName(env);
   return {
     provider,
@@ -186,8 +210,8 @@ export function planEngine(config: EngineConfig, provider: ProviderName, facts: 
     sessionOptions,
     runtime: chooseRuntime(sessionOptions, preferred, ADAPTERS).name ?? preferred,
     talkerOutputsOnDevice: kvMode === 'device' && PROVIDERS[provider].gpuBufferOutputs,
-    codecGraph: codecMode === 'window' ? 'codec' : config.codec.upsample === 'matmul' ? 'codecStreamMatMul' : 'codecStream',
-    capture: planCapture(config, provider, codePredictor, codecMode),
+    codecGraph: codecMode === 'window' ? 'codec' : upsample === 'matmul' ? 'codecStreamMatMul' : 'codecStream',
+    capture: planCapture(config, provider, captureMode, codePredictor, codecMode, upsample),
   };
 }
 

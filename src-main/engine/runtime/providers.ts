@@ -52,14 +52,18 @@ export interface ProviderCapabilities {
      */
     readonly unsharedGqa: boolean;
     /**
-     * Its captured graphs may hold a Concat whose inputs differ in length along its axis, as the streaming
-     * codec's carried states joined to the new frames. ORT 1.29's CUDA Concat hands those lengths and the input
-     * pointers to its kernel through pinned host memory that it frees after the run, so a replay copies whatever
-     * that memory holds by then (compute-sanitizer on the H100: invalid reads in _ConcatKernel, then CUDA error
-     * 700). Where false, the codec runs its capture-ready graph over bound buffers without capture (issue 35).
+     * graphCapture 'auto' turns capture on (the captured engine is this provider's fastest measured form).
+     * CUDA, H100: the captured talker and code predictor with the MatMul codec gave one stream RTF 0.86 against
+     * 1.70 for the shipped bound form (issue 47, docs/benchmarks.md). WebGPU's capture ran at half its plain speed.
      */
-    readonly unevenConcat: boolean;
+    readonly byDefault: boolean;
   };
+  /**
+   * How codec.upsample 'auto' writes the streaming codec's transposed convolutions: 'matmul' where the
+   * provider's ConvTranspose kernels are slow (cuDNN: 390 of the codec's 455 ms of kernel time, H100), else
+   * 'conv-transpose' (WebGPU and the CPU run both forms at the same speed).
+   */
+  readonly codecUpsample: 'conv-transpose' | 'matmul';
   /** CUDA runtime calls work on its memory: cudaMalloc for a capturing session's bound buffers, cudaMemcpy when ORT's CopyTensors cannot copy. */
   readonly cudaRuntime: boolean;
   /**
@@ -81,6 +85,13 @@ export interface ProviderCapabilities {
     readonly bindingOptionKeys: readonly string[];
     /** How the C API adds it: built in (nothing to add), CUDA's V2 options, or SessionOptionsAppendExecutionProvider by name. */
     readonly capiAppend: { readonly kind: 'builtin' } | { readonly kind: 'cuda-v2' } | { readonly kind: 'generic'; readonly name: string };
+    /**
+     * Provider options every session starts from; EngineConfig.providerOptions overrides them key by key.
+     * CUDA: cuDNN picks convolution plans by heuristic with its largest workspace, in NHWC where it prefers
+     * it: the codec's step fell from 101–211 to 26–52 ms on the H100 (issue 47). Keys the node binding does
+     * not pass move the sessions to the C-API adapter (runtime.ts chooseRuntime).
+     */
+    readonly defaultOptions: Readonly<Record<string, string>>;
     /** The shared library ORT loads from its bin folder for it when it is not bundled in the core. */
     readonly library: string | null;
   };
@@ -110,11 +121,12 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     fullRowBuckets: false,
     preferredDtype: 'fp32',
     autoRank: 3,
-    graphCapture: { options: null, graphsPerSession: 'many', unsharedGqa: true, unevenConcat: true },
+    graphCapture: { options: null, graphsPerSession: 'many', unsharedGqa: true, byDefault: false },
+    codecUpsample: 'conv-transpose',
     cudaRuntime: false,
     pinning: 'none',
     devices: { lister: null, perEngine: 'cpu-threads' },
-    ort: { bindingName: 'cpu', bindingOptionKeys: [], capiAppend: { kind: 'builtin' }, library: null },
+    ort: { bindingName: 'cpu', bindingOptionKeys: [], capiAppend: { kind: 'builtin' }, defaultOptions: {}, library: null },
     requires: { backend: false, platforms: null, setup: null, device: null },
     installFix: null,
   },
@@ -128,11 +140,12 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     fullRowBuckets: false,
     preferredDtype: 'fp16',
     autoRank: 1,
-    graphCapture: { options: { enableGraphCapture: '1' }, graphsPerSession: 'one', unsharedGqa: false, unevenConcat: true },
+    graphCapture: { options: { enableGraphCapture: '1' }, graphsPerSession: 'one', unsharedGqa: false, byDefault: false },
+    codecUpsample: 'conv-transpose',
     cudaRuntime: false,
     pinning: 'own-adapter',
     devices: { lister: null, perEngine: 'one-adapter' },
-    ort: { bindingName: 'webgpu', bindingOptionKeys: ['preferredLayout', 'validationMode', 'storageBufferCacheMode', 'forceCpuNodeNames'], capiAppend: { kind: 'generic', name: 'WebGPU' }, library: null },
+    ort: { bindingName: 'webgpu', bindingOptionKeys: ['preferredLayout', 'validationMode', 'storageBufferCacheMode', 'forceCpuNodeNames'], capiAppend: { kind: 'generic', name: 'WebGPU' }, defaultOptions: {}, library: null },
     requires: { backend: true, platforms: null, setup: null, device: 'gpu' },
     installFix: null,
   },
@@ -146,11 +159,12 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     fullRowBuckets: true,
     preferredDtype: 'fp16',
     autoRank: 2,
-    graphCapture: { options: { enable_cuda_graph: '1' }, graphsPerSession: 'many', unsharedGqa: true, unevenConcat: false },
+    graphCapture: { options: { enable_cuda_graph: '1' }, graphsPerSession: 'many', unsharedGqa: true, byDefault: true },
+    codecUpsample: 'matmul',
     cudaRuntime: true,
     pinning: 'option',
     devices: { lister: 'nvidia-smi', perEngine: 'visible-env' },
-    ort: { bindingName: 'cuda', bindingOptionKeys: ['deviceId'], capiAppend: { kind: 'cuda-v2' }, library: 'libonnxruntime_providers_cuda.so' },
+    ort: { bindingName: 'cuda', bindingOptionKeys: ['deviceId'], capiAppend: { kind: 'cuda-v2' }, defaultOptions: { cudnn_conv_algo_search: 'HEURISTIC', cudnn_conv_use_max_workspace: '1', prefer_nhwc: '1' }, library: 'libonnxruntime_providers_cuda.so' },
     requires: { backend: true, platforms: null, setup: 'npm run setup:cuda', device: 'nvidia' },
     installFix: "install the CUDA provider with 'npm run setup:cuda' and make the CUDA 13 libraries loadable (STUDIO_CUDA_LIB_PATH), or pick --provider webgpu/cpu",
   },
@@ -164,11 +178,12 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     fullRowBuckets: false,
     preferredDtype: 'fp16',
     autoRank: 0,
-    graphCapture: { options: null, graphsPerSession: 'one', unsharedGqa: true, unevenConcat: true },
+    graphCapture: { options: null, graphsPerSession: 'one', unsharedGqa: true, byDefault: false },
+    codecUpsample: 'conv-transpose',
     cudaRuntime: false,
     pinning: 'option',
     devices: { lister: 'display-adapters', perEngine: 'device-index' },
-    ort: { bindingName: 'dml', bindingOptionKeys: ['deviceId'], capiAppend: { kind: 'generic', name: 'DML' }, library: null },
+    ort: { bindingName: 'dml', bindingOptionKeys: ['deviceId'], capiAppend: { kind: 'generic', name: 'DML' }, defaultOptions: {}, library: null },
     requires: { backend: true, platforms: { names: ['win32'], label: 'Windows' }, setup: null, device: null },
     installFix: null,
   },
