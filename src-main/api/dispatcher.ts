@@ -11,7 +11,13 @@ import { createRateLimitedLog, type RateLimitedLogOptions } from './rate-limited
 
 /** Who is calling; events for this caller go through `emit`. */
 export interface CallContext {
+  /** The connection (window, socket, HTTP request): what it starts is its own and ends with it. */
   callerId: string;
+  /**
+   * The client behind it, over all its connections: quotas of shared pools count by it ('local' for
+   * this machine's session, the peer address for a remote one). Absent: the connection is its own client.
+   */
+  clientId?: string;
   /** 'admin': the local privileged session (every channel); 'client': the public contract only. */
   role: 'admin' | 'client';
   emit(event: string, payload: unknown): void;

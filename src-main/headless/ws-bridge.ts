@@ -5,7 +5,8 @@
  * cancels what it had in flight. Malformed messages and calls that break the contract (unknown
  * channel, invalid payload) are answered, logged at a bounded rate, and a socket that keeps sending
  * them is closed (1008, policy violation). The local admin session may send messages big enough for
- * a reference clip upload; other sockets are held to a small cap.
+ * a reference clip upload; other sockets are held to a small cap. Each socket is a caller of its own;
+ * quotas count by client (clientIdOf), over all of a client's sockets.
  */
 import type { Server } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -25,6 +26,14 @@ export const ADMIN_MAX_MESSAGE_BYTES = Math.ceil(MAX_REFERENCE_BYTES / 3) * 4 + 
 export const MAX_BAD_MESSAGES = 20;
 /** A socket closed for bad messages that does not finish the close handshake is cut after this. */
 const CLOSE_GRACE_MS = 1_000;
+
+/**
+ * Whom a socket's quotas count against: this machine's session is one client ('local'); a remote
+ * client is its peer address, however many sockets (or sign-ins) it opens.
+ */
+export function clientIdOf(role: CallContext['role'], remoteAddress: string | undefined): string {
+  return role === 'admin' ? 'local' : `remote ${remoteAddress ?? '?'}`;
+}
 
 export interface WsBridgeOptions {
   dispatcher: Dispatcher;
@@ -69,10 +78,11 @@ export function attachWsBridge(server: Server, options: WsBridgeOptions): WsBrid
       socket.end(`HTTP/1.1 ${decision.status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${decision.message}\n`);
       return;
     }
-    servers[decision.role].handleUpgrade(req, socket, head, (ws) => serveSocket(ws, `ws-${nextCaller++}`, decision.role));
+    const clientId = clientIdOf(decision.role, req.socket.remoteAddress);
+    servers[decision.role].handleUpgrade(req, socket, head, (ws) => serveSocket(ws, `ws-${nextCaller++}`, clientId, decision.role));
   });
 
-  function serveSocket(ws: WebSocket, callerId: string, role: CallContext['role']): void {
+  function serveSocket(ws: WebSocket, callerId: string, clientId: string, role: CallContext['role']): void {
     const send = (m: WireServerMessage): void => {
       if (ws.readyState === ws.OPEN) ws.send(encodeWire(m));
     };
@@ -90,6 +100,7 @@ export function attachWsBridge(server: Server, options: WsBridgeOptions): WsBrid
     };
     const ctx: CallContext = {
       callerId,
+      clientId,
       role,
       emit: (event, payload) => send({ kind: 'event', event, payload }),
       onDidBreakContract: (error) => noteBad(error.code === 'unknown-channel' ? 'unknown channel' : 'invalid payload'),

@@ -47,7 +47,7 @@ describe('ExportService', () => {
 
   it('bounds open exports per caller and samples per export, and drops idle exports', () => {
     let nowMs = 0;
-    const limits = { ...defaultExportLimits(), maxOpenExportsPerCaller: 2, maxSamplesPerExport: 10, idleExpiryMs: 1000 };
+    const limits = { ...defaultExportLimits(), maxOpenExportsPerClient: 2, maxSamplesPerExport: 10, idleExpiryMs: 1000 };
     const service = new ExportService(limits, () => nowMs);
     service.append('a', 'e1', new Float32Array(4));
     service.append('a', 'e2', new Float32Array(4));
@@ -58,6 +58,36 @@ describe('ExportService', () => {
     nowMs = 1001;
     service.append('a', 'e4', new Float32Array(1)); // e2 and b's e3 expired
     expect(service.numOpen).toBe(1);
+  });
+
+  it('holds one client to its share over all its connections, and remote clients together to theirs, keeping room for the local session', () => {
+    const limits = { ...defaultExportLimits(), maxSamplesPerExport: 10, maxOpenExportsPerClient: 2, maxSamplesPerClient: 10, maxRemoteSamples: 20, maxTotalSamples: 40 };
+    const service = new ExportService(limits);
+    const socket = (clientId: string, n: number) => ({ callerId: `${clientId}/ws-${n}`, clientId, remote: true });
+    // one remote client, five sockets: its share is 10 samples and 2 exports, whichever socket asks
+    service.append(socket('10.0.0.9', 1), 'e', new Float32Array(6));
+    service.append(socket('10.0.0.9', 2), 'e', new Float32Array(4));
+    expect(() => service.append(socket('10.0.0.9', 3), 'e', new Float32Array(1))).toThrow(expect.objectContaining({ code: 'busy', details: expect.objectContaining({ numOpen: 2, limit: 2 }) }));
+    expect(() => service.append(socket('10.0.0.9', 2), 'e', new Float32Array(1))).toThrow(expect.objectContaining({ code: 'busy', message: expect.stringContaining('one client may hold 10') }));
+    // another remote client has its own share, until remote clients together hold theirs
+    service.append(socket('10.0.0.7', 1), 'e', new Float32Array(10));
+    expect(() => service.append(socket('10.0.0.5', 1), 'e', new Float32Array(1))).toThrow(expect.objectContaining({ code: 'busy', message: expect.stringContaining('remote clients') }));
+    // the local session (the UI's Timeline export) still gets a full share
+    expect(service.append({ callerId: 'window-1', clientId: 'local', remote: false }, 'timeline', new Float32Array(10))).toEqual({ numSamples: 10 });
+    expect(service.numOpen).toBe(4); // refused exports were not left open
+  });
+
+  it('drops a connection’s unfinished exports when it goes away, giving its client its share back', async () => {
+    const limits = { ...defaultExportLimits(), maxSamplesPerClient: 10 };
+    const service = new ExportService(limits);
+    const first = { callerId: 'ws-1', clientId: '10.0.0.9', remote: true };
+    const second = { callerId: 'ws-2', clientId: '10.0.0.9', remote: true };
+    service.append(first, 'e', new Float32Array(10));
+    expect(() => service.append(second, 'e', new Float32Array(1))).toThrow(expect.objectContaining({ code: 'busy' }));
+    expect(service.dropCaller('ws-1')).toBe(1);
+    expect(service.numOpen).toBe(0);
+    expect(service.append(second, 'e', new Float32Array(10))).toEqual({ numSamples: 10 });
+    await expect(service.encode(first, { exportId: 'e', sampleRateHz: RATE_HZ, format: 'pcm' })).rejects.toMatchObject({ code: 'not-found' });
   });
 
   it('bounds the samples held across all callers', () => {
@@ -102,6 +132,28 @@ describe('studio:export over the contract', () => {
   };
   const services = new StudioServices({ host, appInfo: () => ({ version: 't', hostKind: 'headless', platform: 'linux', userDataDir: '/tmp', syntheticModel: true }) });
   const bridge = createInMemoryBridge(new Dispatcher(services.handlers, { warn: () => {} }), services);
+
+  it('drops an export when the connection that started it goes away', async () => {
+    const dispatcher = new Dispatcher(services.handlers, { warn: () => {} });
+    const first = createInMemoryBridge(dispatcher, services, 'ws-9', 'client');
+    expect(await first.invoke(CHANNELS.appendExportAudio, { exportId: 'gone', pcm: tone(100) })).toMatchObject({ ok: true });
+    first.close();
+    const again = createInMemoryBridge(dispatcher, services, 'ws-9', 'client');
+    expect(await again.invoke(CHANNELS.encodeExportAudio, { exportId: 'gone', sampleRateHz: RATE_HZ, format: 'wav' })).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    again.close();
+  });
+
+  it('counts the exports of every connection of one client against that client', async () => {
+    const dispatcher = new Dispatcher(services.handlers, { warn: () => {} });
+    const socket = (n: number) => ({ callerId: `ws-${n}`, clientId: 'remote 10.0.0.9', role: 'client' as const, emit: () => {} });
+    const append = (n: number) => dispatcher.dispatch(CHANNELS.appendExportAudio, { exportId: 'e', pcm: tone(10) }, socket(n));
+    expect(await append(1)).toMatchObject({ ok: true });
+    expect(await append(2)).toMatchObject({ ok: true });
+    expect(await append(3)).toMatchObject({ ok: false, error: { code: 'busy', details: { numOpen: 2, limit: defaultExportLimits().maxOpenExportsPerClient } } });
+    for (const n of [1, 2]) services.detach(`ws-${n}`);
+    expect(await append(3)).toMatchObject({ ok: true });
+    services.detach('ws-3');
+  });
 
   it('encodes chunked PCM to an MP3 that mpg123 decodes to the same length and tone', async () => {
     const numSamples = RATE_HZ * 2;

@@ -20,7 +20,7 @@ import { BenchService, createLibraryRunStore, createProtocolBenchRunner, type Be
 import { createBenchRunStore, type BenchRunStore } from '../library/bench-run-store';
 import type { SqliteBackendLoader } from '../library/open-sqlite';
 import { ModelsService, type ModelManagerPort } from './models-service';
-import { ExportService } from './export-service';
+import { ExportService, exportOwnerOf } from './export-service';
 import { ssmlOptionsForRequest } from '../ssml/ssml-options';
 import type { FileGrants } from '../access/file-grants';
 import { VoiceLibraryService, defaultReservedVoiceNames, selectSavedVoices } from './voice-library-service';
@@ -192,8 +192,8 @@ export class StudioServices {
       [CHANNELS.modelsState]: async (_req, ctx) => forCaller(ctx, await this.uiServices().models.modelsState(), clientModelsState),
       [CHANNELS.removeModel]: async (req) => ({ removed: await this.uiServices().models.removeModel(req.modelId) }),
       [CHANNELS.verifyModel]: async (req) => this.uiServices().models.verifyModel(req.modelId),
-      [CHANNELS.appendExportAudio]: async (req, ctx) => this.exports.append(ctx.callerId, req.exportId, req.pcm),
-      [CHANNELS.encodeExportAudio]: async (req, ctx) => this.exports.encode(ctx.callerId, req),
+      [CHANNELS.appendExportAudio]: async (req, ctx) => this.exports.append(exportOwnerOf(ctx), req.exportId, req.pcm),
+      [CHANNELS.encodeExportAudio]: async (req, ctx) => this.exports.encode(exportOwnerOf(ctx), req),
       [CHANNELS.showOpenProject]: async () => this.desktop().showOpenProject(),
       [CHANNELS.showSaveProject]: async (req) => this.desktop().showSaveProject(req.suggestedName),
       [CHANNELS.showImportAudio]: async () => this.desktop().showImportAudio(),
@@ -335,9 +335,10 @@ export class StudioServices {
     return () => this.detach(ctx.callerId);
   }
 
-  /** A caller went away: forget it and cancel what it still had in flight. */
+  /** A caller went away: forget it, cancel what it still had in flight and drop its unfinished exports. */
   detach(callerId: string): void {
     this.subscribers.delete(callerId);
+    this.exports.dropCaller(callerId);
     for (const [requestId, ctx] of this.owners) {
       if (ctx.callerId === callerId) void this.options.host.call('cancel', { requestId }).catch(() => {});
     }
