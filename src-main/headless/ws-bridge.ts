@@ -5,11 +5,12 @@
  * cancels what it had in flight. Malformed messages and calls that break the contract (unknown
  * channel, invalid payload) are answered, logged at a bounded rate, and a socket that keeps sending
  * them is closed (1008, policy violation). The local admin session may send messages big enough for
- * a reference clip upload; other sockets are held to a small cap. Each socket is a caller of its own;
+ * a reference clip upload; other sockets are held to a small cap, and a remote client's calls awaiting
+ * replies to a share of the uploads pool (upload-shares.ts). Each socket is a caller of its own;
  * quotas count by client (clientIdOf), over all of a client's sockets.
  */
 import type { Server } from 'node:http';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { decodeWire, encodeWire, type WireClientMessage, type WireServerMessage } from '../../src-shared/wire';
 import { StudioError } from '../../src-shared/errors';
 import type { Dispatcher, CallContext } from '../api/dispatcher';
@@ -17,6 +18,7 @@ import type { StudioServices } from '../services/studio-services';
 import type { AccessPolicy } from '../access/access-policy';
 import { createRateLimitedLog } from '../api/rate-limited-log';
 import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
+import { UploadShares } from './upload-shares';
 
 /** A message of a client socket: enough for any call but a clip upload (which is an admin call). */
 export const CLIENT_MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
@@ -24,6 +26,10 @@ export const CLIENT_MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
 export const ADMIN_MAX_MESSAGE_BYTES = Math.ceil(MAX_REFERENCE_BYTES / 3) * 4 + 1024 * 1024;
 /** Malformed messages or contract-breaking calls a socket may send before it is closed (policy violation, 1008). */
 export const MAX_BAD_MESSAGES = 20;
+/** Bytes of calls one remote client may have awaiting replies, over all its sockets: eight full messages. */
+export const CLIENT_MAX_UPLOAD_BYTES_IN_FLIGHT = 8 * CLIENT_MAX_MESSAGE_BYTES;
+/** Seconds a client refused for its upload share should wait. */
+const UPLOAD_RETRY_AFTER_S = 1;
 /** A socket closed for bad messages that does not finish the close handshake is cut after this. */
 const CLOSE_GRACE_MS = 1_000;
 
@@ -40,6 +46,8 @@ export interface WsBridgeOptions {
   services: StudioServices;
   policy: AccessPolicy;
   log: (m: string) => void;
+  /** Overrides CLIENT_MAX_UPLOAD_BYTES_IN_FLIGHT (tests). */
+  clientMaxUploadBytesInFlight?: number;
 }
 
 export interface WsBridge {
@@ -56,6 +64,7 @@ export function attachWsBridge(server: Server, options: WsBridgeOptions): WsBrid
   };
   const logBad = createRateLimitedLog(options.log);
   const logRefused = createRateLimitedLog(options.log);
+  const uploads = new UploadShares(options.clientMaxUploadBytesInFlight ?? CLIENT_MAX_UPLOAD_BYTES_IN_FLIGHT);
   let nextCaller = 1;
   let closed = false;
 
@@ -124,7 +133,17 @@ export function attachWsBridge(server: Server, options: WsBridgeOptions): WsBrid
         bad(typeof msg?.id === 'number' ? msg.id : -1, 'not a call');
         return;
       }
-      void dispatcher.dispatch(msg.channel, msg.payload, ctx).then((reply) => send({ kind: 'reply', id: msg.id, reply }));
+      // A remote client's calls awaiting replies hold its share of the uploads pool; the local session is not held to one.
+      const numBytes = role === 'client' ? messageBytes(data) : 0;
+      if (numBytes > 0 && !uploads.tryTake(clientId, numBytes)) {
+        const error = new StudioError('busy', `this client already has ${uploads.held(clientId)} bytes of calls awaiting replies over its connections (its share is ${uploads.maxBytesPerClient}); wait for replies before sending more`, { numHeldBytes: uploads.held(clientId), limitBytes: uploads.maxBytesPerClient, retryAfterS: UPLOAD_RETRY_AFTER_S });
+        send({ kind: 'reply', id: msg.id, reply: { ok: false, error: error.toJSON() } });
+        return;
+      }
+      void dispatcher
+        .dispatch(msg.channel, msg.payload, ctx)
+        .then((reply) => send({ kind: 'reply', id: msg.id, reply }))
+        .finally(() => uploads.release(clientId, numBytes));
     });
     ws.on('close', detach);
     ws.on('error', detach);
@@ -146,4 +165,9 @@ export function attachWsBridge(server: Server, options: WsBridgeOptions): WsBrid
       }
     },
   };
+}
+
+function messageBytes(data: RawData): number {
+  if (Array.isArray(data)) return data.reduce((n, b) => n + b.byteLength, 0);
+  return data.byteLength;
 }
