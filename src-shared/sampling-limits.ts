@@ -11,6 +11,8 @@ import type { SamplingParams } from './synthesis';
 export const DEFAULT_SEED = 42;
 /** Seeds are 32-bit unsigned in every request schema (the engine itself takes any safe integer). */
 export const MAX_SEED = 2 ** 32 - 1;
+/** A seed's valid values, in the shape the UI's number fields take. */
+export const SEED_LIMIT = Object.freeze({ min: 0, max: MAX_SEED, integer: true });
 
 export interface SamplingParamLimit {
   min: number;

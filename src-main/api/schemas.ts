@@ -7,6 +7,7 @@ import { CHANNELS, type Channel } from '../../src-shared/ipc-contract';
 import { AUDIO_FORMATS, OUTPUT_LOUDNESS_LIMITS } from '../../src-shared/audio-format';
 import { EXPORT_CHUNK_MAX_SAMPLES } from '../../src-shared/contract/export';
 import { VOICE_ID_PATTERN } from '../../src-shared/contract/voices';
+import { BENCH_RUN_LIMITS } from '../../src-shared/contract/bench';
 import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
 import { MAX_SEED, SAMPLING_PARAM_LIMITS, samplingParamRule, type NumericSamplingParam } from '../../src-shared/sampling-limits';
 
@@ -180,9 +181,9 @@ const benchRunInputSchema = z.strictObject({
     .min(1)
     .max(2),
   workloads: z.array(z.enum(['plain', 'processed'])).min(1).max(2),
-  clientCounts: z.array(z.number().int().min(1).max(512)).min(1).max(16),
-  windowMs: z.number().int().min(1_000).max(3_600_000),
-  numPasses: z.number().int().min(1).max(10),
+  clientCounts: z.array(z.number().int().min(BENCH_RUN_LIMITS.numClients.min).max(BENCH_RUN_LIMITS.numClients.max)).min(1).max(BENCH_RUN_LIMITS.maxClientCounts),
+  windowMs: z.number().int().min(BENCH_RUN_LIMITS.windowMs.min).max(BENCH_RUN_LIMITS.windowMs.max),
+  numPasses: z.number().int().min(BENCH_RUN_LIMITS.numPasses.min).max(BENCH_RUN_LIMITS.numPasses.max),
   voice: z.string().min(1).max(64).optional(),
 });
 

@@ -12,6 +12,7 @@ import { keymap } from '@codemirror/view';
 import { xml } from '@codemirror/lang-xml';
 import { setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { ssmlElements } from './ssml-schema';
+import { NumberField } from './NumberField';
 import { ssmlEditorTheme } from './ssml-editor-theme';
 import { useColourScheme } from './useColourScheme';
 import { EMPHASIS_CHOICES, NO_TUNING, TUNING_RANGES, addEmphasis, insertBreak, tuneProsody, type EmphasisLevel, type Edit, type ProsodyTuning } from './ssml-tuning';
@@ -184,7 +185,7 @@ export function SsmlEditor(props: SsmlEditorProps) {
           </button>
         </span>
         <span className="inline">
-          <input type="number" aria-label="Pause length in ms" min={TUNING_RANGES.breakMs.min} max={TUNING_RANGES.breakMs.max} step={TUNING_RANGES.breakMs.step} value={breakMs} disabled={!ssml} onChange={(e) => setBreakMs(Number(e.target.value))} data-testid="tune-break-ms" style={{ width: '5.5em' }} />
+          <NumberField aria-label="Pause length in ms" range={TUNING_RANGES.breakMs} step={TUNING_RANGES.breakMs.step} value={breakMs} disabled={!ssml} onValue={(ms) => ms !== null && setBreakMs(ms)} data-testid="tune-break-ms" style={{ width: '5.5em' }} />
           <button disabled={!ssml} data-testid="tune-break-insert" onClick={() => tune((d, _f, t) => insertBreak(d, t, breakMs), `Pause of ${breakMs} ms inserted.`)}>
             Insert pause
           </button>

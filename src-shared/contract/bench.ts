@@ -36,6 +36,17 @@ export interface BenchRunInput {
   voice?: string;
 }
 
+/**
+ * The valid values of a run's numbers: the request schema checks them and the Benchmark form's fields
+ * take their bounds from here. Window in milliseconds; client counts per measurement.
+ */
+export const BENCH_RUN_LIMITS = Object.freeze({
+  numClients: Object.freeze({ min: 1, max: 512, integer: true }),
+  maxClientCounts: 16,
+  windowMs: Object.freeze({ min: 1_000, max: 3_600_000, integer: true }),
+  numPasses: Object.freeze({ min: 1, max: 10, integer: true }),
+});
+
 /** One live sample, about 4 per second while a measurement runs. */
 export interface BenchSample {
   runId: string;

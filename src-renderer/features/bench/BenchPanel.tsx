@@ -6,15 +6,21 @@
 import { useEffect, useMemo } from 'react';
 import { useStudioStore } from '../../store/store';
 import { LiveChart } from '../../components/LiveChart';
-import type { BenchRunInput, BenchWorkload } from '../../../src-shared/contract/bench';
+import { BENCH_RUN_LIMITS, type BenchRunInput, type BenchWorkload } from '../../../src-shared/contract/bench';
+import { NumberField } from '../../components/NumberField';
 import { exportBench, loadBenchRuns, loadBenchVoices, startBench, stopBench } from './bench-actions';
 import { BenchCompare, BenchTables } from './BenchTables';
 import { CompareCharts } from './CompareCharts';
 import { EngineList } from './EngineList';
+import { speakableSavedVoices } from '../voice-library/voice-fit';
+import { speakerDisplayName } from '../voice-library/voice-names';
 
-function parseCounts(text: string): number[] {
-  return text.split(/[\s,]+/).map(Number).filter((n) => Number.isInteger(n) && n > 0);
-}
+/** The voice a run speaks in when none is picked (the bench protocol's). */
+const BENCH_DEFAULT_VOICE = 'ryan';
+
+const { numClients, maxClientCounts, windowMs: windowLimit, numPasses } = BENCH_RUN_LIMITS;
+/** The window in seconds, as the field shows it. */
+const WINDOW_S_RANGE = { min: windowLimit.min / 1000, max: windowLimit.max / 1000 };
 
 function BenchForm({ form, onChange, disabled }: { form: BenchRunInput; onChange(f: BenchRunInput): void; disabled: boolean }) {
   const toggleWorkload = (w: BenchWorkload, on: boolean) => {
@@ -23,7 +29,10 @@ function BenchForm({ form, onChange, disabled }: { form: BenchRunInput; onChange
   };
   const twoVariants = form.variants.length === 2;
   const speakers = useStudioStore((s) => s.voices);
-  const saved = useStudioStore((s) => s.savedVoices);
+  const modelInfo = useStudioStore((s) => s.modelInfo);
+  // only the saved voices the loaded model can speak (a Base model speaks cloned voices, a VoiceDesign model designed ones)
+  const saved = speakableSavedVoices(useStudioStore((s) => s.savedVoices), modelInfo);
+  const hasDefault = speakers.some((v) => v.name === BENCH_DEFAULT_VOICE);
   return (
     <fieldset disabled={disabled} className="bench-form">
       <legend>Run</legend>
@@ -55,18 +64,20 @@ function BenchForm({ form, onChange, disabled }: { form: BenchRunInput; onChange
           </label>
         ))}
         <label>
-          Clients <input aria-label="Client counts" value={form.clientCounts.join(', ')} onChange={(e) => { const c = parseCounts(e.target.value); if (c.length) onChange({ ...form, clientCounts: c }); }} />
+          Clients <NumberField list aria-label="Client counts" range={numClients} maxItems={maxClientCounts} value={form.clientCounts} onValue={(c) => onChange({ ...form, clientCounts: c })} />
         </label>
         <label>
-          Window (s) <input aria-label="Window seconds" type="number" min={1} value={form.windowMs / 1000} onChange={(e) => onChange({ ...form, windowMs: Math.max(1, Number(e.target.value) || 1) * 1000 })} />
+          Window (s) <NumberField aria-label="Window seconds" range={WINDOW_S_RANGE} value={form.windowMs / 1000} onValue={(s) => s !== null && onChange({ ...form, windowMs: Math.round(s * 1000) })} />
         </label>
         <label>
           Voice{' '}
           <select aria-label="Voice" data-testid="bench-voice" value={form.voice ?? ''} onChange={(e) => onChange({ ...form, voice: e.target.value || undefined })}>
-            <option value="">default (ryan)</option>
+            <option value="" disabled={modelInfo !== null && !hasDefault}>
+              default ({BENCH_DEFAULT_VOICE}){modelInfo !== null && !hasDefault ? ' — not on this model' : ''}
+            </option>
             {speakers.map((v) => (
               <option key={v.name} value={v.name}>
-                {v.name}
+                {speakerDisplayName(v.name)}
               </option>
             ))}
             {saved.map((v) => (
@@ -75,9 +86,14 @@ function BenchForm({ form, onChange, disabled }: { form: BenchRunInput; onChange
               </option>
             ))}
           </select>
+          {modelInfo !== null && speakers.length === 0 && saved.length === 0 && (
+            <span className="hint" role="status" data-testid="bench-voice-none">
+              The loaded model has no voice to speak: {modelInfo.kind === 'base' ? 'clone a voice on Speak first' : 'load a model with speakers'}.
+            </span>
+          )}
         </label>
         <label>
-          Passes <input aria-label="Passes" type="number" min={1} max={10} value={form.numPasses} onChange={(e) => onChange({ ...form, numPasses: Math.max(1, Math.min(10, Math.floor(Number(e.target.value) || 1))) })} />
+          Passes <NumberField aria-label="Passes" range={numPasses} value={form.numPasses} onValue={(n) => n !== null && onChange({ ...form, numPasses: n })} />
         </label>
       </div>
     </fieldset>

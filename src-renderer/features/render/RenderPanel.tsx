@@ -7,7 +7,8 @@ import { useEffect, useState } from 'react';
 import type { RenderSource } from '../../../src-shared/contract/render';
 import type { RecentProject } from '../../../src-shared/contract/projects';
 import { useStudioStore } from '../../store/store';
-import { MAX_SEED } from '../../../src-shared/sampling-limits';
+import { SEED_LIMIT } from '../../../src-shared/sampling-limits';
+import { NumberField } from '../../components/NumberField';
 import { isDesktopApp } from '../../ipc/client';
 import { chooseRenderDocument, followRenders, listRenderableProjects, saveRenderQueue, startRender } from './render-actions';
 import { RenderJobCard } from './RenderJobCard';
@@ -99,7 +100,7 @@ export function RenderPanel() {
       <div className="toolbar">
         <span className="muted">Voice {voice.voice} · {voice.language} (Voice page)</span>
         <label className="inline">
-          Seed <input type="number" aria-label="Render seed" min={0} max={MAX_SEED} value={seed} onChange={(e) => setSeed(Math.max(0, Math.min(MAX_SEED, Math.floor(Number(e.target.value) || 0))))} />
+          Seed <NumberField aria-label="Render seed" range={SEED_LIMIT} value={seed} onValue={(s) => s !== null && setSeed(s)} />
         </label>
         <input className="grow" aria-label="Output folder" placeholder="Output folder (default: the data folder's renders/)" value={outputDir} onChange={(e) => setOutputDir(e.target.value)} />
         <button className="primary" disabled={!ready} onClick={() => void startRender(sourceOf(kind, draft, editor), { seed, outputDir: outputDir.trim() || undefined })}>Start render</button>

@@ -8,13 +8,15 @@ import { useStudioStore } from '../../store/store';
 import { DEFAULT_OUTPUT_LOUDNESS, OUTPUT_LOUDNESS_LIMITS } from '../../../src-shared/audio-format';
 import { THEMES, applyTheme, readTheme, type Theme } from './theme';
 import { loadedModelName } from '../models/model-name';
+import { NumberField } from '../../components/NumberField';
 
 /** The loudness target and ceiling inputs: applied on Apply, checked against the contract's ranges. */
 function LoudnessSetting() {
   const current = useStudioStore((s) => s.outputLoudness);
   const setOutputLoudness = useStudioStore((s) => s.setOutputLoudness);
-  const [lufs, setLufs] = useState(String(current.targetLufs));
-  const [ceiling, setCeiling] = useState(String(current.truePeakCeilingDbtp));
+  // held as typed (empty allowed) and checked on Apply, so an out-of-range value gets the contract's message
+  const [lufs, setLufs] = useState<number | null>(current.targetLufs);
+  const [ceiling, setCeiling] = useState<number | null>(current.truePeakCeilingDbtp);
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
   const apply = (targetLufs: number, truePeakCeilingDbtp: number) => {
     const problem = setOutputLoudness({ targetLufs, truePeakCeilingDbtp });
@@ -28,23 +30,23 @@ function LoudnessSetting() {
       data-testid="loudness-setting"
       onSubmit={(e) => {
         e.preventDefault();
-        apply(lufs.trim() === '' ? NaN : Number(lufs), ceiling.trim() === '' ? NaN : Number(ceiling));
+        apply(lufs ?? NaN, ceiling ?? NaN);
       }}
     >
       <label>
         Loudness target (LUFS){' '}
-        <input type="number" step={0.5} min={t.min} max={t.max} value={lufs} onChange={(e) => setLufs(e.target.value)} data-testid="loudness-target" style={{ width: '6em' }} />
+        <NumberField step={0.5} allowEmpty title={`${t.min} to ${t.max} LUFS`} value={lufs} onValue={setLufs} data-testid="loudness-target" style={{ width: '6em' }} />
       </label>
       <label>
         True-peak ceiling (dBTP){' '}
-        <input type="number" step={0.1} min={c.min} max={c.max} value={ceiling} onChange={(e) => setCeiling(e.target.value)} data-testid="loudness-ceiling" style={{ width: '6em' }} />
+        <NumberField step={0.1} allowEmpty title={`${c.min} to ${c.max} dBTP`} value={ceiling} onValue={setCeiling} data-testid="loudness-ceiling" style={{ width: '6em' }} />
       </label>
       <button type="submit" data-testid="loudness-apply">Apply</button>
       <button
         type="button"
         onClick={() => {
-          setLufs(String(DEFAULT_OUTPUT_LOUDNESS.targetLufs));
-          setCeiling(String(DEFAULT_OUTPUT_LOUDNESS.truePeakCeilingDbtp));
+          setLufs(DEFAULT_OUTPUT_LOUDNESS.targetLufs);
+          setCeiling(DEFAULT_OUTPUT_LOUDNESS.truePeakCeilingDbtp);
           apply(DEFAULT_OUTPUT_LOUDNESS.targetLufs, DEFAULT_OUTPUT_LOUDNESS.truePeakCeilingDbtp);
         }}
       >

@@ -12,6 +12,7 @@ import type { SavedVoice } from '../../../src-shared/contract/voices';
 import type { ModelEntry } from '../../../src-shared/contract/models';
 import { SpeakPanel } from './SpeakPanel';
 import { clearPreviewCache } from './speak-actions';
+import { clearField, typeKeys } from '../../testing/type-keys';
 
 const DEFAULTS: SamplingParams = { doSample: true, temperature: 0.9, topK: 50, topP: 1, repetitionPenalty: 1.05, subtalkerDoSample: true, subtalkerTemperature: 0.9, subtalkerTopK: 50, subtalkerTopP: 1, maxNewTokens: 2048 };
 const VOICES = ['vivian', 'ryan', 'aiden'].map((name) => ({ name, description: `${name} voice`, nativeLanguage: 'english', dialect: null }));
@@ -138,7 +139,7 @@ describe('SpeakPanel', () => {
     const { unmount } = render(<SpeakPanel />);
     const speaker = (await screen.findByTestId('speak-speaker')) as HTMLSelectElement;
     await waitFor(() => expect(useStudioStore.getState().savedVoices).toHaveLength(3));
-    expect(optionLabels(speaker)).toEqual(['vivian — english', 'ryan — english', 'aiden — english']);
+    expect(optionLabels(speaker)).toEqual(['Vivian — english', 'Ryan — english', 'Aiden — english']);
     unmount();
 
     // A 0.6B Base model: the voice cloned with a 0.6B Base model only; the one picked before stays visible, disabled, with the reason.
@@ -161,5 +162,21 @@ describe('SpeakPanel', () => {
     setBridge({ ...fake.bridge, invoke: async (channel, request) => (channel === 'studio:models.list' ? { ok: true, value: [entry] as never } : fake.bridge.invoke(channel, request)) });
     render(<SpeakPanel />);
     await waitFor(() => expect(screen.getByTestId('speak-model').textContent).toBe('my-checkpoint (local folder)'));
+  });
+  it('uses a typed seed even after "new random seed each time" was on, and shows 042 as 42', async () => {
+    render(<SpeakPanel />);
+    await screen.findByText('Tiny', { exact: false });
+    fireEvent.click(screen.getByTestId('speak-seed-random'));
+    expect(useStudioStore.getState().seedMode).toBe('random');
+    const seed = screen.getByTestId('speak-seed') as HTMLInputElement;
+    clearField(seed);
+    typeKeys(seed, '042');
+    fireEvent.blur(seed);
+    expect(seed.value).toBe('42');
+    expect(useStudioStore.getState().seedMode).toBe('keep');
+    expect((screen.getByTestId('speak-seed-random') as HTMLInputElement).checked).toBe(false);
+    fireEvent.click(screen.getByTestId('speak-generate'));
+    await waitFor(() => expect(fake.syntheses).toHaveLength(1));
+    expect(fake.syntheses[0].seed).toBe(42);
   });
 });

@@ -7,7 +7,8 @@
 import { useEffect, useMemo } from 'react';
 import { useStudioStore } from '../../store/store';
 import { encodeWav, downloadBytes } from '../../components/wav-encode';
-import { MAX_SEED } from '../../../src-shared/sampling-limits';
+import { SEED_LIMIT } from '../../../src-shared/sampling-limits';
+import { NumberField } from '../../components/NumberField';
 import { loadVoiceData } from '../voice/voice-actions';
 import { DiceIcon, SamplingFields } from '../voice/VoicePanel';
 import { cancelAll, randomSeed } from '../timeline/generate-actions';
@@ -15,7 +16,7 @@ import { previewVoice, speak } from './speak-actions';
 import type { SpeakResult } from './speak.slice';
 import { SavedVoicesPanel, savedVoiceLabel } from '../voice-library/SavedVoicesPanel';
 import { savedVoiceMismatch, speakableSavedVoices } from '../voice-library/voice-fit';
-import { voiceDisplayName } from '../voice-library/voice-names';
+import { speakerDisplayName, voiceDisplayName } from '../voice-library/voice-names';
 import { loadedModelName } from '../models/model-name';
 
 function UsedLine({ r }: { r: SpeakResult }) {
@@ -146,7 +147,7 @@ export function SpeakPanel() {
               <select id="speak-speaker" data-testid="speak-speaker" value={settings.voice} onChange={(e) => update({ voice: e.target.value })}>
                 {voices.map((v) => (
                   <option key={v.name} value={v.name}>
-                    {v.name} — {v.nativeLanguage}
+                    {speakerDisplayName(v.name)} — {v.nativeLanguage}
                   </option>
                 ))}
                 {unavailable && (
@@ -189,7 +190,18 @@ export function SpeakPanel() {
           <div className="field">
             <label htmlFor="speak-seed">Seed</label>
             <div className="inline">
-              <input id="speak-seed" data-testid="speak-seed" type="number" min={0} max={MAX_SEED} value={settings.seed} onChange={(e) => update({ seed: Math.max(0, Math.min(MAX_SEED, Math.floor(Number(e.target.value) || 0))) })} />
+              {/* a typed seed is meant to be used: it turns "new random seed each time" off rather than being ignored */}
+              <NumberField
+                id="speak-seed"
+                data-testid="speak-seed"
+                range={SEED_LIMIT}
+                value={settings.seed}
+                onValue={(seed) => {
+                  if (seed === null) return;
+                  update({ seed });
+                  if (seedMode === 'random') setSeedMode('keep');
+                }}
+              />
               <button className="icon-button" aria-label="Random seed" title="Random seed" onClick={() => update({ seed: randomSeed() })}>
                 <DiceIcon />
               </button>

@@ -12,7 +12,7 @@ import { withChosenTakeSync } from '../library/library-actions';
 import { playPcm, stopPcm } from '../../components/pcm-player';
 import { NumberField } from '../../components/NumberField';
 import { voiceDisplayName } from '../voice-library/voice-names';
-import { MAX_SEED } from '../../../src-shared/sampling-limits';
+import { SEED_LIMIT } from '../../../src-shared/sampling-limits';
 import { isEdited, NO_EDIT, takeSamples, type ClipAudio } from './compose-timeline';
 import { generate, type SeedChoice } from './generate-actions';
 
@@ -146,7 +146,7 @@ export function TurnTakes({ turn, sampleRateHz, region, onPlayRegion, exportLabe
           </select>
         </label>
         {seedKind === 'typed' && (
-          <input type="number" aria-label={`Typed seed for turn ${n}`} data-testid={`take-typed-seed-${turn.turnIndex}`} min={0} max={MAX_SEED} value={typedSeed} onChange={(e) => setTypedSeed(Math.max(0, Math.min(MAX_SEED, Math.floor(Number(e.target.value) || 0))))} />
+          <NumberField aria-label={`Typed seed for turn ${n}`} data-testid={`take-typed-seed-${turn.turnIndex}`} range={SEED_LIMIT} value={typedSeed} onValue={(s) => s !== null && setTypedSeed(s)} />
         )}
         <button data-testid={`regenerate-${turn.turnIndex}`} disabled={busy} onClick={() => void generate({ turnIndex: turn.turnIndex, seed: seedChoice })}>
           {busy ? 'Making a take…' : 'New take'}

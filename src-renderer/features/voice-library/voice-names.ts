@@ -22,3 +22,15 @@ export function voicesMatching(search: string, builtIn: readonly { name: string 
   const hits = (name: string) => name.toLowerCase().includes(key);
   return [...new Set([...builtIn.filter((v) => hits(v.name)).map((v) => v.name), ...saved.filter((v) => hits(v.name)).flatMap((v) => [v.id, v.name])])];
 }
+
+/**
+ * A model speaker's name as a person reads it: 'uncle_fu' → 'Uncle Fu', 'ono_anna' → 'Ono Anna'.
+ * For display only; requests, SSML and clips keep the name the model knows.
+ */
+export function speakerDisplayName(name: string): string {
+  return name
+    .split(/[_\s]+/)
+    .filter(Boolean)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
+}

@@ -6,6 +6,8 @@ import { useStudioStore } from '../../store/store';
 import { installScriptedBridge } from '../../testing/scripted-bridge';
 import { resetBetweenTests } from '../../testing/reset-between-tests';
 import type { ModelInfo, SamplingParams } from '../../../src-shared/synthesis';
+import { SAMPLING_PARAM_LIMITS } from '../../../src-shared/sampling-limits';
+import { clearField, typeKeys } from '../../testing/type-keys';
 import { VoicePanel } from './VoicePanel';
 
 const DEFAULTS: SamplingParams = { doSample: true, temperature: 0.9, topK: 50, topP: 1, repetitionPenalty: 1.05, subtalkerDoSample: true, subtalkerTemperature: 0.9, subtalkerTopK: 50, subtalkerTopP: 1, maxNewTokens: 2048 };
@@ -52,5 +54,37 @@ describe('VoicePanel', () => {
     }
     // five rolls out of 2^31 values: at least two distinct seeds unless the dice is broken
     expect(seeds.size).toBeGreaterThan(1);
+  });
+  it('keeps Temperature when the field is cleared (not 0, which is greedy) and types 0.7 as 0.7', async () => {
+    render(<VoicePanel />);
+    const temperature = (await screen.findByLabelText('Temperature')) as HTMLInputElement;
+    clearField(temperature);
+    expect(useStudioStore.getState().voiceSettings.params?.temperature ?? DEFAULTS.temperature).toBe(0.9);
+    typeKeys(temperature, '0.7');
+    expect(temperature.value).toBe('0.7');
+    expect(useStudioStore.getState().voiceSettings.params?.temperature).toBe(0.7);
+    clearField(temperature);
+    fireEvent.blur(temperature);
+    expect(temperature.value).toBe('0.7');
+  });
+
+  it('bounds the sampling fields by the shared table the engine checks', async () => {
+    render(<VoicePanel />);
+    const temperature = (await screen.findByLabelText('Temperature')) as HTMLInputElement;
+    expect(temperature.getAttribute('aria-valuemax')).toBe(String(SAMPLING_PARAM_LIMITS.temperature.max));
+    expect(temperature.getAttribute('aria-valuemin')).toBe(String(SAMPLING_PARAM_LIMITS.temperature.min));
+    const topK = screen.getByLabelText('Top-k') as HTMLInputElement;
+    clearField(topK);
+    typeKeys(topK, '9999');
+    fireEvent.blur(topK);
+    expect(useStudioStore.getState().voiceSettings.params?.topK).toBe(SAMPLING_PARAM_LIMITS.topK.max);
+  });
+
+  it('shows speakers by a proper name: uncle_fu as Uncle Fu', async () => {
+    render(<VoicePanel />);
+    await waitFor(() => expect(screen.getAllByRole('radio')).toHaveLength(9));
+    const names = Array.from(document.querySelectorAll('.speaker-name')).map((n) => n.textContent);
+    expect(names).toContain('Uncle Fu');
+    expect(names).toContain('Ono Anna');
   });
 });

@@ -6,10 +6,11 @@
  */
 import { useEffect } from 'react';
 import { useStudioStore } from '../../store/store';
-import type { SamplingParams } from '../../../src-shared/synthesis';
-import { MAX_SEED } from '../../../src-shared/sampling-limits';
+import { SAMPLING_PARAM_LIMITS, SEED_LIMIT, type NumericSamplingParam } from '../../../src-shared/sampling-limits';
+import { NumberField } from '../../components/NumberField';
 import { loadVoiceData, switchModel } from './voice-actions';
 import { speakableSavedVoices } from '../voice-library/voice-fit';
+import { speakerDisplayName } from '../voice-library/voice-names';
 import { loadedModelName, modelEntryName } from '../models/model-name';
 
 /** A die showing five, drawn inline (emoji glyphs are missing on many Linux desktops and in headless Chromium). */
@@ -25,15 +26,16 @@ export function DiceIcon() {
   );
 }
 
-const NUMBER_PARAMS: { key: keyof SamplingParams; label: string; step: number; min: number; max: number }[] = [
-  { key: 'temperature', label: 'Temperature', step: 0.05, min: 0.05, max: 2 },
-  { key: 'topK', label: 'Top-k', step: 1, min: 0, max: 4096 },
-  { key: 'topP', label: 'Top-p', step: 0.01, min: 0.01, max: 1 },
-  { key: 'repetitionPenalty', label: 'Repetition penalty', step: 0.01, min: 1, max: 2 },
-  { key: 'subtalkerTemperature', label: 'Code predictor temperature', step: 0.05, min: 0.05, max: 2 },
-  { key: 'subtalkerTopK', label: 'Code predictor top-k', step: 1, min: 0, max: 4096 },
-  { key: 'subtalkerTopP', label: 'Code predictor top-p', step: 0.01, min: 0.01, max: 1 },
-  { key: 'maxNewTokens', label: 'Max new frames', step: 1, min: 1, max: 8192 },
+/** Labels and arrow-key steps; the valid ranges are the shared SAMPLING_PARAM_LIMITS the engine checks. */
+const NUMBER_PARAMS: { key: NumericSamplingParam; label: string; step: number }[] = [
+  { key: 'temperature', label: 'Temperature', step: 0.05 },
+  { key: 'topK', label: 'Top-k', step: 1 },
+  { key: 'topP', label: 'Top-p', step: 0.01 },
+  { key: 'repetitionPenalty', label: 'Repetition penalty', step: 0.01 },
+  { key: 'subtalkerTemperature', label: 'Code predictor temperature', step: 0.05 },
+  { key: 'subtalkerTopK', label: 'Code predictor top-k', step: 1 },
+  { key: 'subtalkerTopP', label: 'Code predictor top-p', step: 0.01 },
+  { key: 'maxNewTokens', label: 'Max new frames', step: 1 },
 ];
 
 /** The sampling parameters with the checkpoint's defaults beside each and a reset (Voice and Speak screens). */
@@ -57,7 +59,7 @@ export function SamplingFields() {
         {NUMBER_PARAMS.map((p) => (
           <label key={p.key}>
             <span>{p.label}{defaults ? <span className="muted"> (default {String(defaults[p.key])})</span> : null}</span>
-            <input type="number" aria-label={p.label} step={p.step} min={p.min} max={p.max} value={Number(params[p.key])} onChange={(e) => setParam(p.key, Number(e.target.value) as never)} />
+            <NumberField aria-label={p.label} step={p.step} range={SAMPLING_PARAM_LIMITS[p.key]} value={params[p.key]} onValue={(v) => v !== null && setParam(p.key, v)} />
           </label>
         ))}
       </div>
@@ -123,7 +125,7 @@ export function VoicePanel() {
           {voices.map((v) => (
             <label key={v.name} className={`speaker ${v.name === settings.voice ? 'selected' : ''}`}>
               <input type="radio" name="speaker" value={v.name} checked={v.name === settings.voice} onChange={() => update({ voice: v.name })} />
-              <span className="speaker-name">{v.name}</span>
+              <span className="speaker-name">{speakerDisplayName(v.name)}</span>
               <span className="speaker-lang">{v.nativeLanguage}{v.dialect ? ` (${v.dialect})` : ''}</span>
               <span className="speaker-desc">{v.description}</span>
             </label>
@@ -154,7 +156,7 @@ export function VoicePanel() {
         <div className="field">
           <label htmlFor="seed">Seed</label>
           <div className="inline">
-            <input id="seed" type="number" min={0} max={MAX_SEED} value={settings.seed} onChange={(e) => update({ seed: Math.max(0, Math.min(MAX_SEED, Math.floor(Number(e.target.value) || 0))) })} />
+            <NumberField id="seed" range={SEED_LIMIT} value={settings.seed} onValue={(seed) => seed !== null && update({ seed })} />
             <button className="icon-button" aria-label="Random seed" title="Random seed" onClick={() => update({ seed: Math.floor(Math.random() * 2 ** 31) })}>
               <DiceIcon />
             </button>
