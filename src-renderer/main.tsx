@@ -1,8 +1,10 @@
 /**
- * Renderer entry: restores the last session (area, voice, texts, project) and mounts the app shell.
+ * Renderer entry: restores the last session (area, voice, texts, project) and mounts the app shell
+ * inside an error boundary.
  */
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { ErrorBoundary } from './components/ErrorBoundary';
 import { startSessionPersistence } from './app/session-persist';
 import { useStudioStore } from './store/store';
 import { applyTheme, readTheme } from './features/settings/theme';
@@ -11,4 +13,9 @@ import { applyTheme, readTheme } from './features/settings/theme';
 startSessionPersistence(useStudioStore, window.localStorage);
 applyTheme(readTheme(window.localStorage), window.localStorage);
 
-createRoot(document.getElementById('root')!).render(<App />);
+// The last line of defence: whatever the shell throws, the page says so and offers a reload, never blank.
+createRoot(document.getElementById('root')!).render(
+  <ErrorBoundary label="The studio">
+    <App />
+  </ErrorBoundary>,
+);

@@ -1,24 +1,29 @@
 /**
  * The app shell: a "Skip to main content" link first in the tab order, header with engine status
- * and the synthetic-model notice, navigation between the main areas, and the open area's panel.
- * Each area's UI lives in features/<area>/.
+ * and the synthetic-model notice, the connection banner while the host is away or this browser is
+ * signed out, navigation between the main areas, and the open area's panel. Each area's UI lives
+ * in features/<area>/.
  */
-import { Suspense, lazy } from 'react';
+import { Suspense } from 'react';
 import { AREAS, AREA_LABELS, type Area } from './shell.slice';
 import { useStudioStore } from '../store/store';
 import { useEngineStatus } from './useEngineStatus';
 import { AREA_PANELS } from './area-panels';
 import { DesktopBridge } from './DesktopBridge';
+import { ConnectionBanner } from './ConnectionBanner';
+import { ErrorBoundary } from '../components/ErrorBoundary';
+import { lazyWithRetry } from '../components/lazy-with-retry';
 import './app.css';
 
-const FirstRun = lazy(() => import('../features/models/FirstRun').then((m) => ({ default: m.FirstRun })));
+const FirstRun = lazyWithRetry(() => import('../features/models/FirstRun').then((m) => m.FirstRun));
 
 export function App() {
   useEngineStatus();
   const area = useStudioStore((s) => s.area);
   const setArea = useStudioStore((s) => s.setArea);
   const status = useStudioStore((s) => s.engineStatus);
-  const connectionError = useStudioStore((s) => s.connectionError);
+  const connection = useStudioStore((s) => s.connection);
+  const numConnects = useStudioStore((s) => s.numConnects);
   const firstRunOpen = useStudioStore((s) => s.firstRunOpen);
   const Panel = AREA_PANELS[area];
   return (
@@ -37,13 +42,22 @@ export function App() {
       <header className="shell-header">
         <h1>Qwen3-TTS Studio</h1>
         <span className="engine-status" data-testid="engine-status" aria-live="polite">
-          {connectionError ? `Disconnected: ${connectionError}` : status ? `Engine ${status.state} · ${status.provider || '…'}` : 'Connecting…'}
+          {connection.state === 'disconnected'
+            ? 'Disconnected'
+            : connection.state === 'signed-out'
+              ? 'Signed out'
+              : status
+                ? `Engine ${status.state} · ${status.provider || '…'}`
+                : 'Connecting…'}
         </span>
       </header>
+      <ConnectionBanner connection={connection} />
       {status?.model?.synthetic === true && area === 'speak' && (
-        <Suspense fallback={null}>
-          <FirstRun />
-        </Suspense>
+        <ErrorBoundary label="The first-run guide" retryKey={numConnects}>
+          <Suspense fallback={null}>
+            <FirstRun />
+          </Suspense>
+        </ErrorBoundary>
       )}
       {status?.model?.synthetic !== false && !firstRunOpen && (
         <div className="notice" role="note" data-testid="synthetic-notice">

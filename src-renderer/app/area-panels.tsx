@@ -1,11 +1,16 @@
 /**
  * Which panel each main area shows. Every area is wrapped in the studio session (autosave,
- * recovery prompt, shortcuts, voice data and saved voices), which starts once. Speak, the home,
- * is in the first chunk; every other area (Timeline with CodeMirror and wavesurfer, Benchmark with
- * recharts) is its own chunk loaded when first opened (budget: scripts/renderer-budget.test.ts).
+ * recovery prompt, shortcuts, voice data and saved voices), which starts once, and in an error
+ * boundary with Try again / Reload page. Speak, the home, is in the first chunk; every other area
+ * (Timeline with CodeMirror and wavesurfer, Benchmark with recharts) is its own chunk loaded when
+ * first opened (budget: scripts/renderer-budget.test.ts); a chunk that fails to load (the host
+ * restarted or is away) says so and is loaded again by itself, at the latest when the host is back.
  */
-import { Suspense, lazy, useEffect, type ComponentType } from 'react';
-import type { Area } from './shell.slice';
+import { Suspense, useEffect, type ComponentType } from 'react';
+import { AREA_LABELS, type Area } from './shell.slice';
+import { useStudioStore } from '../store/store';
+import { ErrorBoundary } from '../components/ErrorBoundary';
+import { lazyWithRetry } from '../components/lazy-with-retry';
 import { loadVoiceData } from '../features/voice/voice-actions';
 import { loadSavedVoices } from '../features/voice-library/voice-library-actions';
 import { useStudioKeys } from '../features/timeline/useStudioKeys';
@@ -14,18 +19,21 @@ import { checkRecovery, startAutosave } from '../features/projects/project-actio
 import { SpeakPanel } from '../features/speak/SpeakPanel';
 import '../components/studio.css';
 
-const VoicePanel = lazy(() => import('../features/voice/VoicePanel').then((m) => ({ default: m.VoicePanel })));
-const Workspace = lazy(() => import('../features/timeline/Workspace').then((m) => ({ default: m.Workspace })));
-const LibraryPanel = lazy(() => import('../features/library/LibraryPanel').then((m) => ({ default: m.LibraryPanel })));
-const RenderPanel = lazy(() => import('../features/render/RenderPanel').then((m) => ({ default: m.RenderPanel })));
-const BenchPanel = lazy(() => import('../features/bench/BenchPanel').then((m) => ({ default: m.BenchPanel })));
-const ModelsPanel = lazy(() => import('../features/models/ModelsPanel').then((m) => ({ default: m.ModelsPanel })));
-const SettingsPanel = lazy(() => import('../features/settings/SettingsPanel').then((m) => ({ default: m.SettingsPanel })));
+const VoicePanel = lazyWithRetry(() => import('../features/voice/VoicePanel').then((m) => m.VoicePanel));
+const Workspace = lazyWithRetry(() => import('../features/timeline/Workspace').then((m) => m.Workspace));
+const LibraryPanel = lazyWithRetry(() => import('../features/library/LibraryPanel').then((m) => m.LibraryPanel));
+const RenderPanel = lazyWithRetry(() => import('../features/render/RenderPanel').then((m) => m.RenderPanel));
+const BenchPanel = lazyWithRetry(() => import('../features/bench/BenchPanel').then((m) => m.BenchPanel));
+const ModelsPanel = lazyWithRetry(() => import('../features/models/ModelsPanel').then((m) => m.ModelsPanel));
+const SettingsPanel = lazyWithRetry(() => import('../features/settings/SettingsPanel').then((m) => m.SettingsPanel));
 
 let sessionStarted = false;
 
-function useStudioSession(): void {
+let numConnectsLoaded = 0;
+
+function useStudioSession(): number {
   useStudioKeys();
+  const numConnects = useStudioStore((s) => s.numConnects);
   useEffect(() => {
     if (sessionStarted) return;
     sessionStarted = true;
@@ -34,29 +42,38 @@ function useStudioSession(): void {
     void loadSavedVoices(); // every screen shows saved voices by name (clips record their ids)
     startAutosave();
   }, []);
+  useEffect(() => {
+    // Back after the host went away: it may have restarted on another model or library.
+    if (numConnects > 1 && numConnects > numConnectsLoaded) {
+      void loadVoiceData();
+      void loadSavedVoices();
+    }
+    numConnectsLoaded = Math.max(numConnectsLoaded, numConnects);
+  }, [numConnects]);
+  return numConnects;
 }
 
-function withSession(Panel: ComponentType): ComponentType {
+function withSession(Panel: ComponentType, area: Area): ComponentType {
   return function SessionPanel() {
-    useStudioSession();
+    const numConnects = useStudioSession();
     return (
-      <>
+      <ErrorBoundary label={`The ${AREA_LABELS[area]} area`} retryKey={numConnects}>
         <RecoveryPrompt />
         <Suspense fallback={<p className="hint" data-testid="area-loading">Loading…</p>}>
           <Panel />
         </Suspense>
-      </>
+      </ErrorBoundary>
     );
   };
 }
 
 export const AREA_PANELS: Record<Area, ComponentType> = {
-  speak: withSession(SpeakPanel),
-  voice: withSession(VoicePanel),
-  timeline: withSession(Workspace),
-  library: withSession(LibraryPanel),
-  render: withSession(RenderPanel),
-  bench: withSession(BenchPanel),
-  models: withSession(ModelsPanel),
-  settings: withSession(SettingsPanel),
+  speak: withSession(SpeakPanel, 'speak'),
+  voice: withSession(VoicePanel, 'voice'),
+  timeline: withSession(Workspace, 'timeline'),
+  library: withSession(LibraryPanel, 'library'),
+  render: withSession(RenderPanel, 'render'),
+  bench: withSession(BenchPanel, 'bench'),
+  models: withSession(ModelsPanel, 'models'),
+  settings: withSession(SettingsPanel, 'settings'),
 };

@@ -5,6 +5,7 @@
  * the fix) until a later one succeeds.
  */
 import { useStudioStore } from '../../store/store';
+import { CONNECTION_NOTICE_ID, hostBlockedReason } from '../../ipc/connection';
 import { cancelAll, requestGenerate } from './generate-actions';
 import type { GenerationJob } from './timeline.slice';
 
@@ -24,6 +25,7 @@ export function GenerationPanel() {
   const engine = useStudioStore((s) => s.engineStatus);
   const diagnostics = useStudioStore((s) => s.diagnostics);
   const refusal = useStudioStore((s) => s.generateRefusal);
+  const hostBlocked = useStudioStore((s) => hostBlockedReason(s.connection));
   const clearFinished = useStudioStore((s) => s.clearFinishedJobs);
   const active = jobs.filter((j) => j.state === 'waiting' || j.state === 'running');
   const waiting = jobs.filter((j) => j.state === 'waiting');
@@ -32,7 +34,7 @@ export function GenerationPanel() {
     <section className="panel generation-panel" aria-labelledby="generation-heading">
       <div className="panel-head">
         <h2 id="generation-heading">Generate</h2>
-        <button className="primary" data-testid="generate" onClick={requestGenerate} aria-keyshortcuts="Control+Enter Meta+Enter" disabled={diagnostics.length > 0} title={diagnostics.length > 0 ? 'Fix the SSML problems first' : 'Ctrl/Cmd+Enter'}>
+        <button className="primary" data-testid="generate" onClick={requestGenerate} aria-keyshortcuts="Control+Enter Meta+Enter" disabled={diagnostics.length > 0 || hostBlocked !== null} title={hostBlocked ?? (diagnostics.length > 0 ? 'Fix the SSML problems first' : 'Ctrl/Cmd+Enter')} aria-describedby={hostBlocked ? CONNECTION_NOTICE_ID : undefined}>
           Generate
         </button>
         <button data-testid="cancel" onClick={() => void cancelAll()} disabled={active.length === 0} aria-keyshortcuts="Escape">

@@ -9,6 +9,7 @@ import type { NewClip } from '../../../src-shared/contract/library';
 import type { SynthesisRequest, SynthesisResult } from '../../../src-shared/synthesis';
 import { call, subscribe } from '../../ipc/client';
 import { useStudioStore } from '../../store/store';
+import { hostBlockedReason } from '../../ipc/connection';
 import { StreamPlayer } from '../../components/stream-player';
 import type { GenerationJob } from './timeline.slice';
 
@@ -168,6 +169,11 @@ export async function generate(options: { turnIndex?: number; stream?: boolean; 
  */
 export function requestGenerate(): boolean {
   const s = useStudioStore.getState();
+  const hostBlocked = hostBlockedReason(s.connection);
+  if (hostBlocked) {
+    s.setGenerateRefusal(`Not generated: ${hostBlocked}`);
+    return false;
+  }
   const problems = s.editorFormat === 'ssml' ? s.diagnostics : [];
   if (problems.length > 0) {
     const first = problems[0];
