@@ -31,6 +31,8 @@ import type { BoundSetup } from './models/bound-buckets';
 import type { HostKvStore } from './kv/host-kv-store';
 import { createSession, type ProviderName, type SessionOptions } from './runtime/ort';
 import { loadTextTokenizer } from './tokenizer';
+import { describeWarmUp } from './warm-up';
+import { planWarmUp, warmUpEnabled } from './warm-up-plan';
 
 export interface CreateEngineOptions {
   /** A built model folder (the one holding manifest.json). */
@@ -119,6 +121,16 @@ async function openStages(manifest: ModelManifest, modelDir: string, plan: Engin
   }
 }
 
+/** The warm-up before the engine is handed out (so a host says ready only after it); a failed one disposes the engine. */
+async function warmUpOrDispose(engine: Engine, plan: ReturnType<typeof planWarmUp>, log: (line: string) => void): Promise<void> {
+  try {
+    log(describeWarmUp(await engine.warmUp(plan)));
+  } catch (err) {
+    await engine.dispose();
+    throw err;
+  }
+}
+
 /** Whether 'auto' tries its next provider after this failure: graphs a provider cannot run, or a provider that does not load. */
 export function triesNextProvider(code: string): boolean {
   return code === 'model-invalid' || code === 'unsupported';
@@ -140,7 +152,9 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
       const tried = failures.length > 0 ? `; earlier candidates failed: ${failures.join('; ')}` : '';
       const reason = `${candidate.reason}; graphs: ${build.reason}${tried}`;
       log(`engine: provider ${candidate.provider} (${reason})\n${describeEnginePlan(plan)}`);
-      return new Engine({ manifest: buildManifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, codecBatching: plan.resolved.codecBatching === 'on' });
+      const engine = new Engine({ manifest: buildManifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, codecBatching: plan.resolved.codecBatching === 'on' });
+      if (warmUpEnabled(config.warmUp, plan)) await warmUpOrDispose(engine, planWarmUp(plan, buildManifest), log);
+      return engine;
     } catch (err) {
       const error = toStudioError(err);
       if (!triesNextProvider(error.code) || providers.candidates.length === 1) throw error;

@@ -28,6 +28,8 @@ import type { ModelStages } from './models/stages';
 import { findProvider } from './runtime/providers';
 import { isDone, type Sequence } from './sequence';
 import type { TextTokenizer } from './tokenizer';
+import { runWarmUp, type WarmUpReport } from './warm-up';
+import type { WarmUpPlan } from './warm-up-plan';
 import { fifoSchedulerConfig } from '../scheduler/batch-policy';
 import { Scheduler, timeoutError, type Removal } from '../scheduler/scheduler';
 
@@ -63,6 +65,7 @@ export class Engine {
   private nextId = 1;
   private state: 'ready' | 'failed' | 'disposed' = 'ready';
   private readonly counts = { numCompleted: 0, numFailed: 0, numCancelled: 0, numRejected: 0 };
+  private warmed: WarmUpReport | null = null;
 
   constructor(readonly parts: EngineParts) {
     this.onDidProduceAudio = this.audio.event;
@@ -166,6 +169,17 @@ export class Engine {
     return { kind: 'ran', numPrefilled: admitted.length, numDecoded: stillRunning.length, numFinished: finished.length, stepMs: this.nowMs() - startedMs };
   }
 
+  /**
+   * Opens and runs once every bucket of `plan` (warm-up.ts) with fake sequences that leave nothing
+   * behind; only while no request is in flight. createEngine calls it before returning (EngineConfig.warmUp).
+   */
+  async warmUp(plan: WarmUpPlan): Promise<WarmUpReport> {
+    this.assertUsable();
+    if (this.sequences.size > 0) throw new StudioError('internal', `the engine warms up only while no request is in flight (${this.sequences.size} are)`);
+    this.warmed = await runWarmUp(this.parts.stages, plan, this.nowMs);
+    return this.warmed;
+  }
+
   /** Steps until no work is left. */
   async run(): Promise<void> {
     while (this.hasWork() && this.state === 'ready') await this.step();
@@ -188,6 +202,7 @@ export class Engine {
       numRejected: this.counts.numRejected + queue.numRejected,
       numRestarts: 0,
       model: null,
+      ...(this.warmed ? { warmUp: { durationMs: this.warmed.durationMs, numBuckets: this.warmed.numBuckets, numBucketsLeftOut: this.warmed.numBucketsLeftOut } } : {}),
     };
   }
 

@@ -1,0 +1,49 @@
+// The warm-up plan (warm-up-plan.ts) from resolved engine plans: the buckets a CUDA engine with graph
+// capture can open (shape buckets on, full-row buckets), cut at graphCapture.maxBuckets with the rest
+// counted; the codec's frame counts from the chunk schedule; when 'auto' warms up.
+import { describe, expect, it } from 'vitest';
+import type { ModelManifest } from '../model-format/manifest';
+import { resolveEngineConfig } from './engine-config';
+import { planEngine } from './engine-plan';
+import { codecFrameCounts, planWarmUp, warmUpEnabled } from './warm-up-plan';
+
+const FACTS = { talker: { hiddenSize: 1024 }, defaultCodePredictor: 'loop' as const };
+const GENERATION = { generation: { subtalkerDoSample: true, subtalkerTemperature: 0.9, subtalkerTopK: 50, subtalkerTopP: 1 } } as unknown as Pick<ModelManifest, 'generation'>;
+const cudaPlan = (overrides: Record<string, unknown> = {}) => planEngine(resolveEngineConfig({ provider: 'cuda', graphCapture: { mode: 'on' }, ...overrides }), 'cuda', FACTS, {});
+
+describe('warm-up plan', () => {
+  it('lists a CUDA engine\'s talker capacities smallest first, cut at maxBuckets, and its codec buckets over the chunk schedule', () => {
+    const w = planWarmUp(cudaPlan(), GENERATION);
+    // decode runs of talkerRows 8 (one real row, padded); capacities 64, 128, … 4096 = 64 buckets, 16 kept
+    expect(w.talker.map((t) => t.capacity)).toEqual(Array.from({ length: 16 }, (_, i) => 64 * (i + 1)));
+    expect(new Set(w.talker.map((t) => `${t.rows}/${t.numRealRows}`))).toEqual(new Set(['8/1']));
+    expect(w.numLeftOut.talker).toBe(64 - 16);
+    // full-row buckets: every codec call is 8 rows; frames 1, 2, 4, 8 (the schedule), then final chunks 3, 5, 6, 7
+    expect(w.codec).toEqual([1, 2, 4, 8, 3, 5, 6, 7].map((frames) => ({ rows: 8, frames })));
+    // code predictor: one real row padded to codePredictorRows, sampled (top_k 50) and greedy (top_k 1)
+    expect(w.codePredictor.map((c) => [c.numRealRows, c.warpers.doSample, c.warpers.topK])).toEqual([[1, true, 50], [1, false, 1]]);
+    expect(w.numLeftOut.codec + w.numLeftOut.codePredictor).toBe(0);
+  });
+
+  it('follows the config: a larger maxBuckets keeps more capacities, a shorter maxSequenceTokens has fewer', () => {
+    expect(planWarmUp(cudaPlan({ graphCapture: { mode: 'on', maxBuckets: 64 } }), GENERATION).talker).toHaveLength(64);
+    // 300 tokens: capacities 64, 128, 192, 256, 320
+    const short = planWarmUp(cudaPlan({ maxSequenceTokens: 300 }), GENERATION);
+    expect(short.talker.map((t) => t.capacity)).toEqual([64, 128, 192, 256, 320]);
+    expect(short.numLeftOut.talker).toBe(0);
+  });
+
+  it('takes the codec frame counts from the chunk schedule, then the shorter final chunks', () => {
+    expect(codecFrameCounts({ ...resolveEngineConfig({}).codec, mode: 'stream', stateStore: 'host', firstChunkFrames: 4, chunkFrames: 8 } as never)).toEqual([4, 8, 1, 2, 3, 5, 6, 7]);
+    expect(codecFrameCounts({ ...resolveEngineConfig({}).codec, firstChunkFrames: 2, chunkFrames: 2 } as never)).toEqual([2, 1]);
+  });
+
+  it("warms up with 'auto' only where a stage is captured with a provider option", () => {
+    expect(warmUpEnabled('auto', cudaPlan())).toBe(true);
+    expect(warmUpEnabled('auto', cudaPlan({ graphCapture: { mode: 'bound' } }))).toBe(false);
+    const cpu = planEngine(resolveEngineConfig({ provider: 'cpu', graphCapture: { mode: 'on' } }), 'cpu', FACTS, {});
+    expect(warmUpEnabled('auto', cpu)).toBe(false);
+    expect(warmUpEnabled('on', cpu)).toBe(true);
+    expect(warmUpEnabled('off', cudaPlan())).toBe(false);
+  });
+});

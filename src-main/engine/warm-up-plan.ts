@@ -1,0 +1,124 @@
+/**
+ * The warm-up plan: the shape buckets the engine's stages can open at run time, listed from the resolved
+ * engine plan with the functions that pick a call's shape (kvCapacity, fixedChunks' bucket rows,
+ * codecChunks, codecChunkSize), never a list of its own. Pure. A bound stage holds at most
+ * graphCapture.maxBuckets buckets (least recently used released past that), so each stage's list is
+ * ordered most used first and cut there; the cut buckets are counted, not warmed (they would be
+ * released before any request ran). Which warm-ups run, and when: warm-up.ts.
+ */
+import { codecChunkSize } from '../model-format/codec/chunked-decode';
+import type { ModelManifest } from '../model-format/manifest';
+import type { WarmUpChoice } from './engine-config';
+import type { EnginePlan } from './engine-plan';
+import { kvCapacity } from './kv/kv-layout';
+import { codecChunks } from './models/bucketed-stages';
+import type { CodePredictorWarpers } from './models/stages';
+
+/** One talker decode bucket: a run of `rows` rows at KV `capacity`, reached by `numRealRows` fake sequences (the rest are the talker's padded copies). */
+export interface TalkerWarmUp {
+  rows: number;
+  numRealRows: number;
+  capacity: number;
+}
+
+/** One code-predictor call: `numRealRows` rows with these warpers (the loop graph's bucket is rows × the call's top_k). */
+export interface CodePredictorWarmUp {
+  numRealRows: number;
+  warpers: CodePredictorWarpers;
+}
+
+/** One streaming-codec bucket: `rows` rows of `frames` new frames, run twice (both state sets of the bucket). */
+export interface CodecWarmUp {
+  rows: number;
+  frames: number;
+}
+
+export interface WarmUpPlan {
+  talker: TalkerWarmUp[];
+  codePredictor: CodePredictorWarmUp[];
+  codec: CodecWarmUp[];
+  /** Buckets the stages can use past the bucket limit, per stage: not warmed. */
+  numLeftOut: { talker: number; codePredictor: number; codec: number };
+}
+
+const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+const unique = (xs: readonly number[]): number[] => [...new Set(xs)];
+
+/** Whether the engine warms up before it says ready: 'auto' does where the plan captures graphs (a provider capture option on a captured stage). */
+export function warmUpEnabled(choice: WarmUpChoice, plan: Pick<EnginePlan, 'capture'>): boolean {
+  if (choice !== 'auto') return choice === 'on';
+  const c = plan.capture;
+  return c !== null && c.mode === 'on' && Object.keys(c.options).length > 0 && Object.values(c.captured).some(Boolean);
+}
+
+/**
+ * New-frame counts of the codec's streaming calls: the chunk schedule's sizes first (firstChunkFrames
+ * doubling to chunkFrames, every request's), then the shorter final chunks a request's end can leave.
+ */
+export function codecFrameCounts(codec: EnginePlan['resolved']['codec']): number[] {
+  const sizes: number[] = [];
+  for (let decoded = 0; ; ) {
+    const size = codecChunkSize(decoded, codec);
+    sizes.push(size);
+    if (size >= codec.chunkFrames) break;
+    decoded += size;
+  }
+  return unique([...sizes, ...range(1, codec.chunkFrames)]);
+}
+
+/** Cuts a most-used-first list at the bucket limit. */
+function cut<T>(all: readonly T[], max: number): { kept: T[]; numLeftOut: number } {
+  return { kept: all.slice(0, max), numLeftOut: Math.max(0, all.length - max) };
+}
+
+/** Talker decode buckets: KV capacities ascending (every request passes the small ones), run rows ascending within each. */
+function talkerBuckets(plan: EnginePlan): TalkerWarmUp[] {
+  const r = plan.resolved;
+  const block = r.kvCache.blockPositions;
+  // a decode at position p (≥ 1 prompt row before it) runs at kvCapacity(p + 1); the longest sequence holds maxSequenceTokens
+  const capacities = unique(range(2, r.maxSequenceTokens).map((n) => kvCapacity(n, block)));
+  // with shape buckets every decode run has talkerRows rows (one real row, the rest padded copies); without, one run per group of 1..maxRunningSequences
+  const runs = r.shapeBuckets.mode === 'on' ? [{ rows: r.shapeBuckets.talkerRows, numRealRows: 1 }] : range(1, r.maxRunningSequences).map((n) => ({ rows: n, numRealRows: n }));
+  return capacities.flatMap((capacity) => runs.map((run) => ({ ...run, capacity })));
+}
+
+/** Code-predictor calls: each row count the stage can be called with, with the request defaults' warpers and greedy ones (top_k 1). */
+function codePredictorCalls(plan: EnginePlan, manifest: Pick<ModelManifest, 'generation'>): CodePredictorWarmUp[] {
+  const r = plan.resolved;
+  const g = manifest.generation;
+  const sampled: CodePredictorWarpers = { doSample: g.subtalkerDoSample, temperature: g.subtalkerTemperature, topK: g.subtalkerTopK, topP: g.subtalkerTopP };
+  const greedy: CodePredictorWarpers = { doSample: false, temperature: 1, topK: 1, topP: 1 };
+  const warpers = g.subtalkerDoSample && g.subtalkerTopK !== 1 ? [sampled, greedy] : [greedy];
+  const rows = r.shapeBuckets.mode === 'on' ? [1] : range(1, r.maxRunningSequences);
+  return rows.flatMap((numRealRows) => warpers.map((w) => ({ numRealRows, warpers: w })));
+}
+
+/**
+ * Streaming-codec buckets: the row counts the engine's codec calls reach (a group of 1..maxRunningSequences
+ * due chunks of one length when batching, split by codecChunks and padded to codecMinRows with shape
+ * buckets), fewest rows first, each over the chunk schedule's frame counts.
+ */
+function codecBuckets(plan: EnginePlan): CodecWarmUp[] {
+  const r = plan.resolved;
+  if (r.codec.mode !== 'stream') return [];
+  const groups = r.codecBatching === 'on' ? range(1, r.maxRunningSequences) : [1];
+  const b = r.shapeBuckets;
+  const frames = codecFrameCounts(r.codec);
+  const rowsFor = (f: number): number[] => (b.mode === 'on' ? unique(groups.flatMap((n) => codecChunks(n, f, b.codecMinRows, b.codecMaxRowFrames).map((s) => Math.max(s, b.codecMinRows)))) : groups);
+  const all = frames.flatMap((f) => rowsFor(f).map((rows) => ({ rows, frames: f })));
+  return all.sort((x, y) => x.rows - y.rows || frames.indexOf(x.frames) - frames.indexOf(y.frames));
+}
+
+/** The plan's buckets per stage, each cut at graphCapture.maxBuckets. */
+export function planWarmUp(plan: EnginePlan, manifest: Pick<ModelManifest, 'generation'>): WarmUpPlan {
+  const max = plan.capture?.maxBuckets ?? plan.resolved.graphCapture.maxBuckets;
+  const talker = cut(talkerBuckets(plan), max);
+  const codePredictor = cut(codePredictorCalls(plan, manifest), max);
+  const codec = cut(codecBuckets(plan), max);
+  return {
+    talker: talker.kept,
+    codePredictor: codePredictor.kept,
+    codec: codec.kept,
+    numLeftOut: { talker: talker.numLeftOut, codePredictor: codePredictor.numLeftOut, codec: codec.numLeftOut },
+  };
+}
