@@ -215,6 +215,17 @@ export interface EngineStatus {
   model: ModelInfo | null;
   /** One entry per engine host when the studio runs several (engine-pool.ts); absent with one. */
   engines?: EngineSummary[];
+  /** The warm-up the engine ran before it said ready; absent when it ran none (EngineConfig.warmUp). */
+  warmUp?: EngineWarmUp;
+}
+
+/** An engine's start-up warm-up: every shape bucket it can use opened and run once, so no request pays a first use. */
+export interface EngineWarmUp {
+  durationMs: number;
+  /** Buckets run: talker decode, talker prefill, code predictor and streaming codec (both state sets each). */
+  numBuckets: number;
+  /** Buckets the stages can use past graphCapture.maxBuckets, left cold (a request opening one pays its first use). */
+  numBucketsLeftOut: number;
 }
 
 /** One engine host of several (one per device): what the dashboard and /status show of it. */

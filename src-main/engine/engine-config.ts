@@ -20,6 +20,7 @@ const CHOICES = {
   'codec.stateStore': ['auto', 'host', 'device'],
   'codec.upsample': CODEC_UPSAMPLE_FORMS,
   'graphCapture.mode': ['off', 'bound', 'on'],
+  warmUp: ['auto', 'on', 'off'],
 } as const;
 type Choice<K extends keyof typeof CHOICES> = (typeof CHOICES)[K][number];
 
@@ -33,6 +34,7 @@ export type GraphCaptureChoice = Choice<'graphCapture.mode'>;
 export type CodecModeChoice = Choice<'codec.mode'>;
 export type CodecStateChoice = Choice<'codec.stateStore'>;
 export type CodecUpsampleChoice = Choice<'codec.upsample'>;
+export type WarmUpChoice = Choice<'warmUp'>;
 
 /**
  * Fixed call shapes for providers whose kernels change a row's result with the batch's row count.
@@ -146,6 +148,12 @@ export interface EngineConfig {
   shapeBuckets: ShapeBucketConfig;
   kvCache: KvCacheConfig;
   graphCapture: GraphCaptureConfig;
+  /**
+   * Open and run once every shape bucket the engine can use before it says ready (warm-up.ts), so no
+   * request pays a first-use graph capture. 'auto': on where the plan captures graphs (graphCapture 'on'
+   * on a provider with a capture option), off elsewhere.
+   */
+  warmUp: WarmUpChoice;
   /** Options of the execution provider for every session (any key reaches it through the C-API adapter). */
   providerOptions: Record<string, string>;
 }
@@ -167,6 +175,7 @@ export function defaultEngineConfig(): EngineConfig {
     shapeBuckets: { mode: 'auto', talkerRows: 8, talkerPrefillRows: 1, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 },
     kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0, regroupOnDevice: true },
     graphCapture: { mode: 'off', maxBuckets: 16 },
+    warmUp: 'auto',
     providerOptions: {},
   };
 }
@@ -273,6 +282,6 @@ export function describeEngineConfig(config: EngineConfig): string {
     `framesPerTextToken=${config.framesPerTextToken} minFramesCap=${config.minFramesCap} promptLayout=${config.promptLayout} codePredictor=${config.codePredictor} codecBatching=${config.codecBatching}`,
     `shapeBuckets mode=${config.shapeBuckets.mode} talkerRows=${config.shapeBuckets.talkerRows} talkerPrefillRows=${config.shapeBuckets.talkerPrefillRows} codePredictorRows=${config.shapeBuckets.codePredictorRows} codecMinRows=${config.shapeBuckets.codecMinRows} codecMaxRowFrames=${config.shapeBuckets.codecMaxRowFrames}`,
     `kvCache mode=${config.kvCache.mode} blockPositions=${config.kvCache.blockPositions} initialBlocks=${config.kvCache.initialBlocks} maxBlocks=${config.kvCache.maxBlocks} regroupOnDevice=${config.kvCache.regroupOnDevice}`,
-    `graphCapture mode=${config.graphCapture.mode} maxBuckets=${config.graphCapture.maxBuckets} providerOptions=${JSON.stringify(config.providerOptions)}`,
+    `graphCapture mode=${config.graphCapture.mode} maxBuckets=${config.graphCapture.maxBuckets} warmUp=${config.warmUp} providerOptions=${JSON.stringify(config.providerOptions)}`,
   ].join('\n');
 }
