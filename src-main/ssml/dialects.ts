@@ -131,11 +131,3 @@ export function chooseDialect(requested: SsmlDialect, source: string): DialectCh
 }
 
 const STOP = Symbol('stop');
-
-/** A vendor voice name carries its locale: 'en-US-AvaNeural' → 'en-US'; 'Microsoft … (zh-CN, XiaoxiaoNeural)' → 'zh-CN'. */
-export function vendorVoiceLocale(name: string): string | null {
-  const paren = /\(([a-z]{2,3}-[A-Z]{2,4}),/.exec(name);
-  if (paren) return paren[1];
-  const m = /^([a-z]{2,3}-[A-Z]{2,4})-[A-Za-z0-9]/.exec(name);
-  return m ? m[1] : null;
-}

@@ -5,10 +5,12 @@
  * as said here). Approximations (a vendor voice name, a gender) are warnings in both modes.
  */
 import type { DialectRules } from './dialects';
-import { DIALECT_LABELS, vendorVoiceLocale } from './dialects';
+import { DIALECT_LABELS } from './dialects';
 import { languageFromTag } from './languages';
 import { EMPHASIS_LEVELS, PITCH_RANGE_ST, RATE_RANGE, SILENT_GAIN_DB, VOLUME_MAX_DB, parseBreakStrength, parseBreakTime, parsePitch, parseRate, parseVolume, type ValueResult } from './prosody-values';
 import type { SsmlOptions } from './ssml-options';
+import type { VoiceMapping } from './segments';
+import { lookupVendorVoice, type VoiceVendor } from './vendor-voices/vendor-voice';
 import { roundValue, type TurnContext } from './turn-builder';
 
 export interface Reporter {
@@ -24,7 +26,11 @@ export interface ReadingRules {
   rules: DialectRules;
   /** Vendor voice name (or gender request) → the speaker it was given, so one name keeps one speaker. */
   assignedVoices: Map<string, string>;
+  /** Each vendor voice name read, and the speaker it became (the parse result's voiceMappings). */
+  voiceMappings: VoiceMapping[];
 }
+
+const VENDOR_LABELS: Record<VoiceVendor, string> = { azure: 'Azure', google: 'Google Cloud TTS', polly: 'Amazon Polly' };
 
 type Attributes = Record<string, string>;
 
@@ -70,20 +76,26 @@ export function applyVoice(context: TurnContext, attrs: Attributes, env: Reading
   const name = attrs.name?.trim();
   const description = attrs.description?.trim();
   const gender = attrs.gender?.trim().toLowerCase();
+  const requested = gender;
   if (name) {
     if (description) report.warn('description', `voice has both name and description; the speaker '${name}' is used and the description is ignored`);
     const known = options.knownVoices;
     const match = known ? known.find((v) => v.toLowerCase() === name.toLowerCase()) : name.toLowerCase();
     if (match !== undefined) return { ...next, voice: match, voiceDescription: null };
-    const locale = env.rules.name === 'azure' || env.rules.name === 'google' ? vendorVoiceLocale(name) : null;
-    if (locale === null) {
+    const vendor = lookupVendorVoice(name);
+    if (vendor === null) {
       report.reject('name', name, known ?? [], `voice '${name}' is not a speaker of this model; use one of: ${(known ?? []).join(', ')}, or describe a voice with description="…"`);
       return next;
     }
-    const language = languageFromTag(locale);
+    const language = languageFromTag(vendor.locale);
     if (language !== null && options.knownLanguages.includes(language) && attrs[languageAttribute] === undefined) next = { ...next, language };
-    const speaker = assignSpeaker(`name:${name}`, gender === 'female' || gender === 'male' ? gender : null, next.language, env);
-    report.warn('name', `${DIALECT_LABELS[env.rules.name]} voice '${name}' is not a speaker of this model; ${speaker ? `speaker '${speaker}'` : "the request's voice"} reads it${language ? ` in ${language}` : ''}`);
+    // The vendor's published gender decides; a gender attribute only fills in where the vendor's table has no entry.
+    const gender = vendor.gender ?? (requested === 'female' || requested === 'male' ? requested : null);
+    const speaker = assignSpeaker(`name:${name}`, gender, next.language, env);
+    const published = vendor.gender ? `${vendor.gender}, ${vendor.locale} in ${VENDOR_LABELS[vendor.vendor]}'s voice list` : `${vendor.locale}; its gender is not in the studio's ${VENDOR_LABELS[vendor.vendor]} voice table`;
+    const speakerGender = speaker ? env.options.voiceTraits?.find((t) => t.name === speaker)?.gender : null;
+    if (!env.voiceMappings.some((m) => m.vendorName === name)) env.voiceMappings.push({ vendorName: name, vendor: vendor.vendor, locale: vendor.locale, gender: vendor.gender, speaker });
+    report.warn('name', `${VENDOR_LABELS[vendor.vendor]} voice '${name}' (${published}) is not a speaker of this model; ${speaker ? `speaker '${speaker}'${speakerGender ? ` (${speakerGender})` : ''}` : "the request's voice"} reads it${language ? ` in ${language}` : ''}`);
     return { ...next, voice: speaker, voiceDescription: null };
   }
   if (description) return { ...next, voice: null, voiceDescription: description.replace(/\s+/g, ' ') };

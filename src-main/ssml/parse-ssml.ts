@@ -89,7 +89,7 @@ class SsmlDocument {
   constructor(private readonly source: string, private readonly options: Readonly<SsmlOptions>) {
     this.positions = new SourcePositions(source);
     this.choice = chooseDialect(options.dialect, source);
-    this.env = { options, rules: DIALECT_RULES[this.choice.dialect], assignedVoices: new Map() };
+    this.env = { options, rules: DIALECT_RULES[this.choice.dialect], assignedVoices: new Map(), voiceMappings: [] };
     this.lenient = options.strict ? ' (lenient mode keeps its text)' : '';
   }
 
@@ -136,7 +136,8 @@ class SsmlDocument {
       const why = this.numBleeped > 0 ? "the document's only words are bleeped (say-as expletive)" : 'the document has nothing to speak';
       throw ssmlError({ position: this.positions.at(this.source.length), element: 'speak', attribute: '', value: '', allowed: ['text', '<audio>'], message: `${why}; add text inside <speak>` });
     }
-    return { segments, warnings: this.warnings, dialect: this.choice.dialect, dialectDetectedFrom: this.choice.detectedFrom };
+    const mappings = this.env.voiceMappings.length > 0 ? { voiceMappings: this.env.voiceMappings } : {};
+    return { segments, warnings: this.warnings, dialect: this.choice.dialect, dialectDetectedFrom: this.choice.detectedFrom, ...mappings };
   }
 
   private failAtParser(message: string): never {

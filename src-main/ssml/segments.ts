@@ -60,9 +60,22 @@ export interface SsmlWarning {
   attribute: string;
 }
 
+/** A vendor voice name (en-US-JennyNeural, Joanna, en-US-Neural2-F) and the model speaker that reads it. */
+export interface VoiceMapping {
+  vendorName: string;
+  vendor: 'azure' | 'google' | 'polly';
+  locale: string;
+  /** As the vendor publishes it; null where the studio's table has no entry. */
+  gender: 'female' | 'male' | null;
+  /** null when the model's speakers are not known: the request's voice reads it. */
+  speaker: string | null;
+}
+
 export interface SsmlParseResult {
   segments: SsmlSegment[];
   warnings: SsmlWarning[];
+  /** The vendor voice names read and the speakers they became (each also a warning); absent when none. */
+  voiceMappings?: VoiceMapping[];
   /** The dialect the document was read in (dialects.ts); plain text reads as 'ssml11'. */
   dialect: 'ssml11' | 'azure' | 'google' | 'polly';
   /** How 'auto' chose it ('xmlns:mstts on <speak>'); null when the caller named the dialect. */

@@ -452,7 +452,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xml:lang=\"en-US\">\n    <voice name=\"en-US-Ava:DragonHDLatestNeural\">\n        This is the text that is spoken.\n    </voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"This is the text that is spoken.\" voice=ryan lang=english"
+        "turn0 \"This is the text that is spoken.\" voice=vivian lang=english"
       ],
       "warnings": [
         "voice"
@@ -467,8 +467,8 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xml:lang=\"en-US\">\n    <voice name=\"en-US-Ava:DragonHDLatestNeural\">\n        Good morning!\n    </voice>\n    <voice name=\"en-US-Andrew:DragonHDLatestNeural\">\n        Good morning to you too Ava!\n    </voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"Good morning!\" voice=ryan lang=english",
-        "turn1 \"Good morning to you too Ava!\" voice=aiden lang=english"
+        "turn0 \"Good morning!\" voice=vivian lang=english",
+        "turn1 \"Good morning to you too Ava!\" voice=ryan lang=english"
       ],
       "warnings": [
         "voice"
@@ -501,7 +501,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xml:lang=\"en-US\">\n    <voice name=\"en-US-AvaMultilingualNeural\" effect=\"eq_car\">\n        This is the text that is spoken.\n    </voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"This is the text that is spoken.\" voice=ryan lang=english"
+        "turn0 \"This is the text that is spoken.\" voice=vivian lang=english"
       ],
       "warnings": [
         "voice"
@@ -569,7 +569,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xml:lang=\"en-US\">\n    <voice name=\"en-US-Ava:DragonHDLatestNeural\">\n        <prosody rate=\"+30.00%\">\n            Enjoy using text to speech.\n        </prosody>\n    </voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"Enjoy using text to speech.\" voice=ryan lang=english rate=1.3"
+        "turn0 \"Enjoy using text to speech.\" voice=vivian lang=english rate=1.3"
       ],
       "warnings": [
         "voice"
@@ -584,7 +584,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xml:lang=\"en-US\">\n    <voice name=\"en-US-Ava:DragonHDLatestNeural\">\n        <prosody volume=\"+20.00%\">\n            Enjoy using text to speech.\n        </prosody>\n    </voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"Enjoy using text to speech.\" voice=ryan lang=english gain=1.583625"
+        "turn0 \"Enjoy using text to speech.\" voice=vivian lang=english gain=1.583625"
       ],
       "warnings": [
         "voice"
@@ -599,8 +599,8 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xml:lang=\"en-US\">\n    <voice name=\"en-US-AvaMultilingualNeural\">\n        Welcome to <prosody pitch=\"high\">Enjoy using text to speech.</prosody>\n    </voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"Welcome to\" voice=ryan lang=english",
-        "turn1 \"Enjoy using text to speech.\" voice=ryan lang=english pitch=3.16"
+        "turn0 \"Welcome to\" voice=vivian lang=english",
+        "turn1 \"Enjoy using text to speech.\" voice=vivian lang=english pitch=3.16"
       ],
       "warnings": [
         "voice"
@@ -615,7 +615,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xml:lang=\"en-US\">\n    <voice name=\"en-US-AvaMultilingualNeural\">\n        <prosody contour=\"(60%,-60%) (100%,+80%)\" >\n            Were you the only person in the room?\n        </prosody>\n    </voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"Were you the only person in the room?\" voice=ryan lang=english"
+        "turn0 \"Were you the only person in the room?\" voice=vivian lang=english"
       ],
       "warnings": [
         "voice",
@@ -648,7 +648,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xml:lang=\"en-US\">\n    <voice name=\"en-US-AvaMultilingualNeural\">\n        <p>\n            <audio src=\"https://contoso.com/opinionprompt.wav\"/>\n            Thanks for offering your opinion. Please begin speaking after the beep.\n            <audio src=\"https://contoso.com/beep.wav\">\n                Could not play the beep, please voice your opinion now.\n            </audio>\n        </p>\n    </voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"Thanks for offering your opinion. Please begin speaking after the beep. Could not play the beep, please voice your opinion now.\" voice=ryan lang=english"
+        "turn0 \"Thanks for offering your opinion. Please begin speaking after the beep. Could not play the beep, please voice your opinion now.\" voice=vivian lang=english"
       ],
       "warnings": [
         "voice",
@@ -664,7 +664,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xmlns:mstts=\"http://www.w3.org/2001/mstts\" xml:lang=\"en-US\">\n<voice name=\"en-US-AvaMultilingualNeural\">\n<mstts:audioduration value=\"20s\"/>\nIf we're home schooling, the best we can do is roll with what each day brings and try to have fun along the way.\nA good place to start is by trying out the slew of educational apps that are helping children stay happy and smash their schooling at the same time.\n</voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"If we're home schooling, the best we can do is roll with what each day brings and try to have fun along the way. A good place to start is by trying out the slew of educational apps that are helping children stay happy and smash their schooling at the same time.\" voice=ryan lang=english"
+        "turn0 \"If we're home schooling, the best we can do is roll with what each day brings and try to have fun along the way. A good place to start is by trying out the slew of educational apps that are helping children stay happy and smash their schooling at the same time.\" voice=vivian lang=english"
       ],
       "warnings": [
         "voice",
@@ -680,7 +680,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xml:lang=\"en-US\" xmlns:mstts=\"http://www.w3.org/2001/mstts\">\n    <mstts:backgroundaudio src=\"https://contoso.com/sample.wav\" volume=\"0.7\" fadein=\"3000\" fadeout=\"4000\"/>\n    <voice name=\"en-US-AvaMultilingualNeural\">\n        The text provided in this document are spoken over the background audio.\n    </voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"The text provided in this document are spoken over the background audio.\" voice=ryan lang=english"
+        "turn0 \"The text provided in this document are spoken over the background audio.\" voice=vivian lang=english"
       ],
       "warnings": [
         "mstts:backgroundaudio",
@@ -696,7 +696,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xmlns:mstts=\"http://www.w3.org/2001/mstts\" xml:lang=\"en-US\">\n  <voice name=\"en-US-AvaNeural\">\n    <mstts:viseme type=\"FacialExpression\"/>\n    Rainbow has seven colors: Red, orange, yellow, green, blue, indigo, and violet.\n  </voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"Rainbow has seven colors: Red, orange, yellow, green, blue, indigo, and violet.\" voice=ryan lang=english"
+        "turn0 \"Rainbow has seven colors: Red, orange, yellow, green, blue, indigo, and violet.\" voice=vivian lang=english"
       ],
       "warnings": [
         "voice",
@@ -712,13 +712,13 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xml:lang=\"en-US\">\n    <voice name=\"en-US-AvaNeural\">\n        Welcome <break /> to text to speech.\n        Welcome <break strength=\"medium\" /> to text to speech.\n        Welcome <break time=\"750ms\" /> to text to speech.\n    </voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"Welcome\" voice=ryan lang=english",
+        "turn0 \"Welcome\" voice=vivian lang=english",
         "break 750ms",
-        "turn1 \"to text to speech. Welcome\" voice=ryan lang=english",
+        "turn1 \"to text to speech. Welcome\" voice=vivian lang=english",
         "break 750ms",
-        "turn2 \"to text to speech. Welcome\" voice=ryan lang=english",
+        "turn2 \"to text to speech. Welcome\" voice=vivian lang=english",
         "break 750ms",
-        "turn3 \"to text to speech.\" voice=ryan lang=english"
+        "turn3 \"to text to speech.\" voice=vivian lang=english"
       ],
       "warnings": [
         "voice"
@@ -733,7 +733,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xmlns:mstts=\"http://www.w3.org/2001/mstts\" xml:lang=\"en-US\">\n<voice name=\"en-US-AvaNeural\">\n<mstts:silence  type=\"Sentenceboundary\" value=\"200ms\"/>\nIf we're home schooling, the best we can do is roll with what each day brings and try to have fun along the way.\nA good place to start is by trying out the slew of educational apps that are helping children stay happy and smash their schooling at the same time.\n</voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"If we're home schooling, the best we can do is roll with what each day brings and try to have fun along the way. A good place to start is by trying out the slew of educational apps that are helping children stay happy and smash their schooling at the same time.\" voice=ryan lang=english"
+        "turn0 \"If we're home schooling, the best we can do is roll with what each day brings and try to have fun along the way. A good place to start is by trying out the slew of educational apps that are helping children stay happy and smash their schooling at the same time.\" voice=vivian lang=english"
       ],
       "warnings": [
         "voice",
@@ -749,7 +749,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xmlns:mstts=\"http://www.w3.org/2001/mstts\" xml:lang=\"zh-CN\">\n<voice name=\"zh-CN-YunxiNeural\">\n<mstts:silence type=\"comma-exact\" value=\"50ms\"/><mstts:silence type=\"semicolon-exact\" value=\"100ms\"/><mstts:silence type=\"enumerationcomma-exact\" value=\"150ms\"/>你好呀，云希、晓晓；你好呀。\n</voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"你好呀，云希、晓晓；你好呀。\" voice=vivian lang=chinese"
+        "turn0 \"你好呀，云希、晓晓；你好呀。\" voice=uncle_fu lang=chinese"
       ],
       "warnings": [
         "voice",
@@ -765,9 +765,9 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xml:lang=\"en-US\">\n    <voice name=\"en-US-AvaNeural\">\n        <p>\n            <s>Introducing the sentence element.</s>\n            <s>Used to mark individual sentences.</s>\n        </p>\n        <p>\n            Another simple paragraph.\n            Sentence structure in this paragraph is not explicitly marked.\n        </p>\n    </voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"Introducing the sentence element. Used to mark individual sentences.\" voice=ryan lang=english",
+        "turn0 \"Introducing the sentence element. Used to mark individual sentences.\" voice=vivian lang=english",
         "break 1000ms",
-        "turn1 \"Another simple paragraph. Sentence structure in this paragraph is not explicitly marked.\" voice=ryan lang=english"
+        "turn1 \"Another simple paragraph. Sentence structure in this paragraph is not explicitly marked.\" voice=vivian lang=english"
       ],
       "warnings": [
         "voice"
@@ -782,7 +782,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xml:lang=\"en-US\">\n    <voice name=\"en-US-AvaNeural\">\n        We are selling <bookmark mark='flower_1'/>roses and <bookmark mark='flower_2'/>daisies.\n    </voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"We are selling roses and daisies.\" voice=ryan lang=english",
+        "turn0 \"We are selling roses and daisies.\" voice=vivian lang=english",
         "mark flower_1 @turn0+14",
         "mark flower_2 @turn0+24"
       ],
@@ -799,7 +799,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xml:lang=\"en-US\">\n    <voice name=\"en-US-AvaNeural\">\n        <phoneme alphabet=\"ipa\" ph=\"tə.ˈmeɪ.toʊ\"> tomato </phoneme>\n    </voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"tomato\" voice=ryan lang=english"
+        "turn0 \"tomato\" voice=vivian lang=english"
       ],
       "warnings": [
         "voice",
@@ -815,7 +815,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xml:lang=\"en-US\">\n    <voice name=\"en-US-AvaNeural\">\n        <s>His name is Mike <phoneme alphabet=\"ups\" ph=\"JH AU\"> Zhou </phoneme></s>\n    </voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"His name is Mike Zhou.\" voice=ryan lang=english"
+        "turn0 \"His name is Mike Zhou.\" voice=vivian lang=english"
       ],
       "warnings": [
         "voice",
@@ -831,7 +831,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\"\n          xmlns:mstts=\"http://www.w3.org/2001/mstts\"\n          xml:lang=\"en-US\">\n    <voice name=\"en-US-AvaNeural\">\n        <lexicon uri=\"https://www.example.com/customlexicon.xml\"/>\n        BTW, we will be there probably at 8:00 tomorrow morning.\n        Could you help leave a message to Robert Benigni for me?\n    </voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"BTW, we will be there probably at 8:00 tomorrow morning. Could you help leave a message to Robert Benigni for me?\" voice=ryan lang=english"
+        "turn0 \"BTW, we will be there probably at 8:00 tomorrow morning. Could you help leave a message to Robert Benigni for me?\" voice=vivian lang=english"
       ],
       "warnings": [
         "voice",
@@ -848,7 +848,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version=\"1.0\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xml:lang=\"en-US\">\n    <voice name=\"en-US-AvaNeural\">\n        There are <say-as interpret-as=\"cardinal\">10</say-as> options.\n        Select the <say-as interpret-as=\"ordinal\">3rd</say-as> option.\n        <say-as interpret-as=\"number_digit\">123456789</say-as>\n        <say-as interpret-as=\"fraction\">3/8</say-as> of an inch.\n        Today is <say-as interpret-as=\"date\" format=\"dmy\">10-12-2016</say-as>\n        The train departs at <say-as interpret-as=\"time\" format=\"hms12\">4:00am</say-as>\n        The number is <say-as interpret-as=\"telephone\">(888) 555-1212</say-as>\n    </voice>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"There are ten options. Select the third option. one two three four five six seven eight nine three eighths of an inch. Today is December tenth, twenty sixteen The train departs at four AM The number is eight eight eight, five five five, one two one two\" voice=ryan lang=english"
+        "turn0 \"There are ten options. Select the third option. one two three four five six seven eight nine three eighths of an inch. Today is December tenth, twenty sixteen The train departs at four AM The number is eight eight eight, five five five, one two one two\" voice=vivian lang=english"
       ],
       "warnings": [
         "voice"
@@ -863,7 +863,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak version='1.0' xmlns='http://www.w3.org/2001/10/synthesis' xmlns:mstts='https://www.w3.org/2001/mstts' xml:lang='en-US'><voice xml:lang='en-US' xml:gender='Female' name='Microsoft Server Speech Text to Speech Voice (en-US, JessaNeural)'><prosody rate=\"-10%\">Hello Jessa!</prosody></voice></speak>",
     "strict": {
       "turns": [
-        "turn0 \"Hello Jessa!\" voice=ryan lang=english rate=0.9"
+        "turn0 \"Hello Jessa!\" voice=vivian lang=english rate=0.9"
       ],
       "warnings": [
         "voice"
