@@ -60,6 +60,16 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   return false;
 }
 
+/**
+ * Whom a connection's quotas count against: this machine ('local': its UI session and its programs)
+ * or a remote client by its peer address, however many sockets, requests or sign-ins it opens.
+ */
+export function clientIdOf(remoteAddress: string | undefined): string {
+  if (isLoopbackAddress(remoteAddress)) return 'local';
+  const a = (remoteAddress ?? '?').toLowerCase();
+  return `remote ${/^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a)?.[1] ?? a}`;
+}
+
 /** Whether binding to `host` keeps the server on this machine ('localhost' resolves to loopback). */
 export function isLoopbackBind(host: string): boolean {
   return host === 'localhost' || isLoopbackAddress(host);

@@ -17,6 +17,7 @@ import { sendError, sendJson } from './http-errors';
 import { parseBody, readJsonBody } from './request-body';
 import { publicModelId } from '../models/model-store';
 import { clientModelInfo, clientSavedVoices } from '../access/client-view';
+import { clientIdOf } from '../access/access-policy';
 import {
   OPENAI_MODEL_ALIASES,
   modelMatches,
@@ -129,6 +130,7 @@ export function createHttpApi(options: HttpApiOptions) {
     };
     const ctx = {
       callerId: `http-${request.requestId}`,
+      clientId: clientIdOf(res.socket?.remoteAddress),
       role: 'client' as const,
       emit: (event: string, payload: unknown) => {
         if (!streamChunks || event !== EVENTS.onDidProduceAudio || out.failure) return;

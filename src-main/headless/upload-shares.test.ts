@@ -10,10 +10,10 @@ import WebSocket from 'ws';
 import { decodeWire, encodeWire } from '../../src-shared/wire';
 import type { CallReply } from '../../src-shared/ipc-contract';
 import type { Dispatcher } from '../api/dispatcher';
-import type { AccessPolicy } from '../access/access-policy';
+import { clientIdOf, type AccessPolicy } from '../access/access-policy';
 import type { StudioServices } from '../services/studio-services';
 import { UploadShares } from './upload-shares';
-import { attachWsBridge, clientIdOf } from './ws-bridge';
+import { attachWsBridge } from './ws-bridge';
 
 describe('UploadShares', () => {
   it('holds each client to its share, lets one call through for an idle client, and gives bytes back', () => {
@@ -94,9 +94,10 @@ describe('the WebSocket bridge and the uploads pool', () => {
     s.ws.close();
   });
 
-  it('counts every socket of a remote address as one client, and the local session as another', () => {
-    expect(clientIdOf('client', '10.0.0.9')).toBe(clientIdOf('client', '10.0.0.9'));
-    expect(clientIdOf('client', '10.0.0.9')).not.toBe(clientIdOf('client', '10.0.0.7'));
-    expect(clientIdOf('admin', '127.0.0.1')).toBe('local');
+  it('counts every connection of a remote address as one client, and this machine as another', () => {
+    expect(clientIdOf('10.0.0.9')).toBe('remote 10.0.0.9');
+    expect(clientIdOf('::ffff:10.0.0.9')).toBe('remote 10.0.0.9');
+    expect(clientIdOf('10.0.0.7')).not.toBe(clientIdOf('10.0.0.9'));
+    for (const local of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) expect(clientIdOf(local)).toBe('local');
   });
 });

@@ -15,7 +15,7 @@ import { decodeWire, encodeWire, type WireClientMessage, type WireServerMessage 
 import { StudioError } from '../../src-shared/errors';
 import type { Dispatcher, CallContext } from '../api/dispatcher';
 import type { StudioServices } from '../services/studio-services';
-import type { AccessPolicy } from '../access/access-policy';
+import { clientIdOf, type AccessPolicy } from '../access/access-policy';
 import { createRateLimitedLog } from '../api/rate-limited-log';
 import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
 import { UploadShares } from './upload-shares';
@@ -32,14 +32,6 @@ export const CLIENT_MAX_UPLOAD_BYTES_IN_FLIGHT = 8 * CLIENT_MAX_MESSAGE_BYTES;
 const UPLOAD_RETRY_AFTER_S = 1;
 /** A socket closed for bad messages that does not finish the close handshake is cut after this. */
 const CLOSE_GRACE_MS = 1_000;
-
-/**
- * Whom a socket's quotas count against: this machine's session is one client ('local'); a remote
- * client is its peer address, however many sockets (or sign-ins) it opens.
- */
-export function clientIdOf(role: CallContext['role'], remoteAddress: string | undefined): string {
-  return role === 'admin' ? 'local' : `remote ${remoteAddress ?? '?'}`;
-}
 
 export interface WsBridgeOptions {
   dispatcher: Dispatcher;
@@ -87,7 +79,7 @@ export function attachWsBridge(server: Server, options: WsBridgeOptions): WsBrid
       socket.end(`HTTP/1.1 ${decision.status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${decision.message}\n`);
       return;
     }
-    const clientId = clientIdOf(decision.role, req.socket.remoteAddress);
+    const clientId = clientIdOf(req.socket.remoteAddress);
     servers[decision.role].handleUpgrade(req, socket, head, (ws) => serveSocket(ws, `ws-${nextCaller++}`, clientId, decision.role));
   });
 

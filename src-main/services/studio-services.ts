@@ -21,6 +21,7 @@ import { createBenchRunStore, type BenchRunStore } from '../library/bench-run-st
 import type { SqliteBackendLoader } from '../library/open-sqlite';
 import { ModelsService, type ModelManagerPort } from './models-service';
 import { ExportService, exportOwnerOf } from './export-service';
+import { checkSynthesisShare } from './client-shares';
 import { ssmlOptionsForRequest } from '../ssml/ssml-options';
 import type { FileGrants } from '../access/file-grants';
 import { VoiceLibraryService, defaultReservedVoiceNames, selectSavedVoices } from './voice-library-service';
@@ -130,6 +131,7 @@ export class StudioServices {
           throw new StudioError('invalid-argument', `requestId '${req.requestId}' is already in flight; use a unique id per request`, { field: 'requestId' });
         }
         if (options.inputLimits) checkInputLimits(req.input, req.inputFormat, options.inputLimits);
+        checkSynthesisShare(this.owners.values(), ctx);
         this.owners.set(req.requestId, ctx);
         try {
           const result = await options.host.call('synthesize', this.attachSavedVoices(req));
