@@ -330,6 +330,17 @@ describe('Scheduler', () => {
     expect(errors[1].message).toMatch(/\(while running\); send less text, or raise scheduler\.requestTimeoutMs/);
   });
 
+  it('says a deadline that was over before the sequence arrived was over, never a negative deadline', () => {
+    const clock = fakeClock(1_000);
+    const s = new Scheduler(resolveSchedulerConfig({ requestTimeoutMs: 250 }), clock);
+    s.submit(spec('late', { deadlineAtMs: 997 })); // issue 43: deadlineMs 1e-300 counted from enqueue, 3 ms before arrival
+    const [error] = s.schedule().removed.map(timeoutError);
+    expect(error.code).toBe('timeout');
+    expect(error.details).toEqual({ deadlineMs: 0, wasRunning: false });
+    expect(error.message).toMatch(/deadlineMs had passed before it reached the queue/);
+    expect(error.message).not.toMatch(/-\d+ ms/);
+  });
+
   it("runs a bare engine's FIFO: submission order whatever the priority, maxPrefillSequences per step, no queue or KV bound", () => {
     const clock = fakeClock();
     const s = new Scheduler(fifoSchedulerConfig({ maxRunningSequences: 3, maxPrefillSequences: 2 }), clock);

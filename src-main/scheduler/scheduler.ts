@@ -244,6 +244,10 @@ export class Scheduler {
 export function timeoutError(removal: Removal): StudioError {
   const s = removal.sequence;
   const limitMs = s.deadlineAtMs === undefined ? 0 : Math.round(s.deadlineAtMs - s.arrivalMs);
+  if (limitMs <= 0) {
+    // The request's own deadline counts from before the queue (preparing it included) and was over on arrival.
+    return new StudioError('timeout', "the request's deadlineMs had passed before it reached the queue (preparing it took longer); send a longer deadlineMs or leave it out", { deadlineMs: 0, wasRunning: false });
+  }
   return new StudioError(
     'timeout',
     `the request did not finish within its deadline of ${formatCount(limitMs)} ms (${removal.wasRunning ? 'while running' : 'while waiting in the queue'}); send less text, or raise scheduler.requestTimeoutMs or the request's deadlineMs`,
