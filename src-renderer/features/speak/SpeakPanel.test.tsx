@@ -3,7 +3,7 @@
 // carries the screen's own text and the voice settings, the result shows what the engine reported
 // it used (not the form), seed keep / new random, speaker previews made once, Ctrl+Enter in the box.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { setBridge } from '../../ipc/client';
 import { resetStore, useStudioStore } from '../../store/store';
 import type { StudioBridge } from '../../../src-shared/ipc-contract';
@@ -178,5 +178,24 @@ describe('SpeakPanel', () => {
     fireEvent.click(screen.getByTestId('speak-generate'));
     await waitFor(() => expect(fake.syntheses).toHaveLength(1));
     expect(fake.syntheses[0].seed).toBe(42);
+  });
+  it('disables Generate with the reason on a Base model with no cloned voice, and enables it once one fits', async () => {
+    const base = fakeBridge({ model: BASE_0B6, voices: [], saved: [NARRATOR] });
+    setBridge(base.bridge);
+    render(<SpeakPanel />);
+    await screen.findByTestId('speak-blocked');
+    const generate = screen.getByTestId('speak-generate') as HTMLButtonElement;
+    await waitFor(() => expect(generate.disabled).toBe(true));
+    expect(screen.getByTestId('speak-blocked').textContent).toContain('Tiny Base is a Base model: it speaks only cloned voices, and none fits it yet');
+    expect(generate.getAttribute('aria-describedby')).toBe('speak-blocked');
+    // Ctrl+Enter in the text box does not send it either
+    fireEvent.keyDown(screen.getByTestId('speak-input'), { key: 'Enter', ctrlKey: true });
+    expect(base.syntheses).toHaveLength(0);
+
+    act(() => useStudioStore.getState().setSavedVoices([ANNA, NARRATOR]));
+    expect(screen.getByTestId('speak-blocked').textContent).toContain('Pick one under Saved voices (Anna)');
+    fireEvent.change(screen.getByTestId('speak-speaker'), { target: { value: ANNA.id } });
+    expect(screen.queryByTestId('speak-blocked')).toBeNull();
+    expect(generate.disabled).toBe(false);
   });
 });

@@ -18,6 +18,7 @@ import { SavedVoicesPanel, savedVoiceLabel } from '../voice-library/SavedVoicesP
 import { savedVoiceMismatch, speakableSavedVoices } from '../voice-library/voice-fit';
 import { speakerDisplayName, voiceDisplayName } from '../voice-library/voice-names';
 import { loadedModelName } from '../models/model-name';
+import { speakBlocker } from './speak-blocker';
 
 function UsedLine({ r }: { r: SpeakResult }) {
   const u = r.used;
@@ -80,6 +81,7 @@ export function SpeakPanel() {
   const chosenSaved = savedVoices.find((v) => v.id === settings.voice);
   const unavailable = modelInfo && !offered ? { name: chosenSaved?.name ?? settings.voice, why: chosenSaved ? savedVoiceMismatch(chosenSaved, modelInfo) : `${modelName} has no speaker of that name` } : null;
   const canInstruct = modelInfo?.supportsInstruct === true && modelInfo.kind !== 'voice_design';
+  const blocker = modelInfo ? speakBlocker({ model: modelInfo, modelName: modelName ?? modelInfo.displayName, voice: settings.voice, speakers: voices, savedVoices }) : null;
 
   return (
     <section className="panel speak-panel" aria-labelledby="speak-heading">
@@ -116,13 +118,20 @@ export function SpeakPanel() {
               if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
                 e.preventDefault();
                 e.stopPropagation();
-                if (!running) void speak();
+                if (!running && blocker === null) void speak();
               }
             }}
             aria-keyshortcuts="Control+Enter Meta+Enter"
           />
           <div className="toolbar">
-            <button className="primary" data-testid="speak-generate" disabled={running || !modelInfo} onClick={() => void speak()} title="Ctrl/Cmd+Enter in the text box">
+            <button
+              className="primary"
+              data-testid="speak-generate"
+              disabled={running || !modelInfo || blocker !== null}
+              aria-describedby={blocker ? 'speak-blocked' : undefined}
+              onClick={() => void speak()}
+              title={blocker ?? 'Ctrl/Cmd+Enter in the text box'}
+            >
               {running ? 'Generating…' : 'Generate'}
             </button>
             <button onClick={() => void cancelAll()} disabled={!running}>
@@ -132,6 +141,11 @@ export function SpeakPanel() {
               will use {savedVoices.find((v) => v.id === settings.voice)?.name ?? settings.voice} · seed {seedMode === 'random' ? 'new random' : settings.seed}
             </span>
           </div>
+          {blocker && (
+            <p className="hint" role="status" id="speak-blocked" data-testid="speak-blocked">
+              {blocker}
+            </p>
+          )}
           {error && (
             <p role="alert" className="error" data-testid="speak-error">
               {error}
