@@ -19,6 +19,7 @@ import { savedVoiceMismatch, speakableSavedVoices } from '../voice-library/voice
 import { speakerDisplayName, voiceDisplayName } from '../voice-library/voice-names';
 import { loadedModelName } from '../models/model-name';
 import { speakBlocker } from './speak-blocker';
+import { hostBlockedReason } from '../../ipc/connection';
 
 function UsedLine({ r }: { r: SpeakResult }) {
   const u = r.used;
@@ -81,7 +82,8 @@ export function SpeakPanel() {
   const chosenSaved = savedVoices.find((v) => v.id === settings.voice);
   const unavailable = modelInfo && !offered ? { name: chosenSaved?.name ?? settings.voice, why: chosenSaved ? savedVoiceMismatch(chosenSaved, modelInfo) : `${modelName} has no speaker of that name` } : null;
   const canInstruct = modelInfo?.supportsInstruct === true && modelInfo.kind !== 'voice_design';
-  const blocker = modelInfo ? speakBlocker({ model: modelInfo, modelName: modelName ?? modelInfo.displayName, voice: settings.voice, speakers: voices, savedVoices }) : null;
+  const hostBlocked = useStudioStore((s) => hostBlockedReason(s.connection)); // the host is away or this browser signed out
+  const blocker = hostBlocked ?? (modelInfo ? speakBlocker({ model: modelInfo, modelName: modelName ?? modelInfo.displayName, voice: settings.voice, speakers: voices, savedVoices }) : null);
 
   return (
     <section className="panel speak-panel" aria-labelledby="speak-heading">
