@@ -101,8 +101,9 @@ describe('closed-loop runs against a serial and a 4-wide batching fake', () => {
   });
 
   it('records warm-up seed 9001 and golden seed 42 before the load, and reports missing GPU telemetry', () => {
-    const seeds = serial.bodies.slice(0, 3).map((b) => b.seed);
-    expect(seeds).toEqual([9001, 42, 42]);
+    // warm-up, golden, then the 4-client level's own warm-up (4 at once, level-warm-up.ts), then the load
+    const seeds = serial.bodies.slice(0, 7).map((b) => b.seed);
+    expect(seeds).toEqual([9001, 42, 9001, 9001, 9001, 9001, 42]);
     expect(serial.bodies[0]).toMatchObject({ voice: 'ryan', language: 'english', stream: false });
     expect(typeof serial.bodies[0].text).toBe('string');
     expect(record.goldens).toHaveLength(1);

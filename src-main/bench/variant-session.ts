@@ -1,7 +1,8 @@
 /**
  * One variant within one pass: create its target, run setup, warm up (seed 9001, discarded) and
  * record the golden (seed 42, alone) per workload, then run the configured mode's measurements in
- * this pass's order, then teardown and dispose. Failures are recorded in the run, not thrown.
+ * this pass's order, each closed, ramp or burst level after a warm-up at its own concurrency
+ * (level-warm-up.ts), then teardown and dispose. Failures are recorded in the run, not thrown.
  */
 import { createHash } from 'node:crypto';
 import { toStudioError } from '../../src-shared/errors';
@@ -12,6 +13,7 @@ import { runBurst } from './burst';
 import { runOpenLoop } from './open-loop';
 import { countOutcomes, invalidReasonsOf, summariseClosedMeasurement } from './measurement-summary';
 import { findRampKnee } from './ramp-knee';
+import { warmLevel } from './level-warm-up';
 import { sendRequest } from './send-request';
 import { startStatusSampler } from './status-sampler';
 import { summariseLatencies } from '../telemetry/percentile';
@@ -64,6 +66,7 @@ async function recordGolden(ctx: RunContext, pass: number, variant: BenchVariant
 async function measureClosed(ctx: RunContext, pass: number, variant: string, target: BenchTarget, workload: BenchWorkload, golden: Uint8Array, numClients: number, kind: ClosedMeasurement['kind']): Promise<ClosedMeasurement> {
   const { config } = ctx;
   const id = `${kind === 'closed' ? '' : 'ramp-'}p${pass}-${variant}-${workload.name}-c${numClients}`;
+  await warmLevel(ctx, pass, variant, target, workload, numClients);
   const sampler = startStatusSampler(target, id, config.statusIntervalMs, ctx.clock, ctx.signal);
   const run = await runClosedLoop({
     measurementId: id, target, request: loadRequest(ctx, workload, config.goldenSeed), golden, numClients,
@@ -85,6 +88,7 @@ async function measureClosed(ctx: RunContext, pass: number, variant: string, tar
 
 async function measureBurst(ctx: RunContext, pass: number, variant: string, target: BenchTarget, workload: BenchWorkload, golden: Uint8Array, numRequests: number) {
   const id = `burst-p${pass}-${variant}-${workload.name}-n${numRequests}`;
+  await warmLevel(ctx, pass, variant, target, workload, numRequests);
   ctx.emit({ pass, variant, workload: workload.name, numClients: numRequests, phase: 'burst', windowLeftMs: null, numCompleted: 0 });
   const run = await runBurst({ measurementId: id, target, request: loadRequest(ctx, workload, ctx.config.goldenSeed), golden, numRequests, requestTimeoutMs: ctx.config.requestTimeoutMs, clock: ctx.clock, signal: ctx.signal });
   ctx.out.requestSamples.push(...run.samples);
