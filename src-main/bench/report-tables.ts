@@ -1,8 +1,10 @@
 /**
  * The reference report's two tables computed from a run record, in the shared contract's row
  * shapes (src-shared/contract/bench.ts), so the dashboard, Markdown and HTML show the same numbers.
- * Summary: per workload × client count, mean req/s over passes, change = after/before − 1, pass
- * change range = min..max of per-pass changes, completed = window completions summed over passes. Pure.
+ * Summary: per workload × client count, mean req/s over the valid passes (all passes only where none
+ * is valid, so an empty invalid window never halves a valid figure), change = after/before − 1, pass
+ * change range = min..max of per-pass changes, completed = window completions summed over those same
+ * passes. Pure.
  */
 import type { BenchPassRow, BenchSummaryRow } from '../../src-shared/contract/bench';
 import type { BenchRunRecord, ClosedMeasurement } from './run-record';
@@ -19,6 +21,12 @@ export function variantOrder(record: BenchRunRecord): string[] {
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
+/** The passes a summary figure comes from: the valid ones, or every one where none is valid. */
+export function countedMeasurements<M extends { valid: boolean }>(measurements: M[]): M[] {
+  const valid = measurements.filter((m) => m.valid);
+  return valid.length ? valid : measurements;
+}
+
 export function summaryRows(record: BenchRunRecord): BenchSummaryRow[] {
   const measurements = closedMeasurements(record);
   const [before, after] = variantOrder(record);
@@ -28,8 +36,8 @@ export function summaryRows(record: BenchRunRecord): BenchSummaryRow[] {
   for (const workload of workloads) {
     for (const numClients of clientCounts) {
       const of = (variant: string | undefined) => measurements.filter((m) => m.variant === variant && m.workload === workload && m.numClients === numClients);
-      const b = of(before);
-      const a = after === undefined ? [] : of(after);
+      const b = countedMeasurements(of(before));
+      const a = after === undefined ? [] : countedMeasurements(of(after));
       if (b.length === 0 && a.length === 0) continue;
       const beforeReqPerS = b.length ? mean(b.map((m) => m.reqPerS)) : 0;
       const afterReqPerS = a.length ? mean(a.map((m) => m.reqPerS)) : null;
@@ -75,5 +83,6 @@ export function passRows(record: BenchRunRecord): BenchPassRow[] {
     gpuUtilMeanPct: m.meanGpuUtilPct,
     vramPeakMiB: m.peakVramMiB,
     valid: m.valid,
+    invalidReasons: m.invalidReasons,
   }));
 }

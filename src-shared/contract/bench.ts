@@ -64,6 +64,7 @@ export interface BenchSample {
   vramMiB: number | null;
 }
 
+/** One summary row: its req/s and completions come from the valid passes (all passes where none is valid). */
 export interface BenchSummaryRow {
   workload: string;
   numClients: number;
@@ -101,6 +102,8 @@ export interface BenchPassRow {
   gpuUtilMeanPct: number | null;
   vramPeakMiB: number | null;
   valid: boolean;
+  /** Why the pass is not valid, each naming the fix (e.g. a window too short to finish a request). */
+  invalidReasons?: string[];
 }
 
 export type BenchRunStatus = 'running' | 'done' | 'stopped' | 'failed';

@@ -12,6 +12,7 @@ import { exportBench, loadBenchRuns, loadBenchVoices, startBench, stopBench } fr
 import { BenchCompare, BenchTables } from './BenchTables';
 import { CompareCharts } from './CompareCharts';
 import { EngineList } from './EngineList';
+import { windowVsLatencyHint } from './window-check';
 import { speakableSavedVoices } from '../voice-library/voice-fit';
 import { speakerDisplayName } from '../voice-library/voice-names';
 
@@ -22,7 +23,8 @@ const { numClients, maxClientCounts, windowMs: windowLimit, numPasses } = BENCH_
 /** The window in seconds, as the field shows it. */
 const WINDOW_S_RANGE = { min: windowLimit.min / 1000, max: windowLimit.max / 1000 };
 
-function BenchForm({ form, onChange, disabled }: { form: BenchRunInput; onChange(f: BenchRunInput): void; disabled: boolean }) {
+function BenchForm({ form, onChange, disabled, lastLatencyP50Ms }: { form: BenchRunInput; onChange(f: BenchRunInput): void; disabled: boolean; lastLatencyP50Ms: number | null }) {
+  const windowHint = windowVsLatencyHint(form.windowMs, lastLatencyP50Ms);
   const toggleWorkload = (w: BenchWorkload, on: boolean) => {
     const next = on ? [...new Set([...form.workloads, w])] : form.workloads.filter((x) => x !== w);
     if (next.length) onChange({ ...form, workloads: next });
@@ -68,6 +70,11 @@ function BenchForm({ form, onChange, disabled }: { form: BenchRunInput; onChange
         </label>
         <label>
           Window (s) <NumberField aria-label="Window seconds" range={WINDOW_S_RANGE} value={form.windowMs / 1000} onValue={(s) => s !== null && onChange({ ...form, windowMs: Math.round(s * 1000) })} />
+          {windowHint && (
+            <span className="hint" role="status" data-testid="bench-window-hint">
+              {windowHint}
+            </span>
+          )}
         </label>
         <label>
           Voice{' '}
@@ -133,13 +140,14 @@ export function BenchPanel() {
     [samples],
   );
   const last = samples[samples.length - 1];
+  const lastLatencyP50Ms = [...samples].reverse().find((s) => s.latencyP50Ms !== null)?.latencyP50Ms ?? null;
   const compared = pair.map((id) => runs.find((r) => r.runId === id) ?? null);
 
   return (
     <section className="panel bench-panel" aria-labelledby="bench-heading">
       <h2 id="bench-heading">Benchmark</h2>
       <EngineList />
-      <BenchForm form={form} onChange={setForm} disabled={running} />
+      <BenchForm form={form} onChange={setForm} disabled={running} lastLatencyP50Ms={lastLatencyP50Ms} />
       <div className="toolbar">
         <button className="primary" data-testid="bench-start" disabled={running} onClick={() => void startBench()}>Start</button>
         <button data-testid="bench-stop" disabled={!running} onClick={() => void stopBench()}>Stop</button>

@@ -35,3 +35,19 @@ describe('BenchTables per-pass table', () => {
     expect(cell(second, 'First audio s')).toBe('—');
   });
 });
+
+describe('BenchTables summary', () => {
+  it('shows the summary req/s from the valid pass, says one pass was left out and warns the window was too short', () => {
+    const valid = { ...row, numClients: 1, reqPerS: 0.25, valid: true };
+    const empty = { ...row, pass: 2, numClients: 1, reqPerS: 0, valid: false, invalidReasons: ['no request completed inside the 4000 ms steady window'] };
+    const view: BenchRunView = {
+      ...run,
+      input: { ...run.input, clientCounts: [1], windowMs: 4000, numPasses: 2 },
+      summary: [{ workload: 'plain', numClients: 1, beforeReqPerS: 0.25, afterReqPerS: null, throughputChange: null, passChangeMin: null, passChangeMax: null, numCompletedBefore: 1, numCompletedAfter: null }],
+      passes: [valid, empty],
+    };
+    render(<BenchTables run={view} />);
+    expect(screen.getByTestId('bench-summary-before').textContent).toBe('0.2500 (1 of 2 passes; 1 invalid left out)');
+    expect(screen.getByTestId('bench-window-warning').textContent).toMatch(/The 4 s window finished no request in 1 of 2 passes/);
+  });
+});

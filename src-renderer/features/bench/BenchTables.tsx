@@ -7,6 +7,7 @@
  */
 import type { BenchPassRow, BenchRunView } from '../../../src-shared/contract/bench';
 import { ColumnHeads, type ColumnHead } from '../../components/ColumnHeads';
+import { shortWindowWarning, summarySourceNote } from './window-check';
 
 /** One row of a two-run comparison; req/s of the first variant of each run, ranges over its passes. */
 export interface CompareRow {
@@ -99,9 +100,26 @@ const PASS_COLUMNS: readonly ColumnHead[] = [
   'Mean outstanding', 'Mean waiting', 'Mean GPU use %', 'Peak VRAM MiB', 'Valid',
 ];
 
+/** A req/s figure of the summary with, where some pass was left out as invalid, how many it comes from. */
+function SummaryReqPerS({ value, note }: { value: number | null; note: string | null }) {
+  return (
+    <>
+      {num(value)}
+      {note && <span className="muted"> ({note})</span>}
+    </>
+  );
+}
+
 export function BenchTables({ run }: { run: BenchRunView }) {
+  const [before, after] = run.input.variants.map((v) => v.name);
+  const windowWarning = shortWindowWarning(run);
   return (
     <div className="bench-tables" data-testid={`bench-tables-${run.runId}`}>
+      {windowWarning && (
+        <p className="hint warning" role="status" data-testid="bench-window-warning">
+          {windowWarning}
+        </p>
+      )}
       <div className="table-scroll">
       <table className="bench-table" data-testid="bench-summary">
         <caption>Summary · {run.runId} · {run.status}</caption>
@@ -111,8 +129,12 @@ export function BenchTables({ run }: { run: BenchRunView }) {
             <tr key={`${r.workload}-${r.numClients}`}>
               <td>{r.workload}</td>
               <td>{r.numClients}</td>
-              <td>{num(r.beforeReqPerS)}</td>
-              <td>{num(r.afterReqPerS)}</td>
+              <td data-testid="bench-summary-before">
+                <SummaryReqPerS value={r.beforeReqPerS} note={summarySourceNote(run, before, r.workload, r.numClients)} />
+              </td>
+              <td>
+                <SummaryReqPerS value={r.afterReqPerS} note={after === undefined ? null : summarySourceNote(run, after, r.workload, r.numClients)} />
+              </td>
               <td>{pct(r.throughputChange)}</td>
               <td>{r.passChangeMin === null ? '—' : `${pct(r.passChangeMin)}..${pct(r.passChangeMax)}`}</td>
               <td>{r.numCompletedBefore} / {r.numCompletedAfter ?? '—'}</td>
@@ -146,7 +168,7 @@ export function BenchTables({ run }: { run: BenchRunView }) {
               <td>{num(p.meanWaiting, 2)}</td>
               <td>{num(p.gpuUtilMeanPct, 1)}</td>
               <td>{num(p.vramPeakMiB, 0)}</td>
-              <td>{p.valid ? 'True' : 'False'}</td>
+              <td title={p.invalidReasons?.join('; ')}>{p.valid ? 'True' : 'False'}</td>
             </tr>
           ))}
         </tbody>
