@@ -113,6 +113,7 @@ export function chooseDialect(requested: SsmlDialect, source: string): DialectCh
     else if (name.startsWith('amazon:')) settle('polly', `<${name}>`);
     else if (name.startsWith('google:') || GOOGLE_ELEMENTS.has(name)) settle('google', `<${name}>`);
     else if (name === 'bookmark') settle('azure', '<bookmark>');
+    else if (name === 'math') settle('azure', '<math> (Azure reads MathML)');
     else if (name === 'say-as' && attrs.language !== undefined) settle('google', '<say-as language> (a Google attribute)');
     else if (name === 'voice') {
       const voiceName = attrs.name ?? '';

@@ -68,6 +68,8 @@ export const ELEMENT_RULES: Readonly<Record<string, ElementRule>> = {
   'mstts:voiceconversion': { content: 'empty', attributes: ['url'], dialects: ['azure'], dropped: 'voice conversion' },
   'mstts:dialog': { content: 'mixed', attributes: [], dialects: ['azure'] },
   'mstts:turn': { content: 'mixed', attributes: ['speaker'], required: ['speaker'], dialects: ['azure'] },
+  // MathML read aloud (speech-synthesis-markup-pronunciation#reading-mathematical-expressions-with-mathml); its children are math/math-tree.ts's.
+  math: { content: 'mixed', attributes: ['display', 'alttext', 'mathvariant', 'mathsize', 'dir', 'id', 'class', 'style', 'overflow', 'mode'], dialects: ['azure'] },
 
   // Amazon Polly (docs.aws.amazon.com/polly/latest/dg/supportedtags.html)
   'amazon:effect': { content: 'mixed', attributes: ['name', 'phonation', 'vocal-tract-length'], dialects: ['polly'], dropped: 'voice effects (whispering, soft phonation, timbre, dynamic range compression)' },

@@ -19,6 +19,8 @@ import { SourcePositions, ssmlError, type SourcePosition } from './source-positi
 import { resolveSsmlOptions, type SsmlOptions, type SsmlOptionsInput } from './ssml-options';
 import { TurnBuilder, defaultTurnContext, type TurnContext } from './turn-builder';
 import { describeXmlError } from './xml-errors';
+import { MATHML_READ, MATHML_REFUSED, MathTreeBuilder, localName } from './math/math-tree';
+import { readMath } from './math/read-math';
 
 export function parseSsml(source: string, options: SsmlOptionsInput = {}): SsmlParseResult {
   const resolved = resolveSsmlOptions(options);
@@ -44,11 +46,13 @@ export function checkInputSize(source: string, maxBytes: number): void {
   }
 }
 
-type CollectorKind = 'say-as' | 'sub' | 'phoneme' | 'audio' | 'hidden';
+type CollectorKind = 'say-as' | 'sub' | 'phoneme' | 'audio' | 'hidden' | 'math';
 
 interface Collector {
   kind: CollectorKind;
   text: string;
+  /** <math>: the MathML below it, read aloud on close. */
+  math?: MathTreeBuilder;
 }
 
 interface Frame {
@@ -193,6 +197,10 @@ class SsmlDocument {
     const attrs = tag.attributes as Record<string, string>;
     const frame: Frame = { name, content: 'mixed', context: parent?.context ?? defaultTurnContext(), attrs, position, sink: parent?.sink ?? null, own: null };
     this.stack.push(frame);
+    if (frame.sink?.kind === 'math') {
+      this.openMathElement(name, attrs, report);
+      return;
+    }
     if (parent && name === 'speak' && !(dialect === 'google' && parent.name === 'media')) {
       // Lenient mode reads an inner <speak> (Google's <media><speak>) as a plain container.
       report.reject('', name, [], `cannot be nested${dialect === 'google' ? ' (Google allows it only inside <media>)' : ' (only Google allows it, inside <media>; set the dialect to google or auto)'}; remove the inner <speak>${this.lenient}`);
@@ -302,6 +310,9 @@ class SsmlDocument {
       case 'sub':
         frame.sink = frame.own = { kind: 'sub', text: '' };
         return;
+      case 'math':
+        frame.sink = frame.own = { kind: 'math', text: '', math: new MathTreeBuilder(attrs) };
+        return;
       case 'phoneme':
         report.warn('ph', `phoneme ph="${attrs.ph}" is ignored (Qwen3-TTS takes no phonemes); the element's text is spoken`);
         frame.sink = frame.own = { kind: 'phoneme', text: '' };
@@ -369,6 +380,10 @@ class SsmlDocument {
 
   private close(): void {
     const frame = this.stack.pop()!;
+    if (frame.sink?.kind === 'math' && frame.own === null) {
+      frame.sink.math!.closeElement();
+      return;
+    }
     if (!frame.sink && WORD_BOUNDARY_ELEMENTS.has(frame.name)) this.builder.wordBreak();
     const handled = !frame.sink || frame.own !== null;
     if (frame.name === 'p' && handled && frame.content !== 'hidden') this.builder.paragraphEnd(this.env.rules.paragraphPauseMs);
@@ -392,7 +407,27 @@ class SsmlDocument {
         return;
       case 'hidden':
         return;
+      case 'math':
+        this.emit(frame, this.readMathAloud(frame, own, report));
+        return;
     }
+  }
+
+  /** A MathML element below <math>: read ones join the tree; refused and unknown ones are errors (strict) or read as their content. */
+  private openMathElement(name: string, attrs: Record<string, string>, report: Reporter): void {
+    const local = localName(name);
+    const refused = MATHML_REFUSED[local];
+    if (refused) report.reject('', name, [...MATHML_READ], `is MathML the studio cannot read aloud (${refused}); rewrite it with mfrac, msup, msub, msqrt, mroot, mrow, mi, mn, mo (lenient mode reads its content in order)`);
+    else if (!MATHML_READ.has(local)) report.reject('', name, [...MATHML_READ], `is not a MathML element; use ${[...MATHML_READ].join(', ')} (lenient mode reads its content in order)`);
+    this.stack[this.stack.length - 1].sink!.math!.openElement(refused || !MATHML_READ.has(local) ? 'mrow' : local, attrs);
+  }
+
+  private readMathAloud(frame: Frame, own: Collector, report: Reporter): string {
+    const language = this.sayAsLanguage(frame.context, '');
+    if (language === null) {
+      report.warn('', `MathML is read in English and Chinese only; it is read in English here, not in ${frame.context.language}`);
+    }
+    return readMath(own.math!.root, language === 'chinese');
   }
 
   private closeSayAs(frame: Frame, text: string, report: Reporter): void {
@@ -468,7 +503,8 @@ class SsmlDocument {
     const top = this.stack[this.stack.length - 1];
     if (!top) return; // whitespace around the root
     if (top.sink) {
-      if (top.sink.kind !== 'hidden') top.sink.text += text;
+      if (top.sink.kind === 'math') top.sink.math!.text(text);
+      else if (top.sink.kind !== 'hidden') top.sink.text += text;
       return;
     }
     if (top.content === 'empty') {
