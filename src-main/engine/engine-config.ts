@@ -18,8 +18,9 @@ const CHOICES = {
   'kvCache.mode': ['auto', 'host', 'device'],
   'codec.mode': ['auto', 'window', 'stream'],
   'codec.stateStore': ['auto', 'host', 'device'],
-  'codec.upsample': CODEC_UPSAMPLE_FORMS,
-  'graphCapture.mode': ['off', 'bound', 'on'],
+  'codec.upsample': ['auto', ...CODEC_UPSAMPLE_FORMS],
+  'graphCapture.mode': ['auto', 'off', 'bound', 'on'],
+  'graphCapture.codec': ['on', 'off'],
   warmUp: ['auto', 'on', 'off'],
 } as const;
 type Choice<K extends keyof typeof CHOICES> = (typeof CHOICES)[K][number];
@@ -31,6 +32,7 @@ export type CodecBatchingChoice = Choice<'codecBatching'>;
 export type ShapeBucketsChoice = Choice<'shapeBuckets.mode'>;
 export type KvCacheChoice = Choice<'kvCache.mode'>;
 export type GraphCaptureChoice = Choice<'graphCapture.mode'>;
+export type GraphCaptureCodecChoice = Choice<'graphCapture.codec'>;
 export type CodecModeChoice = Choice<'codec.mode'>;
 export type CodecStateChoice = Choice<'codec.stateStore'>;
 export type CodecUpsampleChoice = Choice<'codec.upsample'>;
@@ -80,10 +82,13 @@ export interface KvCacheConfig {
  * capture-ready talker-decode.onnx through the C-API adapter's IoBinding, fixed buffers per (rows,
  * capacity) bucket, KV updated in place. 'on': 'bound' plus the provider's capture option
  * (GRAPH_CAPTURE_OPTIONS: CUDA graphs, WebGPU graph capture; the CPU provider runs the same graphs
- * uncaptured). Not 'off' keeps the KV in the host pool (kvCache.mode 'device' is refused).
+ * uncaptured). Not 'off' keeps the KV in the host pool (kvCache.mode 'device' is refused). 'auto' (the
+ * default): 'on' where the provider table says capture is its fastest form (CUDA), else 'off' (engine-plan.ts).
  */
 export interface GraphCaptureConfig {
   mode: GraphCaptureChoice;
+  /** With mode 'on': 'off' runs the streaming codec's bound graph uncaptured (to measure what its capture gives). */
+  codec: GraphCaptureCodecChoice;
   /** Buckets (rows × capacity) with buffers held at once; the least recently used is released past this. */
   maxBuckets: number;
 }
@@ -107,9 +112,9 @@ export interface CodecChunkConfig {
   stateStore: CodecStateChoice;
   /**
    * How the streaming codec's graph writes its transposed convolutions (builder v14 on): 'conv-transpose'
-   * (ConvTranspose nodes, the default) or 'matmul' (a MatMul and an overlap-add each; same maths, other
-   * bytes). On CUDA, cuDNN's ConvTranspose took 390 of the codec's 455 ms of kernel time
-   * (docs/benchmarks.md); 'matmul' is the form for that, not yet measured on a GPU. Stream mode only.
+   * (ConvTranspose nodes) or 'matmul' (a MatMul and an overlap-add each; same maths, other bytes). 'auto'
+   * (the default): the provider table's form in stream mode ('matmul' on CUDA, where cuDNN's ConvTranspose
+   * took 390 of the codec's 455 ms of kernel time), 'conv-transpose' in window mode. 'matmul': stream mode only.
    */
   upsample: CodecUpsampleChoice;
   /** Frames decoded per chunk once streaming is under way (80 ms per frame). */
@@ -163,7 +168,7 @@ export function defaultEngineConfig(): EngineConfig {
     provider: 'auto',
     deviceIndex: -1,
     intraOpNumThreads: 0,
-    codec: { mode: 'auto', stateStore: 'auto', upsample: 'conv-transpose', chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
+    codec: { mode: 'auto', stateStore: 'auto', upsample: 'auto', chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
     maxSequenceTokens: 4096,
     maxRunningSequences: 8,
     maxPrefillSequences: 4,
@@ -174,7 +179,7 @@ export function defaultEngineConfig(): EngineConfig {
     codecBatching: 'auto',
     shapeBuckets: { mode: 'auto', talkerRows: 8, talkerPrefillRows: 1, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 },
     kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0, regroupOnDevice: true },
-    graphCapture: { mode: 'off', maxBuckets: 16 },
+    graphCapture: { mode: 'auto', codec: 'on', maxBuckets: 16 },
     warmUp: 'auto',
     providerOptions: {},
   };
@@ -257,10 +262,11 @@ export function resolveEngineConfig(overrides: unknown = {}): Readonly<EngineCon
   if (merged.codec.firstChunkFrames > merged.codec.chunkFrames) {
     fail('codec.firstChunkFrames', `(${merged.codec.firstChunkFrames}) must not exceed codec.chunkFrames (${merged.codec.chunkFrames})`);
   }
-  if (merged.graphCapture.mode !== 'off' && merged.kvCache.mode === 'device') {
+  const capturing = merged.graphCapture.mode === 'bound' || merged.graphCapture.mode === 'on';
+  if (capturing && merged.kvCache.mode === 'device') {
     fail('kvCache.mode', `'device' cannot be combined with graphCapture.mode '${merged.graphCapture.mode}' (the captured form keeps its KV in bound buffers staged from the host pool); use 'auto' or 'host'`);
   }
-  if (merged.graphCapture.mode !== 'off' && merged.codec.stateStore === 'device' && merged.codec.mode !== 'window') {
+  if (capturing && merged.codec.stateStore === 'device' && merged.codec.mode !== 'window') {
     fail('codec.stateStore', `'device' cannot be combined with graphCapture.mode '${merged.graphCapture.mode}' (the captured streaming codec keeps its state in bound buffers staged from a host record); use 'auto' or 'host'`);
   }
   if (merged.codec.upsample === 'matmul' && merged.codec.mode === 'window') {
@@ -282,6 +288,6 @@ export function describeEngineConfig(config: EngineConfig): string {
     `framesPerTextToken=${config.framesPerTextToken} minFramesCap=${config.minFramesCap} promptLayout=${config.promptLayout} codePredictor=${config.codePredictor} codecBatching=${config.codecBatching}`,
     `shapeBuckets mode=${config.shapeBuckets.mode} talkerRows=${config.shapeBuckets.talkerRows} talkerPrefillRows=${config.shapeBuckets.talkerPrefillRows} codePredictorRows=${config.shapeBuckets.codePredictorRows} codecMinRows=${config.shapeBuckets.codecMinRows} codecMaxRowFrames=${config.shapeBuckets.codecMaxRowFrames}`,
     `kvCache mode=${config.kvCache.mode} blockPositions=${config.kvCache.blockPositions} initialBlocks=${config.kvCache.initialBlocks} maxBlocks=${config.kvCache.maxBlocks} regroupOnDevice=${config.kvCache.regroupOnDevice}`,
-    `graphCapture mode=${config.graphCapture.mode} maxBuckets=${config.graphCapture.maxBuckets} warmUp=${config.warmUp} providerOptions=${JSON.stringify(config.providerOptions)}`,
+    `graphCapture mode=${config.graphCapture.mode} codec=${config.graphCapture.codec} maxBuckets=${config.graphCapture.maxBuckets} warmUp=${config.warmUp} providerOptions=${JSON.stringify(config.providerOptions)}`,
   ].join('\n');
 }

@@ -9,9 +9,10 @@
 import path from 'node:path';
 import { readCodecConfig } from './codec/codec-config';
 import {
-  CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_KEY_POSITIONS, CODEC_STATIC_QUERY_POSITIONS, CODEC_STREAM_NUM_CACHED,
+  CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_KEY_POSITIONS, CODEC_STATIC_QUERY_POSITIONS, CODEC_STREAM_NUM_CACHED, joinLengthDim,
 } from '../model-format/codec/codec-stream-io';
 import { writeCodecDecoderGraph, type CodecGraphMode } from './codec/codec-graph';
+import type { CodecStreamJoinSpec } from './codec/codec-graph-blocks';
 import type { CodecTensor } from './codec/codec-tensor-shapes';
 import type { BuildDtype, CodecFacts, CodecUpsampleForm, GraphSpec, IoSpec } from '../model-format/manifest';
 import type { GraphOps } from '../model-format/onnx/graph-builder';
@@ -73,11 +74,20 @@ export function buildCodecGraph(checkpointDir: string, outDir: string, dtype: Bu
     'Feed only new frames with the state of the previous call (zeros at first): the calls together equal one full decode. Rows of a batch never mix.',
   );
   /** A second graph over the stream graph's weights: written once, its .data shared when the bytes match. */
+  let joins: CodecStreamJoinSpec[] = [];
   const writeShared = (fileName: string, mode: CodecGraphMode, upsample: CodecUpsampleForm): string => writeSharingWeights(outDir, fileName, `${CODEC_STREAM_GRAPH_FILE}.data`, (dataPath, location) => {
-    writeCodecDecoderGraph(path.join(outDir, fileName), tensors, config, dtype, { dataPath, location }, { ops, mode, upsample });
+    joins = writeCodecDecoderGraph(path.join(outDir, fileName), tensors, config, dtype, { dataPath, location }, { ops, mode, upsample }).joins;
+  });
+  const joinSpecs = (): IoSpec[] => joins.flatMap((j) => {
+    const length = joinLengthDim(j.numState, j.framesScale);
+    return [
+      { name: j.index, dtype: 'int32', dims: [length], doc: `gather join of ${j.numState} carried entries along axis ${j.axis}: min(j, ${j.numState - 1}) (set once per num_frames)` },
+      { name: j.keep, dtype: 'float32', dims: j.axis === 2 ? [1, 1, length] : [1, length, 1], doc: `gather join along axis ${j.axis}: 1 for the first ${j.numState} entries, then 0` },
+    ] satisfies IoSpec[];
   });
   const numCarried = config.decoder.slidingWindow - 1;
   const keyFrames = `num_frames+${numCarried}`;
+  // joinSpecs reads the joins of the static graph written last (externalDataFile's writeShared runs first)
   const staticSpec = (file: string, externalDataFile: string): GraphSpec => ({
     file,
     externalDataFile,
@@ -91,9 +101,10 @@ export function buildCodecGraph(checkpointDir: string, outDir: string, dtype: Bu
           ] satisfies IoSpec[]
         : []),
       ...streamGraph.inputs.slice(2),
+      ...joinSpecs(),
     ],
     outputs: streamGraph.outputs,
-    doc: 'Capture-ready streaming codec: the stream graph with its mask and RoPE positions from the host, static shapes per (batch, num_frames). Bind the state outputs to other buffers than the state inputs (ping-pong).',
+    doc: 'Capture-ready streaming codec: the stream graph with its mask, RoPE positions and carry joins from the host, static shapes per (batch, num_frames), no Concat of uneven inputs. Bind the state outputs to other buffers than the state inputs (ping-pong).',
   });
   const matMulDoc = (spec: GraphSpec): GraphSpec => ({ ...spec, doc: `${spec.doc} Its transposed convolutions are MatMuls with an overlap-add (same maths, not always the same bytes).` });
   return {

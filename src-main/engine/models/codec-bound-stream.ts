@@ -4,12 +4,14 @@
  * PCM, and two sets of state buffers used in turn (ping-pong: a run reads one set and writes the other,
  * as writing a state in place is not safe), so a bucket has two bindings and two gpu_graph_ids. The
  * host keeps every sequence's newest state as the record: a bucket's read set is staged from it only
- * when the set does not already hold these rows at these frame counts.
+ * when the set does not already hold these rows at these frame counts. The carry joins' index and keep
+ * inputs depend on the frame count only: written once when a bucket opens, before its first run.
  */
 import { StudioError } from '../../../src-shared/errors';
 import { buildCopyGraph, buildTypedCopyGraph, copyInputName, copyOutputName } from '../../model-format/copy-graph';
 import {
-  CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_KEY_POSITIONS, CODEC_STATIC_QUERY_POSITIONS, writeStreamStaticMask, writeStreamStaticPositions,
+  CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_JOIN_PREFIX, CODEC_STATIC_KEY_POSITIONS, CODEC_STATIC_QUERY_POSITIONS,
+  joinLength, writeJoinInputs, writeStreamStaticMask, writeStreamStaticPositions,
 } from '../../model-format/codec/codec-stream-io';
 import type { GraphSpec, ModelManifest } from '../../model-format/manifest';
 import type { StageBinding, StageBuffer, StageSession } from '../runtime/runtime';
@@ -37,6 +39,9 @@ interface Bucket {
   graphIds: [number, number];
   states: [StageBuffer[], StageBuffer[]];
   upload: StageBinding;
+  /** Copies the carry joins' index and keep inputs in (null: the graph has none); run before the bucket's first step. */
+  joinUpload: StageBinding | null;
+  joinsReady: boolean;
   /** stage[p] copies the host record into states[p]. */
   stage: [StageBinding, StageBinding];
   stageViews: [Float32Array[], Float32Array[]];
@@ -63,7 +68,7 @@ const numStepInputs = (spec: GraphSpec): number => (spec.inputs.some((i) => i.na
 
 /** Copy bindings first: they bind the step bindings' buffers. */
 function releaseBucket(b: Bucket): BindableSession[] {
-  for (const binding of [b.upload, ...b.stage, ...b.download, b.step[1], b.step[0]]) binding.release();
+  for (const binding of [b.upload, ...(b.joinUpload ? [b.joinUpload] : []), ...b.stage, ...b.download, b.step[1], b.step[0]]) binding.release();
   return b.sessions;
 }
 
@@ -80,9 +85,10 @@ export class BoundCodecStream implements CodecStage {
   private readonly hasPositions: boolean;
 
   private constructor(
-    private readonly buckets: BoundBuckets<Bucket, 'upload' | 'stage' | 'download'>,
+    private readonly buckets: BoundBuckets<Bucket, 'upload' | 'stage' | 'download' | 'joins'>,
     manifest: ModelManifest,
     private readonly io: readonly StateIo[],
+    private readonly joins: readonly JoinIo[],
     spec: GraphSpec,
   ) {
     this.sampleRateHz = manifest.codec.sampleRateHz;
@@ -98,13 +104,17 @@ export class BoundCodecStream implements CodecStage {
     const spec = manifest.graphs[key];
     if (!spec) throw new StudioError('model-invalid', `the capture-ready streaming codec needs the ${key} graph, which this build lacks; rebuild the model with 'studio model build'`, {});
     const io = stateIo(spec);
+    const joins = joinIo(spec);
     const n = numStepInputs(spec);
+    // a graph with no joins gets a one-input copy graph it never runs (a copy graph needs an input)
+    const joinCopy = joins.length > 0 ? buildTypedCopyGraph(joins.flatMap(() => ['int32', 'float32'] as const), joins.flatMap((j) => [1, j.keep.dims.length])) : buildCopyGraph(1, 'float32', 1);
     const buckets = await BoundBuckets.open(model, setup, {
       upload: buildTypedCopyGraph(STEP_TYPES.slice(0, n), STEP_RANKS.slice(0, n)),
       stage: buildCopyGraph(io.length, 'float32', 3),
       download: buildTypedCopyGraph(['float32', ...io.map(() => 'float32' as const)], [2, ...io.map(() => 3)]),
+      joins: joinCopy,
     }, releaseBucket);
-    return new BoundCodecStream(buckets, manifest, io, spec);
+    return new BoundCodecStream(buckets, manifest, io, joins, spec);
   }
 
   stats(): BoundCodecStats {
@@ -129,6 +139,8 @@ export class BoundCodecStream implements CodecStage {
     if (holds === '' || b.holds !== holds) await this.stage(b, rows);
     b.holds = '';
     this.writeStep(b, rows);
+    if (!b.joinsReady && b.joinUpload) await this.buckets.timed('upload', () => b.joinUpload!.run());
+    b.joinsReady = true;
     await this.buckets.timed('upload', () => b.upload.run());
     await this.buckets.timed('step', () => b.step[p].run({ gpuGraphId: b.graphIds[p] }));
     await this.buckets.timed('download', () => b.download[p].run());
@@ -186,6 +198,25 @@ export class BoundCodecStream implements CodecStage {
     await this.buckets.timed('stage', () => b.stage[b.parity].run());
   }
 
+  /** Binds the carry joins' inputs of both step bindings at `frames` and writes their host side; null when the graph has none. */
+  private bindJoins(step: [StageBinding, StageBinding], bind: (session: StageSession) => StageBinding, frames: number): StageBinding | null {
+    if (this.joins.length === 0) return null;
+    const { copies, location: at } = this.buckets;
+    const upload = bind(copies.joins);
+    this.joins.forEach((j, k) => {
+      const { length, numState } = joinLength(j.index.dims[0], frames);
+      const views = ([[j.index, 'int32'], [j.keep, 'float32']] as const).map(([io, type], m) => {
+        const dims = joinDims(io.dims, length);
+        const onDevice = step[0].input(io.name, type, dims, at);
+        step[1].attach(io.name, onDevice, 'input');
+        upload.attach(copyOutputName(2 * k + m), onDevice, 'output');
+        return upload.input(copyInputName(2 * k + m), type, dims).host!;
+      });
+      writeJoinInputs(views[0] as Int32Array, views[1] as Float32Array, numState);
+    });
+    return upload;
+  }
+
   /** Two graph ids per bucket (one per state set), each with its own session where the provider keeps one captured graph per session. */
   private bucket(rows: number, frames: number): Promise<Bucket> {
     const open = (first: BindableSession, second: BindableSession) => this.openBucket([first, second], rows, frames);
@@ -211,6 +242,7 @@ export class BoundCodecStream implements CodecStage {
         upload.attach(copyOutputName(i), onDevice, 'output');
         return upload.input(copyInputName(i), STEP_TYPES[i], stepDims[i]).host!;
       });
+      const joinUpload = this.bindJoins(step, bind, frames);
       const pcmDims = [rows, frames * this.samplesPerFrame];
       const pcm = step[0].output(CODEC_GRAPH_OUTPUT, 'float32', pcmDims, at);
       step[1].attach(CODEC_GRAPH_OUTPUT, pcm, 'output');
@@ -246,7 +278,7 @@ export class BoundCodecStream implements CodecStage {
       const graphIds: [number, number] = [this.buckets.graphId(), this.buckets.graphId()];
       const [codes, mask, queryPositions, keyPositions] = hostIn;
       return {
-        rows, frames, step, sessions, graphIds, states, upload, stage, stageViews, download,
+        rows, frames, step, sessions, graphIds, states, upload, joinUpload, joinsReady: false, stage, stageViews, download,
         codes: codes as Int32Array, mask: mask as Float32Array,
         queryPositions: (queryPositions as BigInt64Array | undefined) ?? new BigInt64Array(0), keyPositions: (keyPositions as BigInt64Array | undefined) ?? new BigInt64Array(0),
         pcm: [outViews[0].pcmView, outViews[1].pcmView], newStates: [outViews[0].stateViews, outViews[1].stateViews], parity: 0, holds: '',
@@ -258,7 +290,24 @@ export class BoundCodecStream implements CodecStage {
   }
 }
 
-/** The static graph's states (input i after the host-written ones pairs with output i + 1). */
+/** The static graph's states (state input i after the host-written ones pairs with output i + 1). */
 function stateIo(spec: GraphSpec): StateIo[] {
-  return spec.inputs.slice(numStepInputs(spec)).map((io, i) => ({ input: io.name, output: spec.outputs[i + 1].name, dims: [Number(io.dims[1]), Number(io.dims[2])] }));
+  const states = spec.inputs.slice(numStepInputs(spec)).filter((io) => !io.name.startsWith(CODEC_STATIC_JOIN_PREFIX));
+  return states.map((io, i) => ({ input: io.name, output: spec.outputs[i + 1].name, dims: [Number(io.dims[1]), Number(io.dims[2])] }));
 }
+
+/** One carry join's host inputs: the index and keep inputs (as the manifest lists them, index first). */
+interface JoinIo {
+  index: { name: string; dims: readonly (string | number)[] };
+  keep: { name: string; dims: readonly (string | number)[] };
+}
+
+function joinIo(spec: GraphSpec): JoinIo[] {
+  const joins = spec.inputs.filter((io) => io.name.startsWith(CODEC_STATIC_JOIN_PREFIX));
+  const pairs: JoinIo[] = [];
+  for (let i = 0; i + 1 < joins.length; i += 2) pairs.push({ index: joins[i], keep: joins[i + 1] });
+  return pairs;
+}
+
+/** The dims of a join input at `frames`: its symbolic length replaced by the number. */
+const joinDims = (dims: readonly (string | number)[], length: number): number[] => dims.map((d) => (typeof d === 'number' ? d : length));

@@ -8,6 +8,7 @@
 import { StudioError } from '../../../src-shared/errors';
 import type { GraphBuilder } from '../../model-format/onnx/graph-builder';
 import { MASK_NEGATIVE } from '../../model-format/onnx/composite-ops';
+import { joinLengthDim } from '../../model-format/codec/codec-stream-io';
 import type { CodecTensors } from './codec-tensor-shapes';
 import type { CodecUpsampleForm } from '../../model-format/manifest';
 
@@ -69,13 +70,40 @@ export interface CodecStreamStateSpec {
 }
 
 /**
+ * One group of host inputs of the gather join (static form): for every carry that joins `numState` state
+ * entries to a signal of num_frames · framesScale entries along `axis`, `index` (int32 [L], L = their
+ * sum) holds min(j, numState − 1) and `keep` (fp32, L along the axis, 1 elsewhere) 1 for j < numState, else
+ * 0 (model-format/codec/codec-stream-io.ts writes both).
+ */
+export interface CodecStreamJoinSpec {
+  index: string;
+  keep: string;
+  axis: 1 | 2;
+  numState: number;
+  framesScale: number;
+}
+
+/**
  * The streaming graph's carried state: a layer that looks back `length` entries along an axis
  * gets [state, x] instead of zero padding, and the last `length` entries of that become the next
  * call's state. A zero state is exactly the zero padding of the first call.
+ *
+ * Join forms: 'concat' (one Concat), or 'gather' for graphs that are captured (the static form). ORT
+ * 1.29's CUDA Concat of inputs of uneven length passes their pointers and lengths to its kernel through
+ * pinned host memory that it frees after the run, so a CUDA-graph replay reads whatever that memory
+ * holds by then (compute-sanitizer, H100: invalid reads in _ConcatKernel, then CUDA error 700). The
+ * gather join is Gather(state, index) · keep + Pad(x, numState before): kernels whose parameters
+ * travel by value, and the same bytes (a state entry times 1 plus 0, or 0 plus x).
  */
 export class CodecStreamCarry {
   readonly states: CodecStreamStateSpec[] = [];
-  constructor(private readonly g: GraphBuilder) {}
+  readonly joins: CodecStreamJoinSpec[] = [];
+  /** Entries per frame of the signal the next prepend joins (the builder multiplies it at each upsampling). */
+  framesScale = 1;
+  constructor(
+    private readonly g: GraphBuilder,
+    private readonly joinForm: 'concat' | 'gather' = 'concat',
+  ) {}
 
   /** [state, x] along axis 1 or 2 of a [B, a, b] value; `dims` are the state's [a, b]. */
   prepend(x: string, axis: 1 | 2, dims: [number, number]): string {
@@ -83,9 +111,31 @@ export class CodecStreamCarry {
     const spec = { input: `state_in_${i}`, output: `state_out_${i}`, dims };
     this.states.push(spec);
     this.g.input(spec.input, 'float32', ['batch', ...dims]);
-    const joined = this.g.concat([spec.input, x], axis);
-    this.g.output(this.g.slice(joined, axis, -dims[axis - 1], 1 << 30), 'float32', ['batch', ...dims], spec.output);
+    const numState = dims[axis - 1];
+    const joined = this.joinForm === 'concat' ? this.g.concat([spec.input, x], axis) : this.gatherJoin(spec.input, x, axis, numState);
+    this.g.output(this.g.slice(joined, axis, -numState, 1 << 30), 'float32', ['batch', ...dims], spec.output);
     return joined;
+  }
+
+  /** Declares the gather join's host inputs, after the states (call once, when the graph is complete). */
+  declareJoinInputs(): void {
+    for (const j of this.joins) {
+      const length = joinLengthDim(j.numState, j.framesScale);
+      this.g.input(j.index, 'int32', [length]);
+      this.g.input(j.keep, 'float32', j.axis === 2 ? [1, 1, length] : [1, length, 1]);
+    }
+  }
+
+  private gatherJoin(state: string, x: string, axis: 1 | 2, numState: number): string {
+    let join = this.joins.find((j) => j.axis === axis && j.numState === numState && j.framesScale === this.framesScale);
+    if (!join) {
+      const k = this.joins.length;
+      join = { index: `join_index_${k}`, keep: `join_keep_${k}`, axis, numState, framesScale: this.framesScale };
+      this.joins.push(join);
+    }
+    const before = axis === 2 ? [0, 0, numState, 0, 0, 0] : [0, numState, 0, 0, 0, 0];
+    const shifted = this.g.op('Pad', [x, this.g.constInt64(before)]);
+    return this.g.add(this.g.mul(this.g.gather(state, join.index, axis), join.keep), shifted);
   }
 }
 

@@ -9,7 +9,7 @@ import { parseCodecConfig, type CodecConfig } from './codec-config';
 import { createCodecCodes, sliceCodecFrames, type CodecCodes } from '../../model-format/codec/codec-codes';
 import {
   CODEC_GRAPH_INPUT, CODEC_GRAPH_OUTPUT, CODEC_STATIC_ATTENTION_BIAS, CODEC_STATIC_KEY_POSITIONS, CODEC_STATIC_QUERY_POSITIONS, CODEC_STREAM_NUM_CACHED,
-  writeStreamStaticMask, writeStreamStaticPositions,
+  writeJoinInputs, writeStreamStaticMask, writeStreamStaticPositions,
 } from '../../model-format/codec/codec-stream-io';
 import { buildCodecDecoderGraph, buildCodecStreamGraph, writeCodecDecoderGraph } from './codec-graph';
 import type { CodecStreamStateSpec } from './codec-graph-blocks';
@@ -246,6 +246,15 @@ describe('streaming codec graph (state carried between calls)', () => {
         // the static form takes int32 codes (no int64 node on GPU providers)
         const codes32 = tensor('int32', Int32Array.from(window.data as ArrayLike<number | bigint>, Number), [B, window.numQuantizers, size]);
         const staticFeeds: Record<string, ReturnType<typeof tensor>> = { ...common, [CODEC_GRAPH_INPUT]: codes32, [CODEC_STATIC_ATTENTION_BIAS]: tensor('float32', mask, [B, 1, 1, size, size + W - 1]) };
+        // the carry joins' index and keep (no uneven Concat in the static form)
+        expect(fixed.joins.length).toBeGreaterThan(0);
+        for (const j of fixed.joins) {
+          const length = size * j.framesScale + j.numState;
+          const [index, keep] = [new Int32Array(length), new Float32Array(length)];
+          writeJoinInputs(index, keep, j.numState);
+          staticFeeds[j.index] = tensor('int32', index, [length]);
+          staticFeeds[j.keep] = tensor('float32', keep, j.axis === 2 ? [1, 1, length] : [1, length, 1]);
+        }
         if (ops === 'portable') {
           const [queries, keys] = [new BigInt64Array(size), new BigInt64Array(size + W - 1)];
           writeStreamStaticPositions(queries, keys, W);

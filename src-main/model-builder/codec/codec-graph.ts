@@ -22,7 +22,7 @@ import { CODEBOOK_EPSILON, CONVNEXT_LAYER_NORM_EPS, RESIDUAL_DILATIONS, type Cod
 import { checkCodecTensorShapes, type CodecTensors } from './codec-tensor-shapes';
 import {
   CodecGraphWeights, CodecStreamCarry, causalConv, causalConvTranspose, convNeXt, slidingWindowMask, streamWindowMask, snakeBeta,
-  type CodecGraphDtype, type CodecStreamStateSpec,
+  type CodecGraphDtype, type CodecStreamJoinSpec, type CodecStreamStateSpec,
 } from './codec-graph-blocks';
 import type { CodecUpsampleForm } from '../../model-format/manifest';
 
@@ -50,18 +50,18 @@ export function buildCodecDecoderGraph(tensors: CodecTensors, config: CodecConfi
 }
 
 /** Writes `onnxPath` plus its weights as external data next to it (ORT then loads from the path); returns the carried states. */
-export function writeCodecDecoderGraph(onnxPath: string, tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, externalData: ExternalDataOptions, options: CodecGraphOptions = {}): { numModelBytes: number; numExternalBytes: number; states: CodecStreamStateSpec[] } {
-  const { g, states } = createCodecGraphBuilder(tensors, config, dtype, options, externalData);
-  return { ...g.save(onnxPath), states };
+export function writeCodecDecoderGraph(onnxPath: string, tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, externalData: ExternalDataOptions, options: CodecGraphOptions = {}): { numModelBytes: number; numExternalBytes: number; states: CodecStreamStateSpec[]; joins: CodecStreamJoinSpec[] } {
+  const { g, states, joins } = createCodecGraphBuilder(tensors, config, dtype, options, externalData);
+  return { ...g.save(onnxPath), states, joins };
 }
 
 /** The streaming graph's (or its static form's) .onnx bytes (weights inline) and its carried states (names and dims). */
-export function buildCodecStreamGraph(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, ops: GraphOps = 'portable', mode: 'stream' | 'stream-static' = 'stream', upsample: CodecUpsampleForm = 'conv-transpose'): { bytes: Uint8Array; states: CodecStreamStateSpec[] } {
-  const { g, states } = createCodecGraphBuilder(tensors, config, dtype, { ops, mode, upsample });
-  return { bytes: g.toBytes(), states };
+export function buildCodecStreamGraph(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, ops: GraphOps = 'portable', mode: 'stream' | 'stream-static' = 'stream', upsample: CodecUpsampleForm = 'conv-transpose'): { bytes: Uint8Array; states: CodecStreamStateSpec[]; joins: CodecStreamJoinSpec[] } {
+  const { g, states, joins } = createCodecGraphBuilder(tensors, config, dtype, { ops, mode, upsample });
+  return { bytes: g.toBytes(), states, joins };
 }
 
-function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, options: CodecGraphOptions, externalData?: ExternalDataOptions): { g: GraphBuilder; states: CodecStreamStateSpec[] } {
+function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dtype: CodecGraphDtype, options: CodecGraphOptions, externalData?: ExternalDataOptions): { g: GraphBuilder; states: CodecStreamStateSpec[]; joins: CodecStreamJoinSpec[] } {
   const ops = options.ops ?? 'portable';
   if (dtype !== 'fp32' && dtype !== 'fp16') {
     throw new StudioError('invalid-argument', `codec graph dtype must be 'fp32' or 'fp16' but is '${String(dtype)}'; pass one of them`, { dtype: String(dtype) });
@@ -84,7 +84,7 @@ function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dty
           : {}),
       }
     : undefined;
-  const streamIo = stream ? { carry: new CodecStreamCarry(g), numCached: hostInputs ? '' : g.input(CODEC_STREAM_NUM_CACHED, 'int64', ['batch']), hostInputs } : undefined;
+  const streamIo = stream ? { carry: new CodecStreamCarry(g, isStatic ? 'gather' : 'concat'), numCached: hostInputs ? '' : g.input(CODEC_STREAM_NUM_CACHED, 'int64', ['batch']), hostInputs } : undefined;
   const carry = streamIo?.carry;
   const numFrames = isStatic ? '' : g.dim(codes, 2); // int64 [1]; unused by the static form
 
@@ -94,6 +94,7 @@ function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dty
   x = g.transpose(preTransformer(g, w, rows, numFrames, d, streamIo), [0, 2, 1]); // [B, latentDim, T]
   d.upsamplingRatios.forEach((ratio, i) => {
     x = causalConvTranspose(g, w, x, `upsample.${i}.0.conv`, ratio, carry, options.upsample);
+    if (carry) carry.framesScale *= ratio;
     x = convNeXt(g, w, x, `upsample.${i}.1`, CONVNEXT_LAYER_NORM_EPS, carry);
   });
   x = causalConv(g, w, x, 'decoder.0.conv', 1, 1, carry); // [B, decoderDim, 4T]
@@ -101,6 +102,7 @@ function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dty
     const p = `decoder.${i + 1}.block`;
     x = snakeBeta(g, w, x, `${p}.0`);
     x = causalConvTranspose(g, w, x, `${p}.1.conv`, rate, carry, options.upsample);
+    if (carry) carry.framesScale *= rate;
     RESIDUAL_DILATIONS.forEach((dilation, u) => {
       const r = `${p}.${u + 2}`;
       let h = snakeBeta(g, w, x, `${r}.act1`);
@@ -115,7 +117,8 @@ function createCodecGraphBuilder(tensors: CodecTensors, config: CodecConfig, dty
   x = causalConv(g, w, x, `decoder.${n + 2}.conv`, 1, 1, carry); // [B, 1, T · samplesPerFrame]
   const clipped = g.op('Clip', [x, g.constFloat(-1), g.constFloat(1)]);
   g.output(g.squeeze(clipped, [1]), 'float32', ['batch', 'num_samples'], CODEC_GRAPH_OUTPUT);
-  return { g, states: carry?.states ?? [] };
+  carry?.declareJoinInputs();
+  return { g, states: carry?.states ?? [], joins: carry?.joins ?? [] };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The codec decoder graph's interface as the engine drives it: input and output names of the window,
  * stream and static-stream graphs (model-builder/codec/codec-graph.ts builds them), and the host-side
- * writers of the static graph's attention mask and RoPE positions. Names and pure array writes; no
+ * writers of the static graph's attention mask, RoPE positions and carry joins. Names and pure array writes; no
  * graph building, no ORT.
  */
 import { MASK_NEGATIVE } from '../onnx/composite-ops';
@@ -37,4 +37,28 @@ export function writeStreamStaticMask(mask: Float32Array, numDecodedFrames: read
 export function writeStreamStaticPositions(queryPositions: BigInt64Array, keyPositions: BigInt64Array, slidingWindow: number): void {
   for (let i = 0; i < queryPositions.length; i++) queryPositions[i] = BigInt(slidingWindow - 1 + i);
   for (let j = 0; j < keyPositions.length; j++) keyPositions[j] = BigInt(j);
+}
+
+/** Static streaming graph: the gather join's host inputs (codec-graph-blocks.ts CodecStreamCarry), one pair per (axis, state length, frame scale). */
+export const CODEC_STATIC_JOIN_PREFIX = 'join_';
+
+/** The symbolic length of a join: numState entries plus num_frames · framesScale. */
+export function joinLengthDim(numState: number, framesScale: number): string {
+  return `num_frames${framesScale === 1 ? '' : `*${framesScale}`}+${numState}`;
+}
+
+/** A join's length and state length at `numFrames`, read from its dim (joinLengthDim's form). */
+export function joinLength(dim: string | number, numFrames: number): { length: number; numState: number } {
+  const m = /^num_frames(?:\*(\d+))?\+(\d+)$/.exec(String(dim));
+  if (!m) throw new Error(`not a join length: ${String(dim)}`);
+  const numState = Number(m[2]);
+  return { length: numFrames * Number(m[1] ?? 1) + numState, numState };
+}
+
+/** A join's index (min(j, numState − 1)) and keep (1 for the state's entries, then 0) over its length. */
+export function writeJoinInputs(index: Int32Array, keep: Float32Array, numState: number): void {
+  for (let j = 0; j < index.length; j++) {
+    index[j] = Math.min(j, numState - 1);
+    keep[j] = j < numState ? 1 : 0;
+  }
 }
