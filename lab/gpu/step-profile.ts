@@ -1,6 +1,8 @@
 /**
  * Lab: where a GPU engine's step time goes (issue 35; not a test, prints JSON, never fails on numbers).
- * Part 1, per engine config: a warm-up, then 1 and --streams requests of --frames frames together; the
+ * Part 1, per engine config: the engine's start-up warm-up (EngineConfig.warmUp; its report is printed),
+ * then every level's warm-up requests before any level is measured (issue 47: the first level a process
+ * measured paid ~300 ms a step of first-use capture), then 1 and --streams requests of --frames frames together; the
  * stages (talker prefill / decode, code predictor, codec) are wrapped with timers, so each level reports
  * ms per step in each stage, outside them (the engine's host work), and the bound stages' own split
  * (upload, step, download and staging runs). Part 2 (--codecOptions): the plain codec graph on CUDA under
@@ -92,8 +94,12 @@ async function engineProfile(config: Record<string, unknown>): Promise<Record<st
       if (r.kind === 'ran') numSteps++;
       return r;
     };
-    for (const n of args.streams!.split(',').map(Number)) {
-      await runAndCollect(engine, requests(n, `w${n}-`)); // warm: buckets of this size open, first runs captured
+    const levels = args.streams!.split(',').map(Number);
+    // warm every level before measuring any: each level's buckets open and first runs captured
+    for (const n of levels) await runAndCollect(engine, requests(n, `w${n}-`));
+    out.warmUp = engine.status().warmUp ?? null;
+    console.log(JSON.stringify({ config, warmUp: out.warmUp }));
+    for (const n of levels) {
       const before = { ...timers };
       const bound = { talker: boundStats(st.talker), codePredictor: boundStats(st.codePredictor), codec: boundStats(st.codec) };
       const steps0 = numSteps;
