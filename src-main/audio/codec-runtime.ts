@@ -6,6 +6,7 @@
  */
 import type * as Mediabunny from 'mediabunny';
 import { StudioError } from '../../src-shared/errors';
+import { buildMp3InfoFrame } from './mp3-info-tag';
 import { quantizeToInt16 } from './pcm16';
 
 export type CodecKind = 'mp3' | 'aac' | 'flac' | 'opus';
@@ -70,7 +71,8 @@ function loadCodec(kind: CodecKind): Promise<MediabunnyModule> {
 function outputFormatFor(mb: MediabunnyModule, kind: CodecKind, appendOnly: boolean): Mediabunny.OutputFormat {
   switch (kind) {
     case 'mp3':
-      return new mb.Mp3OutputFormat({ xingHeader: !appendOnly }); // the Xing frame is rewritten at the end
+      // No Xing frame from mediabunny: encodeWithCodec puts our Info frame with LAME's gapless fields in front (mp3-info-tag.ts).
+      return new mb.Mp3OutputFormat({ xingHeader: false });
     case 'aac':
       return new mb.AdtsOutputFormat();
     case 'flac':
@@ -116,7 +118,10 @@ async function openSession(kind: CodecKind, sampleRateHz: number, bitrateBps: nu
   };
 }
 
-/** Encodes a whole clip into a finished file (MP3 with its Xing frame, FLAC with complete STREAMINFO). */
+/**
+ * Encodes a whole clip into a finished file: MP3 led by an Info frame whose LAME tag gives the encoder
+ * delay and padding (decoders return exactly pcm.length samples), FLAC with complete STREAMINFO.
+ */
 export async function encodeWithCodec(kind: CodecKind, pcm: Float32Array, sampleRateHz: number, bitrateBps: number): Promise<Uint8Array> {
   const mb = await loadMediabunny();
   const target = new mb.BufferTarget();
@@ -130,7 +135,13 @@ export async function encodeWithCodec(kind: CodecKind, pcm: Float32Array, sample
     await session.output.cancel().catch(() => {});
     throw err;
   }
-  return new Uint8Array(target.buffer!);
+  const bytes = new Uint8Array(target.buffer!);
+  if (kind !== 'mp3') return bytes;
+  const info = buildMp3InfoFrame(bytes, pcm.length);
+  const out = new Uint8Array(info.length + bytes.length);
+  out.set(info);
+  out.set(bytes, info.length);
+  return out;
 }
 
 /**

@@ -2,7 +2,8 @@
  * Mono float PCM → bytes in each of OpenAI's speech formats (mp3, opus, aac, flac, wav, pcm), whole
  * (encodeAudio) or as a stream (createAudioEncodeStream) for chunked HTTP responses. Validates the
  * input, picks each codec's rate (resampling with resample.ts where the codec cannot take the PCM's)
- * and bitrate. The codec libraries sit behind codec-runtime.ts, which imports each on first use.
+ * and bitrate; whole mp3 and opus files are read back and kept as loud as the input (lossy-loudness-match.ts).
+ * The codec libraries sit behind codec-runtime.ts and codec-decode.ts, which import each on first use.
  */
 import { StudioError } from '../../src-shared/errors';
 import { AUDIO_FORMATS, contentTypeFor, isAudioFormat, type AudioFormat } from '../../src-shared/audio-format';
@@ -10,6 +11,8 @@ import { checkSampleRate } from './check-args';
 import { encodePcm16Le } from './pcm16';
 import { resample } from './resample';
 import { encodeWav, encodeWavHeader } from './wav-encode';
+import { canDecodeBack, decodeOwnEncode } from './codec-decode';
+import { encodeLoudnessMatched } from './lossy-loudness-match';
 import { CODEC_SAMPLE_RATES_HZ, encodeWithCodec, openCodecStream, type CodecKind, type CodecStream } from './codec-runtime';
 
 export { AUDIO_FORMATS, contentTypeFor, type AudioFormat };
@@ -89,7 +92,9 @@ export async function encodeAudio(request: EncodeAudioRequest): Promise<EncodedA
       const codecRateHz = codecRateFor(CODEC_SAMPLE_RATES_HZ[format], sampleRateHz);
       const bitrateKbps = resolveBitrateKbps(format, request.bitrateKbps, codecRateHz);
       const input = codecRateHz === sampleRateHz ? pcm : resample(pcm, sampleRateHz, codecRateHz);
-      const bytes = await encodeWithCodec(format, input, codecRateHz, (bitrateKbps ?? 0) * 1000);
+      const encode = (pcmAtCodecRate: Float32Array) => encodeWithCodec(format, pcmAtCodecRate, codecRateHz, (bitrateKbps ?? 0) * 1000);
+      // mp3 and opus are read back and re-encoded until they measure as loud as the input (lossy-loudness-match.ts).
+      const bytes = canDecodeBack(format) ? (await encodeLoudnessMatched(input, codecRateHz, encode, (b) => decodeOwnEncode(format, b))).bytes : await encode(input);
       return { bytes, contentType, sampleRateHz: codecRateHz };
     }
   }
