@@ -10,6 +10,8 @@ describe('engine config', () => {
     // every setting a provider decides is 'auto' (engine-plan.ts resolves it: capture and the MatMul codec on CUDA); no device pinned
     expect([d.provider, d.codec.mode, d.codec.stateStore, d.codec.upsample, d.codecBatching, d.shapeBuckets.mode, d.kvCache.mode, d.graphCapture.mode]).toEqual(['auto', 'auto', 'auto', 'auto', 'auto', 'auto', 'auto', 'auto']);
     expect([d.graphCapture.codec, d.graphCapture.maxBuckets, d.deviceIndex, d.intraOpNumThreads, d.providerOptions]).toEqual(['on', 16, -1, 0, {}]);
+    // warm up before ready where the plan captures graphs (warm-up-plan.ts warmUpEnabled)
+    expect(d.warmUp).toBe('auto');
     // chunks of 1, 2, 4, 8, 8, … frames, each with 25 frames of context (spec §4.4)
     expect([d.codec.firstChunkFrames, d.codec.chunkFrames, d.codec.leftContextFrames]).toEqual([1, 8, 25]);
     expect([d.maxSequenceTokens, d.maxRunningSequences, d.maxPrefillSequences, d.framesPerTextToken, d.minFramesCap]).toEqual([4096, 8, 4, 12, 75]);
@@ -22,6 +24,12 @@ describe('engine config', () => {
     // and resolving no overrides gives exactly these, as a fresh object each time
     expect(resolveEngineConfig({})).toEqual(d);
     expect(defaultEngineConfig()).not.toBe(d);
+  });
+
+  it('takes warmUp auto, on or off and refuses anything else, naming the key', () => {
+    expect(resolveEngineConfig({ warmUp: 'off' }).warmUp).toBe('off');
+    expect(() => resolveEngineConfig({ warmUp: 'always' })).toThrow(/warmUp.*auto, on, off/);
+    expect(() => resolveEngineConfig({ warmUp: true })).toThrow(/warmUp.*must be a string/);
   });
 
   it('takes provider options as a free string map and refuses other values, naming the key', () => {
