@@ -42,7 +42,7 @@ describe('GPU-run bench variants on cpu', () => {
   it('batched (the reference)', { timeout: 120_000 }, async () => {
     reference = (await synthesize('batched')).wavs;
   });
-  it.each([['webgpu', 'off'], ['webgpucapture', 'on'], ['cuda', 'bound'], ['cudagraph', 'on']])('%s gives the reference WAV bytes (graphCapture %s)', { timeout: 120_000 }, async (name, mode) => {
+  it.each([['webgpu', 'auto'], ['webgpucapture', 'on'], ['cuda', 'bound'], ['cudagraph', 'on'], ['cudaconv', 'on'], ['cudacodecbound', 'auto'], ['cudaauto', 'auto']])('%s gives the reference WAV bytes (graphCapture %s)', { timeout: 120_000 }, async (name, mode) => {
     const { wavs } = await synthesize(name);
     expect(resolveEngineConfig(INPROC_VARIANT_CONFIGS[name].engineConfig).graphCapture.mode).toBe(mode);
     expect(wavs.map((w) => Buffer.from(w).toString('base64'))).toEqual(reference.map((w) => Buffer.from(w).toString('base64')));

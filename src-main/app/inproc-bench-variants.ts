@@ -122,6 +122,21 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     engineConfig: { provider: 'cuda', graphCapture: { mode: 'on' }, codec: { upsample: 'matmul' } },
     schedulerConfig: {},
   },
+  cudaconv: {
+    description: "CUDA graphs as shipped before issue 47: the ConvTranspose codec bound and uncaptured, ORT's own cuDNN search (EXHAUSTIVE, NCHW)",
+    engineConfig: { provider: 'cuda', graphCapture: { mode: 'on', codec: 'off' }, codec: { upsample: 'conv-transpose' }, providerOptions: { cudnn_conv_algo_search: 'EXHAUSTIVE', prefer_nhwc: '0' } },
+    schedulerConfig: {},
+  },
+  cudacodecbound: {
+    description: "CUDA's defaults (MatMul codec, cuDNN heuristic plans, max workspace, NHWC) with the codec bound but uncaptured (graphCapture.codec 'off')",
+    engineConfig: { provider: 'cuda', graphCapture: { codec: 'off' } },
+    schedulerConfig: {},
+  },
+  cudaauto: {
+    description: "CUDA as 'auto' resolves it: every stage captured (the codec's carry joined without Concat), the MatMul codec, cuDNN heuristic plans",
+    engineConfig: { provider: 'cuda' },
+    schedulerConfig: {},
+  },
   poolregroup: {
     description: 'continuous batching whose device-resident talker KV regroups through the host pool (kvCache.regroupOnDevice false)',
     engineConfig: { kvCache: { regroupOnDevice: false } },
