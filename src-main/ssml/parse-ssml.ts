@@ -11,9 +11,9 @@ import { StudioError } from '../../src-shared/errors';
 import { DIALECT_LABELS, DIALECT_RULES, chooseDialect, type DialectChoice } from './dialects';
 import { applyEmphasis, assignSpeaker, applyLanguage, applyProsody, applyVoice, breakDurationMs, durationMs, type ReadingRules, type Reporter } from './element-context';
 import { ELEMENT_RULES, attributesOf, elementsOf, isNamespaceDeclaration, type ElementContent } from './element-table';
-import { languageFromTag } from './languages';
-import { expandSayAs, type SayAsLanguage } from './say-as';
-import { SAY_AS_ALL, SAY_AS_BLEEPED, SAY_AS_VALUES, checkFormat, dialectsWith } from './say-as/values';
+import type { SayAsLanguage } from './say-as';
+import { checkSayAs, readSayAs } from './say-as/say-as-element';
+import { SAY_AS_BLEEPED } from './say-as/values';
 import type { SsmlParseResult, SsmlWarning } from './segments';
 import { SourcePositions, ssmlError, type SourcePosition } from './source-positions';
 import { resolveSsmlOptions, type SsmlOptions, type SsmlOptionsInput } from './ssml-options';
@@ -304,7 +304,7 @@ class SsmlDocument {
         return;
       }
       case 'say-as':
-        this.checkSayAs(attrs, report);
+        checkSayAs(attrs, this.choice.dialect, report);
         frame.sink = frame.own = { kind: 'say-as', text: '' };
         return;
       case 'sub':
@@ -334,33 +334,6 @@ class SsmlDocument {
       default:
         // seq, mstts:dialog: containers; meta, metadata, desc: nothing spoken.
         if (frame.content === 'hidden') frame.sink = frame.own = { kind: 'hidden', text: '' };
-    }
-  }
-
-  private checkSayAs(attrs: Record<string, string>, report: Reporter): void {
-    const kind = attrs['interpret-as'];
-    const dialect = this.choice.dialect;
-    const label = DIALECT_LABELS[dialect];
-    if (!SAY_AS_ALL.includes(kind)) {
-      report.reject('interpret-as', kind, SAY_AS_VALUES[dialect], `interpret-as '${kind}' is not supported in ${label}; use ${SAY_AS_VALUES[dialect].join(', ')} (lenient mode reads the text as written)`);
-      return;
-    }
-    if (!SAY_AS_VALUES[dialect].includes(kind)) {
-      const owners = dialectsWith(kind);
-      report.reject('interpret-as', kind, SAY_AS_VALUES[dialect], `interpret-as '${kind}' is not documented by ${label} (${owners.map((d) => DIALECT_LABELS[d]).join(' and ')} ${owners.length > 1 ? 'document' : 'documents'} it); set the SSML dialect to ${owners[0]} or auto, or use ${SAY_AS_VALUES[dialect].join(', ')} (lenient mode ${(SAY_AS_BLEEPED as readonly string[]).includes(kind) ? 'silences it' : 'reads the text as written'})`);
-      return;
-    }
-    const format = attrs.format;
-    const allowed = format !== undefined ? checkFormat(kind, format, dialect) : null;
-    if (allowed !== null) {
-      const offer = allowed.length > 0 ? `use ${allowed.join(', ')}` : `${label} documents no format for it; remove the attribute`;
-      report.reject('format', format!, allowed, `format '${format}' is not a ${kind} format in ${label}; ${offer} (lenient mode reads the text as written)`);
-    }
-    if (attrs.detail !== undefined && dialect === 'google' && !['1', '2'].includes(attrs.detail)) {
-      report.reject('detail', attrs.detail, ['1', '2'], `detail '${attrs.detail}' is not one of Google's date details; use 1 ("the tenth of September, 1960") or 2 ("September tenth, 1960")`);
-    }
-    if (attrs.language !== undefined && languageFromTag(attrs.language) === null) {
-      report.reject('language', attrs.language, ['en-US', 'zh-CN'], `'${attrs.language}' is not a language tag the studio reads; use a tag such as en-US or zh-CN`);
     }
   }
 
@@ -441,31 +414,8 @@ class SsmlDocument {
       this.numBleeped++;
       return;
     }
-    this.emit(frame, this.expandSayAs(frame, text, report));
-  }
-
-  private expandSayAs(frame: Frame, text: string, report: Reporter): string {
-    const kind = frame.attrs['interpret-as'];
-    const dialect = this.choice.dialect;
-    const format = frame.attrs.format ?? null;
-    // A value or format the dialect does not document was reported on open: read as written, never guessed.
-    if (!SAY_AS_VALUES[dialect].includes(kind) || (format !== null && checkFormat(kind, format, dialect) !== null)) return text;
-    const own = frame.attrs.language !== undefined ? languageFromTag(frame.attrs.language) : undefined;
-    const language = own !== undefined ? (own === 'english' || own === 'chinese' ? own : null) : this.sayAsLanguage(frame.context, text);
-    if (language === null) {
-      // Spelling needs no number words: letters and digits one by one, which the model reads in its language.
-      if (['characters', 'spell-out', 'verbatim', 'digits', 'number_digit'].includes(kind)) return [...text].filter((c) => /\S/.test(c)).map((c) => c.toUpperCase()).join(' ');
-      if (kind === 'name') return text;
-      report.warn('interpret-as', `say-as ${kind} is implemented for English and Chinese only; the text is read as written in ${own ?? frame.context.language}`);
-      return text;
-    }
-    const detail = dialect === 'google' || dialect === 'ssml11' ? frame.attrs.detail ?? null : null;
-    const expanded = expandSayAs(kind, { format, detail, dialect }, text, language);
-    if (expanded === null) {
-      report.reject('interpret-as', text.trim(), [kind], `text '${text.trim()}' cannot be read as ${kind}${format ? ` (format ${format})` : ''}${kind === 'date' ? ' (is it a real calendar date?)' : ''}; fix the text or the interpret-as value (lenient mode reads it as written)`);
-      return text;
-    }
-    return expanded;
+    const language = (own: string | null | undefined) => (own !== undefined ? (own === 'english' || own === 'chinese' ? own : null) : this.sayAsLanguage(frame.context, text));
+    this.emit(frame, readSayAs(frame.attrs, text, this.choice.dialect, language, frame.context.language, report));
   }
 
   /**
