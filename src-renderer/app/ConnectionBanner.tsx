@@ -18,7 +18,7 @@ export function ConnectionBanner({ connection }: { connection: ConnectionState }
         </>
       ) : (
         <>
-          <strong>Disconnected.</strong> {capitalise(connection.reason)}. Reconnecting by itself; actions that need the host, such as
+          <strong>Disconnected.</strong> {sentence(connection.reason)} Reconnecting by itself; actions that need the host, such as
           Generate, are off until it is back.
         </>
       )}
@@ -26,5 +26,6 @@ export function ConnectionBanner({ connection }: { connection: ConnectionState }
   );
 }
 
-const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+/** 'the host closed' → 'The host closed.'; a reason that ends in '?' or '.' keeps its own stop. */
+const sentence = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.?!]$/.test(text) ? '' : '.'}`;
 

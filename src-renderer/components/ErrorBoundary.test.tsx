@@ -68,6 +68,22 @@ describe('ErrorBoundary', () => {
     expect(load.mock.calls.length).toBe(numLoadsWhileAway + 1);
   });
 
+  it('shows one error for a screen whose host stays away, not a loop of loads', async () => {
+    const { load } = hostLoader();
+    const Screen = lazyWithRetry(load);
+    render(
+      <ErrorBoundary label="The Benchmark area" autoRetryDelaysMs={[]}>
+        <Suspense fallback={<p>Loading…</p>}>
+          <Screen />
+        </Suspense>
+      </ErrorBoundary>,
+    );
+    await screen.findByTestId('area-error');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(screen.getByTestId('area-error').textContent).toContain('The Benchmark area could not be loaded.');
+  });
+
   it('tries a screen that did not load again when retryKey changes (the host is back)', async () => {
     const { host, load } = hostLoader();
     const Screen = lazyWithRetry(load);

@@ -5,7 +5,7 @@
  * of autoRetryDelaysMs and whenever retryKey changes (the shell passes a count of reconnections).
  */
 import { Component, Fragment, type ErrorInfo, type ReactNode } from 'react';
-import { isChunkLoadError } from './lazy-with-retry';
+import { RetryAttemptContext, isChunkLoadError } from './lazy-with-retry';
 
 /** Automatic retries of a screen whose code did not load; after these it waits for retryKey or the user. */
 export const AUTO_RETRY_DELAYS_MS: readonly number[] = [1_000, 3_000, 10_000];
@@ -66,8 +66,13 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
 
   override render(): ReactNode {
     const { error, numAttempts } = this.state;
-    // A new key on each attempt remounts the subtree, so a lazy screen loads again.
-    if (!error) return <Fragment key={numAttempts}>{this.props.children}</Fragment>;
+    // A new key on each attempt remounts the subtree; a lazy screen whose load failed loads again.
+    if (!error)
+      return (
+        <RetryAttemptContext.Provider value={numAttempts}>
+          <Fragment key={numAttempts}>{this.props.children}</Fragment>
+        </RetryAttemptContext.Provider>
+      );
     const notLoaded = isChunkLoadError(error);
     return (
       <div role="alert" className="error-box" data-testid="area-error" data-kind={notLoaded ? 'not-loaded' : 'crashed'}>

@@ -1,10 +1,14 @@
 /**
  * React.lazy that can be tried again: React keeps a lazy component's failed load forever, so a
  * screen whose code did not arrive (the host restarted or was away) would stay broken until a page
- * reload. Here a failed load throws ChunkLoadError and the next render loads afresh; ErrorBoundary
- * shows the failure and retries.
+ * reload. Here a failed load throws ChunkLoadError to the nearest ErrorBoundary, and when that
+ * boundary tries again (a new RetryAttemptContext value) the screen loads afresh. Renders in
+ * between reuse the failed load, so a host that is away gives one error, not a loop of loads.
  */
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { createContext, lazy, useContext, type ComponentType, type LazyExoticComponent } from 'react';
+
+/** The nearest ErrorBoundary's attempt number: a failed load is loaded again when it changes. */
+export const RetryAttemptContext = createContext(0);
 
 /** A screen's code could not be fetched (the browser's "Failed to fetch dynamically imported module"). */
 export class ChunkLoadError extends Error {
@@ -22,19 +26,34 @@ export function isChunkLoadError(err: unknown): boolean {
 }
 
 export function lazyWithRetry<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
-  const make = (): LazyExoticComponent<ComponentType<P>> =>
-    lazy(() =>
-      load().then(
-        (component) => ({ default: component }),
-        (err: unknown) => {
-          current = make(); // the next render loads again
-          throw new ChunkLoadError(err);
-        },
+  interface Attempt {
+    component: LazyExoticComponent<ComponentType<P>>;
+    /** The boundary's attempt this load belongs to; null until first rendered. */
+    attempt: number | null;
+    failed: boolean;
+  }
+  const make = (attempt: number | null): Attempt => {
+    const entry: Attempt = {
+      attempt,
+      failed: false,
+      component: lazy(() =>
+        load().then(
+          (component) => ({ default: component }),
+          (err: unknown) => {
+            entry.failed = true;
+            throw new ChunkLoadError(err);
+          },
+        ),
       ),
-    );
-  let current = make();
+    };
+    return entry;
+  };
+  let current = make(null);
   return function LazyWithRetry(props: P) {
-    const Current = current as ComponentType<P>;
+    const attempt = useContext(RetryAttemptContext);
+    if (current.attempt === null) current.attempt = attempt;
+    else if (current.failed && current.attempt !== attempt) current = make(attempt);
+    const Current = current.component as ComponentType<P>;
     return <Current {...props} />;
   };
 }

@@ -25,7 +25,7 @@ export function hostBlockedReason(connection: ConnectionState): string | null {
     case 'connected':
       return null;
     case 'disconnected':
-      return `Disconnected from the studio host: ${connection.reason}. Reconnecting by itself.`;
+      return `Disconnected from the studio host (${connection.reason}); reconnecting by itself.`;
     case 'signed-out':
       return 'Signed out: open the new sign-in link printed by the terminal that runs studio serve.';
   }

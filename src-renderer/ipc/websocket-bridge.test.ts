@@ -70,7 +70,7 @@ describe('WebSocket bridge connection state', () => {
     const failed = await inFlight;
     expect(failed.ok).toBe(false);
     expect(states.at(-1)?.state).toBe('disconnected');
-    expect(hostBlockedReason(states.at(-1)!)).toContain('Reconnecting by itself');
+    expect(hostBlockedReason(states.at(-1)!)).toContain('reconnecting by itself');
 
     // No call needed: the bridge opens a new socket after reconnectDelaysMs.
     await until(() => FakeSocket.sockets.length === 2 && states.at(-1)?.state === 'connected');
