@@ -8,9 +8,12 @@
 
 type Letters = string;
 
+/** Journey (and Chirp HD) voices are D male, F and O female in every locale that has them. */
+const JOURNEY = '---M-F--------F';
+
 const GOOGLE_LETTERED: Readonly<Record<string, Readonly<Record<string, Letters>>>> = {
-  'en-US': { Standard: 'MMFMFFFFMM', Wavenet: 'MMFMFFFFMM', Neural2: 'M-FMFFFFMM', News: '----------FF-M', Studio: '--------------F-M', Journey: '---M-F--------F', Casual: '----------M', Polyglot: '' },
-  'en-GB': { Standard: 'FMFM-F', Wavenet: 'FMFM-F', Neural2: 'FMFM-F', News: '------FFFMMMM', Studio: '-MF' },
+  'en-US': { Standard: 'MMFMFFFFMM', Wavenet: 'MMFMFFFFMM', Neural2: 'M-FMFFFFMM', News: '----------FF-M', Studio: '--------------F-M', Casual: '----------M' },
+  'en-GB': { Standard: 'FMFM-F-------FM', Wavenet: 'FMFM-F-------FM', Neural2: 'FMFM-F-------FM', News: '------FFFMMMM', Studio: '-MF' },
   'en-AU': { Standard: 'FMFM', Wavenet: 'FMFM', Neural2: 'FMFM', News: '----FFM' },
   'en-IN': { Standard: 'FMMFFM', Wavenet: 'FMMFFM', Neural2: 'FMMF' },
   'cmn-CN': { Standard: 'FMMF', Wavenet: 'FMMF' },
@@ -18,11 +21,14 @@ const GOOGLE_LETTERED: Readonly<Record<string, Readonly<Record<string, Letters>>
   'yue-HK': { Standard: 'FMFM' },
   'ja-JP': { Standard: 'FFMM', Wavenet: 'FFMM', Neural2: '-FMM' },
   'ko-KR': { Standard: 'FFMM', Wavenet: 'FFMM', Neural2: 'FFM' },
-  'de-DE': { Standard: 'FMFMMFFM', Wavenet: 'FMFMMF', Neural2: 'FMFM-F' },
-  'fr-FR': { Standard: 'FMFMFFM', Wavenet: 'FMFMF', Neural2: 'FMFMF' },
-  'es-ES': { Standard: 'FMFFMFMF', Wavenet: '-MFF', Neural2: 'FMFFFM' },
-  'it-IT': { Standard: 'FFMMFM', Wavenet: 'FFMM', Neural2: 'F-M' },
-  'pt-BR': { Standard: 'FMF', Wavenet: 'FMF', Neural2: 'FMF' },
+  'de-DE': { Standard: 'FMFMMFFM', Wavenet: 'FMFMMFFM', Neural2: 'FMFM-FFM', Studio: '-MF' },
+  'fr-FR': { Standard: 'FMFMFFM', Wavenet: 'FMFMFFM', Neural2: 'FMFMFFM', Studio: 'F--M' },
+  'fr-CA': { Standard: 'FMFM', Wavenet: 'FMFM', Neural2: 'FMFM' },
+  'es-ES': { Standard: 'FMFFMFMF', Wavenet: '-MFFMFMF', Neural2: 'FMFFFMMF', Studio: '--F--M' },
+  'es-US': { Standard: 'FMM', Wavenet: 'FMM', Neural2: 'FMM', News: '---MMFF', Studio: '-M' },
+  'it-IT': { Standard: 'FFMMFM', Wavenet: 'FFMMFM', Neural2: 'F-M--M' },
+  'pt-BR': { Standard: 'FMFFM', Wavenet: 'FMFFM', Neural2: 'FMF' },
+  'pt-PT': { Standard: 'FMMFFM', Wavenet: 'FMMFFM' },
   'ru-RU': { Standard: 'FMFMF', Wavenet: 'FMFMF' },
 };
 
@@ -34,10 +40,10 @@ const CHIRP3_MALE = ['Achird', 'Algenib', 'Algieba', 'Alnilam', 'Charon', 'Encel
 export function googleVoiceGender(locale: string, rest: string): 'female' | 'male' | null {
   const chirp = /^Chirp3-HD-(\w+)$/.exec(rest);
   if (chirp) return CHIRP3_FEMALE.includes(chirp[1]) ? 'female' : CHIRP3_MALE.includes(chirp[1]) ? 'male' : null;
-  if (/^Polyglot-1$/.test(rest) && locale === 'en-US') return 'male';
+  if (rest === 'Polyglot-1') return 'male';
   const m = /^([A-Za-z0-9]+?)(?:-HD)?-([A-Z])$/.exec(rest);
   if (!m) return null;
-  const letters = GOOGLE_LETTERED[locale]?.[m[1] === 'Chirp' ? 'Journey' : m[1]];
+  const letters = m[1] === 'Journey' || m[1] === 'Chirp' ? JOURNEY : GOOGLE_LETTERED[locale]?.[m[1]];
   const g = letters?.[m[2].charCodeAt(0) - 65];
   return g === 'F' ? 'female' : g === 'M' ? 'male' : null;
 }

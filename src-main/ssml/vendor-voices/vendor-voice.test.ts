@@ -19,6 +19,7 @@ describe('lookupVendorVoice', () => {
     ['en-US-Standard-C', 'female'], ['en-US-Standard-B', 'male'], ['en-US-Wavenet-D', 'male'], ['en-US-Wavenet-F', 'female'], ['en-US-Neural2-F', 'female'], ['en-US-Neural2-J', 'male'],
     ['en-US-Studio-O', 'female'], ['en-US-Studio-Q', 'male'], ['en-US-News-N', 'male'], ['en-US-Casual-K', 'male'], ['en-US-Journey-F', 'female'], ['en-GB-Neural2-A', 'female'], ['en-GB-News-J', 'male'],
     ['cmn-CN-Wavenet-A', 'female'], ['cmn-CN-Wavenet-B', 'male'], ['ja-JP-Neural2-B', 'female'], ['ja-JP-Neural2-C', 'male'], ['ko-KR-Neural2-A', 'female'], ['de-DE-Neural2-B', 'male'],
+    ['en-GB-Neural2-O', 'male'], ['en-GB-Wavenet-N', 'female'], ['fr-FR-Neural2-G', 'male'], ['it-IT-Neural2-F', 'male'], ['pt-BR-Standard-E', 'male'], ['es-US-News-F', 'female'], ['de-DE-Journey-O', 'female'], ['fr-FR-Polyglot-1', 'male'],
     ['en-US-Chirp3-HD-Charon', 'male'], ['en-US-Chirp3-HD-Aoede', 'female'], ['en-US-Chirp-HD-D', 'male'],
   ])('Google %s is %s', (name, gender) => {
     expect(lookupVendorVoice(name)).toMatchObject({ vendor: 'google', gender });
