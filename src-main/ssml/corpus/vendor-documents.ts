@@ -968,7 +968,7 @@ export const VENDOR_DOCUMENTS: CorpusDocument[] = [
     "ssml": "<speak>\n  <say-as interpret-as=\"fraction\">5+1/2</say-as>\n</speak>",
     "strict": {
       "turns": [
-        "turn0 \"five and one half\""
+        "turn0 \"five and a half\""
       ],
       "warnings": []
     }

@@ -2,7 +2,7 @@
  * say-as date: every format the vendors document, read in English or Chinese. Field orders as
  * letters (Polly/Azure/W3C: mdy dmy ymd ydm md dm ym my d m y), digit-count codes (Google:
  * yyyymmdd, ddmmyyyy, dm…, with or without separators) and Google's detail 1|2 spoken forms.
- * Calendar-checked; null when the text does not fit. Pure.
+ * Polly's ? masks a field (????0922). Calendar-checked; null when the text does not fit. Pure.
  */
 import { chineseDigits, chineseInteger, englishInteger, englishOrdinal } from '../number-words';
 
@@ -47,7 +47,7 @@ function monthNumber(part: string): number | null {
 function splitParts(text: string, fields: Field[]): string[] | null {
   const parts = text.split(SEPARATORS).filter(Boolean);
   if (parts.length === fields.length) return parts;
-  if (parts.length !== 1 || !/^\d+$/.test(text)) return null;
+  if (parts.length !== 1 || !/^[\d?]+$/.test(text)) return null;
   // Written without separators: cut by each field's digit count.
   if (fields.reduce((n, f) => n + f.numDigits, 0) !== text.length) return null;
   let at = 0;
@@ -68,8 +68,12 @@ export function expandDate(raw: string, options: DateOptions, zh: boolean): stri
   const parts = splitParts(text, fields);
   if (!parts) return null;
   const date: { y?: string; m?: number; d?: number } = {};
+  let numFields = 0;
   for (let i = 0; i < fields.length; i++) {
     const part = parts[i];
+    // Polly masks a field it should not say with question marks: ????0922 is September 22nd.
+    if (/^\?+$/.test(part)) continue;
+    numFields++;
     if (fields[i].key === 'm') {
       const m = monthNumber(part);
       if (m === null) return null;
@@ -89,7 +93,6 @@ export function expandDate(raw: string, options: DateOptions, zh: boolean): stri
   const month = date.m !== undefined ? EN_MONTHS[date.m - 1] : '';
   const day = date.d !== undefined ? englishOrdinal(String(date.d))! : '';
   const year = date.y !== undefined ? englishYear(date.y) : '';
-  const numFields = fields.length;
   const detail = options.detail ?? (options.googleDefaults ? (numFields === 3 ? '2' : '1') : null);
   if (detail === '1' && day) return [`the ${day}`, month ? `of ${month}` : '', year].filter(Boolean).join(' ').replace(/(of \w+) (\w)/, '$1, $2');
   if (month && day) return year ? `${month} ${day}, ${year}` : `${month} ${day}`;

@@ -1,6 +1,6 @@
 /**
  * say-as fraction in English and Chinese: "3/8" → "three eighths", "1/2" → "one half", mixed
- * numbers as Google ("5+1/2") and Polly ("2 1/2", "2½") write them → "five and one half";
+ * numbers as Google ("5+1/2") and Polly ("3+1/2", "2½") write them → "five and a half";
  * Chinese 四分之三, 五又二分之一. null when the text is not a fraction. Pure.
  */
 import { chineseInteger, englishInteger, englishOrdinal } from '../number-words';
@@ -12,7 +12,12 @@ export function expandFraction(raw: string, zh: boolean): string | null {
   const mixed = /^(\d{1,6})\s*(?:\+|\s)\s*(\d{1,6}\s*\/\s*\d{1,6})$/.exec(text);
   if (mixed) {
     const rest = expandFraction(mixed[2], zh);
-    return rest === null ? null : zh ? `${chineseInteger(mixed[1])}又${rest}` : `${englishInteger(mixed[1])} and ${rest}`;
+    if (rest === null) return null;
+    if (zh) return `${chineseInteger(mixed[1])}又${rest}`;
+    // "five and a half", "two and an eighth" (Google's and Polly's readings); "two and three quarters".
+    const single = /^one (half|quarter|(\w+))$/.exec(rest);
+    const fraction = single ? `${/^[aeiou]/.test(single[1]) ? 'an' : 'a'} ${single[1]}` : rest;
+    return `${englishInteger(mixed[1])} and ${fraction}`;
   }
   const m = /^(\d{1,6})\s*\/\s*(\d{1,6})$/.exec(text);
   if (!m || Number(m[2]) === 0) return null;

@@ -47,7 +47,7 @@ describe('Google say-as (cloud.google.com/text-to-speech/docs/ssml)', () => {
     ['<say-as interpret-as="date" format="dm">10-9</say-as>', 'The tenth of September'],
     ['<say-as interpret-as="date" format="dmy" detail="2">10-9-1960</say-as>', 'September tenth, nineteen sixty'],
     ['<say-as interpret-as="time" format="hms12">2:30pm</say-as>', 'two thirty PM'],
-    ['<say-as interpret-as="fraction">5+1/2</say-as>', 'five and one half'],
+    ['<say-as interpret-as="fraction">5+1/2</say-as>', 'five and a half'],
     ['<say-as interpret-as="verbatim">abcdefg</say-as>', 'A B C D E F G'],
   ])('%s', (ssml, documented) => {
     expect(spoken(ssml, 'google')).toBe(words(documented));
@@ -71,7 +71,11 @@ describe('Amazon Polly say-as (docs.aws.amazon.com/polly/latest/dg/say-as-tag.ht
     ['<say-as interpret-as="unit">1/2inch</say-as>', 'one half inch'],
     ['<say-as interpret-as="unit">1meter</say-as>', 'one meter'],
     ['<say-as interpret-as="fraction">3/20</say-as>', 'three twentieths'],
-    ['<say-as interpret-as="fraction">2½</say-as>', 'two and one half'],
+    ['<say-as interpret-as="fraction">2½</say-as>', 'two and a half'],
+    ['<say-as interpret-as="fraction">3+1/2</say-as>', 'three and a half'],
+    ['<say-as interpret-as="fraction">2/9</say-as>', 'two ninths'],
+    ['<say-as interpret-as="fraction">2+3/4</say-as>', 'two and three quarters'],
+    ['<say-as interpret-as="date" format="yyyymmdd">????0922</say-as>', 'September twenty-second'],
     ['<say-as interpret-as="digits">1234</say-as>', 'one two three four'],
     ['<say-as interpret-as="telephone">2025551212x345</say-as>', 'two zero two five five five one two one two extension three four five'],
     ['I was born on <say-as interpret-as="date" format="mdy">12-31-1900</say-as>', 'I was born on December thirty-first nineteen hundred'],
@@ -99,7 +103,7 @@ describe('Amazon Polly say-as (docs.aws.amazon.com/polly/latest/dg/say-as-tag.ht
 describe('English plural rules and money', () => {
   it.each([
     ['1 km', 'one kilometer'], ['2 km', 'two kilometers'], ['0 kg', 'zero kilograms'], ['1.5 lb', 'one point five pounds'],
-    ['2 1/2 inches', 'two and one half inches'], ['3 ft', 'three feet'], ['25°C', 'twenty-five degrees Celsius'], ['120 km/h', 'one hundred twenty kilometers per hour'],
+    ['2 1/2 inches', 'two and a half inches'], ['1+1/8 in', 'one and an eighth inches'], ['3 ft', 'three feet'], ['25°C', 'twenty-five degrees Celsius'], ['120 km/h', 'one hundred twenty kilometers per hour'],
   ])('unit %s', (text, documented) => {
     expect(spoken(`<say-as interpret-as="unit">${text}</say-as>`, 'google')).toBe(words(documented));
   });
