@@ -1,10 +1,9 @@
 /**
- * The warm-up plan: the shape buckets the engine's stages can open at run time, listed from the resolved
- * engine plan with the functions that pick a call's shape (kvCapacity, fixedChunks' bucket rows,
- * codecChunks, codecChunkSize), never a list of its own. Pure. A bound stage holds at most
- * graphCapture.maxBuckets buckets (least recently used released past that), so each stage's list is
- * ordered most used first and cut there; the cut buckets are counted, not warmed (they would be
- * released before any request ran). Which warm-ups run, and when: warm-up.ts.
+ * The warm-up plan: the shape buckets the engine's stages can open at run time, from the resolved engine
+ * plan through the functions that pick a call's shape (kvCapacity, the shape-bucket rows, codecChunks,
+ * codecChunkSize), never a list of its own. Pure. A bound stage holds at most graphCapture.maxBuckets
+ * buckets (LRU), so each list is ordered most used first and cut there; the cut ones are counted, not
+ * warmed (they would be released before any request ran). Running the plan: warm-up.ts.
  */
 import { codecChunkSize } from '../model-format/codec/chunked-decode';
 import type { ModelManifest } from '../model-format/manifest';
