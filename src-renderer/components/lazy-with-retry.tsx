@@ -41,7 +41,7 @@ export function lazyWithRetry<P extends object>(load: () => Promise<ComponentTyp
           (component) => ({ default: component }),
           (err: unknown) => {
             entry.failed = true;
-            throw new ChunkLoadError(err);
+            throw isChunkLoadError(err) ? new ChunkLoadError(err) : err; // a module that throws as it runs is a crash, not a missing chunk
           },
         ),
       ),
