@@ -96,6 +96,10 @@ describe('ModelsService with the model manager', () => {
     expect(fx.builds).toHaveLength(1);
     expect(fx.builds[0].checkpointDir).toBe(folder);
 
+    // the list says what the imported folder speaks, read from its config.json (tts_model_type)
+    const listed = (await svc.listModels()).find((e) => e.id === downloaded.id);
+    expect(listed?.modelType).toBe('custom_voice');
+
     const bad = await rejection(svc.pullModel(path.join(dataDir, 'nope'), () => {}));
     expect(bad.code).toBe('not-found');
   });

@@ -5,9 +5,10 @@
  * A folder named by a caller must lie inside the file grants (as every path a client names), so
  * the service never says whether other folders exist or how big they are. Owns no downloads itself.
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StudioError } from '../../src-shared/errors';
-import type { ModelEntry, ModelsState, PullPlan, PullProgress } from '../../src-shared/contract/models';
+import type { ModelEntry, ModelsState, ModelType, PullPlan, PullProgress } from '../../src-shared/contract/models';
 import type { ModelInfo } from '../../src-shared/synthesis';
 import { loadKnownModels, type KnownModel } from '../models/known-models';
 import { ModelStore, modelIdForRepo } from '../models/model-store';
@@ -43,6 +44,25 @@ const FOLDER_REFUSED =
 
 export const EMBEDDED_MODEL_ID = 'embedded:tiny';
 
+const MODEL_TYPES: readonly ModelType[] = ['custom_voice', 'voice_design', 'base'];
+
+/** A checkpoint folder's type from its config.json (tts_model_type), or null when it cannot be read. */
+async function readModelType(checkpointDir: string): Promise<ModelType | null> {
+  try {
+    const config = JSON.parse(await readFile(path.join(checkpointDir, 'config.json'), 'utf8')) as { tts_model_type?: unknown };
+    return MODEL_TYPES.find((t) => t === config.tts_model_type) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** A known hub model's type from what it can do. */
+function typeOfCapabilities(capabilities: readonly string[]): ModelType {
+  if (capabilities.includes('voice-clone')) return 'base';
+  if (capabilities.includes('voice-design')) return 'voice_design';
+  return 'custom_voice';
+}
+
 export class ModelsService {
   private readonly store: ModelStore;
   /** Running pulls by the model id they install, so they can be cancelled and shown. */
@@ -66,6 +86,7 @@ export class ModelsService {
         capabilities: ['preset-speakers'],
         repo: null,
         localPath: null,
+        modelType: 'custom_voice',
       },
     ];
     if (loaded && !loaded.synthetic) {
@@ -81,6 +102,7 @@ export class ModelsService {
         capabilities: loaded.supportsInstruct ? ['preset-speakers', 'instruct'] : ['preset-speakers'],
         repo: manifest?.source.kind === 'hub' ? manifest.source.repo : null,
         localPath: manifest?.source.kind === 'local' ? manifest.source.path : null,
+        modelType: loaded.kind,
       });
     }
     const known = await (this.options.knownModels ?? (() => loadKnownModels()))().catch(() => [] as KnownModel[]);
@@ -101,12 +123,14 @@ export class ModelsService {
         capabilities: k?.capabilities ?? [],
         repo: manifest.source.kind === 'hub' ? manifest.source.repo : null,
         localPath: manifest.source.kind === 'local' ? manifest.source.path : null,
+        // an imported folder is read in place; a pulled one lives in the store's checkpoint folder
+        modelType: k ? typeOfCapabilities(k.capabilities) : await readModelType(manifest.source.kind === 'local' ? manifest.source.path : this.store.paths(id).checkpointDir),
       });
     }
     for (const k of known) {
       const id = modelIdForRepo(k.repo);
       if (installedIds.has(id) || entries.some((e) => e.id === id)) continue;
-      entries.push({ id, displayName: k.displayName, kind: 'known', status: 'not-installed', synthetic: false, sizeBytes: k.approxSizeBytes, summary: k.summary, capabilities: k.capabilities, repo: k.repo, localPath: null });
+      entries.push({ id, displayName: k.displayName, kind: 'known', status: 'not-installed', synthetic: false, sizeBytes: k.approxSizeBytes, summary: k.summary, capabilities: k.capabilities, repo: k.repo, localPath: null, modelType: typeOfCapabilities(k.capabilities) });
     }
     return entries;
   }

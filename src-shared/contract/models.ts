@@ -32,7 +32,12 @@ export interface ModelEntry {
   repo: string | null;
   /** The checkpoint folder a local model was imported from, else null. */
   localPath: string | null;
+  /** The checkpoint's type (config.json tts_model_type), so imported models say what they speak; null or absent when unknown. */
+  modelType?: ModelType | null;
 }
+
+/** What a checkpoint speaks: preset speakers (CustomVoice), a described voice (VoiceDesign) or cloned voices (Base). */
+export type ModelType = 'custom_voice' | 'voice_design' | 'base';
 
 /** What a pull would do, shown for confirmation before anything is downloaded; sizes in bytes, null when unknown. */
 export interface PullPlan {

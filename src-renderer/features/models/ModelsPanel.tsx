@@ -11,7 +11,7 @@ import { useStudioStore } from '../../store/store';
 import type { ModelEntry, PullProgress } from '../../../src-shared/contract/models';
 import { activateModel, cancelPull, planPull, removeModel, runPull, verifyModel } from './models-actions';
 import { PullConfirm, formatSize } from './PullConfirm';
-import { modelEntryName } from './model-name';
+import { modelEntryName, modelEntryTypeLabel } from './model-name';
 import { useModelList } from './useModelList';
 
 export { formatSize };
@@ -20,6 +20,7 @@ const RUNNING: ReadonlySet<PullProgress['phase']> = new Set(['download', 'verify
 
 function ModelRow({ m, activeId }: { m: ModelEntry; activeId: string | null }) {
   const name = useStudioStore((s) => modelEntryName(m, s.modelInfo, s.models));
+  const typeLabel = useStudioStore((s) => modelEntryTypeLabel(m, s.modelInfo));
   const p = useStudioStore((s) => s.pulls[m.id]);
   const switching = useStudioStore((s) => s.modelSwitching);
   const [note, setNote] = useState<string | null>(null);
@@ -31,6 +32,7 @@ function ModelRow({ m, activeId }: { m: ModelEntry; activeId: string | null }) {
     <tr data-testid={`model-${m.id}`}>
       <td>
         <strong>{name}</strong>
+        {typeLabel && <span className="badge" data-testid="model-type"> {typeLabel}</span>}
         {active && <span className="badge" data-testid="model-active"> active</span>}
         {m.synthetic && <span className="muted"> — random weights, produces noise</span>}
         <div className="muted">{m.summary}</div>

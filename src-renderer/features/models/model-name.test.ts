@@ -2,7 +2,7 @@
 // reports its build folder, a hash), a better name from the model list as given, the embedded one as is.
 import { describe, expect, it } from 'vitest';
 import type { ModelEntry } from '../../../src-shared/contract/models';
-import { loadedModelName, modelEntryName } from './model-name';
+import { loadedModelName, modelEntryName, modelEntryTypeLabel, modelTypeLabel } from './model-name';
 
 const HASH = '3f9a0c1d2e4b5a69-v7-fp16';
 const entry = (patch: Partial<ModelEntry>): ModelEntry => ({ id: 'x', displayName: HASH, kind: 'installed', status: 'ready', synthetic: false, sizeBytes: 1, summary: '', capabilities: [], repo: null, localPath: null, ...patch });
@@ -24,5 +24,26 @@ describe('loadedModelName', () => {
   it('names list entries other than the loaded one as the list does', () => {
     const other = entry({ id: 'other', displayName: 'Other (local folder)', localPath: '/o' });
     expect(modelEntryName(other, { id: 'm', displayName: HASH, synthetic: false } as never, [other])).toBe('Other (local folder)');
+  });
+  it('names an imported synthetic checkpoint by its folder, not its build-folder hash', () => {
+    const imported = entry({ id: 'local--tiny-base-1a2b3c4d', displayName: 'tiny-base (local folder)', localPath: '/tmp/x/tiny-base', synthetic: true });
+    expect(loadedModelName({ id: imported.id, displayName: 'bdad3f4a79b01980-v15-fp32', synthetic: true }, [imported])).toBe('tiny-base (local folder)');
+    expect(loadedModelName({ id: imported.id, displayName: 'bdad3f4a79b01980-v15-fp32', synthetic: true }, [])).toBe('tiny-base (local folder)');
+    expect(loadedModelName({ id: 'embedded:tiny', displayName: 'Embedded test model', synthetic: true }, [entry({ id: 'embedded:tiny', kind: 'embedded', displayName: 'Embedded (list)' })])).toBe('Embedded test model');
+  });
+});
+
+describe('modelTypeLabel', () => {
+  it('says what a model speaks and its size', () => {
+    expect(modelTypeLabel('base', '0b6')).toBe('Base 0.6B');
+    expect(modelTypeLabel('custom_voice', '1b7')).toBe('CustomVoice 1.7B');
+    expect(modelTypeLabel('voice_design')).toBe('VoiceDesign');
+  });
+
+  it('labels the loaded entry from the engine and others from the list, nothing when unknown', () => {
+    const loaded = { id: 'm', kind: 'base' as const, size: '0b6' };
+    expect(modelEntryTypeLabel(entry({ id: 'm' }), loaded)).toBe('Base 0.6B');
+    expect(modelEntryTypeLabel(entry({ id: 'o', modelType: 'voice_design' }), loaded)).toBe('VoiceDesign');
+    expect(modelEntryTypeLabel(entry({ id: 'o' }), loaded)).toBeNull();
   });
 });

@@ -3,7 +3,7 @@
  * for an installed model is its build folder ('3f9a…-v7-fp16', a hash); the model list knows where
  * it came from: an imported checkpoint by its folder's name, a hub model by its repo. Pure.
  */
-import type { ModelEntry } from '../../../src-shared/contract/models';
+import type { ModelEntry, ModelType } from '../../../src-shared/contract/models';
 import type { ModelInfo } from '../../../src-shared/synthesis';
 
 function folderName(dir: string): string {
@@ -11,8 +11,9 @@ function folderName(dir: string): string {
 }
 
 export function loadedModelName(info: Pick<ModelInfo, 'id' | 'displayName' | 'synthetic'>, models: readonly ModelEntry[]): string {
-  if (info.synthetic) return info.displayName;
   const entry = models.find((m) => m.id === info.id);
+  // the embedded test model names itself; an imported synthetic checkpoint is named like any import
+  if (info.synthetic && (entry ? entry.kind === 'embedded' : !info.id.startsWith('local--'))) return info.displayName;
   if (entry && entry.displayName !== info.displayName) return entry.displayName; // the list names it better than the engine
   if (entry?.localPath) return `${folderName(entry.localPath)} (local folder)`; // as the list names imported models not loaded
   if (entry?.repo) return entry.repo;
@@ -26,4 +27,19 @@ export function loadedModelName(info: Pick<ModelInfo, 'id' | 'displayName' | 'sy
 /** A model list entry's name: the loaded model's as above, any other as the list gives it. */
 export function modelEntryName(entry: ModelEntry, loaded: ModelInfo | null, models: readonly ModelEntry[]): string {
   return loaded && entry.id === loaded.id ? loadedModelName(loaded, models) : entry.displayName;
+}
+
+const TYPE_LABELS: Readonly<Record<ModelType, string>> = { custom_voice: 'CustomVoice', voice_design: 'VoiceDesign', base: 'Base' };
+
+/** "Base 0.6B", "CustomVoice 1.7B": what a model speaks and its size ('0b6' as the checkpoints write it reads 0.6B). */
+export function modelTypeLabel(type: ModelType, size?: string | null): string {
+  const sized = size ? /^(\d+)b(\d+)$/i.exec(size) : null;
+  const sizeLabel = sized ? `${sized[1]}.${sized[2]}B` : (size ?? '');
+  return sizeLabel ? `${TYPE_LABELS[type]} ${sizeLabel}` : TYPE_LABELS[type];
+}
+
+/** A list entry's type label, the loaded model's from the engine (with its size), else as the list knows it; null when unknown. */
+export function modelEntryTypeLabel(entry: ModelEntry, loaded: Pick<ModelInfo, 'id' | 'kind' | 'size'> | null): string | null {
+  if (loaded && entry.id === loaded.id) return modelTypeLabel(loaded.kind, loaded.size);
+  return entry.modelType ? modelTypeLabel(entry.modelType) : null;
 }

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useStudioStore } from '../../store/store';
 import { DEFAULT_OUTPUT_LOUDNESS, OUTPUT_LOUDNESS_LIMITS } from '../../../src-shared/audio-format';
 import { THEMES, applyTheme, readTheme, type Theme } from './theme';
-import { loadedModelName } from '../models/model-name';
+import { loadedModelName, modelTypeLabel } from '../models/model-name';
 import { NumberField } from '../../components/NumberField';
 
 /** The loudness target and ceiling inputs: applied on Apply, checked against the contract's ranges. */
@@ -122,7 +122,7 @@ export function SettingsPanel() {
           <dt>Engine build</dt>
           <dd>{status?.engineVersion || '…'}</dd>
           <dt>Model</dt>
-          <dd>{status?.model ? `${loadedModelName(status.model, models)}${status.model.synthetic ? ' — synthetic, random weights' : ''}` : 'none loaded'}</dd>
+          <dd>{status?.model ? `${loadedModelName(status.model, models)} · ${modelTypeLabel(status.model.kind, status.model.size)}${status.model.synthetic ? ' — synthetic, random weights' : ''}` : 'none loaded'}</dd>
           <dt>Queue</dt>
           <dd>{status ? `${status.numRunning} running, ${status.numWaiting} waiting, ${status.numCompleted} done, ${status.numFailed} failed since start` : '…'}</dd>
         </dl>

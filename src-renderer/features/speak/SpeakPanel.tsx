@@ -17,7 +17,7 @@ import type { SpeakResult } from './speak.slice';
 import { SavedVoicesPanel, savedVoiceLabel } from '../voice-library/SavedVoicesPanel';
 import { savedVoiceMismatch, speakableSavedVoices } from '../voice-library/voice-fit';
 import { speakerDisplayName, voiceDisplayName } from '../voice-library/voice-names';
-import { loadedModelName } from '../models/model-name';
+import { loadedModelName, modelTypeLabel } from '../models/model-name';
 import { speakBlocker } from './speak-blocker';
 import { hostBlockedReason } from '../../ipc/connection';
 
@@ -92,6 +92,11 @@ export function SpeakPanel() {
         <span className="muted" data-testid="speak-model">
           {modelName ?? 'waiting for the engine…'}
         </span>
+        {modelInfo && (
+          <span className="badge" data-testid="speak-model-type" title="what the loaded model speaks">
+            {modelTypeLabel(modelInfo.kind, modelInfo.size)}
+          </span>
+        )}
         <button className="link" onClick={() => setArea('models')}>
           Models
         </button>

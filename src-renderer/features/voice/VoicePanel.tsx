@@ -11,7 +11,7 @@ import { NumberField } from '../../components/NumberField';
 import { loadVoiceData, switchModel } from './voice-actions';
 import { speakableSavedVoices } from '../voice-library/voice-fit';
 import { speakerDisplayName } from '../voice-library/voice-names';
-import { loadedModelName, modelEntryName } from '../models/model-name';
+import { loadedModelName, modelEntryName, modelEntryTypeLabel, modelTypeLabel } from '../models/model-name';
 
 /** A die showing five, drawn inline (emoji glyphs are missing on many Linux desktops and in headless Chromium). */
 export function DiceIcon() {
@@ -88,6 +88,10 @@ export function VoicePanel() {
   const languages = ['auto', ...(modelInfo?.languages ?? [])];
   const isDesign = modelInfo?.kind === 'voice_design';
   const usable = models.filter((m) => m.kind !== 'known');
+  const typeSuffix = (m: (typeof models)[number]) => {
+    const label = modelEntryTypeLabel(m, modelInfo);
+    return label ? ` · ${label}` : '';
+  };
 
   return (
     <section className="panel voice-panel" aria-labelledby="voice-heading">
@@ -97,11 +101,11 @@ export function VoicePanel() {
         <label htmlFor="model-picker">Model</label>
         <select id="model-picker" value={settings.modelId ?? modelInfo?.id ?? ''} disabled={switching} onChange={(e) => void switchModel(e.target.value)}>
           {modelInfo && !usable.some((m) => m.id === modelInfo.id) && (
-            <option value={modelInfo.id}>{loadedModelName(modelInfo, models)}{modelInfo.synthetic ? ' — random weights, produces noise' : ''}</option>
+            <option value={modelInfo.id}>{loadedModelName(modelInfo, models)} · {modelTypeLabel(modelInfo.kind, modelInfo.size)}{modelInfo.synthetic ? ' — random weights, produces noise' : ''}</option>
           )}
           {usable.map((m) => (
             <option key={m.id} value={m.id}>
-              {modelEntryName(m, modelInfo, models)}{m.synthetic ? ' — random weights, produces noise' : ''}{m.status !== 'ready' ? ` (${m.status})` : ''}
+              {modelEntryName(m, modelInfo, models)}{typeSuffix(m)}{m.synthetic ? ' — random weights, produces noise' : ''}{m.status !== 'ready' ? ` (${m.status})` : ''}
             </option>
           ))}
         </select>
