@@ -1,6 +1,7 @@
 /**
- * `studio synth`: text or an SSML file in, a WAV out, through the same synthesis service the
- * engine host runs (in this process: a CLI may block its own thread). Progress on a TTY; --stream
+ * `studio synth`: text or an SSML file in, an audio file out (its format from -o's extension:
+ * output-format.ts), through the same synthesis service the engine host runs (in this process: a CLI
+ * may block its own thread). Progress on a TTY; --stream
  * writes raw 16-bit PCM to stdout as it is decoded; --list-voices prints the model's speakers;
  * --loudness-target / --true-peak set the recording's normalisation.
  */
@@ -9,10 +10,13 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { EVENTS } from '../../src-shared/ipc-contract';
 import { DEFAULT_SEED, MAX_SEED } from '../../src-shared/sampling-limits';
+import type { AudioFormat } from '../../src-shared/audio-format';
 import { SSML_DIALECTS, type AudioChunk, type SsmlDialect, type SynthesisProgress, type SynthesisRequest, type SynthesisResult, type VoiceInfo } from '../../src-shared/synthesis';
 import { createSynthesisService } from '../engine-host/synthesis-service';
 import { EMBEDDED_TINY } from '../engine-protocol/protocol';
 import { encodeWav } from '../audio/wav-encode';
+import { encodeAudio } from '../audio/encode-audio';
+import { outputFormatForPath } from './output-format';
 import { encodePcm16Le } from '../audio/pcm16';
 import { defaultUserDataDir } from '../platform/paths';
 import { UsageError, parseIntFlag } from './cli-errors';
@@ -41,6 +45,7 @@ async function runSynth(text: string | undefined, opts: SynthOptions): Promise<v
   if (!(SSML_DIALECTS as readonly string[]).includes(opts.ssmlDialect)) throw new UsageError(`--ssml-dialect '${opts.ssmlDialect}' is unknown`, `use one of ${SSML_DIALECTS.join(', ')}`);
   const params = samplingParamsFromFlags(opts); // bad flags fail before the model loads
   const loudness = loudnessFromFlags(opts);
+  const outputFormat = opts.output ? outputFormatForPath(opts.output, opts.float === true) : null; // before the model loads
   const lines: string[] = [];
   const progress = { framesDone: 0, framesEstimated: 0 };
   const onEvent = (event: string, payload: unknown) => {
@@ -84,7 +89,7 @@ async function runSynth(text: string | undefined, opts: SynthOptions): Promise<v
     };
     const result = (await service.call('synthesize', request)) as SynthesisResult;
     if (process.stderr.isTTY) process.stderr.write('\n');
-    if (opts.output) fs.writeFileSync(opts.output, encodeWav(result.pcm, result.sampleRateHz, opts.float ? 'float32' : 'pcm16'));
+    if (opts.output && outputFormat) fs.writeFileSync(opts.output, await encodeOutput(result, outputFormat, opts.float === true));
     const t = result.timings;
     const where = opts.output ? `wrote ${opts.output}` : 'streamed';
     process.stderr.write(
@@ -96,14 +101,20 @@ async function runSynth(text: string | undefined, opts: SynthOptions): Promise<v
   }
 }
 
+/** The file's bytes: WAV through the one WAV writer (float when asked), every other format through encode-audio.ts. */
+async function encodeOutput(result: SynthesisResult, format: AudioFormat, float: boolean): Promise<Uint8Array> {
+  if (format === 'wav') return encodeWav(result.pcm, result.sampleRateHz, float ? 'float32' : 'pcm16');
+  return (await encodeAudio({ pcm: result.pcm, sampleRateHz: result.sampleRateHz, format })).bytes;
+}
+
 export function registerSynth(program: Command): void {
   const command = program
     .command('synth [text]')
-    .description('synthesise text (or an SSML file) to a WAV file')
+    .description('synthesise text (or an SSML file) to an audio file (.wav, .mp3, .opus, .aac, .flac or .pcm)')
     .option('--voice <name>', "speaker, or a saved voice's name or id (see --list-voices, studio voice list)", 'ryan')
     .option('--language <lang>', "language, or 'auto'", 'auto')
     .option('--seed <n>', 'sampling seed: the same seed gives the same bytes', String(DEFAULT_SEED))
-    .option('-o, --output <file>', 'output WAV file')
+    .option('-o, --output <file>', 'output file; its extension picks the format: .wav, .mp3, .opus, .aac, .flac, .pcm')
     .option('--ssml <file>', 'read SSML from a file instead of text')
     .option('--ssml-dialect <name>', `how to read the SSML: ${SSML_DIALECTS.join(', ')} (auto detects Azure, Google and Polly markup)`, 'auto')
     .option('--lenient', 'drop unknown SSML markup and clamp out-of-range values with warnings instead of failing')
