@@ -2,7 +2,7 @@
 // flight and reopens by itself; a socket the host refuses is explained by the probe, so a restarted
 // host (which forgot this browser's session) reads as signed out, and signing in again reconnects.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createWebSocketBridge, type HostProbe } from './client';
+import { createWebSocketBridge, probeHost, type HostProbe } from './client';
 import type { ConnectionState } from './connection';
 import { hostBlockedReason } from './connection';
 import { StudioError } from '../../src-shared/errors';
@@ -103,5 +103,22 @@ describe('WebSocket bridge connection state', () => {
     const err = (await bridge.invoke('studio:app.info', {}).catch((e: unknown) => e)) as StudioError;
     expect(err.code).toBe('network');
     expect(states.at(-1)).toEqual({ state: 'disconnected', reason: "the studio host at ws://127.0.0.1:7871/ws does not answer; is 'studio serve' running?" });
+  });
+
+  it('probes the page itself: 401 is signed out, any other answer signed in, no answer unreachable', async () => {
+    const asked: { url: string; method?: string }[] = [];
+    const answer = (status: number | null) =>
+      vi.stubGlobal('fetch', async (url: URL, init: RequestInit) => {
+        asked.push({ url: String(url), method: init.method });
+        if (status === null) throw new TypeError('Failed to fetch');
+        return new Response(null, { status });
+      });
+    answer(401);
+    expect(await probeHost('http://127.0.0.1:7871/ws')).toBe('signed-out');
+    answer(200);
+    expect(await probeHost('http://127.0.0.1:7871/ws')).toBe('signed-in');
+    answer(null);
+    expect(await probeHost('http://127.0.0.1:7871/ws')).toBe('unreachable');
+    expect(asked[0]).toEqual({ url: 'http://127.0.0.1:7871/', method: 'HEAD' });
   });
 });
