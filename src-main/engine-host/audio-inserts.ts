@@ -4,43 +4,88 @@
  * symlink escape), is size-capped while it is read, and is read asynchronously (never blocking the
  * host's event loop). Anything refused gets one generic warning that does not tell whether the
  * path exists; the specific reason goes to the host log only. A readable WAV is then bounded by its
- * decoded size and decoded in slices (insert-decode.ts); a file over that bound, at a rate that
- * cannot be resampled or with non-finite samples fails the request with a clear error instead.
+ * decoded size (each time it is inserted, insert-decode.ts), the request's samples admitted and the
+ * file decoded by the caller's InsertDecoding (insert-service.ts: a global budget, a cache, worker
+ * threads); a file over that bound, at a rate that cannot be resampled or with non-finite samples
+ * fails the request with a clear error instead.
  * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readWavLayout, type WavLayout } from '../audio/wav-read';
 import type { SsmlSegment } from '../ssml/segments';
-import { AUDIO_INSERT_MAX_DECODED_SAMPLES, decodeInsert, decodedSizeOf, type DecodedInsert } from './insert-decode';
+import type { InsertBudgetLimits } from './insert-budget';
+import { AUDIO_INSERT_MAX_DECODED_SAMPLES, decodeInsertAtRate, decodedSizeOf, type DecodedInsert } from './insert-decode';
 
 export type { DecodedInsert };
 
 /** Largest <audio> file read: 50 MiB (about 18 minutes of 16-bit mono at 24 kHz). */
 export const AUDIO_INSERT_MAX_BYTES = 50 * 1024 * 1024;
 
-export interface AudioInsertPolicy {
+export interface AudioInsertPolicy extends InsertBudgetLimits {
   /** Absolute folders a src may resolve into (relative srcs are tried against each, in order). */
   roots: readonly string[];
   /** Size cap per file and for all <audio> files of one request together. */
   maxBytes: number;
-  /** Samples all <audio> files of one request may decode to, at outputSampleRateHz (insert-decode.ts). */
+  /** Samples all <audio> files of one request may decode to, at outputSampleRateHz, each counted each time it is inserted (insert-decode.ts). */
   maxDecodedSamples: number;
   /** The rate inserts are resampled to: the model's codec rate. */
   outputSampleRateHz: number;
+  /** Decoded PCM kept by content hash for later requests (insert-cache.ts), in bytes. */
+  cacheMaxBytes: number;
+  /** Worker threads that decode, resample and join inserts (insert-workers.ts). */
+  numWorkers: number;
 }
 
-/** The host's policy: files from `roots` up to AUDIO_INSERT_MAX_BYTES, decoding to at most AUDIO_INSERT_MAX_DECODED_SAMPLES. */
+/**
+ * The host's policy: files from `roots` up to AUDIO_INSERT_MAX_BYTES, one request decoding to at most
+ * AUDIO_INSERT_MAX_DECODED_SAMPLES (10 min at 24 kHz), all requests together to twice that (about
+ * 230 MB of float32 PCM, plus the same again while a join runs), each client at most four waiting
+ * for room; 256 MiB of decoded clips cached; two worker threads, or one where two cores or fewer are
+ * left beside the engine's own threads and the host's loop.
+ */
 export function defaultAudioInsertPolicy(roots: readonly string[], outputSampleRateHz: number): AudioInsertPolicy {
-  return { roots, maxBytes: AUDIO_INSERT_MAX_BYTES, maxDecodedSamples: AUDIO_INSERT_MAX_DECODED_SAMPLES, outputSampleRateHz };
+  return {
+    roots,
+    maxBytes: AUDIO_INSERT_MAX_BYTES,
+    maxDecodedSamples: AUDIO_INSERT_MAX_DECODED_SAMPLES,
+    outputSampleRateHz,
+    maxSamplesInFlight: 2 * AUDIO_INSERT_MAX_DECODED_SAMPLES,
+    maxWaitMs: 20_000,
+    maxWaitingPerClient: 4,
+    maxWaiting: 32,
+    retryAfterS: 2,
+    cacheMaxBytes: 256 * 1024 * 1024,
+    numWorkers: Math.max(1, Math.min(2, os.availableParallelism() - 2)),
+  };
 }
 
 export interface LoadedInserts {
-  /** Decoded PCM per src string, as the segments name it. */
+  /** Decoded PCM per src string, as the segments name it, at the output rate (read only: it may be cached). */
   audio: Map<string, DecodedInsert>;
   warnings: string[];
 }
+
+/** A request's loaded inserts, holding its admitted samples until release(). */
+export interface AdmittedInserts extends LoadedInserts {
+  /** Samples of every <audio> of the request at the output rate, each insert counted each time. */
+  numDecodedSamples: number;
+  release(): void;
+}
+
+/** How the caller admits a request's decoded samples and decodes one accepted file to the output rate. */
+export interface InsertDecoding {
+  admit(numDecodedSamples: number): Promise<() => void>;
+  decode(src: string, bytes: Uint8Array, layout: WavLayout, outputSampleRateHz: number): Promise<DecodedInsert>;
+}
+
+/** On the calling thread, without a budget: for tests and tools. The engine host uses insert-service.ts. */
+export const IN_THREAD_DECODING: InsertDecoding = {
+  admit: async () => () => {},
+  decode: async (src, bytes, layout, rateHz) => decodeInsertAtRate(src, bytes, layout, rateHz),
+};
 
 /** A refusal: `reason` is for the host log only; clients see refusalWarning(). */
 export class AudioInsertRefused extends Error {
@@ -145,31 +190,40 @@ async function readRegularFile(file: string, expected: fs.Stats, maxBytes: numbe
 /**
  * Loads every distinct <audio src> of a plan's segments. A refused file or one that is not a WAV is
  * left out with refusalWarning(); the bytes of all files together are capped at policy.maxBytes and
- * their decoded samples at policy.maxDecodedSamples. Rejects with the request's StudioError for a
- * WAV over the decoded bound, at an unusable rate, or with non-finite samples.
+ * their decoded samples (each counted as often as it is inserted) at policy.maxDecodedSamples. Then
+ * the samples are admitted (`decoding.admit`, which may wait or refuse 'busy') and the files decoded.
+ * Rejects with the request's StudioError for a WAV over the decoded bound, at an unusable rate, or
+ * with non-finite samples (its admitted samples given back).
  */
-export async function loadAudioInserts(segments: readonly SsmlSegment[] | null, policy: AudioInsertPolicy, log: (m: string) => void = () => {}): Promise<LoadedInserts> {
-  const audio = new Map<string, DecodedInsert>();
+export async function loadAudioInserts(segments: readonly SsmlSegment[] | null, policy: AudioInsertPolicy, log: (m: string) => void = () => {}, decoding: InsertDecoding = IN_THREAD_DECODING): Promise<AdmittedInserts> {
+  const numUses = new Map<string, number>();
+  for (const s of segments ?? []) if (s.kind === 'audio') numUses.set(s.src, (numUses.get(s.src) ?? 0) + 1);
+  const files = new Map<string, { bytes: Uint8Array; layout: WavLayout }>();
   const warnings: string[] = [];
-  const refused = new Set<string>();
   let numBytesLeft = policy.maxBytes;
   let numSamplesLeft = policy.maxDecodedSamples;
-  for (const s of segments ?? []) {
-    if (s.kind !== 'audio' || audio.has(s.src) || refused.has(s.src)) continue;
+  for (const [src, uses] of numUses) {
     let bytes: Uint8Array;
     let layout: WavLayout;
     try {
-      bytes = await readAudioInsert(s.src, policy.roots, numBytesLeft);
+      bytes = await readAudioInsert(src, policy.roots, numBytesLeft);
       layout = readWavLayout(bytes);
     } catch (err) {
-      refused.add(s.src);
-      log(`<audio src=${JSON.stringify(s.src)}> refused: ${err instanceof AudioInsertRefused ? err.reason : (err as Error).message}`);
-      warnings.push(refusalWarning(s.src, policy));
+      log(`<audio src=${JSON.stringify(src)}> refused: ${err instanceof AudioInsertRefused ? err.reason : (err as Error).message}`);
+      warnings.push(refusalWarning(src, policy));
       continue;
     }
     numBytesLeft -= bytes.length;
-    numSamplesLeft -= decodedSizeOf(s.src, layout, { outputSampleRateHz: policy.outputSampleRateHz, numSamplesLeft, maxDecodedSamples: policy.maxDecodedSamples });
-    audio.set(s.src, await decodeInsert(s.src, bytes, layout));
+    numSamplesLeft -= decodedSizeOf(src, layout, { outputSampleRateHz: policy.outputSampleRateHz, numSamplesLeft, maxDecodedSamples: policy.maxDecodedSamples, numUses: uses });
+    files.set(src, { bytes, layout });
   }
-  return { audio, warnings };
+  const numDecodedSamples = policy.maxDecodedSamples - numSamplesLeft;
+  const release = await decoding.admit(numDecodedSamples);
+  try {
+    const decoded = await Promise.all([...files].map(async ([src, { bytes, layout }]) => [src, await decoding.decode(src, bytes, layout, policy.outputSampleRateHz)] as const));
+    return { audio: new Map(decoded), warnings, numDecodedSamples, release };
+  } catch (err) {
+    release();
+    throw err;
+  }
 }

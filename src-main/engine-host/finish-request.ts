@@ -1,16 +1,15 @@
 /**
  * Joins the per-turn outcomes of one request into its SynthesisOutcome: any cancelled turn makes
  * the request cancelled, any failed turn makes it fail with that turn's error; otherwise the turns'
- * PCM is joined in order (SSML requests through the audio pipeline) and the request-level
- * timings are computed. Audio duration and RTF refer to the final (post-processed) recording.
+ * PCM is joined in order by `join` (SSML requests through the audio pipeline; those with <audio>
+ * inserts joined on a worker beforehand, insert-service.ts) and the request-level timings are computed. Audio duration and RTF refer to the final (post-processed) recording.
  * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
 import { findSavedVoice } from './saved-voices';
 import { StudioError } from '../../src-shared/errors';
 import type { SynthesisOutcome, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import type { TurnPlan } from './turn-plan';
-import type { LoadedInserts } from './audio-inserts';
-import { joinTurns } from './join-turns';
+import type { JoinedAudio } from './join-turns';
 
 export interface RequestClock {
   startedMs: number;
@@ -22,7 +21,7 @@ export function finishRequest(
   plan: TurnPlan,
   outcomes: readonly SynthesisOutcome[],
   clock: RequestClock,
-  inserts: LoadedInserts,
+  join: (turns: SynthesisResult[]) => JoinedAudio,
 ): { outcome: SynthesisOutcome; error: StudioError | null } {
   const failed = outcomes.find((o) => o.status === 'failed');
   if (failed && failed.status === 'failed') {
@@ -34,7 +33,7 @@ export function finishRequest(
     return { outcome: { status: 'cancelled', requestId: request.requestId }, error };
   }
   const turns = outcomes.map((o) => (o as Extract<SynthesisOutcome, { status: 'done' }>).result);
-  const joined = joinTurns(request, plan, turns, inserts);
+  const joined = join(turns);
   const first = turns[0];
   const latencyTotalMs = performance.now() - clock.startedMs;
   const audioDurationMs = (joined.pcm.length * 1000) / first.sampleRateHz;

@@ -2,7 +2,7 @@
  * <audio src> WAVs are bounded by what they decode to, not by their bytes: the samples at the output
  * rate (and the frames at the file's own rate) are checked from the header, over all files of a
  * request; a rate that cannot be resampled and non-finite float samples fail the request with a
- * clear error; decoding runs in slices with yields between them. Issue 36: a 49 MiB 8-bit 8 kHz WAV
+ * clear error; decodeInsertAtRate (run on a worker thread) decodes and resamples to the output rate. Issue 36: a 49 MiB 8-bit 8 kHz WAV
  * grew the host to 3.4 GB; a float WAV with NaN ended in a 500.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,8 @@ import { encodeWav } from '../audio/wav-encode';
 import { readWavLayout } from '../audio/wav-read';
 import type { SsmlSegment } from '../ssml/segments';
 import { defaultAudioInsertPolicy, loadAudioInserts, type AudioInsertPolicy } from './audio-inserts';
-import { AUDIO_INSERT_MAX_DECODED_SAMPLES, DECODE_SLICE_FRAMES, decodeInsert } from './insert-decode';
+import { resample } from '../audio/resample';
+import { AUDIO_INSERT_MAX_DECODED_SAMPLES, decodeInsertAtRate } from './insert-decode';
 
 type Shape = { WaveFile: typeof wavefileModule.WaveFile };
 const WaveFile = (wavefileModule as unknown as Shape).WaveFile ?? (wavefileModule as unknown as { default: Shape }).default.WaveFile;
@@ -109,22 +110,19 @@ describe('non-finite samples', () => {
   });
 });
 
-describe('decodeInsert', () => {
-  it('decodes in slices, letting the event loop run between them, to decodeWav\'s samples', async () => {
-    const numFrames = 3 * DECODE_SLICE_FRAMES + 5;
+describe('decodeInsertAtRate', () => {
+  it('decodes to decodeWav\'s samples at the output rate, and resamples a file at another rate to it', () => {
+    const numFrames = 48_005;
     const bytes = encodeWav(Float32Array.from({ length: numFrames }, (_, i) => Math.sin(i / 7) * 0.5), 24_000, 'pcm16');
-    let numTicks = 0;
-    let ticking = true;
-    const tick = () => {
-      numTicks++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const decoded = await decodeInsert('big.wav', bytes, readWavLayout(bytes));
-    ticking = false;
-    // 4 slices, 3 yields: the ticker ran at each (other work, such as engine steps, would have too)
-    expect(numTicks).toBeGreaterThanOrEqual(3);
-    expect(decoded.sampleRateHz).toBe(24_000);
-    expect(Buffer.from(decoded.pcm.buffer).equals(Buffer.from(decodeWav(bytes).pcm.buffer))).toBe(true);
+    const same = decodeInsertAtRate('same.wav', bytes, readWavLayout(bytes), 24_000);
+    expect(same.sampleRateHz).toBe(24_000);
+    expect(Buffer.from(same.pcm.buffer).equals(Buffer.from(decodeWav(bytes).pcm.buffer))).toBe(true);
+    // 48,005 frames at 24 kHz are round(48,005 · 16 / 24) = 32,003 samples at 16 kHz, as resample() makes them
+    const shared = (n: number) => new Float32Array(new SharedArrayBuffer(n * 4));
+    const other = decodeInsertAtRate('other.wav', bytes, readWavLayout(bytes), 16_000, shared);
+    expect(other).toMatchObject({ sampleRateHz: 16_000 });
+    expect(other.pcm.length).toBe(32_003);
+    expect(other.pcm.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(Array.from(other.pcm.subarray(0, 64))).toEqual(Array.from(resample(decodeWav(bytes).pcm, 24_000, 16_000).subarray(0, 64)));
   });
 });

@@ -1,14 +1,15 @@
 /**
- * Decodes one <audio src> WAV for the engine host without holding its event loop: the decoded size
- * (samples once resampled to the output rate, and frames at the file's own rate) is checked from
- * the header before a sample is converted, then the frames are decoded in slices with a yield
- * between them, so engine steps, heartbeats and cancels run meanwhile; a non-finite sample fails
- * the request. Errors here are the request's (HTTP 400), not the generic refusal warning.
+ * Decodes one <audio src> WAV for the engine host: the decoded size (samples once resampled to the
+ * output rate, and frames at the file's own rate) is checked from the header before a sample is
+ * converted (decodedSizeOf, on the host), then the file is decoded, checked for non-finite samples
+ * and resampled to the output rate by decodeInsertAtRate, which is synchronous and runs on an insert
+ * worker thread (insert-worker.ts), never on the host's event loop. Errors here are the request's (HTTP 400).
  * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
 import { StudioError } from '../../src-shared/errors';
 import { formatCount } from '../../src-shared/format-count';
 import { MAX_SAMPLE_RATE_HZ, MIN_SAMPLE_RATE_HZ } from '../audio/check-args';
+import { resample } from '../audio/resample';
 import { decodeWavFrames, type WavLayout } from '../audio/wav-read';
 
 /**
@@ -17,9 +18,6 @@ import { decodeWavFrames, type WavLayout } from '../audio/wav-read';
  * the host past 3 GB before this limit.
  */
 export const AUDIO_INSERT_MAX_DECODED_SAMPLES = 14_400_000;
-
-/** Frames decoded between two yields to the event loop: a few milliseconds of work. */
-export const DECODE_SLICE_FRAMES = 1 << 18;
 
 export interface DecodedInsert {
   pcm: Float32Array;
@@ -37,11 +35,13 @@ export function numSamplesAtRate(numFrames: number, fromSampleRateHz: number, to
 
 /**
  * How many samples decoding this file costs: its samples at the output rate, or its frames at its
- * own rate when that is higher (decoding holds those first). Throws the request's error when the
- * rate cannot be resampled or the cost is over `numSamplesLeft`.
+ * own rate when that is higher (decoding holds those first), times the number of times the request
+ * inserts it (each copy is its own stretch of the rendered recording). Throws the request's error
+ * when the rate cannot be resampled or the cost is over `numSamplesLeft`.
  */
-export function decodedSizeOf(src: string, layout: WavLayout, budget: { outputSampleRateHz: number; numSamplesLeft: number; maxDecodedSamples: number }): number {
+export function decodedSizeOf(src: string, layout: WavLayout, budget: { outputSampleRateHz: number; numSamplesLeft: number; maxDecodedSamples: number; numUses?: number }): number {
   const { outputSampleRateHz, numSamplesLeft, maxDecodedSamples } = budget;
+  const numUses = budget.numUses ?? 1;
   const rateHz = layout.sampleRateHz;
   if (rateHz < MIN_SAMPLE_RATE_HZ || rateHz > MAX_SAMPLE_RATE_HZ) {
     throw new StudioError('invalid-argument', `<audio src="${shown(src)}"> is sampled at ${formatCount(rateHz)} Hz but inserted audio must be from ${formatCount(MIN_SAMPLE_RATE_HZ)} to ${formatCount(MAX_SAMPLE_RATE_HZ)} Hz; resample the file (e.g. to 24,000 Hz)`, {
@@ -51,33 +51,37 @@ export function decodedSizeOf(src: string, layout: WavLayout, budget: { outputSa
     });
   }
   const numOutput = numSamplesAtRate(layout.numFrames, rateHz, outputSampleRateHz);
-  const cost = Math.max(numOutput, layout.numFrames);
+  const cost = Math.max(numOutput, layout.numFrames) * numUses;
   if (cost > numSamplesLeft) {
     const minutes = (n: number) => (n / outputSampleRateHz / 60).toFixed(1);
+    const times = numUses > 1 ? `, inserted ${formatCount(numUses)} times` : '';
     throw new StudioError(
       'input-too-long',
-      `<audio src="${shown(src)}"> decodes to ${formatCount(numOutput)} samples at ${formatCount(outputSampleRateHz)} Hz (${minutes(numOutput)} min; ${formatCount(layout.numFrames)} frames at ${formatCount(rateHz)} Hz in the file), but the <audio> files of one request may decode to at most ${formatCount(maxDecodedSamples)} samples (${minutes(maxDecodedSamples)} min)${numSamplesLeft < maxDecodedSamples ? `, of which ${formatCount(Math.max(0, numSamplesLeft))} are left` : ''}; cut the clip, or split the document into several requests`,
-      { field: 'input', src: shown(src), numDecodedSamples: cost, maxDecodedSamples },
+      `<audio src="${shown(src)}"> decodes to ${formatCount(numOutput)} samples at ${formatCount(outputSampleRateHz)} Hz (${minutes(numOutput)} min; ${formatCount(layout.numFrames)} frames at ${formatCount(rateHz)} Hz in the file${times}), but the <audio> files of one request may decode to at most ${formatCount(maxDecodedSamples)} samples (${minutes(maxDecodedSamples)} min)${numSamplesLeft < maxDecodedSamples ? `, of which ${formatCount(Math.max(0, numSamplesLeft))} are left` : ''}; cut the clip, or split the document into several requests`,
+      { field: 'input', src: shown(src), numDecodedSamples: cost, maxDecodedSamples, numUses },
     );
   }
   return cost;
 }
 
-/** Decodes the frames slice by slice, yielding between slices; refuses the first non-finite sample. */
-export async function decodeInsert(src: string, bytes: Uint8Array, layout: WavLayout): Promise<DecodedInsert> {
-  const pcm = new Float32Array(layout.numFrames);
-  for (let start = 0; start < layout.numFrames; start += DECODE_SLICE_FRAMES) {
-    if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    const end = Math.min(layout.numFrames, start + DECODE_SLICE_FRAMES);
-    decodeWavFrames(bytes, layout, pcm, start, end);
-    for (let i = start; i < end; i++) {
-      if (Number.isFinite(pcm[i])) continue;
-      throw new StudioError(
-        'invalid-argument',
-        `<audio src="${shown(src)}"> has a ${pcm[i]} sample at ${((i / layout.sampleRateHz) * 1000).toFixed(0)} ms (frame ${formatCount(i)}); inserted audio must hold finite samples, so re-export the clip (float WAVs with NaN or infinity come from a broken effect or converter)`,
-        { field: 'input', src: shown(src), frame: i, value: String(pcm[i]) },
-      );
-    }
+/**
+ * Decodes the file, refuses the first non-finite sample, and resamples it to the output rate into
+ * the array `allocate` gives (a SharedArrayBuffer's, on a worker, so the host shares it without a
+ * copy). Synchronous and O(file): run it on an insert worker (insert-worker.ts), not on the host's loop.
+ */
+export function decodeInsertAtRate(src: string, bytes: Uint8Array, layout: WavLayout, outputSampleRateHz: number, allocate: (numSamples: number) => Float32Array = (n) => new Float32Array(n)): DecodedInsert {
+  const frames = new Float32Array(layout.numFrames);
+  decodeWavFrames(bytes, layout, frames, 0, layout.numFrames);
+  for (let i = 0; i < frames.length; i++) {
+    if (Number.isFinite(frames[i])) continue;
+    throw new StudioError(
+      'invalid-argument',
+      `<audio src="${shown(src)}"> has a ${frames[i]} sample at ${((i / layout.sampleRateHz) * 1000).toFixed(0)} ms (frame ${formatCount(i)}); inserted audio must hold finite samples, so re-export the clip (float WAVs with NaN or infinity come from a broken effect or converter)`,
+      { field: 'input', src: shown(src), frame: i, value: String(frames[i]) },
+    );
   }
-  return { pcm, sampleRateHz: layout.sampleRateHz };
+  const atRate = layout.sampleRateHz === outputSampleRateHz ? frames : resample(frames, layout.sampleRateHz, outputSampleRateHz);
+  const pcm = allocate(atRate.length);
+  pcm.set(atRate);
+  return { pcm, sampleRateHz: outputSampleRateHz };
 }

@@ -2,9 +2,9 @@
  * The engine host's service: loads the model, runs the engine loop, and answers protocol calls.
  * A request is planned into turn parts (turn-plan.ts); each part is its own engine sequence, all run
  * side by side; their audio streams out by dialogue turn as it is decoded (dialogue-turn-events.ts),
- * and when every part is done they are joined (and post-processed for SSML) into one SynthesisResult. <audio> files are loaded
- * asynchronously from the allowed roots only, and decoded in slices within a decoded-size bound
- * (audio-inserts.ts), once every turn is done.
+ * and when every part is done they are joined (and post-processed for SSML) into one SynthesisResult. <audio> files are read
+ * from the allowed roots only, admitted by the host's budget of decoded samples and decoded on worker threads before the
+ * turns are queued, and such a request is joined there too (insert-service.ts), never on this event loop.
  * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
 import { StudioError, toStudioError, type SerializedStudioError } from '../../src-shared/errors';
@@ -19,9 +19,11 @@ import { listLanguages, supportsInstruct } from '../engine/prompt';
 import { findProvider } from '../engine/runtime/providers';
 import { resolveModel } from './embedded-model';
 import { EngineLoop } from './engine-loop';
-import { defaultAudioInsertPolicy, loadAudioInserts, type AudioInsertPolicy, type LoadedInserts } from './audio-inserts';
+import { defaultAudioInsertPolicy, type AdmittedInserts, type AudioInsertPolicy } from './audio-inserts';
+import { InsertService } from './insert-service';
+import { joinTurns, type JoinedAudio } from './join-turns';
 import { finishRequest } from './finish-request';
-import type { HostHeartbeat, HostMethod, HostMethods, HostStartOptions } from '../engine-protocol/protocol';
+import type { HostHeartbeat, HostMethod, HostMethods, HostStartOptions, HostSynthesisRequest } from '../engine-protocol/protocol';
 import { planTurns, type TurnPlan } from './turn-plan';
 import { DialogueTurnEvents } from './dialogue-turn-events';
 import { schedulerConfigFor } from './scheduler-config';
@@ -49,8 +51,10 @@ interface Job {
   events: DialogueTurnEvents;
   startedMs: number;
   firstAudioMs: number | null;
-  /** Every turn is done and its <audio> files are loading: it can no longer be cancelled. */
+  /** Every turn is done and it is being joined: it can no longer be cancelled. */
   finishing: boolean;
+  /** Its decoded <audio> files, holding their samples of the insert budget until the job is answered; null: none. */
+  inserts: AdmittedInserts | null;
   resolve(result: SynthesisResult): void;
   reject(error: StudioError): void;
 }
@@ -89,7 +93,13 @@ export interface HostedSynthesisOptions {
   onDeviceLost?: (error: StudioError) => void;
 }
 
-const NO_INSERTS: LoadedInserts = { audio: new Map(), warnings: [] };
+
+/** A request being prepared (inserts loaded, turns tokenized): a cancel sets `cancelled` and aborts a wait for the insert budget. */
+interface Preparation {
+  cancelled: boolean;
+  yielded: boolean;
+  abort: AbortController;
+}
 
 /** Longest stretch of tokenizing turns before the host yields to its event loop (heartbeats, cancels, other calls). */
 const PREPARE_SLICE_MS = 8;
@@ -108,10 +118,12 @@ export class HostedSynthesis implements SynthesisService {
   private readonly info: ModelInfo;
   /** The engine's queue: built here with the host's limits, handed to the engine, asked here only for room. */
   private readonly scheduler: Scheduler;
-  /** Requests whose <audio> files are loading; drain waits for them. */
+  /** Requests being joined with their <audio> files; drain waits for them. */
   private readonly finishing = new Set<Promise<void>>();
   /** Requests whose turns are being tokenized (not yet queued in the engine); cancel reaches them here. */
-  private readonly preparing = new Map<string, { cancelled: boolean; yielded: boolean }>();
+  private readonly preparing = new Map<string, Preparation>();
+  /** <audio> inserts of every request: budget, cache, worker threads (read by tests through usage()). */
+  readonly inserts: InsertService;
   private readonly preparedWaiters: (() => void)[] = [];
 
   constructor(
@@ -122,6 +134,7 @@ export class HostedSynthesis implements SynthesisService {
     private readonly options: HostedSynthesisOptions,
   ) {
     this.loop = new EngineLoop(engine, (err) => this.failAll(toStudioError(err)));
+    this.inserts = new InsertService(options.audioInserts, options.log);
     this.scheduler = new Scheduler(schedulerConfig, { nowMs: () => performance.now() });
     engine.useScheduler(this.scheduler);
     const m = engine.parts.manifest;
@@ -197,10 +210,12 @@ export class HostedSynthesis implements SynthesisService {
     this.loop.stop();
     const cloner = await this.voiceCloner?.catch(() => null);
     await cloner?.dispose();
+    await this.inserts.dispose();
     await this.engine.dispose();
   }
 
-  private async synthesize(request: SynthesisRequest): Promise<SynthesisResult> {
+  private async synthesize(call: HostSynthesisRequest): Promise<SynthesisResult> {
+    const { clientId, ...request } = call;
     if (this.draining) throw new StudioError('unavailable', 'the engine is shutting down and accepts no new requests; retry on the restarted studio', { retryAfterS: 5 });
     if (this.jobs.has(request.requestId) || this.preparing.has(request.requestId)) {
       throw new StudioError('invalid-argument', `requestId '${request.requestId}' is already in flight; use a unique id per request`, { field: 'requestId' });
@@ -211,19 +226,29 @@ export class HostedSynthesis implements SynthesisService {
     } catch (err) {
       throw toStudioError(err);
     }
+    // nothing for the engine to run means no part would ever finish: refused, not left unanswered
+    if (plan.turns.length === 0) throw new StudioError('invalid-argument', 'the SSML document has no text to speak (only <audio>, <break> or <mark> elements); add a sentence to it', { field: 'input' });
     this.checkCapacity(plan.turns.length);
-    const preparation = { cancelled: false, yielded: false };
+    const preparation: Preparation = { cancelled: false, yielded: false, abort: new AbortController() };
     this.preparing.set(request.requestId, preparation);
     let sequences: Sequence[];
+    let inserts: AdmittedInserts | null = null;
     try {
+      // before any turn runs: a request the insert budget refuses ('busy') or a broken file costs no engine work
+      const segments = plan.segments ?? [];
+      if (segments.some((s) => s.kind === 'audio')) {
+        inserts = await this.inserts.load(clientId, segments, preparation.abort.signal);
+        preparation.yielded = true;
+      }
       sequences = await this.prepareTurns(request, plan, preparation);
       if (preparation.yielded) this.checkCapacity(plan.turns.length); // others may have filled the queue meanwhile
     } catch (err) {
+      inserts?.release();
       this.donePreparing(request.requestId);
       throw toStudioError(err);
     }
     // from here on synchronous: the job is queued and the loop kicked before drain() can look
-    const result = this.enqueueJob(request, plan, sequences);
+    const result = this.enqueueJob(request, plan, sequences, inserts);
     this.donePreparing(request.requestId);
     return result;
   }
@@ -243,7 +268,7 @@ export class HostedSynthesis implements SynthesisService {
    * PREPARE_SLICE_MS of it the host yields: heartbeats, cancels and other requests get through
    * between the turns of a long document. A cancel that arrives meanwhile ends the request here.
    */
-  private async prepareTurns(request: SynthesisRequest, plan: TurnPlan, preparation: { cancelled: boolean; yielded: boolean }): Promise<Sequence[]> {
+  private async prepareTurns(request: SynthesisRequest, plan: TurnPlan, preparation: Preparation): Promise<Sequence[]> {
     const sequences: Sequence[] = [];
     let sliceStartMs = performance.now();
     for (const turn of plan.turns) {
@@ -272,9 +297,9 @@ export class HostedSynthesis implements SynthesisService {
     return new Promise((resolve) => this.preparedWaiters.push(resolve));
   }
 
-  private enqueueJob(request: SynthesisRequest, plan: TurnPlan, sequences: readonly Sequence[]): Promise<SynthesisResult> {
+  private enqueueJob(request: SynthesisRequest, plan: TurnPlan, sequences: readonly Sequence[], inserts: AdmittedInserts | null): Promise<SynthesisResult> {
     return new Promise<SynthesisResult>((resolve, reject) => {
-      const job: Job = { request, plan, outcomes: plan.turns.map(() => null), events: new DialogueTurnEvents(plan.turns.map((t) => t.dialogueTurnIndex)), startedMs: performance.now(), firstAudioMs: null, finishing: false, resolve, reject };
+      const job: Job = { request, plan, outcomes: plan.turns.map(() => null), events: new DialogueTurnEvents(plan.turns.map((t) => t.dialogueTurnIndex)), startedMs: performance.now(), firstAudioMs: null, finishing: false, inserts, resolve, reject };
       const added: string[] = [];
       try {
         for (const sequence of sequences) {
@@ -285,6 +310,7 @@ export class HostedSynthesis implements SynthesisService {
         // the scheduler refused a part (say, one the KV pool can never hold): the parts queued before it leave at the next step
         for (const id of added) this.engine.cancel(id);
         if (added.length > 0) this.loop.kick();
+        inserts?.release();
         reject(toStudioError(err));
         return;
       }
@@ -298,6 +324,7 @@ export class HostedSynthesis implements SynthesisService {
     const preparation = this.preparing.get(requestId);
     if (preparation) {
       preparation.cancelled = true;
+      preparation.abort.abort(); // a wait for the insert budget ends now
       return { cancelled: true };
     }
     const job = this.jobs.get(requestId);
@@ -352,29 +379,32 @@ export class HostedSynthesis implements SynthesisService {
     if (failed) for (const t of job.plan.turns) if (job.outcomes[t.index] === null) this.engine.cancel(turnSequenceId(key.requestId, t.index));
     if (job.outcomes.some((o) => o === null)) return;
     job.finishing = true;
-    const needsInserts = job.outcomes.every((o) => o?.status === 'done') && (job.plan.segments ?? []).some((s) => s.kind === 'audio');
-    if (!needsInserts) {
-      this.complete(key.requestId, job, NO_INSERTS);
+    const inserts = job.inserts;
+    const allDone = job.outcomes.every((o) => o?.status === 'done');
+    if (!inserts || !allDone) {
+      this.complete(key.requestId, job, (turns) => joinTurns(job.request, job.plan, turns, { audio: new Map(), warnings: [] }));
       return;
     }
-    // a WAV over the decoded-size bound or with non-finite samples fails the request (insert-decode.ts)
-    const loading = loadAudioInserts(job.plan.segments, this.options.audioInserts, this.options.log).then(
-      (inserts) => this.complete(key.requestId, job, inserts),
+    // O(audio): resampling, fades, loudness over the whole recording; on a worker (insert-service.ts)
+    const turns = job.outcomes.map((o) => (o as Extract<SynthesisOutcome, { status: 'done' }>).result);
+    const joining = this.inserts.join(job.request, job.plan, turns, inserts).then(
+      (joined) => this.complete(key.requestId, job, () => joined),
       (err: unknown) => this.complete(key.requestId, job, toStudioError(err)),
     );
-    this.finishing.add(loading);
-    void loading.finally(() => this.finishing.delete(loading));
+    this.finishing.add(joining);
+    void joining.finally(() => this.finishing.delete(joining));
   }
 
-  /** Joins the turns (or fails the request with the <audio> files' error) and answers the call; a job already answered (failAll) is left alone. */
-  private complete(requestId: string, job: Job, inserts: LoadedInserts | StudioError): void {
+  /** Joins the turns (or fails the request with the join's error) and answers the call; a job already answered (failAll) is left alone. */
+  private complete(requestId: string, job: Job, join: ((turns: SynthesisResult[]) => JoinedAudio) | StudioError): void {
+    job.inserts?.release();
     if (this.jobs.get(requestId) !== job) return;
     this.jobs.delete(requestId);
     const failed = (error: StudioError): ReturnType<typeof finishRequest> => ({ outcome: { status: 'failed', requestId, error: error.toJSON() }, error });
     let done: ReturnType<typeof finishRequest>;
     try {
-      if (inserts instanceof StudioError) done = failed(inserts);
-      else done = finishRequest(job.request, job.plan, job.outcomes as SynthesisOutcome[], { startedMs: job.startedMs, firstAudioMs: job.firstAudioMs }, inserts);
+      if (join instanceof StudioError) done = failed(join);
+      else done = finishRequest(job.request, job.plan, job.outcomes as SynthesisOutcome[], { startedMs: job.startedMs, firstAudioMs: job.firstAudioMs }, join);
     } catch (err) {
       done = failed(toStudioError(err));
     }
@@ -397,6 +427,7 @@ export class HostedSynthesis implements SynthesisService {
   private failAll(error: StudioError): void {
     for (const [id, job] of this.jobs) {
       this.jobs.delete(id);
+      job.inserts?.release();
       job.reject(error);
     }
     this.emitStatus();

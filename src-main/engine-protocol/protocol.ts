@@ -8,8 +8,15 @@ import type { SerializedStudioError } from '../../src-shared/errors';
 import type { ClonePrompt } from '../../src-shared/voice-clone';
 import type { EngineStatus, ModelInfo, SynthesisRequest, SynthesisResult, VoiceInfo } from '../../src-shared/synthesis';
 
+/**
+ * A synthesis call to the host: the request, and who asked (CallContext.clientId: 'local' or a remote
+ * peer address), for the host's fair shares of pooled work (<audio> inserts, insert-budget.ts);
+ * absent: one shared anonymous client.
+ */
+export type HostSynthesisRequest = SynthesisRequest & { clientId?: string };
+
 export interface HostMethods {
-  synthesize: { args: SynthesisRequest; result: SynthesisResult };
+  synthesize: { args: HostSynthesisRequest; result: SynthesisResult };
   cancel: { args: { requestId: string }; result: { cancelled: boolean } };
   status: { args: Record<string, never>; result: EngineStatus };
   modelInfo: { args: Record<string, never>; result: ModelInfo | null };

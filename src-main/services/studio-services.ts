@@ -134,7 +134,7 @@ export class StudioServices {
         checkSynthesisShare(this.owners.values(), ctx);
         this.owners.set(req.requestId, ctx);
         try {
-          const result = await options.host.call('synthesize', this.attachSavedVoices(req));
+          const result = await options.host.call('synthesize', { ...this.attachSavedVoices(req), clientId: ctx.clientId ?? ctx.callerId });
           this.recentResults.set(req.requestId, { callerId: ctx.callerId, result });
           if (this.recentResults.size > MAX_RECENT_RESULTS) this.recentResults.delete(this.recentResults.keys().next().value!);
           return result;
