@@ -13,6 +13,7 @@ import { deleteClip, downloadClip, loadTakes, playClip, refreshLibrary, reopenCl
 import { loadSavedVoices } from '../voice-library/voice-library-actions';
 import { voiceDisplayName } from '../voice-library/voice-names';
 import { ColumnHeads } from '../../components/ColumnHeads';
+import { clipModelLabel } from '../models/model-name';
 
 /** A clip's takes, per turn: the clip's own audio or one of its takes, each playable and choosable. */
 function ClipTakes({ clip }: { clip: ClipRecord }) {
@@ -104,6 +105,8 @@ export function LibraryPanel() {
   const error = useStudioStore((s) => s.libraryError);
   const voices = useStudioStore((s) => s.voices);
   const savedVoices = useStudioStore((s) => s.savedVoices);
+  const modelInfo = useStudioStore((s) => s.modelInfo);
+  const models = useStudioStore((s) => s.models);
   const setFilter = useStudioStore((s) => s.setLibraryFilter);
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
   const [confirmReopen, setConfirmReopen] = useState<string | null>(null);
@@ -171,7 +174,7 @@ export function LibraryPanel() {
                 <td>{(c.durationMs / 1000).toFixed(2)} s</td>
                 <td className="muted">first audio {c.timings.latencyFirstAudioMs.toFixed(0)} ms · total {c.timings.latencyTotalMs.toFixed(0)} ms · RTF {c.timings.rtf.toFixed(2)}</td>
                 <td className="muted">T {c.params.temperature} · k {c.params.topK} · p {c.params.topP}</td>
-                <td className="muted" title={c.modelHash}>{c.modelHash.slice(0, 10)}</td>
+                <td className="muted" title={`checkpoint ${c.modelHash}`} data-testid="clip-model">{clipModelLabel(c.modelHash, modelInfo, models)}</td>
                 <td className="actions">
                   <button aria-label={`Play ${c.title}`} onClick={() => void playClip(c.id)}>Play</button>
                   {confirmReopen === c.id ? (

@@ -2,7 +2,7 @@
 // reports its build folder, a hash), a better name from the model list as given, the embedded one as is.
 import { describe, expect, it } from 'vitest';
 import type { ModelEntry } from '../../../src-shared/contract/models';
-import { loadedModelName, modelEntryName, modelEntryTypeLabel, modelTypeLabel } from './model-name';
+import { clipModelLabel, loadedModelName, modelEntryName, modelEntryTypeLabel, modelTypeLabel } from './model-name';
 
 const HASH = '3f9a0c1d2e4b5a69-v7-fp16';
 const entry = (patch: Partial<ModelEntry>): ModelEntry => ({ id: 'x', displayName: HASH, kind: 'installed', status: 'ready', synthetic: false, sizeBytes: 1, summary: '', capabilities: [], repo: null, localPath: null, ...patch });
@@ -45,5 +45,10 @@ describe('modelTypeLabel', () => {
     expect(modelEntryTypeLabel(entry({ id: 'm' }), loaded)).toBe('Base 0.6B');
     expect(modelEntryTypeLabel(entry({ id: 'o', modelType: 'voice_design' }), loaded)).toBe('VoiceDesign');
     expect(modelEntryTypeLabel(entry({ id: 'o' }), loaded)).toBeNull();
+  });
+  it('names the model of a Library clip by the loaded model when the hashes match, else says another model', () => {
+    const loaded = { id: 'local--ckpt-1a2b3c4d', displayName: HASH, synthetic: false, kind: 'custom_voice' as const, size: '0b6', modelHash: 'abcdef0123456789' };
+    expect(clipModelLabel('abcdef0123456789', loaded, [])).toBe('ckpt (local folder) · CustomVoice 0.6B');
+    expect(clipModelLabel('99990000', loaded, [])).toBe('another model (99990000)');
   });
 });

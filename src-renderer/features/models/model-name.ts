@@ -43,3 +43,12 @@ export function modelEntryTypeLabel(entry: ModelEntry, loaded: Pick<ModelInfo, '
   if (loaded && entry.id === loaded.id) return modelTypeLabel(loaded.kind, loaded.size);
   return entry.modelType ? modelTypeLabel(entry.modelType) : null;
 }
+
+/**
+ * The Library's Model cell for a clip, which records its checkpoint's hash: the loaded model's name and
+ * type when it made the clip, else "another model" with the short hash (clips do not record a name).
+ */
+export function clipModelLabel(modelHash: string, loaded: Pick<ModelInfo, 'id' | 'displayName' | 'synthetic' | 'kind' | 'size' | 'modelHash'> | null, models: readonly ModelEntry[]): string {
+  if (loaded && modelHash === loaded.modelHash) return `${loadedModelName(loaded, models)} · ${modelTypeLabel(loaded.kind, loaded.size)}`;
+  return modelHash ? `another model (${modelHash.slice(0, 8)})` : 'unknown model';
+}
