@@ -1,5 +1,5 @@
 // electron-vite build of the three Electron bundles. The main bundle also carries the engine host
-// process entry and the CLI, so `npm run build` produces everything the app and `studio` need.
+// process entry (and its insert worker's) and the CLI, so `npm run build` produces everything the app and `studio` need.
 // Native modules (onnxruntime-node, better-sqlite3) stay external and load from node_modules.
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
@@ -14,6 +14,8 @@ export default defineConfig({
         input: {
           main: resolve(__dirname, 'src-main/main.ts'),
           'engine-host': resolve(__dirname, 'src-main/engine-host.ts'),
+          // the engine host's <audio> insert worker threads (engine-host/insert-workers.ts finds it beside engine-host.js)
+          'insert-worker': resolve(__dirname, 'src-main/engine-host/insert-worker.ts'),
           cli: resolve(__dirname, 'src-main/cli/cli.ts'),
         },
         output: { format: 'es', entryFileNames: '[name].js' },

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds what a GPU machine without Node packages needs to run the studio CLI: the CLI and the engine
-# host, each bundled by esbuild into one ESM file (.cache/device-bundle/, only onnxruntime-node and
+# Builds what a GPU machine without Node packages needs to run the studio CLI: the CLI, the engine
+# host and its <audio> insert worker, each bundled by esbuild into one ESM file (.cache/device-bundle/, only onnxruntime-node and
 # the lazily loaded better-sqlite3 left external), and the non-JS files read from node_modules at run
 # time (.cache/device-nm/, the Qwen2 tokenizer xz-compressed). Run here, from the project root:
 #   npm ci && bash ../shared/device/pack.sh && bash scripts/device/bundle.sh
@@ -13,7 +13,7 @@ rm -rf "$bundle" "$nm"
 
 # The banner gives the bundled CommonJS packages (commander, ws, protobufjs, …) a real require for
 # Node built-ins; esbuild's ESM output otherwise throws "Dynamic require of 'events' is not supported".
-node_modules/.bin/esbuild src-main/cli/cli.ts src-main/engine-host.ts lab/gpu/kv-probe.ts lab/gpu/runtime-bench.ts lab/gpu/capture-check.ts lab/gpu/capture-cost.ts lab/gpu/step-profile.ts lab/gpu/codec-upsample-bench.ts \
+node_modules/.bin/esbuild src-main/cli/cli.ts src-main/engine-host.ts src-main/engine-host/insert-worker.ts lab/gpu/kv-probe.ts lab/gpu/runtime-bench.ts lab/gpu/capture-check.ts lab/gpu/capture-cost.ts lab/gpu/step-profile.ts lab/gpu/codec-upsample-bench.ts \
   --bundle --platform=node --format=esm --target=node20 --entry-names='[name]' --outdir="$bundle" \
   --external:onnxruntime-node --external:better-sqlite3 --external:koffi --log-level=warning \
   --banner:js="import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);"

