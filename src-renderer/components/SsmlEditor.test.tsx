@@ -2,7 +2,7 @@
 // The editor's inline diagnostics: every parser position, including one past the end of its
 // line, becomes an underlined range (.cm-lintRange-error) on the reported line.
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
 import { SsmlEditor, type EditorDiagnostic } from './SsmlEditor';
 
 const DOC = '<speak>\n  <voice name="ryan">Fine.</voice>\n  <prosody rate="90%">Not closed.\n</speak>';
@@ -36,5 +36,11 @@ describe('SsmlEditor diagnostics', () => {
     expect(underlined(container).join('')).toBe('</speak>');
     rerender(<SsmlEditor value={DOC} format="ssml" diagnostics={[]} voiceNames={['ryan']} onChange={() => {}} onSubmit={() => {}} />);
     expect(underlined(container)).toEqual([]);
+  });
+  it('states the position once: "Line 4, column 9:" without the error\'s own "SSML 4:9:" prefix', () => {
+    renderWith([{ line: 4, column: 9, message: 'SSML 4:9: <prosody> opened on line 3 is not closed; add </prosody>' }]);
+    const items = screen.getByTestId('ssml-diagnostics').querySelectorAll('li');
+    expect(items).toHaveLength(1);
+    expect(items[0].textContent).toBe('Line 4, column 9: <prosody> opened on line 3 is not closed; add </prosody>');
   });
 });

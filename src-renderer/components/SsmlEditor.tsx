@@ -35,6 +35,14 @@ export interface EditorDiagnostic {
   message: string;
 }
 
+/**
+ * A diagnostic's message without the position the studio's errors start with ("SSML 4:9: …"): the
+ * list says "Line 4, column 9:" and the underline marks the place, so the prefix would say it twice.
+ */
+export function diagnosticMessage(d: EditorDiagnostic): string {
+  return d.message.replace(/^SSML \d+:\d+:\s*/, '');
+}
+
 export interface SsmlEditorProps {
   value: string;
   format: 'text' | 'ssml';
@@ -56,7 +64,7 @@ function toCmDiagnostics(state: EditorState, list: EditorDiagnostic[]): Diagnost
     let from = Math.min(line.to, line.from + Math.max(0, d.column - 1));
     if (from >= line.to) from = line.from + (line.text.length - line.text.trimStart().length);
     if (from >= line.to) from = line.from;
-    return { from, to: line.to, severity: 'error', message: d.message };
+    return { from, to: line.to, severity: 'error', message: `Line ${d.line}, column ${d.column}: ${diagnosticMessage(d)}` };
   });
 }
 
@@ -202,7 +210,7 @@ export function SsmlEditor(props: SsmlEditorProps) {
         <ul className="diagnostics" role="alert" aria-label="SSML problems" data-testid="ssml-diagnostics">
           {props.diagnostics.map((d, i) => (
             <li key={i} className="error">
-              Line {d.line}, column {d.column}: {d.message}
+              Line {d.line}, column {d.column}: {diagnosticMessage(d)}
             </li>
           ))}
         </ul>
