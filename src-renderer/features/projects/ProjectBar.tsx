@@ -6,7 +6,8 @@
 import { useEffect, useState } from 'react';
 import { useStudioStore } from '../../store/store';
 import { UNTITLED_PROJECT_NAME } from '../timeline/timeline.slice';
-import { answerRecovery, deleteProjectFile, hasChangesOutsideItsFile, hasUnsavedChanges, newProject, openProject, refreshProjectFiles, saveProject, saveProjectAs } from './project-actions';
+import { saveStateText } from './save-state';
+import { answerRecovery, deleteProjectFile, hasChangesOutsideItsFile, newProject, openProject, refreshProjectFiles, saveProject, saveProjectAs } from './project-actions';
 
 function timeOf(ms: number | null): string {
   return ms === null ? '' : new Date(ms).toLocaleTimeString();
@@ -34,10 +35,8 @@ export function ProjectBar() {
   const path = useStudioStore((s) => s.projectPath);
   const recent = useStudioStore((s) => s.recentProjects);
   const files = useStudioStore((s) => s.projectFiles);
-  const savedAt = useStudioStore((s) => s.lastSavedAtMs);
-  const autosavedAt = useStudioStore((s) => s.lastAutosavedAtMs);
   const error = useStudioStore((s) => s.projectError);
-  const unsaved = useStudioStore((s) => hasUnsavedChanges(s));
+  const saveState = useStudioStore((s) => saveStateText(s, timeOf));
   const setMeta = useStudioStore((s) => s.setProjectMeta);
   const [pending, setPending] = useState<Pending>(null);
   useEffect(() => {
@@ -77,7 +76,7 @@ export function ProjectBar() {
         Delete…
       </button>
       <span className="muted" data-testid="save-state">
-        {unsaved ? 'unsaved changes' : autosavedAt ? `autosaved ${timeOf(autosavedAt)}` : savedAt ? `saved ${timeOf(savedAt)}` : 'not saved yet'}
+        {saveState}
       </span>
       {error && <span role="alert" className="error">{error}</span>}
       {pending?.kind === 'new' && (
