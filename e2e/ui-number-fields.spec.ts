@@ -89,3 +89,15 @@ test('Generate is disabled with the reason on a Base model with no cloned voice'
   await expect(page.getByTestId('model-embedded:tiny').getByTestId('model-active')).toBeVisible({ timeout: 120_000 });
   await waitForEngine(page);
 });
+
+test('the studio page carries its own icon, so no favicon request ends in a 404', async ({ ui }) => {
+  const { page } = ui;
+  const notFound: string[] = [];
+  page.on('response', (r) => {
+    if (r.status() === 404) notFound.push(r.url());
+  });
+  await page.reload();
+  await waitForEngine(page);
+  expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
+  expect(notFound.filter((url) => url.includes('favicon'))).toEqual([]);
+});
