@@ -87,4 +87,13 @@ describe('VoicePanel', () => {
     expect(names).toContain('Uncle Fu');
     expect(names).toContain('Ono Anna');
   });
+  it('uses a typed seed: typing one turns "new random seed each time" off', async () => {
+    useStudioStore.getState().setSeedMode('random');
+    render(<VoicePanel />);
+    const seed = (await screen.findByLabelText('Seed')) as HTMLInputElement;
+    clearField(seed);
+    typeKeys(seed, '777');
+    expect(useStudioStore.getState().voiceSettings.seed).toBe(777);
+    expect(useStudioStore.getState().seedMode).toBe('keep');
+  });
 });

@@ -78,6 +78,7 @@ export function VoicePanel() {
   const update = useStudioStore((s) => s.updateVoiceSettings);
   const switching = useStudioStore((s) => s.modelSwitching);
   const setArea = useStudioStore((s) => s.setArea);
+  const setSeedMode = useStudioStore((s) => s.setSeedMode);
 
   useEffect(() => {
     void loadVoiceData();
@@ -160,7 +161,17 @@ export function VoicePanel() {
         <div className="field">
           <label htmlFor="seed">Seed</label>
           <div className="inline">
-            <NumberField id="seed" range={SEED_LIMIT} value={settings.seed} onValue={(seed) => seed !== null && update({ seed })} />
+            {/* a typed seed is meant to be used: it turns Speak's "new random seed each time" off */}
+            <NumberField
+              id="seed"
+              range={SEED_LIMIT}
+              value={settings.seed}
+              onValue={(seed) => {
+                if (seed === null) return;
+                update({ seed });
+                setSeedMode('keep');
+              }}
+            />
             <button className="icon-button" aria-label="Random seed" title="Random seed" onClick={() => update({ seed: Math.floor(Math.random() * 2 ** 31) })}>
               <DiceIcon />
             </button>
