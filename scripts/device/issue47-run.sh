@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Issue 47 on the GPU machine, one call per STEP, each writing into $OUT as it goes (a cut-off call keeps
+# what it measured). After the CUDA chunk call (cuda-chunks.sh check), carrying .device
+# .cache/device-bundle-xz .cache/device-nm .cache/cuda-chunks/SHA256SUMS:
+#   source .device/setup.sh > /dev/null; STEP=check bash scripts/device/issue47-run.sh    (build, capture check, step profile)
+#   source .device/setup.sh > /dev/null; STEP=bench bash scripts/device/issue47-run.sh    (the bench, 1 and 8 clients)
+#   source .device/setup.sh > /dev/null; STEP=sanitize bash scripts/device/issue47-run.sh (the codec's replays under memcheck)
+# The configs side by side: cudaconv (CUDA graphs as shipped before issue 47), cudacodecbound (the MatMul codec and
+# cuDNN options, codec uncaptured), cudaauto (every stage captured: today's default), webgpu.
+set -uo pipefail
+: "${OUT:?set OUT}"
+cd "$(dirname "$0")/../.."
+source scripts/device/use-bundle.sh
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$OUT/gpu.txt" 2>&1
+built=$(built_model "$OUT" 2>> "$OUT/model.txt")
+cat "$OUT/model.txt"
+conv='{"provider":"cuda","graphCapture":{"mode":"on","codec":"off"},"codec":{"upsample":"conv-transpose"},"providerOptions":{"cudnn_conv_algo_search":"EXHAUSTIVE","prefer_nhwc":"0"}}'
+bound='{"provider":"cuda","graphCapture":{"codec":"off"}}'
+auto='{"provider":"cuda"}'
+case "${STEP:-check}" in
+  check)
+    t=$(date +%s)
+    timeout 150 node .cache/device-bundle/capture-check.js --model "$built" --provider cuda --only loop+stream > "$OUT/capture-check.log" 2>&1
+    echo "=== capture-check rc=$? in $(( $(date +%s) - t )) s"; grep -E '^(loop|step)' "$OUT/capture-check.log" | cut -c1-300
+    t=$(date +%s)
+    timeout "${PROFILE_TIMEOUT_S:-330}" node .cache/device-bundle/step-profile.js --model "$built" --configs "[${CONFIGS:-$conv,$bound,$auto,{\"provider\":\"webgpu\"}}]" \
+      --streams "${STREAMS:-1,8}" --frames "${FRAMES:-16}" --codecOptions '[]' > "$OUT/step-profile.log" 2>&1
+    echo "=== step-profile rc=$? in $(( $(date +%s) - t )) s"
+    grep -E '^\{' "$OUT/step-profile.log" | cut -c1-1500
+    grep -iE 'error' "$OUT/step-profile.log" | grep -v cudnnDestroy | head -3 | cut -c1-300
+    ;;
+  bench)
+    PASS=${PASS:-E} ORDER=${ORDER:-cudaauto,cudacodecbound,cudaconv,webgpu} CLIENTS=${CLIENTS:-1,8} VARIANT_TIMEOUT_S=${VARIANT_TIMEOUT_S:-60} WINDOW=${WINDOW:-5} RT=0 \
+      bash scripts/device/gpu-run.sh
+    ;;
+  sanitize)
+    ONLY=loop+stream bash scripts/device/graph-sanitize.sh
+    ;;
+esac
