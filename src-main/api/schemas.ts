@@ -8,6 +8,7 @@ import { AUDIO_FORMATS, OUTPUT_LOUDNESS_LIMITS } from '../../src-shared/audio-fo
 import { EXPORT_CHUNK_MAX_SAMPLES } from '../../src-shared/contract/export';
 import { VOICE_ID_PATTERN } from '../../src-shared/contract/voices';
 import { BENCH_RUN_LIMITS } from '../../src-shared/contract/bench';
+import { TURN_EDIT_LIMITS } from '../../src-shared/contract/projects';
 import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
 import { MAX_SEED, SAMPLING_PARAM_LIMITS, samplingParamRule, type NumericSamplingParam } from '../../src-shared/sampling-limits';
 
@@ -147,10 +148,10 @@ export const projectDocumentSchema = z.strictObject({
         previousTakeId: idSchema.nullable(),
         edit: z
           .strictObject({
-            trimStartMs: z.number().min(0).max(3_600_000),
-            trimEndMs: z.number().min(0).max(3_600_000),
-            gapBeforeMs: z.number().min(0).max(600_000).nullable(),
-            gainDb: z.number().min(-60).max(24),
+            trimStartMs: z.number().min(TURN_EDIT_LIMITS.trimMs.min).max(TURN_EDIT_LIMITS.trimMs.max),
+            trimEndMs: z.number().min(TURN_EDIT_LIMITS.trimMs.min).max(TURN_EDIT_LIMITS.trimMs.max),
+            gapBeforeMs: z.number().min(TURN_EDIT_LIMITS.gapBeforeMs.min).max(TURN_EDIT_LIMITS.gapBeforeMs.max).nullable(),
+            gainDb: z.number().min(TURN_EDIT_LIMITS.gainDb.min).max(TURN_EDIT_LIMITS.gainDb.max),
           })
           .optional(),
       }),

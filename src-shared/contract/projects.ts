@@ -54,6 +54,13 @@ export interface ProjectTurn {
   edit?: TurnEdit;
 }
 
+/** The valid values of a turn's edits: the project schema checks them and the Timeline's fields take their bounds from here. */
+export const TURN_EDIT_LIMITS = Object.freeze({
+  trimMs: Object.freeze({ min: 0, max: 3_600_000 }),
+  gapBeforeMs: Object.freeze({ min: 0, max: 600_000 }),
+  gainDb: Object.freeze({ min: -60, max: 24 }),
+});
+
 /** How the timeline plays a turn's chosen take: trimmed, moved, louder or softer. */
 export interface TurnEdit {
   /** Cut from the take's start / end. */

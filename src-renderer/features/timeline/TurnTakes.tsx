@@ -6,7 +6,7 @@
  * an undo step.
  */
 import { useState } from 'react';
-import type { ProjectTurn, TakeRef } from '../../../src-shared/contract/projects';
+import { TURN_EDIT_LIMITS, type ProjectTurn, type TakeRef } from '../../../src-shared/contract/projects';
 import { useStudioStore } from '../../store/store';
 import { withChosenTakeSync } from '../library/library-actions';
 import { playPcm, stopPcm } from '../../components/pcm-player';
@@ -104,12 +104,12 @@ export function TurnTakes({ turn, sampleRateHz, region, onPlayRegion, exportLabe
       <div className="toolbar turn-edit" role="group" aria-label={`Edit turn ${n} on the timeline`}>
         <label className="inline">
           Trim start
-          <NumberField className="num" aria-label={`Turn ${n} trim start (ms)`} data-testid={`trim-start-${turn.turnIndex}`} min={0} step={10} value={edit.trimStartMs} onValue={(v) => setTurnEdit(turn.turnIndex, { trimStartMs: v ?? 0 })} />
+          <NumberField className="num" aria-label={`Turn ${n} trim start (ms)`} data-testid={`trim-start-${turn.turnIndex}`} range={TURN_EDIT_LIMITS.trimMs} step={10} value={edit.trimStartMs} onValue={(v) => setTurnEdit(turn.turnIndex, { trimStartMs: v ?? 0 })} />
           ms
         </label>
         <label className="inline">
           Trim end
-          <NumberField className="num" aria-label={`Turn ${n} trim end (ms)`} data-testid={`trim-end-${turn.turnIndex}`} min={0} step={10} value={edit.trimEndMs} onValue={(v) => setTurnEdit(turn.turnIndex, { trimEndMs: v ?? 0 })} />
+          <NumberField className="num" aria-label={`Turn ${n} trim end (ms)`} data-testid={`trim-end-${turn.turnIndex}`} range={TURN_EDIT_LIMITS.trimMs} step={10} value={edit.trimEndMs} onValue={(v) => setTurnEdit(turn.turnIndex, { trimEndMs: v ?? 0 })} />
           ms
         </label>
         <label className="inline">
@@ -118,7 +118,7 @@ export function TurnTakes({ turn, sampleRateHz, region, onPlayRegion, exportLabe
             className="num"
             aria-label={`Turn ${n} gap before (ms, empty: as generated)`}
             data-testid={`gap-${turn.turnIndex}`}
-            min={0}
+            range={TURN_EDIT_LIMITS.gapBeforeMs}
             step={10}
             placeholder="auto"
             allowEmpty
@@ -129,7 +129,7 @@ export function TurnTakes({ turn, sampleRateHz, region, onPlayRegion, exportLabe
         </label>
         <label className="inline">
           Gain
-          <NumberField className="num" aria-label={`Turn ${n} gain (dB)`} data-testid={`gain-${turn.turnIndex}`} min={-60} max={24} step={0.5} value={edit.gainDb} onValue={(v) => setTurnEdit(turn.turnIndex, { gainDb: v ?? 0 })} />
+          <NumberField className="num" aria-label={`Turn ${n} gain (dB)`} data-testid={`gain-${turn.turnIndex}`} range={TURN_EDIT_LIMITS.gainDb} step={0.5} value={edit.gainDb} onValue={(v) => setTurnEdit(turn.turnIndex, { gainDb: v ?? 0 })} />
           dB
         </label>
         <button disabled={!isEdited(turn.edit)} onClick={() => setTurnEdit(turn.turnIndex, { ...NO_EDIT })}>
