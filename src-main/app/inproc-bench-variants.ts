@@ -137,6 +137,11 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     engineConfig: { provider: 'cuda' },
     schedulerConfig: {},
   },
+  cudawide: {
+    description: 'cudaauto with up to 64 running sequences (16 admitted per step) and every captured stage at 64 rows (issue 42)',
+    engineConfig: { provider: 'cuda', maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, codePredictorRows: 64 } },
+    schedulerConfig: {},
+  },
   poolregroup: {
     description: 'continuous batching whose device-resident talker KV regroups through the host pool (kvCache.regroupOnDevice false)',
     engineConfig: { kvCache: { regroupOnDevice: false } },
