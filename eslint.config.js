@@ -1,12 +1,17 @@
 // ESLint flat config: TypeScript rules plus the import boundaries, enforced per folder the VS Code
-// way with ESLint's own no-restricted-imports. Packages (house-style.md): only the ORT adapters
-// (engine/runtime/) import onnxruntime-node, only capi/ imports koffi, pure folders stay free of
-// electron, react and ORT, only audio/codec-runtime.ts imports the codec runtimes. Layers
-// (docs/architecture.md): each folder imports only the folders LAYERS lists. Also: only
-// src-renderer/ipc touches window.studio; no spread arguments on the request path.
+// way with ESLint's own no-restricted-imports, extended (layers/imports below) to dynamic import()
+// and require() with a literal path. Packages: only the ORT adapters (engine/runtime/) import
+// onnxruntime-node, only capi/ imports koffi, pure folders stay free of electron, react and ORT, only
+// audio/codec-runtime.ts imports the codec runtimes. Layers (docs/architecture.md): each folder
+// imports only the folders LAYERS lists, and every folder of src-main is in LAYERS (an allow-list:
+// layers/listed-folder refuses a file in a folder the table lacks). Product code never imports lab/,
+// scripts/ or e2e/. Also: only src-renderer/ipc touches window.studio; no spread arguments on the
+// request path.
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import { builtinRules } from 'eslint/use-at-your-own-risk';
 
 const ORT = { name: 'onnxruntime-node', message: 'only the ONNX Runtime adapters in src-main/engine/runtime/ may import onnxruntime-node' };
 const KOFFI = { name: 'koffi', message: 'only the C-API adapter in src-main/engine/runtime/capi/ may import koffi' };
@@ -114,29 +119,90 @@ const ADAPTERS = { regex: '(^|/)runtime/(node-runtime$|capi(/|$))', message: 'on
 
 /** Layer cells: [files glob, patterns, ignores?], one per folder and depth, plus src-shared, the preload, the renderer and engine tests. */
 const ABOVE_SRC_MAIN = (depth) => ({ regex: `^(\\.\\./){${depth + 1}}(src-renderer|src-preload)(/|$)`, message: 'src-main never imports the renderer or the preload' });
+// Product code (src-main, src-shared, src-preload, src-renderer; tests aside) never imports the
+// top-level lab/, scripts/ or e2e/. `ups` is the number of ../ that reach the repository root from the
+// file; null: any (src-shared, the preload and the renderer have no folder of those names).
+const NOT_PRODUCT = (ups) => ({
+  regex: `^(\\.\\./)${ups === null ? '+' : `{${ups}}`}(lab|scripts|e2e)(/|$)`,
+  message: 'product code never imports lab/, scripts/ or e2e/ (probes, tools and app tests import it, not the other way)',
+});
 const LAYER_CELLS = [
   ...MAIN_FOLDERS.flatMap((folder) =>
     Array.from({ length: MAX_DEPTH }, (_, i) => [
       `src-main/${folder}/${'*/'.repeat(i)}*`,
-      ROOTS.includes(folder) ? [ABOVE_SRC_MAIN(i + 1), ADAPTERS] : [forbiddenFolders(folder, i + 1), ABOVE_SRC_MAIN(i + 1), ADAPTERS],
+      [...(ROOTS.includes(folder) ? [] : [forbiddenFolders(folder, i + 1)]), ABOVE_SRC_MAIN(i + 1), ADAPTERS, NOT_PRODUCT(i + 2)],
     ]),
   ),
-  ['src-main/engine-host.ts', [{ regex: `^\\./(?!(engine-host|engine-protocol)/)[^.]`, message: 'the engine host entry imports only engine-host/ and engine-protocol/ (and src-shared)' }]],
-  ['src-shared/**', [{ regex: '^(\\.\\./)+(src-main|src-renderer|src-preload)(/|$)', message: 'src-shared imports nothing of src-main, src-renderer or src-preload' }]],
-  ['src-preload/**', [{ regex: '^(\\.\\./)+(src-main|src-renderer)(/|$)', message: 'the preload imports only src-shared' }]],
+  ['src-main/main.ts', [ABOVE_SRC_MAIN(0), NOT_PRODUCT(1)]],
+  ['src-main/engine-host.ts', [{ regex: `^\\./(?!(engine-host|engine-protocol)/)[^.]`, message: 'the engine host entry imports only engine-host/ and engine-protocol/ (and src-shared)' }, NOT_PRODUCT(1)]],
+  ['src-shared/**', [{ regex: '^(\\.\\./)+(src-main|src-renderer|src-preload)(/|$)', message: 'src-shared imports nothing of src-main, src-renderer or src-preload' }, NOT_PRODUCT(null)]],
+  ['src-preload/**', [{ regex: '^(\\.\\./)+(src-main|src-renderer)(/|$)', message: 'the preload imports only src-shared' }, NOT_PRODUCT(null)]],
   // Exception: the renderer shares the pure DSP of src-main/audio/ (loudness, true peak, WAV) so
   // previews measure what exports write; audio/ imports no electron or ORT (above) and the renderer's
   // build refuses Node built-ins.
-  ['src-renderer/**', [{ regex: '^(\\.\\./)+(src-main/(?!audio/)|src-preload/)', message: 'the renderer talks to main only through ipc/client.ts (it may share the pure DSP of src-main/audio/)' }]],
+  ['src-renderer/**', [{ regex: '^(\\.\\./)+(src-main/(?!audio/)|src-preload/)', message: 'the renderer talks to main only through ipc/client.ts (it may share the pure DSP of src-main/audio/)' }, NOT_PRODUCT(null)]],
   ...ENGINE_TESTS.map((glob) => [glob, [{
     regex: `^(\\.\\./)+model-builder/(?!(${ENGINE_TEST_FIXTURES.map(escape).join('|')})$)`,
     message: `engine tests may import from src-main/model-builder/ only its fixtures (${ENGINE_TEST_FIXTURES.join(', ')}); what the engine shares with the builder is in model-format/`,
   }], []]),
 ];
 
-/** One no-restricted-imports entry per package rule, then per package rule and layer cell (both apply there). */
+// The rules of this config that ESLint lacks. layers/imports is ESLint's no-restricted-imports (same
+// options, same messages) that also reads import('x') and require('x') with a literal path, so a
+// dynamic import crosses no layer a static one may not. layers/listed-folder refuses a file of
+// src-main/ in a folder LAYERS and ROOTS do not name, or deeper than the layer cells reach.
+const CORE_IMPORTS = builtinRules.get('no-restricted-imports');
+const literalPath = (node) => (node?.type === 'Literal' && typeof node.value === 'string' ? node : null);
+const LAYERS_PLUGIN = {
+  rules: {
+    imports: {
+      meta: { ...CORE_IMPORTS.meta, docs: { description: 'no-restricted-imports, also for import() and require() with a literal path' } },
+      create(context) {
+        const core = CORE_IMPORTS.create(context);
+        // The core rule reads the source and the specifiers of an import declaration; a dynamic one has no names.
+        const check = (node, source) => core.ImportDeclaration({ type: 'ImportDeclaration', source, specifiers: [], loc: node.loc, range: node.range, parent: node.parent });
+        return {
+          ...core,
+          ImportExpression(node) {
+            const source = literalPath(node.source);
+            if (source) check(node, source);
+          },
+          CallExpression(node) {
+            const source = node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments.length === 1 ? literalPath(node.arguments[0]) : null;
+            if (source) check(node, source);
+          },
+        };
+      },
+    },
+    'listed-folder': {
+      meta: {
+        type: 'problem',
+        docs: { description: 'every folder of src-main/ is in the layer table' },
+        schema: [{ type: 'object', properties: { folders: { type: 'array', items: { type: 'string' } }, maxDepth: { type: 'integer' } }, additionalProperties: false }],
+      },
+      create(context) {
+        const { folders, maxDepth } = context.options[0];
+        const parts = path.relative(context.cwd, context.filename).split(path.sep);
+        if (parts[0] !== 'src-main' || parts.length < 3) return {};
+        const folder = parts[1];
+        const depth = parts.length - 2;
+        return {
+          Program(node) {
+            if (!folders.includes(folder)) {
+              context.report({ node, message: `src-main/${folder}/ is not in the layer table: add it to LAYERS in eslint.config.js (with what it may import) and to docs/architecture.md, or move the file into a listed folder` });
+            } else if (depth > maxDepth) {
+              context.report({ node, message: `${parts.join('/')} is ${depth} folders below src-main/; the layer rules reach ${maxDepth}: flatten it or raise MAX_DEPTH in eslint.config.js` });
+            }
+          },
+        };
+      },
+    },
+  },
+};
+
+/** One layers/imports entry per package rule, then per package rule and layer cell (both apply there). */
 function importRules() {
-  const rule = (paths, patterns) => ({ 'no-restricted-imports': ['error', { paths, patterns }] });
+  const rule = (paths, patterns) => ({ 'layers/imports': ['error', { paths, patterns }] });
   const area = (glob) => glob.split('/').slice(0, glob.startsWith('src-main/') ? 2 : 1).join('/').replace(/\*+$/, '');
   return PACKAGE_RULES.flatMap(([files, paths, patterns]) => [
     files ? { files, rules: rule(paths, patterns) } : { rules: rule(paths, patterns) },
@@ -154,6 +220,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    plugins: { layers: LAYERS_PLUGIN },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-empty-object-type': 'off',
@@ -161,6 +228,7 @@ export default tseslint.config(
     },
   },
   ...importRules(),
+  { files: ['src-main/**'], rules: { 'layers/listed-folder': ['error', { folders: MAIN_FOLDERS, maxDepth: MAX_DEPTH }] } },
   {
     files: ['src-main/engine/**', 'src-main/engine-host/**', 'src-main/engine-client/**', 'src-main/engine-protocol/**', 'src-main/scheduler/**', 'src-main/audio/**'],
     ignores: ['**/*.test.ts', 'lab/gpu/**', '**/testing/**'],

@@ -1,9 +1,13 @@
 /**
  * The layer rules of eslint.config.js (docs/architecture.md) fire: planted imports that cross a
- * layer are refused by no-restricted-imports under the same config `npm run lint` uses, permitted
- * ones pass, and the package rules still hold beside them. The snippets are linted as text under
- * a path inside the folder; no file is written.
+ * layer (static, import() or require()) are refused by layers/imports (ESLint's no-restricted-imports
+ * extended to dynamic imports) under the same config `npm run lint` uses, permitted ones pass, and the
+ * package rules still hold beside them; a file in a folder of src-main that the layer table lacks is
+ * refused by layers/listed-folder. The snippets are linted as text under a path inside the folder; no
+ * file is written.
  */
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,11 +16,13 @@ import { ESLint } from 'eslint';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let eslint: ESLint;
 
-/** The no-restricted-imports messages for `code` linted as if it were the file at `filePath`. */
-async function restrictedImports(filePath: string, code: string): Promise<string[]> {
+/** The messages of rule `ruleId` for `code` linted as if it were the file at `filePath`. */
+async function messagesOf(ruleId: string, filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, filePath) });
-  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return result.messages.filter((m) => m.ruleId === ruleId).map((m) => m.message);
 }
+/** The import-rule messages for `code` linted as if it were the file at `filePath`. */
+const restrictedImports = (filePath: string, code: string) => messagesOf('layers/imports', filePath, code);
 const importing = (specifier: string) => `import { x } from '${specifier}';\nexport const y = x;\n`;
 
 /** Each [file, specifier] import is refused once, with a message containing `why`. */
@@ -150,4 +156,80 @@ describe('layer rules', () => {
     expect(both.some((m) => m.includes('onnxruntime-node'))).toBe(true);
     expect(await restrictedImports('src-main/engine/runtime/planted.ts', "import { Tensor } from 'onnxruntime-node';\nexport const t = Tensor;\n")).toEqual([]);
   });
+
+  it('reads import() and require() with a literal path by the same rules as a static import', async () => {
+    const dynamic = (specifier: string) => `export const m = await import('${specifier}');\n`;
+    const required = (specifier: string) => `export const m = require('${specifier}');\n`;
+    for (const code of [dynamic('../services/studio-services'), required('../services/studio-services'), dynamic('../../app/studio-runtime')]) {
+      const file = code.includes('../../') ? 'src-main/engine/kv/planted.ts' : 'src-main/engine/planted.ts';
+      const messages = await restrictedImports(file, code);
+      expect(messages, code).toHaveLength(1);
+      expect(messages[0]).toContain('src-main/engine/ may import only');
+    }
+    expect(await restrictedImports('src-main/engine/planted.ts', dynamic('../audio/wav'))).toEqual([]);
+    expect(await restrictedImports('src-main/services/planted.ts', dynamic('../render/render-queue'))).toEqual([]);
+    // package rules too: onnxruntime-node outside engine/runtime/, the C-API adapter outside it
+    expect(await restrictedImports('src-main/engine/planted.ts', required('onnxruntime-node'))).toHaveLength(1);
+    expect(await restrictedImports('src-main/engine/planted.ts', dynamic('./runtime/capi/capi-runtime'))).toHaveLength(1);
+    expect(await restrictedImports('src-main/engine/runtime/planted.ts', dynamic('./capi/capi-runtime'))).toEqual([]);
+    // a computed path cannot be read and is left alone; a call of something else named like it is no import
+    expect(await restrictedImports('src-main/engine/planted.ts', 'const p = "../services/x";\nexport const m = await import(p);\n')).toEqual([]);
+    expect(await restrictedImports('src-main/engine/planted.ts', 'const o = { require: (s: string) => s };\nexport const m = o.require("../services/x");\n')).toEqual([]);
+  });
+
+  it('keeps product code off lab/, scripts/ and e2e/ (tests and lab itself may import them)', async () => {
+    await expectRefused([
+      ['src-main/engine/planted.ts', '../../lab/gpu/codec-batch-diff'],
+      ['src-main/engine/runtime/capi/planted.ts', '../../../../scripts/layer-rules.test'],
+      ['src-main/main.ts', '../e2e/app.spec'],
+      ['src-main/engine-host.ts', '../lab/engine/probe'],
+      ['src-main/cli/planted.ts', '../../scripts/device/bundle'],
+      ['src-shared/contract/planted.ts', '../../lab/render/probe'],
+      ['src-preload/planted.ts', '../e2e/fixtures'],
+      ['src-renderer/features/bench/planted.tsx', '../../../scripts/x'],
+    ], 'product code never imports lab/, scripts/ or e2e/');
+    expect(await restrictedImports('src-main/engine/planted.test.ts', importing('../../lab/gpu/codec-batch-diff'))).toEqual([]);
+    expect(await restrictedImports('lab/render/planted.ts', importing('../../scripts/device/bundle'))).toEqual([]);
+    // a lab/ folder inside src-main is its folder's own (and held to its layer), not the top-level lab/
+    expect(await restrictedImports('src-main/render/planted.ts', importing('./lab/probe'))).toEqual([]);
+  });
+
+  it('refuses a file in a folder of src-main that the layer table lacks, or deeper than the rules reach', async () => {
+    const listed = (file: string) => messagesOf('layers/listed-folder', file, 'export const x = 1;\n');
+    const planted = await listed('src-main/planted-folder/planted.ts');
+    expect(planted).toHaveLength(1);
+    expect(planted[0]).toContain('src-main/planted-folder/ is not in the layer table');
+    expect(await listed('src-main/planted-folder/deeper/planted.test.ts')).toHaveLength(1);
+    const deep = await listed('src-main/engine/a/b/c/d/planted.ts');
+    expect(deep).toHaveLength(1);
+    expect(deep[0]).toContain('5 folders below src-main/');
+    expect(await listed('src-main/engine/a/b/c/planted.ts')).toEqual([]);
+    expect(await listed('src-main/main.ts')).toEqual([]);
+  });
+
+  it('has every folder of src-main in the layer table today, and names one planted in a copy of its folders', async () => {
+    const real = path.join(ROOT, 'src-main');
+    expect(await unlistedFolders(real)).toEqual([]);
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'layer-rules-'));
+    try {
+      for (const folder of foldersOf(real)) fs.mkdirSync(path.join(copy, folder));
+      fs.mkdirSync(path.join(copy, 'planted-folder'));
+      expect(await unlistedFolders(copy)).toEqual(['planted-folder']);
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
 });
+
+const foldersOf = (dir: string) => fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+
+/** The folders of `dir` (src-main or a copy of its folders) on which a file linted as src-main/<folder>/ is refused as unlisted. */
+async function unlistedFolders(dir: string): Promise<string[]> {
+  const folders = foldersOf(dir);
+  expect(folders.length).toBeGreaterThan(20);
+  const unlisted: string[] = [];
+  for (const folder of folders) {
+    if ((await messagesOf('layers/listed-folder', `src-main/${folder}/planted.ts`, 'export const x = 1;\n')).length > 0) unlisted.push(folder);
+  }
+  return unlisted;
+}
