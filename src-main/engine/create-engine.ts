@@ -3,7 +3,7 @@
  * tables), chooses the execution provider (provider-select.ts; falls back to the next candidate
  * when a session fails to start), opens the talker, code-predictor and codec sessions and returns
  * a ready Engine, built from the resolved plan of each candidate (engine-plan.ts); the provider
- * choice and the plan, every 'auto' resolved, are logged once.
+ * choice and the plan, every 'auto' resolved, are logged once, with one summary line (provider-summary.ts).
  */
 import path from 'node:path';
 import { StudioError, toStudioError } from '../../src-shared/errors';
@@ -24,6 +24,7 @@ import { talkerOptionsFor } from './kv/create-kv-store';
 import { presentNames } from './kv/kv-store';
 import { modelDirForProvider } from './model-dir-for-provider';
 import { planProviders } from './provider-select';
+import { describeProviderSummary } from './provider-summary';
 import { probeProviders } from './runtime/provider-probe';
 import { BoundTalkerDecode } from './models/talker-bound-decode';
 import { BoundCodePredictorLoop } from './models/code-predictor-bound-loop';
@@ -141,8 +142,10 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   const config = resolveEngineConfig(options.config ?? {});
   const manifest = loadModelManifest(options.modelDir);
   const tokenizer = loadTextTokenizer(options.modelDir);
-  const providers = planProviders(config.provider, probeProviders(), manifest.dtype);
+  const probe = probeProviders();
+  const providers = planProviders(config.provider, probe, manifest.dtype);
   const failures: string[] = [];
+  const failedProviders: ProviderName[] = [];
   for (const candidate of providers.candidates) {
     try {
       const build = modelDirForProvider(options.modelDir, manifest, candidate.preferredDtype);
@@ -152,6 +155,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
       const tried = failures.length > 0 ? `; earlier candidates failed: ${failures.join('; ')}` : '';
       const reason = `${candidate.reason}; graphs: ${build.reason}${tried}`;
       log(`engine: provider ${candidate.provider} (${reason})\n${describeEnginePlan(plan)}`);
+      log(describeProviderSummary({ choice: config.provider, provider: candidate.provider, probe, failed: failedProviders }));
       const engine = new Engine({ manifest: buildManifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, codecBatching: plan.resolved.codecBatching === 'on' });
       if (warmUpEnabled(config.warmUp, plan)) await warmUpOrDispose(engine, planWarmUp(plan, buildManifest), log);
       return engine;
@@ -159,6 +163,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
       const error = toStudioError(err);
       if (!triesNextProvider(error.code) || providers.candidates.length === 1) throw error;
       failures.push(`${candidate.provider}: ${error.message}`);
+      failedProviders.push(candidate.provider);
     }
   }
   throw new StudioError('unsupported', `no execution provider could open the model: ${failures.join('; ')}`, { field: 'provider' });

@@ -28,26 +28,47 @@ export interface ProviderPlan {
   skipped: string[];
 }
 
+/** A requirement of the provider table (providers.ts `requires`) that this machine does not meet, or the CUDA libraries that do not load. */
+export interface UnmetRequirement {
+  requirement: 'backend' | 'platform' | 'setup' | 'device' | 'libraries';
+  reason: string;
+}
+
 /**
- * Why `provider` cannot run here, or null when it can (every provider runs fp32 and fp16 builds; CPU runs
- * fp16 slower): its requirements (providers.ts) checked in order against the probe.
+ * Every requirement `provider` does not meet here, in the order they are checked (empty: it can run; every
+ * provider runs fp32 and fp16 builds, CPU fp16 slower). The libraries are checked only once the provider is
+ * installed on a machine with its device (the probe loads them only then).
  */
-function unavailableReason(provider: ProviderName, probe: ProviderProbe, _dtype: BuildDtype, explicit: boolean): string | null {
+export function unmetRequirements(provider: ProviderName, probe: ProviderProbe, explicit: boolean): UnmetRequirement[] {
   const { label, ort, requires } = PROVIDERS[provider];
-  if (requires.backend && !probe.backends.includes(provider)) return `${provider}: not in this onnxruntime-node build (${probe.backends.join(', ')})`;
-  if (requires.platforms && !requires.platforms.names.includes(probe.platform)) return `${provider}: ${label} exists on ${requires.platforms.label} only (this is ${probe.platform})`;
-  if (requires.setup && !probe.cudaLibraryInstalled) return `${provider}: the ${label} provider (${ort.library}) is not installed; run '${requires.setup}'`;
-  switch (requires.device) {
+  const unmet: UnmetRequirement[] = [];
+  if (requires.backend && !probe.backends.includes(provider)) unmet.push({ requirement: 'backend', reason: `not in this onnxruntime-node build (${probe.backends.join(', ')})` });
+  if (requires.platforms && !requires.platforms.names.includes(probe.platform)) unmet.push({ requirement: 'platform', reason: `${label} exists on ${requires.platforms.label} only (this is ${probe.platform})` });
+  if (requires.setup && !probe.cudaLibraryInstalled) unmet.push({ requirement: 'setup', reason: `the ${label} provider (${ort.library}) is not installed; run '${requires.setup}'` });
+  const device = unmetDevice(provider, probe, explicit);
+  if (device) unmet.push({ requirement: 'device', reason: device });
+  if (unmet.length === 0 && requires.setup && probe.cudaProblem) unmet.push({ requirement: 'libraries', reason: probe.cudaProblem });
+  return unmet;
+}
+
+function unmetDevice(provider: ProviderName, probe: ProviderProbe, explicit: boolean): string | null {
+  switch (PROVIDERS[provider].requires.device) {
     case 'nvidia':
-      if (!probe.hasNvidiaDevice) return `${provider}: no NVIDIA device (/dev/nvidiactl missing)`;
-      break;
+      return probe.hasNvidiaDevice ? null : 'no NVIDIA device (/dev/nvidiactl missing)';
     case 'gpu':
-      if (probe.platform === 'win32' || probe.platform === 'darwin') break;
-      if (probe.hasNvidiaDevice || probe.hasRenderNode) break;
-      if (probe.hasSoftwareVulkan) return explicit ? null : `${provider}: only a software Vulkan driver (lavapipe), slower than the CPU provider; ask for ${provider} explicitly to use it`;
-      return `${provider}: no GPU device node (/dev/dri/renderD*, /dev/nvidiactl)`;
+      if (probe.platform === 'win32' || probe.platform === 'darwin') return null;
+      if (probe.hasNvidiaDevice || probe.hasRenderNode) return null;
+      if (probe.hasSoftwareVulkan) return explicit ? null : `only a software Vulkan driver (lavapipe), slower than the CPU provider; ask for ${provider} explicitly to use it`;
+      return 'no GPU device node (/dev/dri/renderD*, /dev/nvidiactl)';
+    case null:
+      return null;
   }
-  return requires.setup && probe.cudaProblem ? `${provider}: ${probe.cudaProblem}` : null;
+}
+
+/** Why `provider` cannot run here (its first unmet requirement), or null when it can. */
+function unavailableReason(provider: ProviderName, probe: ProviderProbe, _dtype: BuildDtype, explicit: boolean): string | null {
+  const [first] = unmetRequirements(provider, probe, explicit);
+  return first ? `${provider}: ${first.reason}` : null;
 }
 
 export function planProviders(choice: ProviderChoice, probe: ProviderProbe, dtype: BuildDtype): ProviderPlan {
