@@ -124,3 +124,24 @@ export function fadeEnds(x: Float32Array, fadeSamples: number): Float32Array {
   }
   return x;
 }
+
+/**
+ * Slow exact true peak: the sinc interpolation of the whole clip (zero outside it, no window, no
+ * truncation), Σ_k x[k]·sin(π(t − k))/(π(t − k)), at `gridPerSample` points per sample over samples
+ * from … to (default: one sample before the clip to one after). At 64 points a crest at 0.49·fs is
+ * missed by at most 0.003 dB.
+ */
+export function sincTruePeak(x: Float32Array, gridPerSample = 64, from = -1, to = x.length): number {
+  let best = 0;
+  for (let i = from; i <= to; i++) {
+    best = Math.max(best, i >= 0 && i < x.length ? Math.abs(x[i]) : 0);
+    for (let p = 1; p < gridPerSample; p++) {
+      const frac = p / gridPerSample;
+      // sin(π(i + frac − k)) = (−1)^(i − k)·sin(π·frac), so only the 1/(t − k) factor changes with k.
+      let acc = 0;
+      for (let k = 0; k < x.length; k++) acc += ((i - k) & 1 ? -x[k] : x[k]) / (i + frac - k);
+      best = Math.max(best, Math.abs((Math.sin(Math.PI * frac) / Math.PI) * acc));
+    }
+  }
+  return best;
+}
