@@ -42,7 +42,7 @@ export interface AudioInsertPolicy extends InsertBudgetLimits {
 /**
  * The host's policy: files from `roots` up to AUDIO_INSERT_MAX_BYTES, one request decoding to at most
  * AUDIO_INSERT_MAX_DECODED_SAMPLES (10 min at 24 kHz), all requests together to twice that (about
- * 230 MB of float32 PCM, plus the same again while a join runs), each client at most four waiting
+ * 115 MB of float32 PCM, plus the same again while a join runs), each client at most four waiting
  * for room; 256 MiB of decoded clips cached; two worker threads, or one where two cores or fewer are
  * left beside the engine's own threads and the host's loop.
  */

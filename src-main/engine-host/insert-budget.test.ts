@@ -5,6 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StudioError, httpStatusForError } from '../../src-shared/errors';
+import { defaultAudioInsertPolicy } from './audio-inserts';
+import { AUDIO_INSERT_MAX_DECODED_SAMPLES } from './insert-decode';
 import { InsertBudget, type InsertBudgetLimits } from './insert-budget';
 
 const LIMITS: InsertBudgetLimits = { maxSamplesInFlight: 1000, maxWaitMs: 5000, maxWaitingPerClient: 2, maxWaiting: 8, retryAfterS: 3 };
@@ -97,5 +99,23 @@ describe('InsertBudget', () => {
     expect(budget.usage().numWaiting).toBe(0);
     const tooLarge = await rejection(budget.acquire('b', 1001));
     expect(tooLarge.code).toBe('input-too-long');
+  });
+});
+
+describe('defaultAudioInsertPolicy', () => {
+  it('holds two maximal requests at once, four waiting per client, 256 MiB of cache and one or two workers', () => {
+    const policy = defaultAudioInsertPolicy(['/x'], 24_000);
+    expect(policy).toMatchObject({
+      maxDecodedSamples: AUDIO_INSERT_MAX_DECODED_SAMPLES,
+      maxSamplesInFlight: 2 * AUDIO_INSERT_MAX_DECODED_SAMPLES, // 28.8 M samples, 115 MB of float32
+      maxWaitMs: 20_000,
+      maxWaitingPerClient: 4,
+      maxWaiting: 32,
+      retryAfterS: 2,
+      cacheMaxBytes: 256 * 1024 * 1024,
+    });
+    expect([1, 2]).toContain(policy.numWorkers);
+    // a request the per-request bound admits always fits the budget: it waits, never refused for good
+    expect(policy.maxSamplesInFlight).toBeGreaterThanOrEqual(policy.maxDecodedSamples);
   });
 });
