@@ -3,7 +3,8 @@
  * seed, duration, timings and model hash; search (text, title or a voice's name), a voice filter
  * (a clip matches by any of its turns' voices) and favourites only; per clip: favourite, rename, play, download as WAV, re-open in the editor
  * (asked first when it would replace unsaved work), delete (asked first). One entry per clip: a
- * regenerated turn is a take under its clip's entry, listed per turn with play and choose; the
+ * regenerated turn is a take under its clip's entry, listed per turn with play and choose (named as
+ * the Timeline names them: the turn's own audio is Take 1, its first regeneration Take 2); the
  * clip plays and downloads with its chosen takes in place.
  */
 import { Fragment, useEffect, useState } from 'react';
@@ -14,6 +15,7 @@ import { loadSavedVoices } from '../voice-library/voice-library-actions';
 import { voiceDisplayName } from '../voice-library/voice-names';
 import { ColumnHeads } from '../../components/ColumnHeads';
 import { clipModelLabel } from '../models/model-name';
+import { takeNameAt } from '../../components/take-name';
 
 /** A clip's takes, per turn: the clip's own audio or one of its takes, each playable and choosable. */
 function ClipTakes({ clip }: { clip: ClipRecord }) {
@@ -38,14 +40,14 @@ function ClipTakes({ clip }: { clip: ClipRecord }) {
           <fieldset key={turnIndex} data-testid={`clip-turn-${turnIndex}`}>
             <legend>Turn {turnIndex + 1}</legend>
             <label>
-              <input type="radio" name={name} checked={chosen === null} onChange={() => void updateClip(clip.id, { chooseTake: { turnIndex, takeId: null } })} /> Original (seed {clip.seed})
+              <input type="radio" name={name} checked={chosen === null} onChange={() => void updateClip(clip.id, { chooseTake: { turnIndex, takeId: null } })} /> {takeNameAt(0)} · original · seed {clip.seed}
             </label>
             {ofTurn.map((t, i) => (
               <span key={t.id} className="inline">
                 <label>
-                  <input type="radio" name={name} checked={chosen === t.id} onChange={() => void updateClip(clip.id, { chooseTake: { turnIndex, takeId: t.id } })} data-testid="take-choose" /> Take {i + 1} · {voiceDisplayName(t.voice, savedVoices)} · seed {t.seed} · {(t.durationMs / 1000).toFixed(2)} s
+                  <input type="radio" name={name} checked={chosen === t.id} onChange={() => void updateClip(clip.id, { chooseTake: { turnIndex, takeId: t.id } })} data-testid="take-choose" /> {takeNameAt(i + 1)} · {voiceDisplayName(t.voice, savedVoices)} · seed {t.seed} · {(t.durationMs / 1000).toFixed(2)} s
                 </label>
-                <button aria-label={`Play turn ${turnIndex + 1} take ${i + 1}`} onClick={() => void playClip(t.id)}>
+                <button aria-label={`Play turn ${turnIndex + 1} ${takeNameAt(i + 1)}`} onClick={() => void playClip(t.id)}>
                   Play
                 </button>
               </span>

@@ -38,8 +38,11 @@ describe('LibraryPanel takes', () => {
     const radios = turn.querySelectorAll('input[type="radio"]');
     expect(radios).toHaveLength(3);
     expect((radios[2] as HTMLInputElement).checked).toBe(true);
-    expect(turn.textContent).toContain('Take 1 · aiden · seed 11');
-    fireEvent.click(screen.getByRole('button', { name: 'Play turn 2 take 1' }));
+    // Named as the Timeline names them: the turn's own audio is Take 1, its first regeneration Take 2.
+    expect(turn.textContent).toContain('Take 1 · original · seed 7');
+    expect(turn.textContent).toContain('Take 2 · aiden · seed 11');
+    expect(turn.textContent).toContain('Take 3 · aiden · seed 12');
+    fireEvent.click(screen.getByRole('button', { name: 'Play turn 2 Take 2' }));
     await waitFor(() => expect(bridge.requestsTo('studio:library.readClipAudio')).toContainEqual({ id: 't1' }));
     fireEvent.click(radios[0]);
     await waitFor(() => expect(bridge.requestsTo('studio:library.updateClip')[0]).toEqual({ id: 'c1', chooseTake: { turnIndex: 1, takeId: null } }));

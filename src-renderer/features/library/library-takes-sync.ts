@@ -5,6 +5,7 @@
  */
 import type { ClipRecord } from '../../../src-shared/contract/library';
 import type { ProjectTurn } from '../../../src-shared/contract/projects';
+import { takeNameAt } from '../../components/take-name';
 
 /**
  * `turns` (one take each, the base clip's) with the clip's stored takes appended per turn, oldest
@@ -15,7 +16,7 @@ export function turnsWithLibraryTakes(turns: ProjectTurn[], takes: readonly Clip
   return turns.map((turn) => {
     const refs = takes
       .filter((t) => t.takeOf?.turnIndex === turn.turnIndex)
-      .map((t, i) => ({ takeId: newId(), clipId: t.id, seed: t.seed, startSample: 0, endSample: t.numSamples, createdAtMs: t.createdAtMs, voice: t.voice, label: `Take ${turn.takes.length + i + 1}` }));
+      .map((t, i) => ({ takeId: newId(), clipId: t.id, seed: t.seed, startSample: 0, endSample: t.numSamples, createdAtMs: t.createdAtMs, voice: t.voice, label: takeNameAt(turn.takes.length + i) }));
     const pick = refs.find((r) => r.clipId === chosen[turn.turnIndex]);
     return { ...turn, takes: [...turn.takes, ...refs], chosenTakeId: pick?.takeId ?? turn.chosenTakeId, previousTakeId: pick ? turn.chosenTakeId : turn.previousTakeId };
   });

@@ -15,9 +15,10 @@ import { voiceDisplayName } from '../voice-library/voice-names';
 import { SEED_LIMIT } from '../../../src-shared/sampling-limits';
 import { isEdited, NO_EDIT, takeSamples, type ClipAudio } from './compose-timeline';
 import { generate, type SeedChoice } from './generate-actions';
+import { takeNameAt } from '../../components/take-name';
 
 export function takeLabel(turn: ProjectTurn, take: TakeRef): string {
-  return take.label ?? `Take ${turn.takes.indexOf(take) + 1}`;
+  return take.label ?? takeNameAt(turn.takes.indexOf(take));
 }
 
 function clock(ms: number): string {

@@ -11,6 +11,7 @@ import { call, subscribe } from '../../ipc/client';
 import { useStudioStore } from '../../store/store';
 import { hostBlockedReason } from '../../ipc/connection';
 import { StreamPlayer } from '../../components/stream-player';
+import { takeNameAt } from '../../components/take-name';
 import type { GenerationJob } from './timeline.slice';
 
 export function newId(): string {
@@ -147,7 +148,7 @@ export async function generate(options: { turnIndex?: number; stream?: boolean; 
     if (isTurn) {
       const turn = s.turns.find((t) => t.turnIndex === options.turnIndex);
       if (!turn) throw new Error(`the timeline has no turn ${options.turnIndex! + 1}; the document changed since the last full generation — generate it again`);
-      s.addTake(options.turnIndex!, { takeId: newId(), clipId: saved.id, seed: result.effectiveParams.seed, startSample: 0, endSample: result.numSamples, createdAtMs: saved.createdAtMs, voice: result.effectiveParams.voice, label: `Take ${turn.takes.length + 1}` });
+      s.addTake(options.turnIndex!, { takeId: newId(), clipId: saved.id, seed: result.effectiveParams.seed, startSample: 0, endSample: result.numSamples, createdAtMs: saved.createdAtMs, voice: result.effectiveParams.voice, label: takeNameAt(turn.takes.length) });
     } else {
       s.setBaseClip(saved, result.trace, result.marks, newId);
     }

@@ -16,6 +16,7 @@ import type { StateCreator } from 'zustand';
 import type { ClipRecord } from '../../../src-shared/contract/library';
 import type { ProjectTurn, TakeRef, TurnEdit } from '../../../src-shared/contract/projects';
 import { NO_EDIT } from './compose-timeline';
+import { takeNameAt } from '../../components/take-name';
 import type { MarkTimestamp, ProcessingTrace } from '../../../src-shared/synthesis';
 import type { BaseLayout, ClipAudio } from './compose-timeline';
 
@@ -132,7 +133,7 @@ export const createTimelineSlice: StateCreator<TimelineSlice, [], [], TimelineSl
         return {
           turnIndex: span.turnIndex,
           // The voice each turn was made with: the trace's (SSML voices), else the clip's (plain text).
-          takes: [{ takeId, clipId: clip.id, seed: clip.seed, startSample: span.startSample, endSample: span.endSample, createdAtMs: clip.createdAtMs, label: 'Take 1', voice: trace?.turns.find((t) => t.turnIndex === span.turnIndex)?.voice ?? clip.voice }],
+          takes: [{ takeId, clipId: clip.id, seed: clip.seed, startSample: span.startSample, endSample: span.endSample, createdAtMs: clip.createdAtMs, label: takeNameAt(0), voice: trace?.turns.find((t) => t.turnIndex === span.turnIndex)?.voice ?? clip.voice }],
           chosenTakeId: takeId,
           previousTakeId: null,
         };
