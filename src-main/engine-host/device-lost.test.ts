@@ -29,9 +29,9 @@ function serviceWhoseDecodeFails(afterCalls: number, ortCode: number, message: s
     if (++calls > afterCalls) throw studioErrorFromStatus(ortCode, message, { action: 'running talker-decode.onnx with bound buffers', fix: 'report this' });
     return decode(inputs);
   };
-  const engine = new Engine({ manifest: fakeManifest(), tokenizer: fakeTokenizer(), stages, config: resolveEngineConfig({ provider: 'cpu' }), provider: { name: 'cpu', reason: 'test' } });
+  const engine = new Engine({ manifest: fakeManifest(), tokenizer: fakeTokenizer(), stages, config: resolveEngineConfig({ provider: 'cpu' }), provider: { name: 'cpu', reason: 'test' }, scheduler: resolveSchedulerConfig({ maxRunningSequences: 8 }) });
   const lost: StudioError[] = [];
-  const service = new HostedSynthesis(engine, resolveSchedulerConfig({ maxRunningSequences: 8 }), { id: 'fake', synthetic: true, displayName: 'fake' }, () => {}, {
+  const service = new HostedSynthesis(engine, { id: 'fake', synthetic: true, displayName: 'fake' }, () => {}, {
     audioInserts: defaultAudioInsertPolicy([], 24000),
     log: () => {},
     onDeviceLost: (e) => lost.push(e),

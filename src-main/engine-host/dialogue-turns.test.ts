@@ -29,8 +29,8 @@ afterAll(async () => {
 
 function makeService() {
   const events: { event: string; payload: unknown }[] = [];
-  const engine = new Engine({ manifest: fakeManifest(), tokenizer: fakeTokenizer(), stages: fakeStages(), config: resolveEngineConfig({ provider: 'cpu' }), provider: { name: 'cpu', reason: 'test' } });
-  const service = new HostedSynthesis(engine, resolveSchedulerConfig({ maxRunningSequences: 8 }), { id: 'fake', synthetic: true, displayName: 'fake' }, (event, payload) => events.push({ event, payload }), {
+  const engine = new Engine({ manifest: fakeManifest(), tokenizer: fakeTokenizer(), stages: fakeStages(), config: resolveEngineConfig({ provider: 'cpu' }), provider: { name: 'cpu', reason: 'test' }, scheduler: resolveSchedulerConfig({ maxRunningSequences: 8 }) });
+  const service = new HostedSynthesis(engine, { id: 'fake', synthetic: true, displayName: 'fake' }, (event, payload) => events.push({ event, payload }), {
     audioInserts: defaultAudioInsertPolicy([], 24000),
     log: () => {},
   });

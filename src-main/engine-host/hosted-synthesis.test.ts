@@ -19,6 +19,7 @@ import { MAX_BYTES_PER_TEXT_TOKEN } from '../engine/create-sequence';
 import { fakeManifest, fakeStages, fakeTokenizer } from '../engine/testing/fake-stages';
 import { resolveSchedulerConfig } from '../scheduler/batch-policy';
 import { AUDIO_INSERT_MAX_BYTES, defaultAudioInsertPolicy, refusalWarning } from './audio-inserts';
+import { schedulerConfigFor } from './scheduler-config';
 import { HostedSynthesis } from './synthesis-service';
 
 /** A request with more text than the token budget is refused well inside this, on a loaded CI box. */
@@ -59,9 +60,9 @@ function makeService(options: { engine?: Record<string, unknown>; scheduler?: Re
     stages,
     config: resolveEngineConfig({ provider: 'cpu', ...options.engine }),
     provider: { name: 'cpu', reason: 'test' },
+    scheduler: resolveSchedulerConfig({ maxRunningSequences: 8, ...options.scheduler }),
   });
-  const scheduler = resolveSchedulerConfig({ maxRunningSequences: 8, ...options.scheduler });
-  const service = new HostedSynthesis(engine, scheduler, { id: 'fake', synthetic: true, displayName: 'fake' }, () => {}, {
+  const service = new HostedSynthesis(engine, { id: 'fake', synthetic: true, displayName: 'fake' }, () => {}, {
     audioInserts: defaultAudioInsertPolicy([clips], 24000),
     log: () => {},
   });
@@ -204,6 +205,45 @@ describe('<audio src> through the service', () => {
     const { service } = makeService();
     const result = await synthesize(service, request(`<speak>Hi <audio src="stuck.wav"/> there</speak>`, { inputFormat: 'ssml' }));
     expect(result.warnings).toEqual([refusalWarning('stuck.wav', { maxBytes: AUDIO_INSERT_MAX_BYTES })]);
+  });
+});
+
+describe("the host's scheduler limits", () => {
+  /** The prompts prefilled in each step that admitted any, for `numRequests` requests sent at once to an engine built as the host builds it. */
+  async function admissions(engineOverrides: Record<string, unknown>, numRequests: number): Promise<number[]> {
+    const config = resolveEngineConfig({ provider: 'cpu', ...engineOverrides });
+    // the fake manifest has no KV shape; one small enough that the free-memory budget never binds
+    const kvShape = { talker: { numLayers: 1, numKvHeads: 1, headDim: 8 }, dtype: 'fp32' } as Parameters<typeof schedulerConfigFor>[0];
+    const engine = new Engine({ manifest: fakeManifest(), tokenizer: fakeTokenizer(), stages: fakeStages(), config, provider: { name: 'cpu', reason: 'test' }, scheduler: schedulerConfigFor(kvShape, config, {}) });
+    const service = new HostedSynthesis(engine, { id: 'fake', synthetic: true, displayName: 'fake' }, () => {}, { audioInserts: defaultAudioInsertPolicy([clips], 24000), log: () => {} });
+    services.push(service);
+    const numPrefilled: number[] = [];
+    const step = engine.step.bind(engine);
+    engine.step = async () => {
+      const report = await step();
+      if (report.kind === 'ran' && report.numPrefilled > 0) numPrefilled.push(report.numPrefilled);
+      return report;
+    };
+    const results = await Promise.all(Array.from({ length: numRequests }, (_, i) => synthesize(service, request(`request number ${i}`))));
+    expect(results).toHaveLength(numRequests);
+    return numPrefilled;
+  }
+
+  it('admits at most engine.maxPrefillSequences per step in a hosted engine', async () => {
+    const capped = await admissions({ maxRunningSequences: 8, maxPrefillSequences: 2 }, 7);
+    expect(Math.max(...capped)).toBe(2);
+    expect(capped.reduce((a, b) => a + b, 0)).toBe(7);
+    // the same arrivals with the cap at maxRunningSequences: some step admits more than 2
+    const uncapped = await admissions({ maxRunningSequences: 8, maxPrefillSequences: 8 }, 7);
+    expect(Math.max(...uncapped)).toBeGreaterThan(2);
+    expect(uncapped.length).toBeLessThan(capped.length);
+  });
+
+  it('sizes the host scheduler from the engine limits: maxRunningSequences and maxPrefillSequences, beside the scheduler settings', () => {
+    const kvShape = { talker: { numLayers: 2, numKvHeads: 2, headDim: 4 }, dtype: 'fp32' } as Parameters<typeof schedulerConfigFor>[0];
+    const limits = schedulerConfigFor(kvShape, { maxRunningSequences: 6, maxPrefillSequences: 3 }, { maxQueueDepth: 9 }, 1 << 30);
+    expect(limits).toMatchObject({ maxRunningSequences: 6, maxPrefillSequences: 3, maxQueueDepth: 9 });
+    expect(Object.isFrozen(limits)).toBe(true);
   });
 });
 

@@ -41,8 +41,8 @@ function makeService(policy: Partial<AudioInsertPolicy> = {}, stepDelayMs = 0): 
       return decode(inputs);
     };
   }
-  const engine = new Engine({ manifest: fakeManifest(), tokenizer: fakeTokenizer(), stages, config: resolveEngineConfig({ provider: 'cpu' }), provider: { name: 'cpu', reason: 'test' } });
-  const service = new HostedSynthesis(engine, resolveSchedulerConfig({ maxRunningSequences: 16, maxQueueDepth: 64 }), { id: 'fake', synthetic: true, displayName: 'fake' }, () => {}, {
+  const engine = new Engine({ manifest: fakeManifest(), tokenizer: fakeTokenizer(), stages, config: resolveEngineConfig({ provider: 'cpu' }), provider: { name: 'cpu', reason: 'test' }, scheduler: resolveSchedulerConfig({ maxRunningSequences: 16, maxQueueDepth: 64 }) });
+  const service = new HostedSynthesis(engine, { id: 'fake', synthetic: true, displayName: 'fake' }, () => {}, {
     audioInserts: { ...defaultAudioInsertPolicy([dir], RATE_HZ), ...policy },
     log: () => {},
   });

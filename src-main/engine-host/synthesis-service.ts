@@ -13,6 +13,7 @@ import type { ModelManifest } from '../model-format/manifest';
 import type { AudioChunk, EngineStatus, ModelInfo, SamplingParams, SynthesisOutcome, SynthesisProgress, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import { createEngine } from '../engine/create-engine';
 import type { Engine } from '../engine/engine';
+import type { EngineConfig } from '../engine/engine-config';
 import type { Sequence } from '../engine/sequence';
 import { listVoices } from '../engine/list-voices';
 import { listLanguages, supportsInstruct } from '../engine/prompt';
@@ -27,8 +28,7 @@ import type { HostHeartbeat, HostMethod, HostMethods, HostStartOptions, HostSynt
 import { planTurns, type TurnPlan } from './turn-plan';
 import { DialogueTurnEvents } from './dialogue-turn-events';
 import { schedulerConfigFor } from './scheduler-config';
-import type { SchedulerConfig } from '../scheduler/batch-policy';
-import { Scheduler } from '../scheduler/scheduler';
+import type { SchedulerLimits } from '../scheduler/batch-policy';
 import { createVoiceCloner, type VoiceCloner } from '../engine/voice-cloner';
 
 export interface SynthesisService {
@@ -76,12 +76,14 @@ export async function createSynthesisService(options: HostStartOptions, emit: Em
   // Random weights never sample EOS, so every request would run to the runaway cap (~1 s of audio
   // per text token). For synthetic models the cap defaults to a realistic speech length instead.
   const engineConfig = model.synthetic ? { ...SYNTHETIC_MODEL_CAPS, ...options.engineConfig } : options.engineConfig;
-  const engine = await createEngine({ modelDir: model.builtDir, config: engineConfig, log });
-  const schedulerConfig = schedulerConfigFor(engine.parts.manifest, engine.parts.config, options.schedulerConfig ?? {});
-  log(`scheduler: ${JSON.stringify(schedulerConfig)}`);
+  // The engine is built with the host's scheduler, sized for the build it runs (the last candidate asked is the one that runs).
+  let schedulerLimits: Readonly<SchedulerLimits> | null = null;
+  const schedulerFor = (manifest: ModelManifest, config: EngineConfig) => (schedulerLimits = schedulerConfigFor(manifest, config, options.schedulerConfig ?? {}));
+  const engine = await createEngine({ modelDir: model.builtDir, config: engineConfig, log, schedulerFor });
+  log(`scheduler: ${JSON.stringify(schedulerLimits)}`);
   const audioInserts = defaultAudioInsertPolicy(options.audioRoots ?? [], engine.parts.stages.codec.sampleRateHz);
   log(`<audio> files are inserted from: ${audioInserts.roots.length > 0 ? audioInserts.roots.join(', ') : '(no folder: every <audio src> is refused)'}`);
-  return new HostedSynthesis(engine, schedulerConfig, { id: options.modelId ?? options.model, synthetic: model.synthetic, displayName: model.displayName }, emit, { audioInserts, log, builtDir: model.builtDir, ...(onDeviceLost ? { onDeviceLost } : {}) });
+  return new HostedSynthesis(engine, { id: options.modelId ?? options.model, synthetic: model.synthetic, displayName: model.displayName }, emit, { audioInserts, log, builtDir: model.builtDir, ...(onDeviceLost ? { onDeviceLost } : {}) });
 }
 
 export interface HostedSynthesisOptions {
@@ -116,8 +118,6 @@ export class HostedSynthesis implements SynthesisService {
   private readonly loop: EngineLoop;
   private draining = false;
   private readonly info: ModelInfo;
-  /** The engine's queue: built here with the host's limits, handed to the engine, asked here only for room. */
-  private readonly scheduler: Scheduler;
   /** Requests being joined with their <audio> files; drain waits for them. */
   private readonly finishing = new Set<Promise<void>>();
   /** Requests whose turns are being tokenized (not yet queued in the engine); cancel reaches them here. */
@@ -128,15 +128,12 @@ export class HostedSynthesis implements SynthesisService {
 
   constructor(
     private readonly engine: Engine,
-    schedulerConfig: Readonly<SchedulerConfig>,
     loaded: { id: string; synthetic: boolean; displayName: string },
     private readonly emit: Emit,
     private readonly options: HostedSynthesisOptions,
   ) {
     this.loop = new EngineLoop(engine, (err) => this.failAll(toStudioError(err)));
     this.inserts = new InsertService(options.audioInserts, options.log);
-    this.scheduler = new Scheduler(schedulerConfig, { nowMs: () => performance.now() });
-    engine.useScheduler(this.scheduler);
     const m = engine.parts.manifest;
     this.info = {
       id: loaded.id,
@@ -256,7 +253,7 @@ export class HostedSynthesis implements SynthesisService {
   /** Admission control (all of a request's turn parts or none); a refusal is announced with the status. */
   private checkCapacity(numSequences: number): void {
     try {
-      this.scheduler.checkRoomFor(numSequences);
+      this.engine.scheduler.checkRoomFor(numSequences);
     } catch (err) {
       this.emitStatus();
       throw err;

@@ -44,6 +44,8 @@ describe('engine host start with a warm-up', () => {
     expect(warmAt).toBeGreaterThanOrEqual(0);
     // createEngine (with its warm-up) returns before the host logs its scheduler, and the host posts 'ready' after that
     expect(lines.findIndex((l) => l.startsWith('scheduler:'))).toBeGreaterThan(warmAt);
+    // the engine was built with the host's scheduler, which takes the engine's per-step admission cap
+    expect(lines.find((l) => l.startsWith('scheduler:'))).toContain('"maxPrefillSequences":2');
   }, 120_000);
 
   it('has no warm-up in its status with warmUp off', async () => {

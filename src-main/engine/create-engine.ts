@@ -34,6 +34,7 @@ import { createSession, type ProviderName, type SessionOptions } from './runtime
 import { loadTextTokenizer } from './tokenizer';
 import { describeWarmUp } from './warm-up';
 import { planWarmUp, warmUpEnabled } from './warm-up-plan';
+import type { SchedulerLimits } from '../scheduler/batch-policy';
 
 export interface CreateEngineOptions {
   /** A built model folder (the one holding manifest.json). */
@@ -41,6 +42,12 @@ export interface CreateEngineOptions {
   config?: unknown;
   /** Receives the start-up log lines (default: console.info). */
   log?: (line: string) => void;
+  /**
+   * The limits of the scheduler the engine is built with, from the manifest of the build it runs (its
+   * KV bytes per position) and the resolved config (the engine host's, engine-host/scheduler-config.ts);
+   * default: the engine's FIFO within its batch limits.
+   */
+  schedulerFor?: (manifest: ModelManifest, config: EngineConfig) => Readonly<SchedulerLimits>;
 }
 
 /**
@@ -151,12 +158,13 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
       const build = modelDirForProvider(options.modelDir, manifest, candidate.preferredDtype);
       const buildManifest = build.modelDir === options.modelDir ? manifest : loadModelManifest(build.modelDir);
       const plan = planEngine(config, candidate.provider, buildManifest);
+      const scheduler = options.schedulerFor?.(buildManifest, config);
       const stages = await openStages(buildManifest, build.modelDir, plan);
       const tried = failures.length > 0 ? `; earlier candidates failed: ${failures.join('; ')}` : '';
       const reason = `${candidate.reason}; graphs: ${build.reason}${tried}`;
       log(`engine: provider ${candidate.provider} (${reason})\n${describeEnginePlan(plan)}`);
       log(describeProviderSummary({ choice: config.provider, provider: candidate.provider, probe, failed: failedProviders }));
-      const engine = new Engine({ manifest: buildManifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, codecBatching: plan.resolved.codecBatching === 'on' });
+      const engine = new Engine({ manifest: buildManifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, codecBatching: plan.resolved.codecBatching === 'on', ...(scheduler ? { scheduler } : {}) });
       if (warmUpEnabled(config.warmUp, plan)) await warmUpOrDispose(engine, planWarmUp(plan, buildManifest), log);
       return engine;
     } catch (err) {

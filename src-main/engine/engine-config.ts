@@ -136,7 +136,7 @@ export interface EngineConfig {
   maxSequenceTokens: number;
   /** Sequences decoded together in one talker step. */
   maxRunningSequences: number;
-  /** Sequences admitted (prefilled) in one step. */
+  /** Sequences admitted (prefilled) in one step, with an engine host or without (its scheduler's cap). */
   maxPrefillSequences: number;
   /** Runaway guard: frames allowed = minFramesCap + framesPerTextToken × numTextTokens (also ≤ maxNewTokens); 0 per token gives every request minFramesCap frames (benchmarks). */
   framesPerTextToken: number;

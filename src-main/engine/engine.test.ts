@@ -5,14 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/errors';
 import { STUDIO_VERSION } from '../../src-shared/version';
 import type { AudioChunk, SynthesisOutcome, SynthesisRequest } from '../../src-shared/synthesis';
-import { resolveSchedulerConfig } from '../scheduler/batch-policy';
-import { Scheduler } from '../scheduler/scheduler';
+import { resolveSchedulerConfig, type SchedulerLimits } from '../scheduler/batch-policy';
 import { Engine } from './engine';
 import { resolveEngineConfig } from './engine-config';
 import { synthesize } from './synthesize';
 import { FAKE_SAMPLES_PER_FRAME, fakeManifest, fakeStages, fakeTokenizer } from './testing/fake-stages';
 
-function makeEngine(overrides: Record<string, unknown> = {}) {
+function makeEngine(overrides: Record<string, unknown> = {}, scheduler?: Readonly<SchedulerLimits>) {
   let clockMs = 0;
   const clock = { nowMs: () => clockMs };
   const stages = fakeStages();
@@ -23,6 +22,7 @@ function makeEngine(overrides: Record<string, unknown> = {}) {
     config: resolveEngineConfig({ provider: 'cpu', ...overrides }),
     provider: { name: 'cpu', reason: 'test' },
     nowMs: () => (clockMs += 10), // every clock read advances 10 ms
+    ...(scheduler ? { scheduler } : {}),
   });
   return { engine, stages, clock };
 }
@@ -190,13 +190,11 @@ describe('engine loop (fake stages)', () => {
     expect(engine.scheduler.kvPool.numOwners).toBe(0);
   });
 
-  it('runs by a scheduler handed to it: its queue bound refuses with busy, counted in the status', () => {
-    const { engine, clock } = makeEngine();
-    engine.useScheduler(new Scheduler(resolveSchedulerConfig({ maxQueueDepth: 1 }), clock));
+  it('runs by the scheduler limits it is built with: their queue bound refuses with busy, counted in the status', () => {
+    const { engine } = makeEngine({}, resolveSchedulerConfig({ maxQueueDepth: 1 }));
     engine.addRequest(request('a', 'hello', 1));
     expect(() => engine.addRequest(request('b', 'hello', 2))).toThrowError(/the queue is full \(1 waiting, limit 1\)/);
     expect(engine.status()).toMatchObject({ numWaiting: 1, numRejected: 1 });
-    expect(() => engine.useScheduler(new Scheduler(resolveSchedulerConfig({}), clock))).toThrowError(/only while no request is in flight/);
   });
 
   it("fails a sequence past the request's deadline with a timeout, at the next step and without running it", async () => {

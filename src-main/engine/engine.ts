@@ -30,7 +30,7 @@ import { isDone, type Sequence } from './sequence';
 import type { TextTokenizer } from './tokenizer';
 import { runWarmUp, type WarmUpReport } from './warm-up';
 import type { WarmUpPlan } from './warm-up-plan';
-import { fifoSchedulerConfig } from '../scheduler/batch-policy';
+import { fifoSchedulerConfig, type SchedulerLimits } from '../scheduler/batch-policy';
 import { Scheduler, timeoutError, type Removal } from '../scheduler/scheduler';
 
 export type StepReport = { kind: 'idle' } | { kind: 'ran'; numPrefilled: number; numDecoded: number; numFinished: number; stepMs: number };
@@ -44,6 +44,12 @@ export interface EngineParts {
   nowMs?: () => number;
   /** The effective codec batching (createEngine resolves config.codecBatching 'auto'); default: not 'off'. */
   codecBatching?: boolean;
+  /**
+   * The limits of the scheduler the engine is built with and runs by: the engine host's (queue bound,
+   * priorities, KV budget, deadlines, engine-host/scheduler-config.ts); default: FIFO within the
+   * config's batch limits (fifoSchedulerConfig).
+   */
+  scheduler?: Readonly<SchedulerLimits>;
 }
 
 export class Engine {
@@ -58,8 +64,8 @@ export class Engine {
   private readonly finishCodes = new Emitter<{ requestId: string; codes: number[][] }>();
   private readonly ctx: FrameContext;
   private readonly nowMs: () => number;
-  /** Who is in flight, and who runs next (FIFO within the engine's limits until useScheduler). */
-  private sched: Scheduler;
+  /** Who is in flight, and who runs next; callers read its counters and ask it for room (checkRoomFor). */
+  readonly scheduler: Scheduler;
   /** The model state of each sequence in flight (in the scheduler), by request id. */
   private readonly sequences = new Map<string, Sequence>();
   private nextId = 1;
@@ -73,23 +79,10 @@ export class Engine {
     this.onDidFinish = this.finish.event;
     this.onDidFinishCodes = this.finishCodes.event;
     this.nowMs = parts.nowMs ?? (() => performance.now());
-    this.sched = new Scheduler(fifoSchedulerConfig(parts.config), { nowMs: () => this.nowMs() });
+    this.scheduler = new Scheduler(parts.scheduler ?? fifoSchedulerConfig(parts.config), { nowMs: () => this.nowMs() });
     const m = parts.manifest;
     const rules = { eosId: m.codecTokens.eos, controlStartId: m.codePredictor.vocabSize, controlEndId: m.talker.vocabSize, minNewTokens: m.generation.minNewTokens };
     this.ctx = { stages: parts.stages, rules, codec: parts.config.codec, batchCodec: parts.codecBatching ?? parts.config.codecBatching !== 'off' };
-  }
-
-  /**
-   * Hands the engine the scheduler it runs by from now on (the engine host's, with its queue bound,
-   * priorities, KV budget and deadlines); only while no request is in flight.
-   */
-  useScheduler(scheduler: Scheduler): void {
-    if (this.sequences.size > 0) throw new StudioError('internal', `the scheduler can be replaced only while no request is in flight (${this.sequences.size} are)`);
-    this.sched = scheduler;
-  }
-
-  get scheduler(): Scheduler {
-    return this.sched;
   }
 
   /** Validates and queues a request; throws StudioError for bad input or a request the scheduler refuses. */
@@ -121,7 +114,7 @@ export class Engine {
   enqueue(sequence: Sequence): void {
     this.assertUsable();
     const { request } = sequence;
-    this.sched.submit({
+    this.scheduler.submit({
       id: request.requestId,
       priority: request.priority ?? 'interactive',
       numPromptTokens: sequence.prompt.rows.length,
@@ -133,7 +126,7 @@ export class Engine {
 
   /** Marks a request cancelled; it leaves at the next step boundary with a 'cancelled' outcome. */
   cancel(requestId: string): boolean {
-    return this.sched.cancel(requestId);
+    return this.scheduler.cancel(requestId);
   }
 
   hasWork(): boolean {
@@ -142,7 +135,7 @@ export class Engine {
 
   async step(): Promise<StepReport> {
     this.assertUsable();
-    const { batch: next, removed } = this.sched.schedule();
+    const { batch: next, removed } = this.scheduler.schedule();
     this.end(removed);
     if (next.kind === 'idle') return { kind: 'idle' };
     const startedMs = this.nowMs();
@@ -165,7 +158,7 @@ export class Engine {
       this.complete(s);
       this.leave(s);
     }
-    this.end(this.sched.removeCancelled());
+    this.end(this.scheduler.removeCancelled());
     return { kind: 'ran', numPrefilled: admitted.length, numDecoded: stillRunning.length, numFinished: finished.length, stepMs: this.nowMs() - startedMs };
   }
 
@@ -186,7 +179,7 @@ export class Engine {
   }
 
   status(): EngineStatus {
-    const queue = this.sched.counters();
+    const queue = this.scheduler.counters();
     return {
       state: this.state === 'ready' ? 'ready' : 'failed',
       engineVersion: engineVersionOf(this.parts.manifest.builderVersion),
@@ -208,8 +201,8 @@ export class Engine {
 
   async dispose(): Promise<void> {
     if (this.state === 'disposed') return;
-    for (const id of this.sequences.keys()) this.sched.cancel(id);
-    this.end(this.sched.removeCancelled());
+    for (const id of this.sequences.keys()) this.scheduler.cancel(id);
+    this.end(this.scheduler.removeCancelled());
     this.state = 'disposed';
     const st = this.parts.stages;
     await Promise.all([st.talker.dispose(), st.codePredictor.dispose(), st.codec.dispose()]);
@@ -271,7 +264,7 @@ export class Engine {
 
   /** A sequence that finished or failed leaves the scheduler (freeing its KV budget) and the engine. */
   private leave(s: Sequence): void {
-    this.sched.finish(s.request.requestId);
+    this.scheduler.finish(s.request.requestId);
     this.sequences.delete(s.request.requestId);
   }
 

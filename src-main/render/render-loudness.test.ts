@@ -31,8 +31,8 @@ afterAll(async () => {
 });
 
 function hostedSynthesis(): HostedSynthesis {
-  const engine = new Engine({ manifest: fakeManifest(), tokenizer: fakeTokenizer(), stages: fakeStages(), config: resolveEngineConfig({ provider: 'cpu' }), provider: { name: 'cpu', reason: 'test' } });
-  const service = new HostedSynthesis(engine, resolveSchedulerConfig({ maxRunningSequences: 8 }), { id: 'fake', synthetic: true, displayName: 'fake' }, () => {}, {
+  const engine = new Engine({ manifest: fakeManifest(), tokenizer: fakeTokenizer(), stages: fakeStages(), config: resolveEngineConfig({ provider: 'cpu' }), provider: { name: 'cpu', reason: 'test' }, scheduler: resolveSchedulerConfig({ maxRunningSequences: 8 }) });
+  const service = new HostedSynthesis(engine, { id: 'fake', synthetic: true, displayName: 'fake' }, () => {}, {
     audioInserts: defaultAudioInsertPolicy([], 24000),
     log: () => {},
   });

@@ -41,9 +41,8 @@ export interface SchedulerConfig {
 }
 
 /**
- * What a Scheduler runs by: the scheduler.* settings, plus, for an engine without a host, a cap on
- * the sequences admitted in one step (engine.maxPrefillSequences; unset: only maxBatchTokens caps a
- * step, as in the host).
+ * What a Scheduler runs by: the scheduler.* settings, plus a cap on the sequences admitted in one
+ * step (engine.maxPrefillSequences, with a host or without; unset: only maxBatchTokens caps a step).
  */
 export type SchedulerLimits = SchedulerConfig & { maxPrefillSequences?: number };
 
@@ -101,8 +100,8 @@ export function resolveSchedulerConfig(overrides: Record<string, unknown> = {}, 
  * The scheduler of an engine run without a host (tests, goldens, benches): FIFO in submission order,
  * up to maxPrefillSequences admitted per step and maxRunningSequences running; no priorities (agingMs
  * 0 ranks every waiting sequence alike), no queue bound, no KV budget (the engine's KV pool has its
- * own, kvCache.maxBlocks), no batching waits and no default deadline. The engine host hands the
- * engine its own scheduler instead (engine-host/scheduler-config.ts).
+ * own, kvCache.maxBlocks), no batching waits and no default deadline. The engine host builds its
+ * engine with the host's limits instead (engine-host/scheduler-config.ts).
  */
 export function fifoSchedulerConfig(limits: { maxRunningSequences: number; maxPrefillSequences: number }): Readonly<SchedulerLimits> {
   return Object.freeze({
