@@ -27,8 +27,24 @@ const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number
 
 function parseUsed(v: unknown): SpeakTake['used'] | null {
   if (!isObject(v)) return null;
-  const ok = typeof v.doSample === 'boolean' && isNum(v.temperature) && isNum(v.topK) && isNum(v.topP) && isNum(v.repetitionPenalty) && isCount(v.seed) && isText(v.voice, 256) && isText(v.language, 64);
-  return ok ? ({ ...(v as unknown as SamplingParams), seed: v.seed as number, voice: v.voice as string, language: v.language as string }) : null;
+  const ok =
+    typeof v.doSample === 'boolean' && isNum(v.temperature) && isNum(v.topK) && isNum(v.topP) && isNum(v.repetitionPenalty) &&
+    typeof v.subtalkerDoSample === 'boolean' && isNum(v.subtalkerTemperature) && isNum(v.subtalkerTopK) && isNum(v.subtalkerTopP) && isNum(v.maxNewTokens) &&
+    isCount(v.seed) && isText(v.voice, 256) && isText(v.language, 64);
+  if (!ok) return null;
+  const params: SamplingParams = {
+    doSample: v.doSample as boolean,
+    temperature: v.temperature as number,
+    topK: v.topK as number,
+    topP: v.topP as number,
+    repetitionPenalty: v.repetitionPenalty as number,
+    subtalkerDoSample: v.subtalkerDoSample as boolean,
+    subtalkerTemperature: v.subtalkerTemperature as number,
+    subtalkerTopK: v.subtalkerTopK as number,
+    subtalkerTopP: v.subtalkerTopP as number,
+    maxNewTokens: v.maxNewTokens as number,
+  };
+  return { ...params, seed: v.seed as number, voice: v.voice as string, language: v.language as string };
 }
 
 function parseTake(v: unknown): SpeakTake | null {

@@ -7,7 +7,7 @@ import { defaultCompare, MAX_SPEAK_TAKES, speakTakeFileName, trimSpeakTakes, typ
 import { parseSpeakTakes, readSpeakTakes, SPEAK_TAKES_STORAGE_KEY, startSpeakTakesPersistence } from './speak-takes-persist';
 import { takeName } from '../../components/take-name';
 
-const USED = { doSample: true, temperature: 0.9, topK: 50, topP: 1, repetitionPenalty: 1.05, seed: 42, voice: 'aiden', language: 'english' };
+const USED = { doSample: true, temperature: 0.9, topK: 50, topP: 1, repetitionPenalty: 1.05, subtalkerDoSample: true, subtalkerTemperature: 0.9, subtalkerTopK: 50, subtalkerTopP: 1, maxNewTokens: 2048, seed: 42, voice: 'aiden', language: 'english' };
 
 function fields(id: string, seed = 42): Omit<SpeakTake, 'takeNumber' | 'kept'> {
   return { takeId: id, createdAtMs: 1_000, input: `text ${id}`, inputFormat: 'text', instruct: '', used: { ...USED, seed }, modelId: 'tiny', sampleRateHz: 24_000, durationMs: 500, rtf: 0.1 };
