@@ -13,6 +13,8 @@ import { BenchCompare, BenchTables } from './BenchTables';
 import { CompareCharts } from './CompareCharts';
 import { EngineList } from './EngineList';
 import { windowVsLatencyHint } from './window-check';
+import { benchRunName } from './run-name';
+import { PHASE_COLORS, phaseBands, type BenchPhase } from './phase-bands';
 import { speakableSavedVoices } from '../voice-library/voice-fit';
 import { speakerDisplayName } from '../voice-library/voice-names';
 
@@ -107,6 +109,23 @@ function BenchForm({ form, onChange, disabled, lastLatencyP50Ms }: { form: Bench
   );
 }
 
+/** The live charts share one crosshair: hovering one shows the same moment on all. */
+const SYNC_ID = 'bench-live';
+
+/** What each shaded band behind the live charts means. */
+function PhaseLegend() {
+  const phases = Object.keys(PHASE_COLORS) as BenchPhase[];
+  return (
+    <p className="phase-legend muted" data-testid="bench-phase-legend" aria-label="Chart bands">
+      {phases.map((p) => (
+        <span key={p} className="inline">
+          <span className="swatch" style={{ background: PHASE_COLORS[p] }} aria-hidden /> {p}
+        </span>
+      ))}
+    </p>
+  );
+}
+
 export function BenchPanel() {
   const form = useStudioStore((s) => s.benchForm);
   const setForm = useStudioStore((s) => s.setBenchForm);
@@ -139,6 +158,10 @@ export function BenchPanel() {
       })),
     [samples],
   );
+  const bands = useMemo(
+    () => phaseBands(samples.map((s) => ({ timeS: s.elapsedMs / 1000, phase: s.phase, label: s.label }))).map((b) => ({ startX: b.startS, endX: b.endS, color: PHASE_COLORS[b.phase], name: b.phase })),
+    [samples],
+  );
   const last = samples[samples.length - 1];
   const lastLatencyP50Ms = [...samples].reverse().find((s) => s.latencyP50Ms !== null)?.latencyP50Ms ?? null;
   const compared = pair.map((id) => runs.find((r) => r.runId === id) ?? null);
@@ -155,12 +178,22 @@ export function BenchPanel() {
       </div>
       {error && <p role="alert" className="error">{error}</p>}
       {runId && (
-        <div className="charts">
-          <LiveChart testId="chart-throughput" title="Throughput" data={data} xKey="t" series={[{ key: 'reqPerS', label: 'req/s', color: '#2f6fed' }, { key: 'audioSecondsPerS', label: 'audio s/s', color: '#2e7d32' }]} />
-          <LiveChart testId="chart-latency" title="Latency (s)" data={data} xKey="t" series={[{ key: 'p50', label: 'p50', color: '#6a1b9a' }, { key: 'p95', label: 'p95', color: '#c62828' }]} />
-          <LiveChart testId="chart-queue" title="Queue" data={data} xKey="t" series={[{ key: 'queueDepth', label: 'queue depth', color: '#ef6c00' }, { key: 'outstanding', label: 'outstanding', color: '#00838f' }]} />
-          <LiveChart testId="chart-gpu" title="GPU" data={data} xKey="t" series={[{ key: 'gpu', label: 'GPU %', color: '#37474f' }, { key: 'vram', label: 'VRAM MiB', color: '#8d6e63' }]} />
-        </div>
+        <>
+          {current && (
+            <h3 className="bench-run-name" data-testid="bench-run-name" title={current.runId}>
+              {benchRunName(current)}
+            </h3>
+          )}
+          <PhaseLegend />
+          <div className="charts">
+            <LiveChart testId="chart-throughput" title="Throughput" unit="req/s" syncId={SYNC_ID} bands={bands} data={data} xKey="t" series={[{ key: 'reqPerS', label: 'req/s', color: '#2f6fed' }]} />
+            <LiveChart testId="chart-audio" title="Audio produced" unit="audio s/s" syncId={SYNC_ID} bands={bands} data={data} xKey="t" series={[{ key: 'audioSecondsPerS', label: 'audio s/s', color: '#2e7d32' }]} />
+            <LiveChart testId="chart-latency" title="Latency" unit="s" syncId={SYNC_ID} bands={bands} data={data} xKey="t" series={[{ key: 'p50', label: 'p50', color: '#6a1b9a' }, { key: 'p95', label: 'p95', color: '#c62828' }]} />
+            <LiveChart testId="chart-queue" title="Queue" unit="requests" syncId={SYNC_ID} bands={bands} data={data} xKey="t" series={[{ key: 'queueDepth', label: 'queue depth', color: '#ef6c00' }, { key: 'outstanding', label: 'outstanding', color: '#00838f' }]} />
+            <LiveChart testId="chart-gpu" title="GPU" unit="%" syncId={SYNC_ID} bands={bands} data={data} xKey="t" series={[{ key: 'gpu', label: 'GPU', color: '#37474f' }]} />
+            <LiveChart testId="chart-vram" title="VRAM" unit="MiB" syncId={SYNC_ID} bands={bands} data={data} xKey="t" series={[{ key: 'vram', label: 'VRAM', color: '#8d6e63' }]} />
+          </div>
+        </>
       )}
       {last && last.gpuUtilPct === null && <p className="hint">No NVIDIA GPU telemetry on this machine; GPU charts stay empty.</p>}
       {current && current.status !== 'running' && (
@@ -183,7 +216,7 @@ export function BenchPanel() {
               <select key={i} aria-label={`Compare run ${i === 0 ? 'A' : 'B'}`} value={pair[i] ?? ''} onChange={(e) => setPair(i === 0 ? [e.target.value || null, pair[1]] : [pair[0], e.target.value || null])}>
                 <option value="">Run {i === 0 ? 'A' : 'B'}…</option>
                 {runs.map((r) => (
-                  <option key={r.runId} value={r.runId}>{r.runId} ({r.status})</option>
+                  <option key={r.runId} value={r.runId}>{benchRunName(r)} ({r.status})</option>
                 ))}
               </select>
             ))}
