@@ -49,6 +49,18 @@ describe('a dialogue with tuned words', () => {
     expect(validateWithStudioParser(DIALOGUE, { knownVoices: ['ryan', 'dylan'] })).toMatchObject({ ok: true, numTurns: 3 });
   });
 
+  it('routes each part by its request and index (an id with #turn in it is just an id), and holds no part once answered', async () => {
+    const { service, events } = makeService();
+    const result = await synthesize(service, request('take#turn9'));
+    expect(result.requestId).toBe('take#turn9');
+    expect(result.turnSpans.map((s) => s.turnIndex)).toEqual([0, 1, 2]);
+    const chunks = events.filter((e) => e.event === EVENTS.onDidProduceAudio).map((e) => e.payload as AudioChunk);
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(new Set(chunks.map((c) => c.requestId))).toEqual(new Set(['take#turn9']));
+    // 6 parts were routed (id → request, part index) and each entry left with its part's outcome
+    expect((service as unknown as { parts: Map<string, unknown> }).parts.size).toBe(0);
+  });
+
   it('reports 3 turn spans, a trace that lists each turn’s parts, and events keyed by dialogue turn', async () => {
     const { service, engine, events } = makeService();
     const result = await synthesize(service, request('full'));

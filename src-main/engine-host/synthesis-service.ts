@@ -59,15 +59,17 @@ interface Job {
   reject(error: StudioError): void;
 }
 
-/** A part's engine sequence id: the request's id and the part's index (PlannedTurn.index). */
-const TURN_SEPARATOR = '#turn';
-const turnSequenceId = (requestId: string, partIndex: number) => `${requestId}${TURN_SEPARATOR}${partIndex}`;
-
-function parseTurnSequenceId(id: string): { requestId: string; partIndex: number } | null {
-  const at = id.lastIndexOf(TURN_SEPARATOR);
-  if (at < 0) return null;
-  return { requestId: id.slice(0, at), partIndex: Number(id.slice(at + TURN_SEPARATOR.length)) };
+/** A turn part in the engine: the request it belongs to and its index in the plan (PlannedTurn.index). */
+interface TurnPart {
+  requestId: string;
+  partIndex: number;
 }
+
+/**
+ * A part's engine sequence id: unique among the sequences in flight and opaque. Events are routed by
+ * HostedSynthesis.parts (id → TurnPart), never by reading the id back.
+ */
+const turnSequenceId = (part: TurnPart) => `${part.requestId}#turn${part.partIndex}`;
 
 export async function createSynthesisService(options: HostStartOptions, emit: Emit, log: (m: string) => void = (m) => console.info(m), onDeviceLost?: (error: StudioError) => void): Promise<SynthesisService> {
   const provider = (options.engineConfig.provider as string | undefined) ?? 'auto';
@@ -125,6 +127,8 @@ export class HostedSynthesis implements SynthesisService {
   /** <audio> inserts of every request: budget, cache, worker threads (read by tests through usage()). */
   readonly inserts: InsertService;
   private readonly preparedWaiters: (() => void)[] = [];
+  /** The turn part of each engine sequence queued by this host, by sequence id, until its outcome. */
+  private readonly parts = new Map<string, TurnPart>();
 
   constructor(
     private readonly engine: Engine,
@@ -275,7 +279,7 @@ export class HostedSynthesis implements SynthesisService {
         sliceStartMs = performance.now();
       }
       if (preparation.cancelled) throw new StudioError('cancelled', `request '${request.requestId}' was cancelled`, { requestId: request.requestId });
-      const id = turnSequenceId(request.requestId, turn.index);
+      const id = turnSequenceId({ requestId: request.requestId, partIndex: turn.index });
       const { savedVoices: _saved, ...own } = request;
       sequences.push(
         this.engine.prepare({ ...own, requestId: id, input: turn.text, inputFormat: 'text', voice: turn.savedVoiceId ? '' : turn.voice, language: turn.language, instruct: turn.instruct, ...(turn.savedVoiceId ? { speakerEmbedding: turn.speakerEmbedding, refCodes: turn.refCodes, refText: turn.refText } : {}) }),
@@ -299,10 +303,11 @@ export class HostedSynthesis implements SynthesisService {
       const job: Job = { request, plan, outcomes: plan.turns.map(() => null), events: new DialogueTurnEvents(plan.turns.map((t) => t.dialogueTurnIndex)), startedMs: performance.now(), firstAudioMs: null, finishing: false, inserts, resolve, reject };
       const added: string[] = [];
       try {
-        for (const sequence of sequences) {
+        sequences.forEach((sequence, i) => {
           this.engine.enqueue(sequence);
           added.push(sequence.request.requestId);
-        }
+          this.parts.set(sequence.request.requestId, { requestId: request.requestId, partIndex: plan.turns[i].index });
+        });
       } catch (err) {
         // the scheduler refused a part (say, one the KV pool can never hold): the parts queued before it leave at the next step
         for (const id of added) this.engine.cancel(id);
@@ -326,7 +331,7 @@ export class HostedSynthesis implements SynthesisService {
     }
     const job = this.jobs.get(requestId);
     if (!job || job.finishing) return { cancelled: false };
-    for (const turn of job.plan.turns) this.engine.cancel(turnSequenceId(requestId, turn.index));
+    for (const turn of job.plan.turns) this.engine.cancel(turnSequenceId({ requestId, partIndex: turn.index }));
     return { cancelled: true };
   }
 
@@ -346,7 +351,7 @@ export class HostedSynthesis implements SynthesisService {
   }
 
   private onAudio(chunk: AudioChunk): void {
-    const key = parseTurnSequenceId(chunk.requestId);
+    const key = this.parts.get(chunk.requestId);
     const job = key && this.jobs.get(key.requestId);
     if (!key || !job) return;
     if (job.firstAudioMs === null) job.firstAudioMs = performance.now() - job.startedMs;
@@ -358,7 +363,7 @@ export class HostedSynthesis implements SynthesisService {
   }
 
   private onProgress(p: SynthesisProgress): void {
-    const key = parseTurnSequenceId(p.requestId);
+    const key = this.parts.get(p.requestId);
     const job = key && this.jobs.get(key.requestId);
     const progress = key && job ? job.events.progress(key.partIndex, p) : null;
     if (key && progress) this.emit(EVENTS.onDidProgress, { ...progress, requestId: key.requestId } satisfies SynthesisProgress);
@@ -367,13 +372,14 @@ export class HostedSynthesis implements SynthesisService {
   private onFinish(outcome: SynthesisOutcome): void {
     const sequenceId = outcome.status === 'done' ? outcome.result.requestId : outcome.requestId;
     if (outcome.status === 'failed' && outcome.error.code === 'device-lost') this.reportDeviceLost(outcome.error);
-    const key = parseTurnSequenceId(sequenceId);
+    const key = this.parts.get(sequenceId);
+    this.parts.delete(sequenceId); // a sequence's outcome is its last event
     const job = key && this.jobs.get(key.requestId);
     if (!key || !job) return;
     job.outcomes[key.partIndex] = outcome;
     const failed = outcome.status !== 'done';
     if (!failed) this.emitAudio(key.requestId, job.events.finishPart(key.partIndex)); // later parts' held chunks (only streamed ones are held)
-    if (failed) for (const t of job.plan.turns) if (job.outcomes[t.index] === null) this.engine.cancel(turnSequenceId(key.requestId, t.index));
+    if (failed) for (const t of job.plan.turns) if (job.outcomes[t.index] === null) this.engine.cancel(turnSequenceId({ requestId: key.requestId, partIndex: t.index }));
     if (job.outcomes.some((o) => o === null)) return;
     job.finishing = true;
     const inserts = job.inserts;
@@ -422,6 +428,7 @@ export class HostedSynthesis implements SynthesisService {
   }
 
   private failAll(error: StudioError): void {
+    for (const [id, part] of this.parts) if (this.jobs.has(part.requestId)) this.parts.delete(id);
     for (const [id, job] of this.jobs) {
       this.jobs.delete(id);
       job.inserts?.release();
