@@ -1,6 +1,6 @@
-// The exponential sum that stands in for 1/d in exact-sinc.ts (the true peak's far field): within 1e-4 of 1/d
+// The exponential sum that stands in for 1/d in exact-sinc.ts (the true peak's far field): within 5e-4 of 1/d
 // over every distance it is built for (checked on a fine logarithmic grid), and short enough to run
-// per sample (40 terms up to 10⁷ samples). Its use is checked end to end in true-peak.test.ts.
+// per sample (31 terms up to 10⁷ samples). Its use is checked end to end in true-peak.test.ts.
 import { describe, expect, it } from 'vitest';
 import { exponentialSumForInverse } from './exact-sinc';
 
@@ -17,20 +17,13 @@ function relativeErrors(nearHalfWidth: number, maxDistance: number): { worst: nu
 
 describe('exponentialSumForInverse', () => {
   it.each([
-    [16, 1e3],
-    [16, 1e7],
-    [16, 2e8], // an hour at 48 kHz
+    [8, 1e3],
+    [8, 1e7],
+    [8, 2e8], // an hour at 48 kHz
     [64, 1e5],
-  ])('approximates 1/d within 1e-4 for d from %i to %d', (nearHalfWidth, maxDistance) => {
+  ])('approximates 1/d within 5e-4 for d from %i to %d', (nearHalfWidth, maxDistance) => {
     const { worst, numTerms } = relativeErrors(nearHalfWidth, maxDistance);
-    expect(worst).toBeLessThan(1e-4); // measured 6.2e-5
-    expect(numTerms).toBeLessThanOrEqual(45);
-  });
-
-  it('is not a good approximation closer than it was built for (the near field is summed directly there)', () => {
-    const { rates, weights } = exponentialSumForInverse(16, 1e4);
-    let sum = 0;
-    for (let j = 0; j < rates.length; j++) sum += weights[j] * Math.exp(-rates[j] * 1);
-    expect(Math.abs(sum - 1)).toBeGreaterThan(0.01);
+    expect(worst).toBeLessThan(5e-4); // measured 2.9e-4
+    expect(numTerms).toBeLessThanOrEqual(36);
   });
 });
