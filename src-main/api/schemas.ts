@@ -90,7 +90,7 @@ const fullSamplingParamsSchema = samplingParamsSchema.required();
 /** PCM a client sends to be stored: every sample finite (a NaN would be written into the library's WAV). */
 const finitePcmSchema = z.instanceof(Float32Array).refine((pcm) => pcm.every(Number.isFinite), 'has NaN or infinite samples; send finite PCM (replace them with 0, or fix the stage that produced them)');
 const idSchema = z.string().min(1).max(128);
-const turnSpanSchema = z.strictObject({ turnIndex: z.number().int().min(0), startSample: z.number().int().min(0), endSample: z.number().int().min(0) });
+const turnSpanSchema = z.strictObject({ turnIndex: z.number().int().min(0), startSample: z.number().int().min(0), endSample: z.number().int().min(0), voice: z.string().min(1).max(128).optional() });
 
 export const newClipSchema = z.strictObject({
   title: z.string().max(200),

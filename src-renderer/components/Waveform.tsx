@@ -16,6 +16,10 @@ export interface WaveformRegion {
   startS: number;
   endS: number;
   label: string;
+  /** The region's fill; absent: alternating defaults. */
+  color?: string;
+  /** The region's tooltip. */
+  title?: string;
 }
 
 export interface WaveformMarker {
@@ -142,9 +146,11 @@ export function Waveform(props: WaveformProps) {
         // Turn regions and markers are labels only: they let pointer events through, so a drag over
         // them makes a selection (a region under the pointer would otherwise swallow the drag).
         const passThrough = (r: { element: HTMLElement | null }) => r.element && (r.element.style.pointerEvents = 'none');
-        latest.current.regions.forEach((r, i) =>
-          passThrough(plugin.addRegion({ id: r.id, start: r.startS, end: r.endS, content: r.label, color: REGION_COLORS[i % REGION_COLORS.length], drag: false, resize: false })),
-        );
+        latest.current.regions.forEach((r, i) => {
+          const region = plugin.addRegion({ id: r.id, start: r.startS, end: r.endS, content: r.label, color: r.color ?? REGION_COLORS[i % REGION_COLORS.length], drag: false, resize: false });
+          passThrough(region);
+          if (r.title) region.element?.setAttribute('title', r.title);
+        });
         for (const m of latest.current.markers) passThrough(plugin.addRegion({ id: `mark-${m.name}`, start: m.timeS, content: m.name, color: '#c62828', drag: false, resize: false }));
         host.current?.setAttribute('data-num-regions', String(latest.current.regions.length));
         host.current?.setAttribute('aria-valuetext', timeText(w.getCurrentTime(), w.getDuration()));

@@ -27,8 +27,8 @@ export interface NewClip {
   modelHash: string;
   timings: SynthesisTimings;
   sampleRateHz: number;
-  /** Turn boundaries in samples, as SynthesisResult.turnSpans. */
-  turnSpans: { turnIndex: number; startSample: number; endSample: number }[];
+  /** Turn boundaries in samples, as SynthesisResult.turnSpans, with the voice each turn was made in (absent in clips stored before). */
+  turnSpans: { turnIndex: number; startSample: number; endSample: number; voice?: string }[];
   /** Every voice the clip speaks in (SSML turns); absent: only `voice`. The voice filter finds the clip by each. */
   voices?: string[];
   /**

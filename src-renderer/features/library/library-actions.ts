@@ -10,7 +10,7 @@ import type { ClipRecord } from '../../../src-shared/contract/library';
 import { call } from '../../ipc/client';
 import { useStudioStore, type StudioState } from '../../store/store';
 import { DEFAULT_DOCUMENT } from '../editor/editor.slice';
-import { hasChangesOutsideItsFile } from '../projects/project-actions';
+import { hasChangesOutsideItsFile, openProject } from '../projects/project-actions';
 import { randomId } from '../timeline/timeline.slice';
 import { playPcm } from '../../components/pcm-player';
 import { composeTimeline, type ClipAudio } from '../timeline/compose-timeline';
@@ -102,18 +102,50 @@ export async function updateClip(id: string, patch: { title?: string; favourite?
 /**
  * True when re-opening a clip would replace work that is not in a project file: unsaved changes,
  * or a document or timeline that was never saved (a fresh, untouched project is replaced silently).
+ * Re-opening the clip the open project is built on replaces nothing.
  */
-export function reopenWouldReplaceWork(s: StudioState = useStudioStore.getState()): boolean {
+export function reopenWouldReplaceWork(s: StudioState = useStudioStore.getState(), clipId?: string): boolean {
+  if (clipId !== undefined && s.baseLayout?.clipId === clipId) return false; // already open: nothing replaced
   if (hasChangesOutsideItsFile(s)) return true;
   return s.projectPath === null && (s.editorText !== DEFAULT_DOCUMENT || s.turns.length > 0);
 }
 
+/** Project files searched for the one built on a clip, newest first. */
+const MAX_PROJECTS_SEARCHED = 50;
+
+/** The newest saved project whose timeline is built on `clipId`, or null (none, or no projects service). */
+async function savedProjectOf(clipId: string): Promise<string | null> {
+  try {
+    const files = await call(CHANNELS.listProjects, {});
+    for (const f of files.slice(0, MAX_PROJECTS_SEARCHED)) {
+      const opened = await call(CHANNELS.openProject, { path: f.path }).catch(() => null);
+      if (opened?.project.baseClipId === clipId) return opened.path;
+    }
+  } catch {
+    // no project files here: the clip alone
+  }
+  return null;
+}
+
 /**
- * Opens the clip in the Timeline as a new, unsaved project named after it (the previous project's
- * file is untouched), with its takes under their turns and the takes the Library chose chosen.
+ * Opens the clip in the Timeline. A clip the open project is built on is shown as it is; one a
+ * saved project is built on opens that project, so takes, voices and edits (gaps, trims, gains)
+ * come back exactly. Otherwise it opens as a new, unsaved project named after it (the previous
+ * project's file is untouched), with its takes under their turns, the takes the Library chose
+ * chosen, and each turn's voice as stored with its span.
  */
 export async function reopenClip(clip: ClipRecord): Promise<void> {
   try {
+    if (useStudioStore.getState().baseLayout?.clipId === clip.id) {
+      useStudioStore.getState().setArea('timeline');
+      return;
+    }
+    const projectPath = await savedProjectOf(clip.id);
+    if (projectPath !== null) {
+      await openProject(projectPath);
+      useStudioStore.getState().setArea('timeline');
+      return;
+    }
     const audio = await call(CHANNELS.readClipAudio, { id: clip.id });
     const takes = clip.numTakes > 0 ? await call(CHANNELS.listClips, { takesOf: clip.id }) : [];
     const takeAudio = await Promise.all(takes.map((t) => call(CHANNELS.readClipAudio, { id: t.id })));

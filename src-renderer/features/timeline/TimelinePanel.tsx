@@ -1,10 +1,11 @@
 /**
  * The Timeline: the whole clip composed from each turn's chosen take on one waveform (a region
- * per turn, markers for marks), transport and zoom, one block per turn with its takes
+ * per turn named and coloured by its speaker, markers for marks, a mark when the document changed
+ * after the audio was made), transport, zoom and fit-to-width, one block per turn with its takes
  * (TurnTakes.tsx), exports (any AudioFormat through main's encoders, or float WAV here), and the
  * processing trace.
  */
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useStudioStore } from '../../store/store';
 import { Waveform, type WaveformSelection } from '../../components/Waveform';
 import { downloadBytes, encodeWav, type WavSampleFormat } from '../../components/wav-encode';
@@ -13,6 +14,8 @@ import { TurnTakes } from './TurnTakes';
 import { MAX_ZOOM_PX_PER_S, MIN_ZOOM_PX_PER_S } from './timeline.slice';
 import { timelinePlayer } from './timeline-player';
 import { TraceTable } from './TraceTable';
+import { fitZoomPxPerS, speakerRegions, staleAudioReason, turnVoice } from './speaker-regions';
+import { speakerDisplayName, voiceDisplayName } from '../voice-library/voice-names';
 import { exportAudioFile } from './export-actions';
 import { withChosenTakeSync } from '../library/library-actions';
 import { normalizeLoudness } from '../../../src-main/audio/normalize-loudness';
@@ -53,12 +56,31 @@ export function TimelinePanel() {
   const [normaliseExport, setNormaliseExport] = useState(true);
   const outputLoudness = useStudioStore((s) => s.outputLoudness);
   const [exportStatus, setExportStatus] = useState<string | null>(null);
+  const clips = useStudioStore((s) => s.clips);
+  const savedVoices = useStudioStore((s) => s.savedVoices);
+  const fallbackVoice = useStudioStore((s) => s.voiceSettings.voice);
+  const editorText = useStudioStore((s) => s.editorText);
+  const editorFormat = useStudioStore((s) => s.editorFormat);
+  const waveHost = useRef<HTMLDivElement>(null);
 
   const composed = useMemo(() => (baseLayout ? composeTimeline(baseLayout, turns, clipAudio) : null), [baseLayout, turns, clipAudio]);
-  const regions = useMemo(
-    () => (composed ? composed.regions.map((r) => ({ id: `turn-${r.turnIndex}`, startS: r.startSample / composed.sampleRateHz, endS: r.endSample / composed.sampleRateHz, label: `Turn ${r.turnIndex + 1}` })) : []),
-    [composed],
-  );
+  const baseClip = baseLayout ? clips[baseLayout.clipId] : undefined;
+  const regions = useMemo(() => {
+    if (!composed || !baseLayout) return [];
+    const voiceOf = (turnIndex: number) => {
+      const turn = turns.find((t) => t.turnIndex === turnIndex);
+      const spanVoice = baseLayout.turnSpans.find((sp) => sp.turnIndex === turnIndex) as { voice?: string } | undefined;
+      const fallback = baseClip?.voice ?? fallbackVoice;
+      return turn ? turnVoice(turn, spanVoice?.voice, fallback) : (spanVoice?.voice ?? fallback);
+    };
+    const displayName = (voice: string) => {
+      const name = voiceDisplayName(voice, savedVoices);
+      return name === voice ? speakerDisplayName(voice) : name;
+    };
+    return speakerRegions(composed.regions, composed.sampleRateHz, voiceOf, displayName);
+  }, [composed, baseLayout, turns, baseClip, fallbackVoice, savedVoices]);
+  const speakers = useMemo(() => [...new Map(regions.map((r) => [r.speaker, r])).values()], [regions]);
+  const stale = staleAudioReason({ text: editorText, format: editorFormat }, baseClip);
   const markers = useMemo(() => marks.map((m) => ({ name: m.name, timeS: m.timeMs / 1000 })), [marks]);
 
   if (!baseLayout) {
@@ -100,6 +122,21 @@ export function TimelinePanel() {
         <h2 id="timeline-heading">Timeline</h2>
         <span className="muted" data-testid="timeline-duration">{formatS(composed.pcm.length, composed.sampleRateHz)} · {turns.length} turn{turns.length === 1 ? '' : 's'}</span>
       </div>
+      {speakers.length > 0 && (
+        <p className="speaker-legend muted" data-testid="speaker-legend" aria-label="Speakers">
+          {speakers.map((r) => (
+            <span key={r.speaker} className="inline" data-speaker={r.speaker} data-color={r.color}>
+              <span className="swatch" style={{ background: r.color }} aria-hidden /> {r.label}
+            </span>
+          ))}
+        </p>
+      )}
+      {stale && (
+        <p className="hint warning" role="status" data-testid="timeline-stale">
+          Out of date: {stale}
+        </p>
+      )}
+      <div ref={waveHost} className={stale ? 'waveform-wrap stale' : 'waveform-wrap'} data-stale={stale ? 'true' : 'false'}>
       <Waveform
         ref={(h) => {
           timelinePlayer.current = h;
@@ -114,6 +151,7 @@ export function TimelinePanel() {
         onSelection={setSelection}
         loop={loop}
       />
+      </div>
       <div className="toolbar" role="toolbar" aria-label="Playback">
         <button data-testid="play" aria-keyshortcuts="Space" onClick={() => timelinePlayer.current?.playPause()}>{playing ? 'Pause' : 'Play'}</button>
         <button onClick={() => timelinePlayer.current?.seek(0)}>To start</button>
@@ -126,6 +164,13 @@ export function TimelinePanel() {
           <button aria-label="Zoom out" disabled={zoom <= MIN_ZOOM_PX_PER_S} onClick={() => setZoom(zoom / 1.5)}>−</button>
           <span className="muted zoom-level" data-testid="zoom-level" aria-live="polite">{Math.round(zoom)} px/s</span>
           <button aria-label="Zoom in" disabled={zoom >= MAX_ZOOM_PX_PER_S} onClick={() => setZoom(zoom * 1.5)}>+</button>
+          <button
+            data-testid="zoom-fit"
+            title="Fit the whole clip in the width"
+            onClick={() => setZoom(fitZoomPxPerS((waveHost.current?.clientWidth ?? 0) - 4, composed.pcm.length / composed.sampleRateHz, { min: MIN_ZOOM_PX_PER_S, max: MAX_ZOOM_PX_PER_S }))}
+          >
+            Fit
+          </button>
         </span>
         <span className="inline" role="group" aria-label="Edit history">
           <button data-testid="undo" disabled={!canUndo} onClick={() => void withChosenTakeSync(undo)} aria-keyshortcuts="Control+Z Meta+Z" title="Undo (Ctrl/Cmd+Z)">Undo</button>

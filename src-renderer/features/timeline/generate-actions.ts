@@ -62,7 +62,11 @@ export function clipFrom(request: SynthesisRequest, result: SynthesisResult): Ne
     modelHash: result.modelHash,
     timings: result.timings,
     sampleRateHz: result.sampleRateHz,
-    turnSpans: result.turnSpans,
+    // Each turn's voice beside its span, so a re-open from the Library names every turn's speaker.
+    turnSpans: result.turnSpans.map((span) => {
+      const voice = result.trace?.turns.find((t) => t.turnIndex === span.turnIndex)?.voice;
+      return voice ? { ...span, voice } : span;
+    }),
     // Every turn's voice (SSML with <voice> changes), so the Library's voice filter finds the clip by each.
     voices: [...new Set([result.effectiveParams.voice, ...(result.trace?.turns.map((t) => t.voice) ?? [])])],
   };

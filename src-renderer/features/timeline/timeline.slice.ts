@@ -132,8 +132,8 @@ export const createTimelineSlice: StateCreator<TimelineSlice, [], [], TimelineSl
         const takeId = newId();
         return {
           turnIndex: span.turnIndex,
-          // The voice each turn was made with: the trace's (SSML voices), else the clip's (plain text).
-          takes: [{ takeId, clipId: clip.id, seed: clip.seed, startSample: span.startSample, endSample: span.endSample, createdAtMs: clip.createdAtMs, label: takeNameAt(0), voice: trace?.turns.find((t) => t.turnIndex === span.turnIndex)?.voice ?? clip.voice }],
+          // The voice each turn was made with: the trace's (SSML voices), else the one stored with its span (a re-open), else the clip's (plain text).
+          takes: [{ takeId, clipId: clip.id, seed: clip.seed, startSample: span.startSample, endSample: span.endSample, createdAtMs: clip.createdAtMs, label: takeNameAt(0), voice: trace?.turns.find((t) => t.turnIndex === span.turnIndex)?.voice ?? span.voice ?? clip.voice }],
           chosenTakeId: takeId,
           previousTakeId: null,
         };
