@@ -87,6 +87,11 @@ describe('SpeakPanel', () => {
     expect(screen.getByTestId('speak-used').textContent).toContain('language english');
     // Filed in the Library under the voice that was used.
     expect(fake.clips[0]).toMatchObject({ voice: 'aiden', seed: 1234, input: 'Good morning.' });
+    // And first in the take history, as Take 1 with what the engine used, its audio at hand.
+    const [take] = useStudioStore.getState().speakTakes;
+    expect(take).toMatchObject({ takeNumber: 1, input: 'Good morning.', kept: false, used: { voice: 'aiden', seed: 1234 } });
+    expect(useStudioStore.getState().speakTakeAudio[take.takeId]?.pcm.length).toBe(2400);
+    expect(screen.getAllByTestId('speak-take')).toHaveLength(1);
     // The Timeline's document is not touched.
     expect(useStudioStore.getState().baseLayout).toBeNull();
   });

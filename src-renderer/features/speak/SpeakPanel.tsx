@@ -2,7 +2,7 @@
  * The Speak screen, the studio's home: a text box, the voice beside it (speaker with audible
  * previews, language, seed kept or drawn anew, instruct, the sampling parameters), Generate with
  * streamed playback, and the result with the voice, seed and parameters the engine actually used,
- * a player and a WAV download.
+ * a player and a WAV download; under it the take history with A/B compare (SpeakTakes.tsx).
  */
 import { useEffect, useMemo } from 'react';
 import { useStudioStore } from '../../store/store';
@@ -19,6 +19,7 @@ import { savedVoiceMismatch, speakableSavedVoices } from '../voice-library/voice
 import { speakerDisplayName, voiceDisplayName } from '../voice-library/voice-names';
 import { loadedModelName, modelTypeLabel } from '../models/model-name';
 import { speakBlocker } from './speak-blocker';
+import { SpeakTakes } from './SpeakTakes';
 import { hostBlockedReason } from '../../ipc/connection';
 
 function UsedLine({ r }: { r: SpeakResult }) {
@@ -159,6 +160,7 @@ export function SpeakPanel() {
             </p>
           )}
           {result && <ResultCard r={result} />}
+          <SpeakTakes />
         </div>
 
         <div className="speak-voice" role="group" aria-label="Voice">

@@ -1,6 +1,7 @@
 /**
  * Speak: one generation of the Speak screen's text with the voice settings (streamed as it is
- * made), filed in the Library under the voice the engine used; and speaker previews — a short
+ * made), filed in the Library under the voice the engine used and first in Speak's take history;
+ * and speaker previews — a short
  * line in that speaker's voice, made once per model/speaker/language and replayed from memory.
  */
 import { CHANNELS } from '../../../src-shared/ipc-contract';
@@ -11,6 +12,7 @@ import { StreamPlayer } from '../../components/stream-player';
 import { playPcm } from '../../components/pcm-player';
 import { buildRequest, clipFrom, followRequest, newId, randomSeed } from '../timeline/generate-actions';
 import type { GenerationJob } from '../timeline/timeline.slice';
+import { stopSpeakTake } from './speak-takes-actions';
 
 export async function speak(options: { stream?: boolean } = {}): Promise<void> {
   const store = useStudioStore.getState();
@@ -24,6 +26,8 @@ export async function speak(options: { stream?: boolean } = {}): Promise<void> {
   store.upsertJob(job);
   store.setSpeakError(null);
   const request = buildRequest(job.requestId, seed, { input: store.speakText, inputFormat: store.speakFormat });
+  // The new take streams out; a take of the history playing would sound over it.
+  if (options.stream !== false) stopSpeakTake();
   const player = options.stream === false ? null : new StreamPlayer(request.loudness ?? null);
   const unfollow = followRequest(job, player);
   try {
@@ -44,6 +48,21 @@ export async function speak(options: { stream?: boolean } = {}): Promise<void> {
       latencyFirstAudioMs: result.timings.latencyFirstAudioMs,
       warnings: result.warnings,
     });
+    s.addSpeakTake(
+      {
+        takeId: clip.id,
+        createdAtMs: clip.createdAtMs,
+        input: request.input,
+        inputFormat: request.inputFormat ?? 'text',
+        instruct: request.instruct ?? '',
+        used: result.effectiveParams,
+        modelId: s.modelInfo?.id ?? null,
+        sampleRateHz: result.sampleRateHz,
+        durationMs: result.timings.audioDurationMs,
+        rtf: result.timings.rtf,
+      },
+      { sampleRateHz: result.sampleRateHz, pcm: result.pcm },
+    );
     s.patchJob(job.jobId, { state: 'done' });
   } catch (err) {
     const e = toStudioError(err);
