@@ -16,7 +16,7 @@ import { playPcm } from '../../components/pcm-player';
 import { composeTimeline, type ClipAudio } from '../timeline/compose-timeline';
 import type { ProjectTurn } from '../../../src-shared/contract/projects';
 import { downloadBytes, encodeWav } from '../../components/wav-encode';
-import { changedChoices, turnsWithLibraryTakes } from './library-takes-sync';
+import { changedChoices, turnsWithLibraryTakes, withLibraryChoices } from './library-takes-sync';
 import { voicesMatching } from '../voice-library/voice-names';
 
 function newId(): string {
@@ -130,21 +130,24 @@ async function savedProjectOf(clipId: string): Promise<string | null> {
 /**
  * Opens the clip in the Timeline. A clip the open project is built on is shown as it is; one a
  * saved project is built on opens that project, so takes, voices and edits (gaps, trims, gains)
- * come back exactly. Otherwise it opens as a new, unsaved project named after it (the previous
+ * come back exactly; either way with the takes the Library chose chosen. Otherwise it opens as a new, unsaved project named after it (the previous
  * project's file is untouched), with its takes under their turns, the takes the Library chose
  * chosen, and each turn's voice as stored with its span.
  */
 export async function reopenClip(clip: ClipRecord): Promise<void> {
   try {
-    if (useStudioStore.getState().baseLayout?.clipId === clip.id) {
-      useStudioStore.getState().setArea('timeline');
-      return;
-    }
+    // The Library's take choices are the newest (Timeline choices are told to it): applied either way.
+    const chooseAsLibrary = () => {
+      const s = useStudioStore.getState();
+      const turns = withLibraryChoices(s.turns, clip);
+      if (turns !== s.turns) s.setTimeline({ baseLayout: s.baseLayout, turns });
+      s.setArea('timeline');
+    };
+    if (useStudioStore.getState().baseLayout?.clipId === clip.id) return chooseAsLibrary();
     const projectPath = await savedProjectOf(clip.id);
     if (projectPath !== null) {
       await openProject(projectPath);
-      useStudioStore.getState().setArea('timeline');
-      return;
+      if (useStudioStore.getState().baseLayout?.clipId === clip.id) return chooseAsLibrary();
     }
     const audio = await call(CHANNELS.readClipAudio, { id: clip.id });
     const takes = clip.numTakes > 0 ? await call(CHANNELS.listClips, { takesOf: clip.id }) : [];

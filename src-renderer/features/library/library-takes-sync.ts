@@ -22,6 +22,24 @@ export function turnsWithLibraryTakes(turns: ProjectTurn[], takes: readonly Clip
   });
 }
 
+/**
+ * `turns` with the take the Library chose for each turn chosen (`clip.chosenTakes`: turn → take
+ * clip id; a turn not listed: the clip's own audio), where the turn has that take; everything
+ * else (other takes, edits) unchanged. The same array when nothing changes.
+ */
+export function withLibraryChoices(turns: ProjectTurn[], clip: Pick<ClipRecord, 'id' | 'chosenTakes'>): ProjectTurn[] {
+  let changed = false;
+  const next = turns.map((turn) => {
+    const wanted = clip.chosenTakes?.[turn.turnIndex] ?? clip.id;
+    if (turn.takes.find((t) => t.takeId === turn.chosenTakeId)?.clipId === wanted) return turn;
+    const pick = turn.takes.find((t) => t.clipId === wanted);
+    if (!pick) return turn;
+    changed = true;
+    return { ...turn, chosenTakeId: pick.takeId, previousTakeId: turn.chosenTakeId };
+  });
+  return changed ? next : turns;
+}
+
 /** The turns whose chosen take differs between `before` and now (a turn that appeared counts). */
 export function changedChoices(before: readonly ProjectTurn[], after: readonly ProjectTurn[]): number[] {
   const was = new Map(before.map((t) => [t.turnIndex, t.chosenTakeId]));

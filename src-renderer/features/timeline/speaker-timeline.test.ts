@@ -126,12 +126,13 @@ describe('project round trip', () => {
   });
 
   it("re-opens a clip from the Library as the saved project built on it, edits and voices intact", async () => {
+    const chosenInLibrary = { ...CLIP, chosenTakes: { 1: 't1' } } as ClipRecord;
     useStudioStore.getState().setBaseClip(CLIP, null, [], () => 'x');
     useStudioStore.getState().setTimeline({ baseLayout: useStudioStore.getState().baseLayout, turns: EDITED });
     files['/p/other.json'] = { ...toProjectDocument(), id: 'other', baseClipId: 'elsewhere', turns: [] };
     files['/p/dialogue.json'] = JSON.parse(JSON.stringify(toProjectDocument())) as ProjectDocument;
     resetStore();
-    await reopenClip(CLIP);
+    await reopenClip(chosenInLibrary);
     const s = useStudioStore.getState();
     expect(s.area).toBe('timeline');
     expect(s.projectPath).toBe('/p/dialogue.json');
@@ -145,11 +146,14 @@ describe('project round trip', () => {
     expect(voices).toEqual(['ryan', 'vivian']);
   });
 
-  it('re-opening the clip the open project is built on keeps its edits', async () => {
+  it('re-opening the clip the open project is built on keeps its edits and takes the Library\'s choice', async () => {
     useStudioStore.getState().setBaseClip(CLIP, null, [], () => 'x');
     useStudioStore.getState().setTimeline({ baseLayout: useStudioStore.getState().baseLayout, turns: EDITED });
-    await reopenClip(CLIP);
+    await reopenClip({ ...CLIP, chosenTakes: { 1: 't1' } } as ClipRecord);
     expect(useStudioStore.getState().turns).toEqual(EDITED);
     expect(useStudioStore.getState().area).toBe('timeline');
+    await reopenClip(CLIP); // the Library went back to the clip's own audio for turn 2
+    const turn1 = useStudioStore.getState().turns[1];
+    expect([turn1.chosenTakeId, turn1.previousTakeId, turn1.edit?.gapBeforeMs]).toEqual(['k1', 'k1b', 750]);
   });
 });
