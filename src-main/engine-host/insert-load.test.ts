@@ -18,6 +18,7 @@ import { fakeManifest, fakeStages, fakeTokenizer } from '../engine/testing/fake-
 import type { HostSynthesisRequest } from '../engine-protocol/protocol';
 import { resolveSchedulerConfig } from '../scheduler/batch-policy';
 import { defaultAudioInsertPolicy, type AudioInsertPolicy } from './audio-inserts';
+import { JOIN_ON_LOOP_MAX_SAMPLES } from './insert-service';
 import { HostedSynthesis } from './synthesis-service';
 
 /**
@@ -103,6 +104,21 @@ describe('many requests with long <audio> inserts at once', () => {
     expect(numAnswered).toBeGreaterThan(0);
     expect(maxLatencyMs).toBeLessThan(MAX_HEARTBEAT_MS);
     expect(service.inserts.usage()).toMatchObject({ numSamplesHeld: 0, numWaiting: 0, numDecodes: numRequests });
+  });
+});
+
+describe('where a recording is joined', () => {
+  it('joins a recording longer than JOIN_ON_LOOP_MAX_SAMPLES on a worker and a short one on the host\'s loop', async () => {
+    const service = makeService();
+    fs.writeFileSync(path.join(dir, 'ding.wav'), encodeWav(new Float32Array(2400).fill(0.25), RATE_HZ, 'pcm16'));
+    await synthesize(service, { ...ssml(''), input: 'hi', inputFormat: 'text' });
+    await synthesize(service, ssml('hi <audio src="ding.wav"/>'));
+    expect(service.inserts.usage().numJoins).toBe(0);
+    // 21 copies of the ding are 50,400 samples: loudness and true peak cost seconds per minute of audio, so not on the loop
+    const long = await synthesize(service, ssml(`hi ${'<audio src="ding.wav"/>'.repeat(21)}`));
+    expect(long.numSamples).toBeGreaterThan(0.9 * 50_400); // 20 crossfades shave 10 ms each
+    expect(service.inserts.usage()).toMatchObject({ numJoins: 1, numDecodes: 1 });
+    expect(long.trace?.loudnessFinalLufs).not.toBeNull();
   });
 });
 

@@ -2,8 +2,8 @@
  * The engine host's <audio> inserts across requests: the files are read and bounded on the host
  * (audio-inserts.ts), the request's decoded samples admitted by a global budget with fair client
  * shares (insert-budget.ts), each file decoded and resampled once per content (insert-cache.ts) on
- * worker threads (insert-workers.ts), and the turns of a request with inserts joined there too, so
- * the host's event loop (heartbeats, engine steps, cancels) never runs O(audio) insert work.
+ * worker threads (insert-workers.ts), and every recording longer than a moment joined there too, so
+ * the host's event loop (heartbeats, engine steps, cancels) never runs O(audio) insert or join work.
  * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
 import type { SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
@@ -16,6 +16,14 @@ import { InsertWorkers } from './insert-workers';
 import type { JoinedAudio } from './join-turns';
 import type { TurnPlan } from './turn-plan';
 
+/**
+ * Samples of a recording (turns and inserts, at the output rate) up to which its join runs on the
+ * host's loop: 2 s at 24 kHz, a few milliseconds of DSP, with no worker round trip and never queued
+ * behind long decodes or joins. Anything longer is joined on a worker: loudness and true peak cost
+ * seconds per minute of audio, which on the loop would hold heartbeats and engine steps.
+ */
+export const JOIN_ON_LOOP_MAX_SAMPLES = 48_000;
+
 /** The client of a request without one (the host's own callers, tools): all such requests share one share. */
 export const ANONYMOUS_CLIENT = 'anonymous';
 
@@ -23,6 +31,8 @@ export class InsertService {
   readonly budget: InsertBudget;
   readonly cache: InsertCache;
   private readonly workers: InsertWorkers;
+  /** Joins sent to a worker, for tests. */
+  private numJoins = 0;
 
   constructor(
     private readonly policy: Readonly<AudioInsertPolicy>,
@@ -49,16 +59,25 @@ export class InsertService {
     });
   }
 
+  /** Whether the join of these turns and inserts (each copy counted) is long enough for a worker (JOIN_ON_LOOP_MAX_SAMPLES). */
+  joinsOnWorker(turns: readonly SynthesisResult[], plan: TurnPlan, inserts: LoadedInserts): boolean {
+    let numSamples = 0;
+    for (const t of turns) numSamples += t.pcm.length;
+    for (const s of plan.segments ?? []) if (s.kind === 'audio') numSamples += inserts.audio.get(s.src)?.pcm.length ?? 0;
+    return numSamples > JOIN_ON_LOOP_MAX_SAMPLES;
+  }
+
   /** Joins a request's turns with its inserts (join-turns.ts) on a worker; the turns' PCM is copied there. */
   join(request: SynthesisRequest, plan: TurnPlan, turns: SynthesisResult[], inserts: LoadedInserts): Promise<JoinedAudio> {
+    this.numJoins++;
     return this.workers.run({ kind: 'join', request, plan, turns, inserts: { audio: inserts.audio, warnings: inserts.warnings } });
   }
 
   /** Budget, cache and workers now: for the host log and tests. */
-  usage(): { numSamplesHeld: number; numWaiting: number; numCacheEntries: number; numCacheBytes: number; numDecodes: number; numWorkers: number } {
+  usage(): { numSamplesHeld: number; numWaiting: number; numCacheEntries: number; numCacheBytes: number; numDecodes: number; numJoins: number; numWorkers: number } {
     const budget = this.budget.usage();
     const cache = this.cache.usage();
-    return { numSamplesHeld: budget.numSamplesHeld, numWaiting: budget.numWaiting, numCacheEntries: cache.numEntries, numCacheBytes: cache.numBytesHeld, numDecodes: this.cache.numDecodes, numWorkers: this.workers.numStarted() };
+    return { numSamplesHeld: budget.numSamplesHeld, numWaiting: budget.numWaiting, numCacheEntries: cache.numEntries, numCacheBytes: cache.numBytesHeld, numDecodes: this.cache.numDecodes, numJoins: this.numJoins, numWorkers: this.workers.numStarted() };
   }
 
   dispose(): Promise<void> {

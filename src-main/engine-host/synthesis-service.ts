@@ -4,7 +4,8 @@
  * side by side; their audio streams out by dialogue turn as it is decoded (dialogue-turn-events.ts),
  * and when every part is done they are joined (and post-processed for SSML) into one SynthesisResult. <audio> files are read
  * from the allowed roots only, admitted by the host's budget of decoded samples and decoded on worker threads before the
- * turns are queued, and such a request is joined there too (insert-service.ts), never on this event loop.
+ * turns are queued; a request whose recording is longer than a moment is joined there too (insert-service.ts), never on
+ * this event loop.
  * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
 import { StudioError, toStudioError, type SerializedStudioError } from '../../src-shared/errors';
@@ -20,7 +21,7 @@ import { listLanguages, supportsInstruct } from '../engine/prompt';
 import { findProvider } from '../engine/runtime/providers';
 import { resolveModel } from './embedded-model';
 import { EngineLoop } from './engine-loop';
-import { defaultAudioInsertPolicy, type AdmittedInserts, type AudioInsertPolicy } from './audio-inserts';
+import { defaultAudioInsertPolicy, type AdmittedInserts, type AudioInsertPolicy, type LoadedInserts } from './audio-inserts';
 import { InsertService } from './insert-service';
 import { joinTurns, type JoinedAudio } from './join-turns';
 import { finishRequest } from './finish-request';
@@ -97,6 +98,8 @@ export interface HostedSynthesisOptions {
   onDeviceLost?: (error: StudioError) => void;
 }
 
+
+const NO_INSERTS: LoadedInserts = { audio: new Map(), warnings: [] };
 
 /** A request being prepared (inserts loaded, turns tokenized): a cancel sets `cancelled` and aborts a wait for the insert budget. */
 interface Preparation {
@@ -382,14 +385,14 @@ export class HostedSynthesis implements SynthesisService {
     if (failed) for (const t of job.plan.turns) if (job.outcomes[t.index] === null) this.engine.cancel(turnSequenceId({ requestId: key.requestId, partIndex: t.index }));
     if (job.outcomes.some((o) => o === null)) return;
     job.finishing = true;
-    const inserts = job.inserts;
-    const allDone = job.outcomes.every((o) => o?.status === 'done');
-    if (!inserts || !allDone) {
-      this.complete(key.requestId, job, (turns) => joinTurns(job.request, job.plan, turns, { audio: new Map(), warnings: [] }));
+    const inserts = job.inserts ?? NO_INSERTS;
+    const turns = job.outcomes.every((o) => o?.status === 'done') ? job.outcomes.map((o) => (o as Extract<SynthesisOutcome, { status: 'done' }>).result) : null;
+    // a failed or cancelled part is answered before any join; a short recording is joined here (a few ms)
+    if (!turns || !this.inserts.joinsOnWorker(turns, job.plan, inserts)) {
+      this.complete(key.requestId, job, (done) => joinTurns(job.request, job.plan, done, inserts));
       return;
     }
-    // O(audio): resampling, fades, loudness over the whole recording; on a worker (insert-service.ts)
-    const turns = job.outcomes.map((o) => (o as Extract<SynthesisOutcome, { status: 'done' }>).result);
+    // O(audio): resampling, fades, loudness and true peak over the whole recording (seconds per minute of audio); on a worker
     const joining = this.inserts.join(job.request, job.plan, turns, inserts).then(
       (joined) => this.complete(key.requestId, job, () => joined),
       (err: unknown) => this.complete(key.requestId, job, toStudioError(err)),
