@@ -9,6 +9,8 @@
 
 /** Samples either side of a point that are summed directly; farther ones go through the exponential sum. */
 const NEAR = 8;
+/** Blocks per span of the backward recursion's checkpoints: at most this many states are held at once. */
+const SPAN_BLOCKS = 4096;
 
 /** 1/d ≈ Σ_j weights[j]·exp(−rates[j]·d) for nearHalfWidth ≤ d ≤ maxDistance. */
 export interface ExponentialSum {
@@ -43,11 +45,12 @@ export function exponentialSumForInverse(nearHalfWidth: number, maxDistance: num
 }
 
 /**
- * Exact sinc interpolation at the blocks `visited` (ascending, of `blockSize` samples): the value at i + φ is x[i] for φ = 0,
- * else Σ over −NEAR < k − i ≤ NEAR of x[k]·sinc(i + φ − k) plus the far field (the exponential sum above).
- * The far-field recursions run over the clip once each way and keep their state only at the visited
- * blocks' edges. The far field is smooth in φ (every term is at least NEAR away), so it is taken at
- * φ = 0, ½, 1 and the points between are read off the parabola through them (error below 1e-5 of the peak).
+ * Exact sinc interpolation of a clip at chosen blocks of `blockSize` samples: the value at i + φ is x[i]
+ * for φ = 0, else Σ over −NEAR < k − i ≤ NEAR of x[k]·sinc(i + φ − k) plus the far field (the
+ * exponential sum above). The far field is smooth in φ (every term is at least NEAR away), so it is
+ * taken at φ = 0, ½, 1 and the points between are read off the parabola through them (error below
+ * 1e-5 of the peak). Memory stays bounded whatever the length: the backward recursion keeps a
+ * checkpoint per SPAN_BLOCKS blocks and is rerun inside a span when its blocks are read.
  */
 export class ExactSinc {
   private readonly near: Float64Array[]; // near[q][j]: sinc(NEAR − 1 − j + q/P), the weight of x[i − NEAR + 1 + j]
@@ -56,18 +59,15 @@ export class ExactSinc {
   private readonly decay: Float64Array; // e^(−s_j)
   private readonly enterLeft: Float64Array; // e^(−s_j·NEAR): weight of y[i − NEAR] as it joins A(i)
   private readonly enterRight: Float64Array; // e^(−s_j·(NEAR + 1)): weight of y[i + NEAR + 1] as it joins B(i)
-  private readonly statesA: Float64Array; // A_j(start − 1) per visited block
-  private readonly statesB: Float64Array; // B_j(end) per visited block
   private readonly numTerms: number;
 
   constructor(
     private readonly pcm: Float32Array,
     private readonly numPhases: number,
     private readonly blockSize: number,
-    private readonly visited: readonly number[],
   ) {
     const { rates, weights } = exponentialSumForInverse(NEAR, pcm.length + NEAR + 1);
-    const J = (this.numTerms = rates.length);
+    this.numTerms = rates.length;
     this.near = [];
     for (let q = 0; q < numPhases; q++) {
       const near = new Float64Array(2 * NEAR);
@@ -82,22 +82,50 @@ export class ExactSinc {
     this.decay = rates.map((r) => Math.exp(-r));
     this.enterLeft = rates.map((r) => Math.exp(-r * NEAR));
     this.enterRight = rates.map((r) => Math.exp(-r * (NEAR + 1)));
-    this.statesA = new Float64Array(visited.length * J);
-    this.statesB = new Float64Array(visited.length * J);
-    // A_j(i) = Σ_{k ≤ i − NEAR} y[k]·e^(−s_j(i − k)), from i = −1 (empty) up; kept at i = start − 1.
-    const a = new Float64Array(J);
-    let v = 0;
-    for (let i = -1; v < visited.length; i++) {
-      if (i >= 0) this.stepA(a, i);
-      while (v < visited.length && visited[v] * blockSize - 1 === i) this.statesA.set(a, J * v++);
-    }
-    // B_j(i) = Σ_{k ≥ i + NEAR + 1} y[k]·e^(−s_j(k − i)), from i = length (empty) down; kept at i = end.
+  }
+
+  /**
+   * The largest refined magnitude over the `candidates` blocks (ascending) that `mustRead(block, best)`
+   * still asks for, read in order; `best` starts at the given value (the sample peak).
+   * A_j(i) = Σ_{k ≤ i − NEAR} y[k]·e^(−s_j(i − k)) runs forward over the clip once; B_j(i) =
+   * Σ_{k ≥ i + NEAR + 1} y[k]·e^(−s_j(k − i)) runs backward once for its checkpoints, then again inside each span read.
+   */
+  peakOver(candidates: Int32Array, mustRead: (block: number, best: number) => boolean, best: number): number {
+    if (candidates.length === 0) return best;
+    const { pcm, blockSize, numTerms: J } = this;
+    const spanSamples = SPAN_BLOCKS * blockSize;
+    const numSpans = Math.ceil(pcm.length / spanSamples);
+    const spanEnd = (s: number) => Math.min(pcm.length, (s + 1) * spanSamples);
+    // Checkpoints: B at each span's end, from B(length) = 0 down.
+    const checkpoints = new Float64Array(numSpans * J);
     const b = new Float64Array(J);
-    v = visited.length - 1;
-    for (let i = pcm.length; v >= 0; i--) {
-      if (i < pcm.length) this.stepB(b, i);
-      while (v >= 0 && Math.min(pcm.length, (visited[v] + 1) * blockSize) === i) this.statesB.set(b, J * v--);
+    for (let s = numSpans - 1, i = pcm.length; s >= 0; s--) {
+      for (; i > spanEnd(s); i--) this.stepB(b, i - 1);
+      checkpoints.set(b, s * J);
     }
+    const a = new Float64Array(J); // A(i) with i = aAt; A(−1) is empty
+    let aAt = -1;
+    const spanStates = new Float64Array(SPAN_BLOCKS * J); // B at each of the span's block ends
+    for (let v = 0; v < candidates.length; ) {
+      const span = Math.floor((candidates[v] * blockSize) / spanSamples);
+      let last = v;
+      while (last + 1 < candidates.length && Math.floor((candidates[last + 1] * blockSize) / spanSamples) === span) last++;
+      // B from the span's checkpoint down to the first candidate's end, kept at every candidate's end.
+      b.set(checkpoints.subarray(span * J, (span + 1) * J));
+      let i = spanEnd(span);
+      for (let w = last; w >= v; w--) {
+        const end = Math.min(pcm.length, (candidates[w] + 1) * blockSize);
+        for (; i > end; i--) this.stepB(b, i - 1);
+        spanStates.set(b, (w - v) * J);
+      }
+      for (let w = v; w <= last; w++) {
+        const start = candidates[w] * blockSize;
+        for (; aAt < start - 1; aAt++) this.stepA(a, aAt + 1);
+        if (mustRead(candidates[w], best)) best = Math.max(best, this.blockPeak(start, a, spanStates.subarray((w - v) * J, (w - v + 1) * J)));
+      }
+      v = last + 1;
+    }
+    return best;
   }
 
   /** y[k] = (−1)^k x[k], 0 outside the clip. */
@@ -122,15 +150,14 @@ export class ExactSinc {
     else for (let j = 0; j < b.length; j++) b[j] = decay[j] * b[j] + y * enterRight[j];
   }
 
-  /** The largest magnitude over samples start − 1 … end of visited block v (its index in `visited`), crests refined. */
-  blockPeak(v: number): number {
+  /** The largest magnitude over samples start − 1 … end of the block at `start`, crests refined; A(start − 1) and B(end) given. */
+  private blockPeak(start: number, aBefore: Float64Array, bAfter: Float64Array): number {
     const { pcm, numPhases, numTerms: J } = this;
-    const start = this.visited[v] * this.blockSize;
     const end = Math.min(pcm.length, start + this.blockSize);
     const numSamples = end - start + 2;
     // Far field without its sin(πφ)/π factor at φ = 0, ½, 1 of each sample: B stepped down from B(end), then A up from A(start − 1).
     const far = new Float64Array(numSamples * 3);
-    const b = this.statesB.slice(J * v, J * (v + 1));
+    const b = bAfter.slice();
     for (let s = numSamples - 1; s >= 0; s--) {
       if (s < numSamples - 1) this.stepB(b, start - 1 + s);
       for (let h = 0; h < 3; h++) {
@@ -140,7 +167,7 @@ export class ExactSinc {
         far[s * 3 + h] = acc;
       }
     }
-    const a = this.statesA.slice(J * v, J * (v + 1));
+    const a = aBefore.slice();
     const points = new Float64Array(numSamples * numPhases);
     for (let s = 0; s < numSamples; s++) {
       const i = start - 1 + s;

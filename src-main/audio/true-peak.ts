@@ -36,19 +36,13 @@ export function measureTruePeak(pcm: Float32Array, sampleRateHz: number): number
   const screen = screenBlocks(pcm, interp, numBlocks);
   let samplePeak = 0;
   for (let i = 0; i < pcm.length; i++) samplePeak = Math.max(samplePeak, Math.abs(pcm[i]));
-  // Blocks whose exact peak could beat the sample peak; the far-field state is kept for these only.
-  const candidates: number[] = [];
-  for (let b = 0; b < numBlocks; b++) if (HALF_SAMPLE_BOUND * aroundOf(screen, b) > samplePeak) candidates.push(b);
-  if (candidates.length === 0) return samplePeak;
-  const exact = new ExactSinc(pcm, oversamplingOf(interp), BLOCK, candidates);
-  // The loudest block first: its peak is usually the answer, which lets most others be skipped.
-  let loudest = 0;
-  for (let v = 1; v < candidates.length; v++) if (screen[candidates[v]] > screen[candidates[loudest]]) loudest = v;
-  let best = Math.max(samplePeak, exact.blockPeak(loudest));
-  for (let v = 0; v < candidates.length; v++) {
-    if (v !== loudest && HALF_SAMPLE_BOUND * aroundOf(screen, candidates[v]) > best) best = Math.max(best, exact.blockPeak(v));
-  }
-  return best;
+  // Blocks whose exact peak could beat the sample peak, read in order while they still could beat the best so far.
+  let numCandidates = 0;
+  for (let b = 0; b < numBlocks; b++) if (HALF_SAMPLE_BOUND * aroundOf(screen, b) > samplePeak) numCandidates++;
+  const candidates = new Int32Array(numCandidates);
+  for (let b = 0, v = 0; b < numBlocks; b++) if (HALF_SAMPLE_BOUND * aroundOf(screen, b) > samplePeak) candidates[v++] = b;
+  const exact = new ExactSinc(pcm, oversamplingOf(interp), BLOCK);
+  return exact.peakOver(candidates, (b, best) => HALF_SAMPLE_BOUND * aroundOf(screen, b) > best, samplePeak);
 }
 
 /** The largest screen value of block b and its neighbours. */
