@@ -1,0 +1,99 @@
+/**
+ * The speaker-aware Timeline (issue 46, item 2): a two-speaker SSML document's regions are named
+ * after their speakers, one colour per speaker; Fit shows the whole clip in the width; editing
+ * the document marks the audio out of date; and after a gap edit and Save, re-opening the clip
+ * from the Library (from a new project) brings back the same speakers, colours and gap.
+ * Screenshots at 1024×700 and 1440×900 (the audio is noise: the embedded tiny model).
+ */
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures/app';
+import { discardLeftoverRecovery, generateAndWaitForRegions, setDocument, waitForEngine } from './ui-helpers';
+
+const MARK = `speakers-${Date.now().toString(36)}`;
+const DOC = `<speak>
+  <voice name="ryan">Ryan opens ${MARK}.</voice>
+  <break time="150ms"/>
+  <voice name="vivian">Vivian answers.</voice>
+  <voice name="ryan">Ryan closes.</voice>
+</speak>`;
+
+/** Each turn region's label and fill, in turn order. */
+async function regionsOf(page: Page): Promise<{ label: string; color: string }[]> {
+  const out: { label: string; color: string }[] = [];
+  for (const i of [0, 1, 2]) {
+    const region = page.getByTestId('waveform').locator(`[part="region turn-${i}"]`);
+    out.push({ label: (await region.locator('[part="region-content"]').textContent()) ?? '', color: await region.evaluate((el) => getComputedStyle(el).backgroundColor) });
+  }
+  return out;
+}
+
+async function shoot(page: Page, name: string, outputPath: (name: string) => string): Promise<void> {
+  for (const viewport of [{ width: 1024, height: 700 }, { width: 1440, height: 900 }]) {
+    await page.setViewportSize(viewport);
+    await page.getByTestId('waveform').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: outputPath(`${name}-${viewport.width}x${viewport.height}.png`), fullPage: true });
+  }
+}
+
+test('regions are named and coloured by speaker, fit to width, marked stale, and re-open keeps them', async ({ ui }, testInfo) => {
+  test.setTimeout(240_000);
+  const { page } = ui;
+  await waitForEngine(page);
+  await discardLeftoverRecovery(page);
+  await ui.openArea('timeline');
+  await page.getByLabel('Project name').fill(`Speakers ${MARK}`);
+  await setDocument(page, DOC);
+  await expect(page.getByTestId('turn-count')).toHaveText('3 turns', { timeout: 10_000 });
+  await generateAndWaitForRegions(page, 3);
+
+  // Named by speaker (not "Turn N"), one colour per speaker: Ryan's two turns share one, Vivian's differs.
+  await expect.poll(async () => (await regionsOf(page)).map((r) => r.label)).toEqual(['Ryan', 'Vivian', 'Ryan']);
+  const regions = await regionsOf(page);
+  expect(regions[0].color).toBe(regions[2].color);
+  expect(regions[1].color).not.toBe(regions[0].color);
+  await expect(page.getByTestId('speaker-legend')).toHaveText(/Ryan\s+Vivian/);
+  await expect(page.getByTestId('timeline-stale')).toHaveCount(0);
+
+  // Fit: the whole clip in the width, no horizontal scroll.
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  const overflowPx = () => page.getByTestId('waveform').locator('[part="scroll"]').evaluate((el) => el.scrollWidth - el.clientWidth);
+  await expect.poll(overflowPx).toBeGreaterThan(0);
+  await page.getByTestId('zoom-fit').click();
+  await expect.poll(overflowPx).toBeLessThanOrEqual(1);
+
+  // A gap edit, saved with the project.
+  await page.getByTestId('gap-1').fill('800');
+  await page.getByTestId('project-save').click();
+  await expect(page.getByTestId('save-state')).toContainText('saved');
+  await shoot(page, 'timeline-speakers', (n) => testInfo.outputPath(n));
+
+  // The document changes after the audio was made: the timeline says it is out of date.
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.insertText('\n<!-- edited -->');
+  await expect(page.getByTestId('timeline-stale')).toContainText('Out of date');
+  await expect(page.locator('.waveform-wrap')).toHaveAttribute('data-stale', 'true');
+  await shoot(page, 'timeline-stale', (n) => testInfo.outputPath(n));
+
+  // A new project, then Re-open from the Library: the saved project comes back as it was.
+  await page.getByTestId('project-new').click();
+  const confirm = page.getByTestId('project-confirm');
+  if (await confirm.isVisible().catch(() => false)) await confirm.getByRole('button', { name: 'Discard and start new' }).click();
+  await expect(page.getByLabel('Project name')).toHaveValue('Untitled project');
+  await ui.openArea('library');
+  await page.getByLabel('Search clips').fill(MARK);
+  const entry = page.getByTestId('library-clip');
+  await expect(entry).toHaveCount(1);
+  await entry.getByRole('button', { name: /^Re-open .* in the editor$/ }).click();
+  const yes = entry.getByRole('button', { name: /^Yes, re-open/ });
+  if (await yes.isVisible().catch(() => false)) await yes.click();
+  await expect(page.getByTestId('nav-timeline')).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByTestId('waveform')).toHaveAttribute('data-num-regions', '3', { timeout: 30_000 });
+  await expect(page.getByLabel('Project name')).toHaveValue(`Speakers ${MARK}`);
+  await expect.poll(async () => (await regionsOf(page)).map((r) => r.label)).toEqual(['Ryan', 'Vivian', 'Ryan']);
+  expect(await regionsOf(page)).toEqual(regions);
+  await expect(page.getByTestId('gap-1')).toHaveValue('800');
+  await expect(page.getByTestId('timeline-stale')).toHaveCount(0);
+  await shoot(page, 'timeline-reopened', (n) => testInfo.outputPath(n));
+});
