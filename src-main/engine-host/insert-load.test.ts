@@ -115,6 +115,7 @@ describe('where a recording is joined', () => {
     await synthesize(service, ssml('hi <audio src="ding.wav"/>'));
     expect(service.inserts.usage().numJoins).toBe(0);
     // 21 copies of the ding are 50,400 samples: loudness and true peak cost seconds per minute of audio, so not on the loop
+    expect(21 * 2400).toBeGreaterThan(JOIN_ON_LOOP_MAX_SAMPLES);
     const long = await synthesize(service, ssml(`hi ${'<audio src="ding.wav"/>'.repeat(21)}`));
     expect(long.numSamples).toBeGreaterThan(0.9 * 50_400); // 20 crossfades shave 10 ms each
     expect(service.inserts.usage()).toMatchObject({ numJoins: 1, numDecodes: 1 });
