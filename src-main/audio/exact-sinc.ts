@@ -9,8 +9,11 @@
 
 /** Samples either side of a point that are summed directly; farther ones go through the exponential sum. */
 const NEAR = 8;
-/** Blocks per span of the backward recursion's checkpoints: at most this many states are held at once. */
-const SPAN_BLOCKS = 4096;
+/**
+ * Blocks per span of the backward recursion's checkpoints (524,288 samples in blocks of 16: 22 s at
+ * 24 kHz). At most one span's states are held (8 MB at 31 terms); a clip of one span needs no checkpoint pass.
+ */
+const SPAN_BLOCKS = 32_768;
 
 /** 1/d ≈ Σ_j weights[j]·exp(−rates[j]·d) for nearHalfWidth ≤ d ≤ maxDistance. */
 export interface ExponentialSum {
@@ -60,6 +63,15 @@ export class ExactSinc {
   private readonly enterLeft: Float64Array; // e^(−s_j·NEAR): weight of y[i − NEAR] as it joins A(i)
   private readonly enterRight: Float64Array; // e^(−s_j·(NEAR + 1)): weight of y[i + NEAR + 1] as it joins B(i)
   private readonly numTerms: number;
+  // The far field at φ = q/P from its values at 0, ½, 1 (a parabola), with the sin(πφ)/π factor folded in.
+  private readonly parabola0: Float64Array;
+  private readonly parabolaHalf: Float64Array;
+  private readonly parabola1: Float64Array;
+  // Scratch for blockPeak.
+  private readonly far: Float64Array;
+  private readonly points: Float64Array;
+  private readonly a: Float64Array;
+  private readonly b: Float64Array;
 
   constructor(
     private readonly pcm: Float32Array,
@@ -82,6 +94,14 @@ export class ExactSinc {
     this.decay = rates.map((r) => Math.exp(-r));
     this.enterLeft = rates.map((r) => Math.exp(-r * NEAR));
     this.enterRight = rates.map((r) => Math.exp(-r * (NEAR + 1)));
+    const sinOverPi = (q: number) => Math.sin((Math.PI * q) / numPhases) / Math.PI;
+    this.parabola0 = Float64Array.from({ length: numPhases }, (_, q) => sinOverPi(q) * (2 * (q / numPhases) - 1) * (q / numPhases - 1));
+    this.parabolaHalf = Float64Array.from({ length: numPhases }, (_, q) => sinOverPi(q) * 4 * (q / numPhases) * (1 - q / numPhases));
+    this.parabola1 = Float64Array.from({ length: numPhases }, (_, q) => sinOverPi(q) * (q / numPhases) * (2 * (q / numPhases) - 1));
+    this.far = new Float64Array((blockSize + 2) * 3);
+    this.points = new Float64Array((blockSize + 2) * numPhases);
+    this.a = new Float64Array(this.numTerms);
+    this.b = new Float64Array(this.numTerms);
   }
 
   /**
@@ -105,12 +125,13 @@ export class ExactSinc {
     }
     const a = new Float64Array(J); // A(i) with i = aAt; A(−1) is empty
     let aAt = -1;
-    const spanStates = new Float64Array(SPAN_BLOCKS * J); // B at each of the span's block ends
+    let spanStates = new Float64Array(0); // B at the end of each candidate block of the span being read
     for (let v = 0; v < candidates.length; ) {
       const span = Math.floor((candidates[v] * blockSize) / spanSamples);
       let last = v;
       while (last + 1 < candidates.length && Math.floor((candidates[last + 1] * blockSize) / spanSamples) === span) last++;
       // B from the span's checkpoint down to the first candidate's end, kept at every candidate's end.
+      if (spanStates.length < (last - v + 1) * J) spanStates = new Float64Array((last - v + 1) * J);
       b.set(checkpoints.subarray(span * J, (span + 1) * J));
       let i = spanEnd(span);
       for (let w = last; w >= v; w--) {
@@ -128,15 +149,10 @@ export class ExactSinc {
     return best;
   }
 
-  /** y[k] = (−1)^k x[k], 0 outside the clip. */
-  private y(k: number): number {
-    if (k < 0 || k >= this.pcm.length) return 0;
-    return k & 1 ? -this.pcm[k] : this.pcm[k];
-  }
-
   /** A(i − 1) → A(i). */
   private stepA(a: Float64Array, i: number): void {
-    const y = this.y(i - NEAR);
+    const k = i - NEAR;
+    const y = k < 0 || k >= this.pcm.length ? 0 : k & 1 ? -this.pcm[k] : this.pcm[k]; // y[k] = (−1)^k x[k]
     const { decay, enterLeft } = this;
     if (y === 0) for (let j = 0; j < a.length; j++) a[j] *= decay[j];
     else for (let j = 0; j < a.length; j++) a[j] = decay[j] * a[j] + y * enterLeft[j];
@@ -144,7 +160,8 @@ export class ExactSinc {
 
   /** B(i + 1) → B(i). */
   private stepB(b: Float64Array, i: number): void {
-    const y = this.y(i + NEAR + 1);
+    const k = i + NEAR + 1;
+    const y = k < 0 || k >= this.pcm.length ? 0 : k & 1 ? -this.pcm[k] : this.pcm[k];
     const { decay, enterRight } = this;
     if (y === 0) for (let j = 0; j < b.length; j++) b[j] *= decay[j];
     else for (let j = 0; j < b.length; j++) b[j] = decay[j] * b[j] + y * enterRight[j];
@@ -152,46 +169,48 @@ export class ExactSinc {
 
   /** The largest magnitude over samples start − 1 … end of the block at `start`, crests refined; A(start − 1) and B(end) given. */
   private blockPeak(start: number, aBefore: Float64Array, bAfter: Float64Array): number {
-    const { pcm, numPhases, numTerms: J } = this;
+    const { pcm, numPhases, numTerms: J, far, points, a, b } = this;
+    const [left0, leftHalf, left1] = this.left;
+    const [right0, rightHalf, right1] = this.right;
     const end = Math.min(pcm.length, start + this.blockSize);
     const numSamples = end - start + 2;
     // Far field without its sin(πφ)/π factor at φ = 0, ½, 1 of each sample: B stepped down from B(end), then A up from A(start − 1).
-    const far = new Float64Array(numSamples * 3);
-    const b = bAfter.slice();
+    b.set(bAfter);
     for (let s = numSamples - 1; s >= 0; s--) {
       if (s < numSamples - 1) this.stepB(b, start - 1 + s);
-      for (let h = 0; h < 3; h++) {
-        const right = this.right[h];
-        let acc = 0;
-        for (let j = 0; j < J; j++) acc += right[j] * b[j];
-        far[s * 3 + h] = acc;
+      let acc0 = 0, accHalf = 0, acc1 = 0;
+      for (let j = 0; j < J; j++) {
+        acc0 += right0[j] * b[j];
+        accHalf += rightHalf[j] * b[j];
+        acc1 += right1[j] * b[j];
       }
+      far[s * 3] = acc0;
+      far[s * 3 + 1] = accHalf;
+      far[s * 3 + 2] = acc1;
     }
-    const a = aBefore.slice();
-    const points = new Float64Array(numSamples * numPhases);
+    a.set(aBefore);
     for (let s = 0; s < numSamples; s++) {
       const i = start - 1 + s;
       if (s > 0) this.stepA(a, i);
-      for (let h = 0; h < 3; h++) {
-        const left = this.left[h];
-        let acc = 0;
-        for (let j = 0; j < J; j++) acc += left[j] * a[j];
-        far[s * 3 + h] += acc;
+      let acc0 = far[s * 3], accHalf = far[s * 3 + 1], acc1 = far[s * 3 + 2];
+      for (let j = 0; j < J; j++) {
+        acc0 += left0[j] * a[j];
+        accHalf += leftHalf[j] * a[j];
+        acc1 += left1[j] * a[j];
       }
-      const [f0, fHalf, f1] = [far[s * 3], far[s * 3 + 1], far[s * 3 + 2]];
       const sign = i & 1 ? -1 : 1;
       points[s * numPhases] = i >= 0 && i < pcm.length ? pcm[i] : 0;
+      const first = Math.max(0, NEAR - 1 - i);
+      const last = Math.min(2 * NEAR, pcm.length - (i - NEAR + 1));
       for (let q = 1; q < numPhases; q++) {
-        const phi = q / numPhases;
         const near = this.near[q];
         let acc = 0;
-        for (let j = Math.max(0, NEAR - 1 - i), k = i - NEAR + 1 + j; j < 2 * NEAR && k < pcm.length; j++, k++) acc += near[j] * pcm[k];
-        // The parabola through (0, f0), (½, fHalf), (1, f1), at φ.
-        const farAt = f0 * (2 * phi - 1) * (phi - 1) + 4 * fHalf * phi * (1 - phi) + f1 * phi * (2 * phi - 1);
-        points[s * numPhases + q] = acc + (sign * Math.sin(Math.PI * phi) * farAt) / Math.PI;
+        for (let j = first; j < last; j++) acc += near[j] * pcm[i - NEAR + 1 + j];
+        // The far field's parabola through (0, acc0), (½, accHalf), (1, acc1) at φ = q/P, times sin(πφ)/π.
+        points[s * numPhases + q] = acc + sign * (this.parabola0[q] * acc0 + this.parabolaHalf[q] * accHalf + this.parabola1[q] * acc1);
       }
     }
-    return refinedMax(points, points.length);
+    return refinedMax(points, numSamples * numPhases);
   }
 }
 

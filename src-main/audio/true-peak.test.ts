@@ -126,13 +126,13 @@ describe('measureTruePeak', () => {
   });
 
   it('reads an abrupt 0.49·fs tone the same wherever it sits in a long clip, across the far field\'s checkpoint spans', () => {
-    // 65,536 samples per span (4,096 blocks of 16): one tone straddles the first boundary, a louder one sits in the third span.
+    // 524,288 samples per span (32,768 blocks of 16): one tone straddles the first boundary, a louder one sits in the second span.
     const quiet = tone(0.49, 0.9, 451, 'abrupt').map((v) => 0.8 * v);
     const loud = tone(0.47, 2.2, 300, 'abrupt');
-    const x = new Float32Array(150_000);
-    x.set(quiet, 65_536 - 200);
+    const x = new Float32Array(600_000);
+    x.set(quiet, 524_288 - 200);
     expect(Math.abs(dbOf(measureTruePeak(x, 24000) / sincTruePeak(quiet)))).toBeLessThan(0.1);
-    x.set(loud, 140_000);
+    x.set(loud, 580_000);
     expect(Math.abs(dbOf(measureTruePeak(x, 24000) / sincTruePeak(loud)))).toBeLessThan(0.1);
   });
 
