@@ -6,6 +6,7 @@
  * the host's event loop (heartbeats, engine steps, cancels) never runs O(audio) insert or join work.
  * Runs in the engine host process (engine-host/; see docs/architecture.md).
  */
+import { formatCount } from '../../src-shared/format-count';
 import type { SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import type { HostSynthesisRequest } from '../engine-protocol/protocol';
 import type { SsmlSegment } from '../ssml/segments';
@@ -42,6 +43,8 @@ export class InsertService {
     this.budget = new InsertBudget(policy);
     this.cache = new InsertCache(policy.cacheMaxBytes);
     this.workers = workers ?? new InsertWorkers(policy.numWorkers, log);
+    const mib = (n: number) => Math.round(n / (1024 * 1024));
+    log(`<audio> inserts: ${formatCount(policy.maxDecodedSamples)} decoded samples per request, ${formatCount(policy.maxSamplesInFlight)} in flight for all (fair client shares, ${policy.maxWaitingPerClient} waiting per client for up to ${formatCount(policy.maxWaitMs)} ms, then busy with retryAfterS ${policy.retryAfterS}), ${mib(policy.cacheMaxBytes)} MiB cache, ${policy.numWorkers} worker thread(s)`);
   }
 
   /**
