@@ -1,7 +1,8 @@
 /**
  * The speaker-aware Timeline (issue 46, item 2): a two-speaker SSML document's regions are named
  * after their speakers, one colour per speaker; Fit shows the whole clip in the width; editing
- * the document marks the audio out of date; and after a gap edit and Save, re-opening the clip
+ * the document marks the audio out of date; dragging a region's name moves the gap before it and
+ * its edge trims; and after a gap edit and Save, re-opening the clip
  * from the Library (from a new project) brings back the same speakers, colours and gap.
  * Screenshots at 1024×700 and 1440×900 (the audio is noise: the embedded tiny model).
  */
@@ -61,6 +62,21 @@ test('regions are named and coloured by speaker, fit to width, marked stale, and
   await expect.poll(overflowPx).toBeGreaterThan(0);
   await page.getByTestId('zoom-fit').click();
   await expect.poll(overflowPx).toBeLessThanOrEqual(1);
+
+  // Drag: turn 2 by its name moves the gap before it; turn 1's right edge trims its end.
+  const dragBy = async (selector: string, dxPx: number) => {
+    const box = (await page.getByTestId('waveform').locator(selector).boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    for (const f of [0.25, 0.5, 0.75, 1]) await page.mouse.move(box.x + box.width / 2 + dxPx * f, box.y + box.height / 2);
+    await page.mouse.up();
+  };
+  await dragBy('[part="region turn-1"] [part~="region-content"]', 60);
+  await expect.poll(async () => Number(await page.getByTestId('gap-1').inputValue())).toBeGreaterThan(150 + 100); // was the 150 ms break
+  await expect(page.getByTestId('waveform')).toHaveAttribute('data-num-regions', '3');
+  await dragBy('[part="region turn-0"] [part*="region-handle-right"]', -40);
+  await expect.poll(async () => Number(await page.getByTestId('trim-end-0').inputValue())).toBeGreaterThan(100);
+  await expect(page.getByTestId('undo')).toBeEnabled();
 
   // A gap edit, saved with the project.
   await page.getByTestId('gap-1').fill('800');

@@ -20,6 +20,8 @@ export interface WaveformRegion {
   color?: string;
   /** The region's tooltip. */
   title?: string;
+  /** Its label drags it and its edges resize it (reported through onRegionDrop); the rest still lets a drag select. */
+  editable?: boolean;
 }
 
 export interface WaveformMarker {
@@ -57,6 +59,8 @@ export interface WaveformProps {
   onSelection?(selection: WaveformSelection | null): void;
   /** Repeat the selection while playing it. */
   loop?: boolean;
+  /** An editable region was moved or resized to [startS, endS]. */
+  onRegionDrop?(id: string, startS: number, endS: number): void;
   ref?: Ref<WaveformHandle>;
 }
 
@@ -109,6 +113,7 @@ export function Waveform(props: WaveformProps) {
     });
     plugin.on('region-updated', (r) => {
       if (r.id === SELECTION_ID) report(r);
+      else if (latest.current.regions.some((x) => x.id === r.id && x.editable)) latest.current.onRegionDrop?.(r.id, r.start, r.end);
     });
     plugin.on('region-out', (r) => {
       if (r.id === SELECTION_ID && latest.current.loop && w.isPlaying()) r.play();
@@ -147,9 +152,14 @@ export function Waveform(props: WaveformProps) {
         // them makes a selection (a region under the pointer would otherwise swallow the drag).
         const passThrough = (r: { element: HTMLElement | null }) => r.element && (r.element.style.pointerEvents = 'none');
         latest.current.regions.forEach((r, i) => {
-          const region = plugin.addRegion({ id: r.id, start: r.startS, end: r.endS, content: r.label, color: r.color ?? REGION_COLORS[i % REGION_COLORS.length], drag: false, resize: false });
+          const editable = r.editable === true;
+          const region = plugin.addRegion({ id: r.id, start: r.startS, end: r.endS, content: r.label, color: r.color ?? REGION_COLORS[i % REGION_COLORS.length], drag: editable, resize: editable });
           passThrough(region);
           if (r.title) region.element?.setAttribute('title', r.title);
+          // The label and the edges take the pointer (events bubble to the region's own drag handling).
+          if (editable) region.element?.querySelectorAll<HTMLElement>('[part~="region-content"], [part*="region-handle"]').forEach((el) => (el.style.pointerEvents = 'auto'));
+          const label = region.element?.querySelector<HTMLElement>('[part~="region-content"]');
+          if (editable && label) label.style.cursor = 'grab';
         });
         for (const m of latest.current.markers) passThrough(plugin.addRegion({ id: `mark-${m.name}`, start: m.timeS, content: m.name, color: '#c62828', drag: false, resize: false }));
         host.current?.setAttribute('data-num-regions', String(latest.current.regions.length));

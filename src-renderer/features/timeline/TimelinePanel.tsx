@@ -15,6 +15,7 @@ import { MAX_ZOOM_PX_PER_S, MIN_ZOOM_PX_PER_S } from './timeline.slice';
 import { timelinePlayer } from './timeline-player';
 import { TraceTable } from './TraceTable';
 import { fitZoomPxPerS, speakerRegions, staleAudioReason, turnVoice } from './speaker-regions';
+import { editForRegionDrop } from './region-edits';
 import { speakerDisplayName, voiceDisplayName } from '../voice-library/voice-names';
 import { exportAudioFile } from './export-actions';
 import { withChosenTakeSync } from '../library/library-actions';
@@ -77,8 +78,19 @@ export function TimelinePanel() {
       const name = voiceDisplayName(voice, savedVoices);
       return name === voice ? speakerDisplayName(voice) : name;
     };
-    return speakerRegions(composed.regions, composed.sampleRateHz, voiceOf, displayName);
+    return speakerRegions(composed.regions, composed.sampleRateHz, voiceOf, displayName).map((r) => ({ ...r, editable: true, title: `${r.title}: drag the name to move the gap before it, an edge to trim` }));
   }, [composed, baseLayout, turns, baseClip, fallbackVoice, savedVoices]);
+  const setTurnEdit = useStudioStore((s) => s.setTurnEdit);
+  const onRegionDrop = (id: string, toStartS: number, toEndS: number) => {
+    const i = regions.findIndex((r) => r.id === id);
+    if (i < 0 || !composed) return;
+    const region = regions[i];
+    const turnIndex = composed.regions.find((r) => `turn-${r.turnIndex}` === id)?.turnIndex;
+    if (turnIndex === undefined) return;
+    const gapBeforeS = region.startS - (i > 0 ? regions[i - 1].endS : 0);
+    const patch = editForRegionDrop({ fromStartS: region.startS, fromEndS: region.endS, toStartS, toEndS, gapBeforeS }, turns.find((t) => t.turnIndex === turnIndex)?.edit);
+    if (patch) setTurnEdit(turnIndex, patch);
+  };
   const speakers = useMemo(() => [...new Map(regions.map((r) => [r.speaker, r])).values()], [regions]);
   const stale = staleAudioReason({ text: editorText, format: editorFormat }, baseClip);
   const markers = useMemo(() => marks.map((m) => ({ name: m.name, timeS: m.timeMs / 1000 })), [marks]);
@@ -150,6 +162,7 @@ export function TimelinePanel() {
         onTime={setTimeS}
         onSelection={setSelection}
         loop={loop}
+        onRegionDrop={onRegionDrop}
       />
       </div>
       <div className="toolbar" role="toolbar" aria-label="Playback">
