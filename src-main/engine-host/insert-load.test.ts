@@ -163,6 +163,21 @@ describe('one client inserting one saved clip 42 times in each of 20 requests', 
     expect(maxLatencyMs).toBeLessThan(MAX_HEARTBEAT_MS);
   });
 
+  it('ends a request\'s wait for the insert budget when it is cancelled, and leaves the budget as it was', async () => {
+    const service = makeService({ maxSamplesInFlight: NUM_USES * CLIP_SAMPLES }, 20); // room for one such request
+    const body = `Hi ${'<audio src="clip-1.wav"/>'.repeat(NUM_USES)}`;
+    const holder = synthesize(service, ssml(body, 'a'));
+    const waiter = ssml(body, 'b');
+    const waiting = synthesize(service, waiter).then(() => null, (e: StudioError) => e);
+    for (let i = 0; i < 1000 && service.inserts.usage().numWaiting === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(service.inserts.usage().numWaiting).toBe(1); // b waits while a holds the whole budget
+    expect(await service.call('cancel', { requestId: waiter.requestId })).toEqual({ cancelled: true });
+    expect((await waiting)?.code).toBe('cancelled');
+    expect(service.inserts.usage().numWaiting).toBe(0);
+    await holder;
+    expect(service.inserts.usage().numSamplesHeld).toBe(0);
+  });
+
   it('refuses a document with nothing to speak at once instead of never answering it', async () => {
     const service = makeService();
     const err = await synthesize(service, ssml('<audio src="clip-1.wav"/>')).then(() => null, (e: StudioError) => e);
