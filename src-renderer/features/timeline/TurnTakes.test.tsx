@@ -3,7 +3,7 @@
 // the seed kept, new random or typed, streams, is filed under the turn's own voice and becomes the
 // chosen, labelled take; the history lists every take with seed and voice; A/B names the takes;
 // Revert tells the Library.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { setBridge } from '../../ipc/client';
 import { resetStore, useStudioStore } from '../../store/store';
@@ -11,6 +11,7 @@ import type { StudioBridge } from '../../../src-shared/ipc-contract';
 import type { ClipRecord } from '../../../src-shared/contract/library';
 import type { SynthesisRequest, SynthesisResult } from '../../../src-shared/synthesis';
 import { TurnTakes } from './TurnTakes';
+import { stopPcm } from '../../components/pcm-player';
 
 const base = { id: 'base', createdAtMs: 5, seed: 42, voice: 'ryan', numSamples: 100, turnSpans: [{ turnIndex: 0, startSample: 0, endSample: 40 }, { turnIndex: 1, startSample: 50, endSample: 100 }] } as ClipRecord;
 const trace = { turns: [{ turnIndex: 0, voice: 'ryan' }, { turnIndex: 1, voice: 'vivian' }], loudnessMeasuredLufs: null, loudnessFinalLufs: null, truePeakFinalDbtp: null } as never;
@@ -134,6 +135,39 @@ describe('TurnTakes', () => {
     expect(screen.getByRole('button', { name: 'Play turn 2 Take 1 alone' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Keep A — Take 1' }));
     expect(useStudioStore.getState().turns[1].chosenTakeId).toBe(useStudioStore.getState().turns[1].takes[0].takeId);
+  });
+
+  it('says which take is sounding while A and then B play', async () => {
+    // Web Audio as far as pcm-player uses it: sources that end when stopped.
+    class FakeAudioContext {
+      state = 'running';
+      currentTime = 0;
+      destination = {};
+      createBuffer = (_c: number, length: number, rate: number) => ({ duration: length / rate, copyToChannel: () => undefined });
+      createBufferSource() {
+        const source = { buffer: null, onended: null as null | (() => void), connect: () => undefined, start: () => undefined, stop: () => source.onended?.() };
+        return source;
+      }
+    }
+    vi.stubGlobal('AudioContext', FakeAudioContext);
+    try {
+      useStudioStore.getState().addTake(1, { takeId: 'x', clipId: 'base', seed: 7, startSample: 50, endSample: 100, createdAtMs: 9, label: 'Take 2', voice: 'vivian' });
+      renderTurn(1);
+      fireEvent.click(screen.getByRole('button', { name: 'Compare A/B' }));
+      expect(screen.getByTestId('ab-sounding-1').textContent).toBe('Nothing sounding');
+      fireEvent.click(screen.getByRole('button', { name: 'Play A — Take 1' }));
+      expect(screen.getByTestId('ab-sounding-1').textContent).toBe('Sounding: A — Take 1');
+      expect(screen.getByRole('button', { name: 'Play A — Take 1' }).getAttribute('aria-pressed')).toBe('true');
+      fireEvent.click(screen.getByRole('button', { name: 'Play B — Take 2' }));
+      expect(screen.getByTestId('ab-sounding-1').textContent).toBe('Sounding: B — Take 2');
+      expect(screen.getByRole('button', { name: 'Play A — Take 1' }).getAttribute('aria-pressed')).toBe('false');
+      expect(screen.getByRole('button', { name: 'Play turn 2 Take 2 alone' }).getAttribute('aria-pressed')).toBe('true');
+      fireEvent.click(screen.getByRole('button', { name: 'End compare' }));
+      expect(screen.queryByTestId('take-sounding-1')).toBeNull();
+    } finally {
+      stopPcm();
+      vi.unstubAllGlobals();
+    }
   });
 
   it('Revert tells the Library the take it goes back to', async () => {

@@ -1,9 +1,9 @@
 /**
  * One turn's block on the Timeline: where it sits, the voice and seed of the chosen take, the
  * take history (label, seed, voice, length, when made; choose, play alone), a new take with the
- * seed kept, new random or typed (only this turn is synthesised, streamed), A/B by take name,
- * revert, per-turn WAV export, and the turn's timeline edits (trim, gap before it, gain), each
- * an undo step.
+ * seed kept, new random or typed (only this turn is synthesised, streamed), A/B by take name
+ * that says which take is sounding, revert, per-turn WAV export, and the turn's timeline edits
+ * (trim, gap before it, gain), each an undo step.
  */
 import { useState } from 'react';
 import { TURN_EDIT_LIMITS, type ProjectTurn, type TakeRef } from '../../../src-shared/contract/projects';
@@ -63,9 +63,14 @@ export function TurnTakes({ turn, sampleRateHz, region, onPlayRegion, exportLabe
     return voice === null ? null : voiceDisplayName(voice, savedVoices);
   };
   const seconds = (take: TakeRef) => ((take.endSample - take.startSample) / sampleRateHz).toFixed(2);
-  const playTake = (take: TakeRef | undefined) => {
+  // Which take of this turn sounds now (and as which side of the compare), until its buffer ends or another plays.
+  const [sounding, setSounding] = useState<{ takeId: string; side: 'A' | 'B' | null } | null>(null);
+  const playTake = (take: TakeRef | undefined, side: 'A' | 'B' | null = null) => {
     const audio = take && clipAudio[take.clipId];
-    if (take && audio) playPcm(takeSamples(take, audio), audio.sampleRateHz);
+    if (!take || !audio) return;
+    const playing = { takeId: take.takeId, side };
+    const played = playPcm(takeSamples(take, audio), audio.sampleRateHz, { onEnded: () => setSounding((now) => (now === playing ? null : now)) });
+    setSounding(played ? playing : null);
   };
   const comparing = compare?.turnIndex === turn.turnIndex ? compare : null;
   const takeA = comparing ? turn.takes.find((t) => t.takeId === comparing.takeIdA) : undefined;
@@ -170,9 +175,10 @@ export function TurnTakes({ turn, sampleRateHz, region, onPlayRegion, exportLabe
                   {voice ? ` · ${voice}` : ''} · {seconds(take)} s · {clock(take.createdAtMs)}
                   {take.takeId === turn.previousTakeId ? ' · previous' : ''}
                 </span>
-                <button aria-label={`Play turn ${n} ${label} alone`} data-testid={`play-take-${turn.turnIndex}-${turn.takes.indexOf(take)}`} onClick={() => playTake(take)}>
+                <button aria-label={`Play turn ${n} ${label} alone`} aria-pressed={sounding?.takeId === take.takeId} data-testid={`play-take-${turn.turnIndex}-${turn.takes.indexOf(take)}`} onClick={() => playTake(take)}>
                   Play
                 </button>
+                {sounding?.takeId === take.takeId && <span className="badge" data-testid={`take-sounding-${turn.turnIndex}`}>▶ sounding</span>}
               </li>
             );
           })}
@@ -181,11 +187,14 @@ export function TurnTakes({ turn, sampleRateHz, region, onPlayRegion, exportLabe
           <div className="ab toolbar">
             {comparing && takeA && takeB ? (
               <>
-                <button onClick={() => playTake(takeA)}>Play A — {takeLabel(turn, takeA)}</button>
-                <button onClick={() => playTake(takeB)}>Play B — {takeLabel(turn, takeB)}</button>
+                <button aria-pressed={sounding?.side === 'A'} onClick={() => playTake(takeA, 'A')}>Play A — {takeLabel(turn, takeA)}</button>
+                <button aria-pressed={sounding?.side === 'B'} onClick={() => playTake(takeB, 'B')}>Play B — {takeLabel(turn, takeB)}</button>
+                <span role="status" aria-live="polite" data-testid={`ab-sounding-${turn.turnIndex}`}>
+                  {sounding?.side === 'A' ? `Sounding: A — ${takeLabel(turn, takeA)}` : sounding?.side === 'B' ? `Sounding: B — ${takeLabel(turn, takeB)}` : 'Nothing sounding'}
+                </span>
                 <button onClick={() => chooseTake(turn.turnIndex, takeA.takeId)}>Keep A — {takeLabel(turn, takeA)}</button>
                 <button onClick={() => chooseTake(turn.turnIndex, takeB.takeId)}>Keep B — {takeLabel(turn, takeB)}</button>
-                <button onClick={() => (stopPcm(), setCompare(null))}>End compare</button>
+                <button onClick={() => (stopPcm(), setSounding(null), setCompare(null))}>End compare</button>
               </>
             ) : (
               <button
