@@ -33,8 +33,10 @@ import type { HostKvStore } from './kv/host-kv-store';
 import { createSession, type ProviderName, type SessionOptions } from './runtime/ort';
 import { loadTextTokenizer } from './tokenizer';
 import { describeWarmUp } from './warm-up';
-import { planWarmUp, warmUpEnabled } from './warm-up-plan';
+import { planWarmUp } from './warm-up-plan';
 import type { SchedulerLimits } from '../scheduler/batch-policy';
+import type { KvSize } from '../scheduler/kv-budget';
+import { kvCapacityFor } from './kv/kv-capacity';
 
 export interface CreateEngineOptions {
   /** A built model folder (the one holding manifest.json). */
@@ -43,11 +45,12 @@ export interface CreateEngineOptions {
   /** Receives the start-up log lines (default: console.info). */
   log?: (line: string) => void;
   /**
-   * The limits of the scheduler the engine is built with, from the manifest of the build it runs (its
-   * KV bytes per position) and the resolved config (the engine host's, engine-host/scheduler-config.ts);
-   * default: the engine's FIFO within its batch limits.
+   * The limits of the scheduler the engine is built with, from the resolved config (the engine host's,
+   * engine-host/scheduler-config.ts); default: the engine's FIFO within its batch limits.
    */
-  schedulerFor?: (manifest: ModelManifest, config: EngineConfig) => Readonly<SchedulerLimits>;
+  schedulerFor?: (config: EngineConfig) => Readonly<SchedulerLimits>;
+  /** Memory the talker's KV pool may take (the engine host: half the free memory); default: kvCache.maxBlocks alone bounds it. */
+  kvMemoryBytes?: number;
 }
 
 /**
@@ -107,7 +110,7 @@ export function stageSessionOptions(manifest: ModelManifest, config: EngineConfi
   return planEngine(config, provider, manifest).sessionOptions;
 }
 
-async function openStages(manifest: ModelManifest, modelDir: string, plan: EnginePlan): Promise<ModelStages> {
+async function openStages(manifest: ModelManifest, modelDir: string, plan: EnginePlan, kv: Readonly<KvSize>): Promise<ModelStages> {
   const r = plan.resolved;
   const embeddings = new EmbeddingTables(modelDir, manifest);
   try {
@@ -115,7 +118,7 @@ async function openStages(manifest: ModelManifest, modelDir: string, plan: Engin
     const talkerRows = buckets ? { decode: r.shapeBuckets.talkerRows, prefill: r.shapeBuckets.talkerPrefillRows } : null;
     const talkerSessionOptions: SessionOptions = plan.talkerOutputsOnDevice ? { ...plan.sessionOptions, gpuOutputs: presentNames(manifest.talker.numLayers) } : plan.sessionOptions;
     const talkerSession = await createSession(path.join(modelDir, manifest.graphs.talker.file), talkerSessionOptions);
-    const talkerOptions = await talkerOptionsFor(manifest, r, plan.provider, talkerRows);
+    const talkerOptions = await talkerOptionsFor(manifest, r, plan.provider, talkerRows, kv);
     const boundDecode = await openBoundDecode(manifest, modelDir, plan, talkerOptions.kv as HostKvStore);
     const talker = new OrtTalker(talkerSession, manifest, { ...talkerOptions, boundDecode });
     const innerPredictor = await openCodePredictor(manifest, modelDir, plan, embeddings);
@@ -158,14 +161,17 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
       const build = modelDirForProvider(options.modelDir, manifest, candidate.preferredDtype);
       const buildManifest = build.modelDir === options.modelDir ? manifest : loadModelManifest(build.modelDir);
       const plan = planEngine(config, candidate.provider, buildManifest);
-      const scheduler = options.schedulerFor?.(buildManifest, config);
-      const stages = await openStages(buildManifest, build.modelDir, plan);
+      const scheduler = options.schedulerFor?.(config);
+      // the one KV size, for this build's bytes per position: the pool holds it and admission reserves from it
+      const kv = kvCapacityFor(buildManifest, config, options.kvMemoryBytes);
+      const stages = await openStages(buildManifest, build.modelDir, plan, kv);
       const tried = failures.length > 0 ? `; earlier candidates failed: ${failures.join('; ')}` : '';
       const reason = `${candidate.reason}; graphs: ${build.reason}${tried}`;
       log(`engine: provider ${candidate.provider} (${reason})\n${describeEnginePlan(plan)}`);
+      log(`engine: KV pool of ${kv.numBlocks} blocks × ${kv.blockTokens} positions, for the pool and for admission`);
       log(describeProviderSummary({ choice: config.provider, provider: candidate.provider, probe, failed: failedProviders }));
-      const engine = new Engine({ manifest: buildManifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, codecBatching: plan.resolved.codecBatching === 'on', ...(scheduler ? { scheduler } : {}) });
-      if (warmUpEnabled(config.warmUp, plan)) await warmUpOrDispose(engine, planWarmUp(plan, buildManifest), log);
+      const engine = new Engine({ manifest: buildManifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, codecBatching: plan.resolved.codecBatching === 'on', kv, ...(scheduler ? { scheduler } : {}) });
+      if (plan.resolved.warmUp === 'on') await warmUpOrDispose(engine, planWarmUp(plan, buildManifest), log);
       return engine;
     } catch (err) {
       const error = toStudioError(err);

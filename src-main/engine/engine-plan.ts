@@ -17,7 +17,9 @@ export interface PlanFacts {
 }
 
 /** An EngineConfig with nothing left to resolve: the provider named, every 'auto' and 'manifest' replaced. */
-export type ResolvedEngineConfig = Omit<EngineConfig, 'provider' | 'codePredictor' | 'codecBatching' | 'codec' | 'shapeBuckets' | 'kvCache' | 'graphCapture'> & {
+export type ResolvedEngineConfig = Omit<EngineConfig, 'provider' | 'codePredictor' | 'codecBatching' | 'codec' | 'shapeBuckets' | 'kvCache' | 'graphCapture' | 'warmUp'> & {
+  /** Warm (capture) every bucket before the engine says ready (warm-up-plan.ts, Engine.warmUp). */
+  warmUp: 'on' | 'off';
   provider: ProviderName;
   codePredictor: 'step' | 'loop';
   codecBatching: 'on' | 'off';
@@ -141,6 +143,12 @@ export function resolveCodecUpsample(config: Pick<EngineConfig, 'codec'>, provid
   return codecMode === 'stream' ? PROVIDERS[provider].codecUpsample : 'conv-transpose';
 }
 
+/** 'auto' warms up before ready where the plan captures graphs (a provider capture option on a captured stage). */
+export function resolveWarmUp(choice: EngineConfig['warmUp'], capture: CapturePlan | null): 'on' | 'off' {
+  if (choice !== 'auto') return choice;
+  return capture !== null && capture.mode === 'on' && Object.keys(capture.options).length > 0 && Object.values(capture.captured).some(Boolean) ? 'on' : 'off';
+}
+
 /** The capture options of one stage's bound sessions: the plan's where the stage is captured, else none. */
 export function stageCaptureOptions(capture: CapturePlan, stage: keyof CapturePlan['captured']): Record<string, string> {
   return capture.captured[stage] ? { ...capture.options } : {};
@@ -191,8 +199,10 @@ export function planEngine(config: EngineConfig, provider: ProviderName, facts: 
   const captureMode = resolveGraphCapture(config, provider);
   const upsample = resolveCodecUpsample(config, provider, codecMode);
   const kvMode = resolveKvCacheMode(config, provider, captureMode);
+  const capture = planCapture(config, provider, captureMode, codePredictor, codecMode, upsample);
   const resolved: ResolvedEngineConfig = {
     ...config,
+    warmUp: resolveWarmUp(config.warmUp, capture),
     provider,
     intraOpNumThreads: numThreads,
     codePredictor,
@@ -211,7 +221,7 @@ export function planEngine(config: EngineConfig, provider: ProviderName, facts: 
     runtime: chooseRuntime(sessionOptions, preferred, ADAPTERS).name ?? preferred,
     talkerOutputsOnDevice: kvMode === 'device' && PROVIDERS[provider].gpuBufferOutputs,
     codecGraph: codecMode === 'window' ? 'codec' : upsample === 'matmul' ? 'codecStreamMatMul' : 'codecStream',
-    capture: planCapture(config, provider, captureMode, codePredictor, codecMode, upsample),
+    capture,
   };
 }
 

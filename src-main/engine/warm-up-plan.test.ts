@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ModelManifest } from '../model-format/manifest';
 import { resolveEngineConfig } from './engine-config';
 import { planEngine } from './engine-plan';
-import { codecFrameCounts, planWarmUp, warmUpEnabled } from './warm-up-plan';
+import { codecFrameCounts, planWarmUp } from './warm-up-plan';
 
 const FACTS = { talker: { hiddenSize: 1024 }, defaultCodePredictor: 'loop' as const };
 const GENERATION = { generation: { subtalkerDoSample: true, subtalkerTemperature: 0.9, subtalkerTopK: 50, subtalkerTopP: 1 } } as unknown as Pick<ModelManifest, 'generation'>;
@@ -38,12 +38,11 @@ describe('warm-up plan', () => {
     expect(codecFrameCounts({ ...resolveEngineConfig({}).codec, firstChunkFrames: 2, chunkFrames: 2 } as never)).toEqual([2, 1]);
   });
 
-  it("warms up with 'auto' only where a stage is captured with a provider option", () => {
-    expect(warmUpEnabled('auto', cudaPlan())).toBe(true);
-    expect(warmUpEnabled('auto', cudaPlan({ graphCapture: { mode: 'bound' } }))).toBe(false);
-    const cpu = planEngine(resolveEngineConfig({ provider: 'cpu', graphCapture: { mode: 'on' } }), 'cpu', FACTS, {});
-    expect(warmUpEnabled('auto', cpu)).toBe(false);
-    expect(warmUpEnabled('on', cpu)).toBe(true);
-    expect(warmUpEnabled('off', cudaPlan())).toBe(false);
+  it("warms up with 'auto' only where a stage is captured with a provider option (the plan resolves it)", () => {
+    expect(cudaPlan().resolved.warmUp).toBe('on');
+    expect(cudaPlan({ graphCapture: { mode: 'bound' } }).resolved.warmUp).toBe('off');
+    expect(planEngine(resolveEngineConfig({ graphCapture: { mode: 'on' } }), 'cpu', FACTS, {}).resolved.warmUp).toBe('off');
+    expect(planEngine(resolveEngineConfig({ graphCapture: { mode: 'on' }, warmUp: 'on' }), 'cpu', FACTS, {}).resolved.warmUp).toBe('on');
+    expect(cudaPlan({ warmUp: 'off' }).resolved.warmUp).toBe('off');
   });
 });

@@ -7,7 +7,6 @@
  */
 import { codecChunkSize } from '../model-format/codec/chunked-decode';
 import type { ModelManifest } from '../model-format/manifest';
-import type { WarmUpChoice } from './engine-config';
 import type { EnginePlan } from './engine-plan';
 import { kvCapacity } from './kv/kv-layout';
 import { codecChunks } from './models/bucketed-stages';
@@ -42,13 +41,6 @@ export interface WarmUpPlan {
 
 const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 const unique = (xs: readonly number[]): number[] => [...new Set(xs)];
-
-/** Whether the engine warms up before it says ready: 'auto' does where the plan captures graphs (a provider capture option on a captured stage). */
-export function warmUpEnabled(choice: WarmUpChoice, plan: Pick<EnginePlan, 'capture'>): boolean {
-  if (choice !== 'auto') return choice === 'on';
-  const c = plan.capture;
-  return c !== null && c.mode === 'on' && Object.keys(c.options).length > 0 && Object.values(c.captured).some(Boolean);
-}
 
 /**
  * New-frame counts of the codec's streaming calls: the chunk schedule's sizes first (firstChunkFrames
