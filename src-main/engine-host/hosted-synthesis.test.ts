@@ -18,6 +18,7 @@ import { resolveEngineConfig } from '../engine/engine-config';
 import { MAX_BYTES_PER_TEXT_TOKEN } from '../engine/create-sequence';
 import { fakeManifest, fakeStages, fakeTokenizer } from '../engine/testing/fake-stages';
 import { resolveSchedulerConfig } from '../scheduler/batch-policy';
+import type { KvSize } from '../scheduler/kv-budget';
 import { AUDIO_INSERT_MAX_BYTES, defaultAudioInsertPolicy, refusalWarning } from './audio-inserts';
 import { schedulerConfigFor } from './scheduler-config';
 import { HostedSynthesis } from './synthesis-service';
@@ -36,7 +37,7 @@ function spin(ms: number): void {
   while (performance.now() < until);
 }
 
-function makeService(options: { engine?: Record<string, unknown>; scheduler?: Record<string, unknown>; stepDelayMs?: number; encodeMs?: number } = {}) {
+function makeService(options: { engine?: Record<string, unknown>; scheduler?: Record<string, unknown>; kv?: KvSize; stepDelayMs?: number; encodeMs?: number } = {}) {
   const stages = fakeStages();
   const tokenizer = fakeTokenizer();
   const counts = { numEncodes: 0 };
@@ -61,6 +62,7 @@ function makeService(options: { engine?: Record<string, unknown>; scheduler?: Re
     config: resolveEngineConfig({ provider: 'cpu', ...options.engine }),
     provider: { name: 'cpu', reason: 'test' },
     scheduler: resolveSchedulerConfig({ maxRunningSequences: 8, ...options.scheduler }),
+    ...(options.kv ? { kv: options.kv } : {}),
   });
   const service = new HostedSynthesis(engine, { id: 'fake', synthetic: true, displayName: 'fake' }, () => {}, {
     audioInserts: defaultAudioInsertPolicy([clips], 24000),
@@ -212,9 +214,7 @@ describe("the host's scheduler limits", () => {
   /** The prompts prefilled in each step that admitted any, for `numRequests` requests sent at once to an engine built as the host builds it. */
   async function admissions(engineOverrides: Record<string, unknown>, numRequests: number): Promise<number[]> {
     const config = resolveEngineConfig({ provider: 'cpu', ...engineOverrides });
-    // the fake manifest has no KV shape; one small enough that the free-memory budget never binds
-    const kvShape = { talker: { numLayers: 1, numKvHeads: 1, headDim: 8 }, dtype: 'fp32' } as Parameters<typeof schedulerConfigFor>[0];
-    const engine = new Engine({ manifest: fakeManifest(), tokenizer: fakeTokenizer(), stages: fakeStages(), config, provider: { name: 'cpu', reason: 'test' }, scheduler: schedulerConfigFor(kvShape, config, {}) });
+    const engine = new Engine({ manifest: fakeManifest(), tokenizer: fakeTokenizer(), stages: fakeStages(), config, provider: { name: 'cpu', reason: 'test' }, scheduler: schedulerConfigFor(config, {}) });
     const service = new HostedSynthesis(engine, { id: 'fake', synthetic: true, displayName: 'fake' }, () => {}, { audioInserts: defaultAudioInsertPolicy([clips], 24000), log: () => {} });
     services.push(service);
     const numPrefilled: number[] = [];
@@ -240,8 +240,7 @@ describe("the host's scheduler limits", () => {
   });
 
   it('sizes the host scheduler from the engine limits: maxRunningSequences and maxPrefillSequences, beside the scheduler settings', () => {
-    const kvShape = { talker: { numLayers: 2, numKvHeads: 2, headDim: 4 }, dtype: 'fp32' } as Parameters<typeof schedulerConfigFor>[0];
-    const limits = schedulerConfigFor(kvShape, { maxRunningSequences: 6, maxPrefillSequences: 3 }, { maxQueueDepth: 9 }, 1 << 30);
+    const limits = schedulerConfigFor({ maxRunningSequences: 6, maxPrefillSequences: 3 }, { maxQueueDepth: 9 });
     expect(limits).toMatchObject({ maxRunningSequences: 6, maxPrefillSequences: 3, maxQueueDepth: 9 });
     expect(Object.isFrozen(limits)).toBe(true);
   });
@@ -261,7 +260,7 @@ describe('deadlines and refused sequences', () => {
   });
 
   it('fails only the request the KV pool can never hold; the others finish', async () => {
-    const { service } = makeService({ scheduler: { kvCapacityTokens: 256, kvBlockTokens: 8 } });
+    const { service } = makeService({ kv: { numBlocks: 32, blockTokens: 8 } });
     const small = synthesize(service, request('hi', { params: { maxNewTokens: 30 } }));
     const huge = failure(synthesize(service, request('this text is far too long for a tiny pool')));
     expect((await huge).code).toBe('input-too-long');
@@ -269,7 +268,7 @@ describe('deadlines and refused sequences', () => {
   });
 
   it('refuses a document at once when the KV pool can never hold one of its parts, and lets the parts queued before it go', async () => {
-    const { service, engine } = makeService({ scheduler: { kvCapacityTokens: 256, kvBlockTokens: 8 } });
+    const { service, engine } = makeService({ kv: { numBlocks: 32, blockTokens: 8 } });
     const err = await failure(synthesize(service, request('<speak>hi<break time="1ms"/>this text is far too long for a tiny pool</speak>', { inputFormat: 'ssml' })));
     expect(err.code).toBe('input-too-long');
     expect(err.message).toMatch(/KV positions but the pool holds 256/);

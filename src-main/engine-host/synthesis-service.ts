@@ -28,7 +28,7 @@ import { finishRequest } from './finish-request';
 import type { HostHeartbeat, HostMethod, HostMethods, HostStartOptions, HostSynthesisRequest } from '../engine-protocol/protocol';
 import { planTurns, type TurnPlan } from './turn-plan';
 import { DialogueTurnEvents } from './dialogue-turn-events';
-import { schedulerConfigFor } from './scheduler-config';
+import { hostKvMemoryBytes, schedulerConfigFor } from './scheduler-config';
 import type { SchedulerLimits } from '../scheduler/batch-policy';
 import { createVoiceCloner, type VoiceCloner } from '../engine/voice-cloner';
 
@@ -79,10 +79,10 @@ export async function createSynthesisService(options: HostStartOptions, emit: Em
   // Random weights never sample EOS, so every request would run to the runaway cap (~1 s of audio
   // per text token). For synthetic models the cap defaults to a realistic speech length instead.
   const engineConfig = model.synthetic ? { ...SYNTHETIC_MODEL_CAPS, ...options.engineConfig } : options.engineConfig;
-  // The engine is built with the host's scheduler, sized for the build it runs (the last candidate asked is the one that runs).
+  // The engine is built with the host's scheduler, and its one KV pool size fits half the free memory.
   let schedulerLimits: Readonly<SchedulerLimits> | null = null;
-  const schedulerFor = (manifest: ModelManifest, config: EngineConfig) => (schedulerLimits = schedulerConfigFor(manifest, config, options.schedulerConfig ?? {}));
-  const engine = await createEngine({ modelDir: model.builtDir, config: engineConfig, log, schedulerFor });
+  const schedulerFor = (config: EngineConfig) => (schedulerLimits = schedulerConfigFor(config, options.schedulerConfig ?? {}));
+  const engine = await createEngine({ modelDir: model.builtDir, config: engineConfig, log, schedulerFor, kvMemoryBytes: hostKvMemoryBytes() });
   log(`scheduler: ${JSON.stringify(schedulerLimits)}`);
   const audioInserts = defaultAudioInsertPolicy(options.audioRoots ?? [], engine.parts.stages.codec.sampleRateHz);
   log(`<audio> files are inserted from: ${audioInserts.roots.length > 0 ? audioInserts.roots.join(', ') : '(no folder: every <audio src> is refused)'}`);

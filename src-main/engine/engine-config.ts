@@ -67,11 +67,15 @@ export interface ShapeBucketConfig {
 export interface KvCacheConfig {
   /** 'auto': device-resident on WebGPU (present outputs fed back on the GPU), host-resident elsewhere. */
   mode: KvCacheChoice;
-  /** Positions per pool block; a row's KV capacity is its length rounded up to whole blocks. */
+  /** Positions per pool block, the one block size (the scheduler reserves in the same blocks); a row's KV capacity is its length rounded up to whole blocks. */
   blockPositions: number;
   /** Blocks allocated at start (0: maxRunningSequences × 4). */
   initialBlocks: number;
-  /** The pool never holds more (0: maxRunningSequences × blocks of maxSequenceTokens). */
+  /**
+   * The one KV capacity: the pool never holds more, and admission reserves from the same blocks
+   * (0: maxRunningSequences × blocks of maxSequenceTokens; under an engine host at most half the free
+   * memory; kv/kv-capacity.ts).
+   */
   maxBlocks: number;
   /** Device strategy: build a regrouped run's past from resident groups on the device (false: through the host pool). */
   regroupOnDevice: boolean;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
+import { kvBytesPerPosition } from './kv/kv-capacity';
 import type { Engine } from './engine';
 import type { OrtTalker } from './models/talker';
 import { runAndCollect, type RequestOutputs } from './testing/run-and-collect';
@@ -82,6 +83,20 @@ describe('talker KV store (tiny, CPU)', () => {
       expect(after).toMatchObject({ numSequences: 0, numBlocksFree: after.numBlocksAllocated });
     });
   }
+
+  it('sizes its KV pool once: the pool and the scheduler count the same blocks, and a memory bound shrinks both', async () => {
+    expect(host.scheduler.kvPool.numBlocks).toBe(kvStats(host).maxBlocks);
+    // maxRunningSequences 8 × ceil(maxSequenceTokens 4,096 / 64) = 512 blocks
+    expect(kvStats(host).maxBlocks).toBe(512);
+    const bytesPerBlock = kvBytesPerPosition(host.parts.manifest) * 64;
+    const bounded = await createEngine({ modelDir: builtDir, config: CONFIG, kvMemoryBytes: bytesPerBlock * 20, log: () => {} });
+    try {
+      expect(kvStats(bounded).maxBlocks).toBe(20);
+      expect(bounded.scheduler.kvPool.numBlocks).toBe(20);
+    } finally {
+      await bounded.dispose();
+    }
+  });
 
   it('does not grow the block pool over 1,000 requests and frees every block (regroups through the pool)', { timeout: 240_000 }, async () => {
     const engine = await createEngine({ modelDir: builtDir, config: { ...CONFIG, kvCache: { mode: 'device', initialBlocks: 1, regroupOnDevice: false } }, log: () => {} });

@@ -31,6 +31,7 @@ import type { TextTokenizer } from './tokenizer';
 import { runWarmUp, type WarmUpReport } from './warm-up';
 import type { WarmUpPlan } from './warm-up-plan';
 import { fifoSchedulerConfig, type SchedulerLimits } from '../scheduler/batch-policy';
+import type { KvSize } from '../scheduler/kv-budget';
 import { Scheduler, timeoutError, type Removal } from '../scheduler/scheduler';
 
 export type StepReport = { kind: 'idle' } | { kind: 'ran'; numPrefilled: number; numDecoded: number; numFinished: number; stepMs: number };
@@ -50,6 +51,8 @@ export interface EngineParts {
    * config's batch limits (fifoSchedulerConfig).
    */
   scheduler?: Readonly<SchedulerLimits>;
+  /** The talker's KV pool size (kv/kv-capacity.ts), which admission reserves from; default: no bound (fake stages). */
+  kv?: Readonly<KvSize>;
 }
 
 export class Engine {
@@ -79,7 +82,7 @@ export class Engine {
     this.onDidFinish = this.finish.event;
     this.onDidFinishCodes = this.finishCodes.event;
     this.nowMs = parts.nowMs ?? (() => performance.now());
-    this.scheduler = new Scheduler(parts.scheduler ?? fifoSchedulerConfig(parts.config), { nowMs: () => this.nowMs() });
+    this.scheduler = new Scheduler(parts.scheduler ?? fifoSchedulerConfig(parts.config), { nowMs: () => this.nowMs() }, parts.kv);
     const m = parts.manifest;
     const rules = { eosId: m.codecTokens.eos, controlStartId: m.codePredictor.vocabSize, controlEndId: m.talker.vocabSize, minNewTokens: m.generation.minNewTokens };
     this.ctx = { stages: parts.stages, rules, codec: parts.config.codec, batchCodec: parts.codecBatching ?? parts.config.codecBatching !== 'off' };

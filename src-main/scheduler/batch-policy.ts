@@ -1,6 +1,6 @@
 /**
- * Scheduler knobs, in one place: batch limits, queue bound, dynamic-batching wait, aging, the KV
- * budget and the per-request deadline. defaultSchedulerConfig() is complete; resolveSchedulerConfig()
+ * Scheduler knobs, in one place: batch limits, queue bound, dynamic-batching wait, aging and the
+ * per-request deadline. The KV budget is the engine's pool size (KvSize, kv-budget.ts), not a setting here. defaultSchedulerConfig() is complete; resolveSchedulerConfig()
  * rejects unknown keys and wrong types naming the key path, and returns a frozen value;
  * fifoSchedulerConfig() is what an engine without a host runs by. Pure.
  */
@@ -24,10 +24,6 @@ export interface SchedulerConfig {
   joinWaitMs: number;
   /** A bulk request waiting longer than this is ordered as interactive (no starvation). */
   agingMs: number;
-  /** KV positions the pool holds across all running sequences. */
-  kvCapacityTokens: number;
-  /** KV block size in positions; reservations are rounded up to whole blocks. */
-  kvBlockTokens: number;
   /** Seconds suggested to a rejected client (Retry-After). */
   retryAfterS: number;
   /**
@@ -55,8 +51,6 @@ export function defaultSchedulerConfig(): SchedulerConfig {
     targetBatchSize: 8,
     joinWaitMs: 0,
     agingMs: 10_000,
-    kvCapacityTokens: 262_144,
-    kvBlockTokens: 64,
     retryAfterS: 1,
     requestTimeoutMs: 600_000,
   };
@@ -70,10 +64,14 @@ const MIN: Record<keyof SchedulerConfig, number> = {
   targetBatchSize: 1,
   joinWaitMs: 0,
   agingMs: 0,
-  kvCapacityTokens: 1,
-  kvBlockTokens: 1,
   retryAfterS: 0,
   requestTimeoutMs: 0,
+};
+
+/** Settings that moved, and where: the KV budget is the engine's one pool size (engine/kv/kv-capacity.ts). */
+const MOVED: Record<string, string> = {
+  kvCapacityTokens: 'the KV capacity is the engine pool\'s, engine.kvCache.maxBlocks × engine.kvCache.blockPositions (0 blocks: maxRunningSequences × maxSequenceTokens; under a host at most half the free memory)',
+  kvBlockTokens: 'the KV block size is engine.kvCache.blockPositions, one size for admission and the pool',
 };
 
 /** Settings in milliseconds that may be fractional. */
@@ -82,6 +80,8 @@ const FRACTIONAL = new Set<keyof SchedulerConfig>(['maxWaitMs', 'joinWaitMs', 'a
 export function resolveSchedulerConfig(overrides: Record<string, unknown> = {}, keyPrefix = 'scheduler'): Readonly<SchedulerConfig> {
   const config = defaultSchedulerConfig();
   for (const [key, value] of Object.entries(overrides)) {
+    const moved = MOVED[key];
+    if (moved) throw new StudioError('invalid-argument', `${keyPrefix}.${key} is no longer a setting: ${moved}`, { field: `${keyPrefix}.${key}` });
     if (!(key in config)) {
       throw new StudioError('invalid-argument', `unknown setting ${keyPrefix}.${key}; valid settings: ${Object.keys(config).join(', ')}`, { field: `${keyPrefix}.${key}` });
     }
@@ -99,8 +99,8 @@ export function resolveSchedulerConfig(overrides: Record<string, unknown> = {}, 
 /**
  * The scheduler of an engine run without a host (tests, goldens, benches): FIFO in submission order,
  * up to maxPrefillSequences admitted per step and maxRunningSequences running; no priorities (agingMs
- * 0 ranks every waiting sequence alike), no queue bound, no KV budget (the engine's KV pool has its
- * own, kvCache.maxBlocks), no batching waits and no default deadline. The engine host builds its
+ * 0 ranks every waiting sequence alike), no queue bound, no batching waits and no default deadline; its
+ * KV budget is the engine's pool size, as under a host. The engine host builds its
  * engine with the host's limits instead (engine-host/scheduler-config.ts).
  */
 export function fifoSchedulerConfig(limits: { maxRunningSequences: number; maxPrefillSequences: number }): Readonly<SchedulerLimits> {
@@ -113,7 +113,6 @@ export function fifoSchedulerConfig(limits: { maxRunningSequences: number; maxPr
     maxWaitMs: 0,
     joinWaitMs: 0,
     agingMs: 0,
-    kvCapacityTokens: Infinity,
     requestTimeoutMs: 0,
   });
 }

@@ -130,7 +130,7 @@ describe('Scheduler', () => {
 
   it('removes cancelled and expired sequences at the next step and frees their KV', () => {
     const clock = fakeClock();
-    const s = new Scheduler(resolveSchedulerConfig({ maxRunningSequences: 1 }), clock);
+    const s = new Scheduler(resolveSchedulerConfig({ maxRunningSequences: 1 }), clock, { numBlocks: 64, blockTokens: 64 });
     s.submit(spec('run'));
     s.submit(spec('wait', { deadlineAtMs: 100 }));
     s.schedule();
@@ -149,7 +149,7 @@ describe('Scheduler', () => {
 
   it('gives every sequence a deadline of requestTimeoutMs after arrival, removes it running or waiting, and frees its KV', () => {
     const clock = fakeClock(1_000);
-    const s = new Scheduler(resolveSchedulerConfig({ maxRunningSequences: 1, requestTimeoutMs: 500 }), clock);
+    const s = new Scheduler(resolveSchedulerConfig({ maxRunningSequences: 1, requestTimeoutMs: 500 }), clock, { numBlocks: 64, blockTokens: 64 });
     const numFreeBlocks = s.counters().numFreeKvBlocks;
     s.submit(spec('run'));
     s.submit(spec('wait'));
@@ -197,12 +197,12 @@ describe('Scheduler', () => {
   });
 
   it('refuses a sequence that can never fit the KV pool with input-too-long', () => {
-    const s = new Scheduler(resolveSchedulerConfig({ kvCapacityTokens: 128, kvBlockTokens: 64 }), fakeClock());
+    const s = new Scheduler(resolveSchedulerConfig({}), fakeClock(), { numBlocks: 2, blockTokens: 64 });
     expect(() => s.submit(spec('huge', { numPromptTokens: 100, maxNewTokens: 100 }))).toThrowError(/KV positions/);
   });
 
   it('waits for KV space instead of overcommitting (head of line)', () => {
-    const s = new Scheduler(resolveSchedulerConfig({ kvCapacityTokens: 256, kvBlockTokens: 64 }), fakeClock());
+    const s = new Scheduler(resolveSchedulerConfig({}), fakeClock(), { numBlocks: 4, blockTokens: 64 });
     s.submit(spec('a', { numPromptTokens: 28, maxNewTokens: 100 })); // 128 positions = 2 blocks
     s.submit(spec('b', { numPromptTokens: 100, maxNewTokens: 100 })); // 200 positions = 4 blocks > 2 free
     s.submit(spec('c', { numPromptTokens: 1, maxNewTokens: 10 }));
@@ -214,7 +214,7 @@ describe('Scheduler', () => {
   });
 
   it('keeps the KV pool at its size after 1,000 requests', () => {
-    const s = new Scheduler(resolveSchedulerConfig({ maxRunningSequences: 7 }), fakeClock());
+    const s = new Scheduler(resolveSchedulerConfig({ maxRunningSequences: 7 }), fakeClock(), { numBlocks: 4096, blockTokens: 64 });
     const total = s.kvPool.numBlocks;
     let submitted = 0;
     let finished = 0;
@@ -242,19 +242,20 @@ describe('Scheduler', () => {
       targetBatchSize: 8,
       joinWaitMs: 0,
       agingMs: 10_000,
-      kvCapacityTokens: 262_144,
-      kvBlockTokens: 64,
       retryAfterS: 1,
       requestTimeoutMs: 600_000,
     });
     expect(() => resolveSchedulerConfig({ maxRunning: 4 })).toThrowError(/scheduler\.maxRunning/);
+    // the KV budget is the engine pool's one size now: the old keys name where it went
+    expect(() => resolveSchedulerConfig({ kvCapacityTokens: 1024 })).toThrowError(/scheduler\.kvCapacityTokens is no longer a setting: .*engine\.kvCache\.maxBlocks/);
+    expect(() => resolveSchedulerConfig({ kvBlockTokens: 16 })).toThrowError(/engine\.kvCache\.blockPositions/);
     expect(() => resolveSchedulerConfig({ maxRunningSequences: 0 })).toThrowError(/≥ 1/);
     expect(() => resolveSchedulerConfig({ maxRunningSequences: '4' })).toThrowError(/scheduler\.maxRunningSequences/);
     expect(Object.isFrozen(resolveSchedulerConfig({}))).toBe(true);
   });
 
   it('lets a finished sequence go at once, and hands back cancels with removeCancelled without a schedule()', () => {
-    const s = new Scheduler(resolveSchedulerConfig({ kvCapacityTokens: 1024, kvBlockTokens: 64 }), fakeClock());
+    const s = new Scheduler(resolveSchedulerConfig({}), fakeClock(), { numBlocks: 16, blockTokens: 64 });
     s.submit(spec('a')); // 20 + 100 = 120 positions: 2 blocks
     s.submit(spec('b'));
     s.submit(spec('c'));

@@ -31,7 +31,7 @@ import { StudioError } from '../../src-shared/errors';
 import { formatCount } from '../../src-shared/format-count';
 import type { RequestPriority } from '../../src-shared/synthesis';
 import type { SchedulerLimits } from './batch-policy';
-import { KvBudget } from './kv-budget';
+import { KvBudget, UNBOUNDED_KV, type KvSize } from './kv-budget';
 import { RequestQueue, type QueuedSequence } from './request-queue';
 
 export interface Clock {
@@ -79,11 +79,13 @@ export class Scheduler {
   private nextOrdinal = 0;
   private numRejected = 0;
 
+  /** `kv`: the engine's KV pool size, so admission reserves the blocks the pool holds (default: no bound). */
   constructor(
     private readonly config: Readonly<SchedulerLimits>,
     private readonly clock: Clock,
+    kv: Readonly<KvSize> = UNBOUNDED_KV,
   ) {
-    this.kv = new KvBudget(Math.floor(config.kvCapacityTokens / config.kvBlockTokens), config.kvBlockTokens);
+    this.kv = new KvBudget(kv.numBlocks, kv.blockTokens);
   }
 
   /**
@@ -96,10 +98,11 @@ export class Scheduler {
     }
     const numTokens = spec.numPromptTokens + spec.maxNewTokens;
     if (this.kv.blocksFor(numTokens) > this.kv.numBlocks) {
+      const kvCapacityTokens = this.kv.numBlocks * this.kv.blockTokens;
       throw new StudioError(
         'input-too-long',
-        `the request needs ${numTokens} KV positions but the pool holds ${this.config.kvCapacityTokens}; shorten the text or raise scheduler.kvCapacityTokens`,
-        { numTokens, kvCapacityTokens: this.config.kvCapacityTokens },
+        `the request needs ${numTokens} KV positions but the pool holds ${kvCapacityTokens}; shorten the text or raise engine.kvCache.maxBlocks`,
+        { numTokens, kvCapacityTokens },
       );
     }
     if (this.waiting.size >= this.config.maxQueueDepth) {

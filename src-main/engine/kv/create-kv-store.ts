@@ -1,7 +1,7 @@
 /**
  * Builds and sizes the talker's KV store from the resolved plan (engine-plan.ts resolves kvCache 'auto'):
- * the host store, or the device store with its downloader and on-device regrouper; the pool's block
- * counts derived from the batch limits.
+ * the host store, or the device store with its downloader and on-device regrouper, over a pool of the
+ * engine's one KV size (kv-capacity.ts).
  */
 import type { ModelManifest } from '../../model-format/manifest';
 import type { ResolvedEngineConfig } from '../engine-plan';
@@ -13,6 +13,8 @@ import { DeviceKvStore, type TensorDownloader, type TensorRegrouper } from './de
 import { HostKvPool } from './host-kv-pool';
 import { HostKvStore } from './host-kv-store';
 import type { TalkerKvStore } from './kv-store';
+import type { KvSize } from '../../scheduler/kv-budget';
+import { kvCapacityFor } from './kv-capacity';
 import type { OrtTalkerOptions } from '../models/talker';
 
 /**
@@ -48,17 +50,17 @@ function sessionRegrouper(count: number, elemType: 'float32' | 'float16', provid
   };
 }
 
-/** The KV settings and batch limits a store is sized by, 'auto' resolved. */
+/** The KV settings and batch limits a store is built by, 'auto' resolved. */
 type KvConfig = Pick<ResolvedEngineConfig, 'kvCache' | 'maxSequenceTokens' | 'maxRunningSequences'>;
 
-export async function createTalkerKvStore(manifest: ModelManifest, config: KvConfig, provider: ProviderName): Promise<TalkerKvStore> {
+/** The store over a pool of `capacity` (kv-capacity.ts: the size the scheduler admits by too). */
+export async function createTalkerKvStore(manifest: ModelManifest, config: KvConfig, provider: ProviderName, capacity: Readonly<KvSize>): Promise<TalkerKvStore> {
   const k = config.kvCache;
-  const blocksPerSequence = Math.ceil(config.maxSequenceTokens / k.blockPositions);
-  const maxBlocks = k.maxBlocks > 0 ? k.maxBlocks : config.maxRunningSequences * blocksPerSequence;
+  const maxBlocks = capacity.numBlocks;
   const initialBlocks = Math.min(maxBlocks, k.initialBlocks > 0 ? k.initialBlocks : config.maxRunningSequences * 4);
   const t = manifest.talker;
   const dtype = manifest.dtype === 'fp16' ? 'float16' : 'float32';
-  const pool = new HostKvPool({ dims: { numLayers: t.numLayers, numKvHeads: t.numKvHeads, headDim: t.headDim, blockPositions: k.blockPositions }, dtype, initialBlocks, maxBlocks });
+  const pool = new HostKvPool({ dims: { numLayers: t.numLayers, numKvHeads: t.numKvHeads, headDim: t.headDim, blockPositions: capacity.blockTokens }, dtype, initialBlocks, maxBlocks });
   if (config.kvCache.mode === 'host') return new HostKvStore(pool, dtype);
   const copier = await copySessionDownloader(t.numLayers * 2, dtype, provider);
   const regrouper = k.regroupOnDevice ? sessionRegrouper(t.numLayers * 2, dtype, provider) : null;
@@ -69,13 +71,14 @@ export async function createTalkerKvStore(manifest: ModelManifest, config: KvCon
   return new DeviceKvStore(pool, dtype, copier.download, release, regrouper?.regroup ?? null);
 }
 
-/** OrtTalker options for a provider: its KV store, capacity step and the row buckets of decode and prefill runs (null: none). */
+/** OrtTalker options for a provider: its KV store (over a pool of `capacity`), capacity step and the row buckets of decode and prefill runs (null: none). */
 export async function talkerOptionsFor(
   manifest: ModelManifest,
   config: KvConfig,
   provider: ProviderName,
   bucketRows: { decode: number; prefill: number } | null,
+  capacity: Readonly<KvSize> = kvCapacityFor(manifest, config),
 ): Promise<OrtTalkerOptions> {
-  const kv = await createTalkerKvStore(manifest, config, provider);
-  return { kv, blockPositions: config.kvCache.blockPositions, bucketRows: bucketRows?.decode ?? 0, prefillBucketRows: bucketRows?.prefill ?? 0 };
+  const kv = await createTalkerKvStore(manifest, config, provider, capacity);
+  return { kv, blockPositions: capacity.blockTokens, bucketRows: bucketRows?.decode ?? 0, prefillBucketRows: bucketRows?.prefill ?? 0 };
 }
