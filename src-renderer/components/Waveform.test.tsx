@@ -66,4 +66,18 @@ describe('Waveform from the keyboard', () => {
     expect(windowSpaces).toBe(0);
     window.removeEventListener('keydown', onWindowKey);
   });
+
+  it('tells the transport it stopped at 0 s when new audio replaces what was playing', async () => {
+    player.timeS = 0;
+    const onPlayingChange = vi.fn();
+    const onTime = vi.fn();
+    const props = { sampleRateHz: 24_000, regions: [], markers: [], zoomPxPerS: 100, onPlayingChange, onTime };
+    const { rerender } = render(<Waveform {...props} pcm={new Float32Array(2400)} />);
+    onPlayingChange.mockClear();
+    onTime.mockClear();
+    rerender(<Waveform {...props} pcm={new Float32Array(4800)} />);
+    await waitFor(() => expect(onTime).toHaveBeenLastCalledWith(0));
+    expect(onPlayingChange).toHaveBeenCalled();
+    expect(onPlayingChange).toHaveBeenLastCalledWith(false);
+  });
 });

@@ -142,9 +142,14 @@ export function Waveform(props: WaveformProps) {
     const blob = new Blob([encodeWav(props.pcm, props.sampleRateHz, 'float32') as BlobPart], { type: 'audio/wav' });
     let cancelled = false;
     host.current?.setAttribute('data-num-regions', '0');
+    // New audio (a regenerated take) replaces what may be playing: wavesurfer stops it without a
+    // 'pause' the transport hears, which then read "Pause · playing at 0.00 s" with its clock stopped.
+    latest.current.onPlayingChange?.(false);
     w.loadBlob(blob)
       .then(() => {
         if (cancelled) return;
+        latest.current.onPlayingChange?.(w.isPlaying());
+        latest.current.onTime?.(w.getCurrentTime());
         plugin.clearRegions();
         host.current?.removeAttribute('data-selection');
         latest.current.onSelection?.(null);
