@@ -2,7 +2,8 @@
  * The speaker-aware Timeline (issue 46, item 2): a two-speaker SSML document's regions are named
  * after their speakers, one colour per speaker; Fit shows the whole clip in the width; editing
  * the document marks the audio out of date; dragging a region's name moves the gap before it and
- * its edge trims; and after a gap edit and Save, re-opening the clip
+ * its edge trims; keys per turn (2, N, [, ]) reach turn 2, make a take and step between takes;
+ * and after a gap edit and Save, re-opening the clip
  * from the Library (from a new project) brings back the same speakers, colours and gap.
  * Screenshots at 1024×700 and 1440×900 (the audio is noise: the embedded tiny model).
  */
@@ -78,6 +79,22 @@ test('regions are named and coloured by speaker, fit to width, marked stale, and
   await expect.poll(async () => Number(await page.getByTestId('trim-end-0').inputValue())).toBeGreaterThan(100);
   await expect(page.getByTestId('undo')).toBeEnabled();
 
+  // Keys per turn: 2 goes to turn 2, N makes a new take there, [ and ] step between its takes.
+  await page.getByRole('heading', { name: 'Timeline' }).click();
+  await page.keyboard.press('2');
+  await expect(page.getByTestId('turn-1').locator('button').first()).toBeFocused();
+  const takes = page.getByTestId('turn-1').getByRole('radio');
+  await expect(takes).toHaveCount(1);
+  await page.keyboard.press('n');
+  await expect(takes).toHaveCount(2, { timeout: 90_000 });
+  await expect(takes.nth(1)).toBeChecked();
+  await page.getByTestId('turn-1').locator('button').first().focus();
+  await page.keyboard.press('[');
+  await expect(takes.nth(0)).toBeChecked();
+  await page.keyboard.press(']');
+  await expect(takes.nth(1)).toBeChecked();
+  await expect.poll(async () => (await regionsOf(page)).map((r) => r.label)).toEqual(['Ryan', 'Vivian', 'Ryan']); // the new take keeps its speaker
+
   // A gap edit, saved with the project.
   await page.getByTestId('gap-1').fill('800');
   await page.getByTestId('project-save').click();
@@ -110,6 +127,8 @@ test('regions are named and coloured by speaker, fit to width, marked stale, and
   await expect.poll(async () => (await regionsOf(page)).map((r) => r.label)).toEqual(['Ryan', 'Vivian', 'Ryan']);
   expect(await regionsOf(page)).toEqual(regions);
   await expect(page.getByTestId('gap-1')).toHaveValue('800');
+  await expect(takes).toHaveCount(2);
+  await expect(takes.nth(1)).toBeChecked();
   await expect(page.getByTestId('timeline-stale')).toHaveCount(0);
   await shoot(page, 'timeline-reopened', (n) => testInfo.outputPath(n));
 });

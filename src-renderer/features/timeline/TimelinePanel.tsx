@@ -5,7 +5,7 @@
  * (TurnTakes.tsx), exports (any AudioFormat through main's encoders, or float WAV here), and the
  * processing trace.
  */
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useStudioStore } from '../../store/store';
 import { Waveform, type WaveformSelection } from '../../components/Waveform';
 import { downloadBytes, encodeWav, type WavSampleFormat } from '../../components/wav-encode';
@@ -16,6 +16,7 @@ import { timelinePlayer } from './timeline-player';
 import { TraceTable } from './TraceTable';
 import { fitZoomPxPerS, speakerRegions, staleAudioReason, turnVoice } from './speaker-regions';
 import { editForRegionDrop } from './region-edits';
+import { TURN_KEYS_HINT, steppedTakeId, turnKeyAction } from './turn-keys';
 import { speakerDisplayName, voiceDisplayName } from '../voice-library/voice-names';
 import { exportAudioFile } from './export-actions';
 import { withChosenTakeSync } from '../library/library-actions';
@@ -81,6 +82,30 @@ export function TimelinePanel() {
     return speakerRegions(composed.regions, composed.sampleRateHz, voiceOf, displayName).map((r) => ({ ...r, editable: true, title: `${r.title}: drag the name to move the gap before it, an edge to trim` }));
   }, [composed, baseLayout, turns, baseClip, fallbackVoice, savedVoices]);
   const setTurnEdit = useStudioStore((s) => s.setTurnEdit);
+  const chooseTake = useStudioStore((s) => s.chooseTake);
+  const revertTake = useStudioStore((s) => s.revertTake);
+  // A turn's own keys, from anywhere in its block but a field (turn-keys.ts).
+  const onTurnKey = (e: KeyboardEvent<HTMLOListElement>) => {
+    const target = e.target as HTMLElement;
+    const block = target.closest<HTMLElement>('.turn-block');
+    const action = turnKeyAction(e);
+    if (!block || !action || target.closest('input, textarea, select, [contenteditable="true"]')) return;
+    const turn = turns.find((t) => `turn-${t.turnIndex}` === block.getAttribute('data-testid'));
+    if (!turn) return;
+    e.preventDefault();
+    if (action.kind === 'play') {
+      const region = composed?.regions.find((r) => r.turnIndex === turn.turnIndex);
+      if (region && composed) timelinePlayer.current?.playRange(region.startSample / composed.sampleRateHz, region.endSample / composed.sampleRateHz);
+    } else if (action.kind === 'new-take') {
+      // The block's own New take, with the seed choice made there.
+      block.querySelector<HTMLButtonElement>(`[data-testid="regenerate-${turn.turnIndex}"]`)?.click();
+    } else if (action.kind === 'revert') {
+      if (turn.previousTakeId) void withChosenTakeSync(() => revertTake(turn.turnIndex));
+    } else {
+      const takeId = steppedTakeId(turn, action.step);
+      if (takeId) void withChosenTakeSync(() => chooseTake(turn.turnIndex, takeId));
+    }
+  };
   const onRegionDrop = (id: string, toStartS: number, toEndS: number) => {
     const i = regions.findIndex((r) => r.id === id);
     if (i < 0 || !composed) return;
@@ -218,7 +243,8 @@ export function TimelinePanel() {
           <span className="muted">Drag across the waveform to select a stretch to play or loop; click to seek (or focus it: arrows seek, Space plays).</span>
         )}
       </div>
-      <ol className="turn-blocks" aria-label="Turns">
+      <p className="hint" data-testid="turn-keys-hint">{TURN_KEYS_HINT}</p>
+      <ol className="turn-blocks" aria-label="Turns" aria-keyshortcuts="1 2 3 4 5 6 7 8 9 P N R [ ]" onKeyDown={onTurnKey}>
         {turns.map((turn) => {
           const region = composed.regions.find((r) => r.turnIndex === turn.turnIndex) ?? null;
           return (

@@ -2,7 +2,8 @@
  * Studio shortcuts, scoped to where they act: Ctrl/Cmd+Enter generates on the Timeline (refused,
  * saying why, while the SSML has problems) or speaks on the Speak screen, and does nothing elsewhere; Space plays
  * or pauses the timeline, Esc cancels running generations and Ctrl/Cmd+Z / Shift+Z (or Y) undo and
- * redo timeline edits (take choices in the Library too), all only when no text field has focus.
+ * redo timeline edits (take choices in the Library too), and 1–9 go to that turn's block on the
+ * Timeline (whose own keys act on it: turn-keys.ts), all only when no text field has focus.
  */
 import { useEffect } from 'react';
 import { useStudioStore } from '../../store/store';
@@ -10,6 +11,7 @@ import { speak } from '../speak/speak-actions';
 import { cancelAll, requestGenerate } from './generate-actions';
 import { timelinePlayer } from './timeline-player';
 import { withChosenTakeSync } from '../library/library-actions';
+import { turnForDigit } from './turn-keys';
 
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -40,6 +42,15 @@ export function useStudioKeys(): void {
       } else if (e.key === 'Escape') {
         if (isTyping(e.target)) return; // Esc in a field (the project name, a search box) is that field's business
         void cancelAll();
+      } else if (/^[1-9]$/.test(e.key) && !isTyping(e.target)) {
+        const s = useStudioStore.getState();
+        const index = s.area === 'timeline' ? turnForDigit(e, s.turns.length) : null;
+        const block = index === null ? null : document.querySelector<HTMLElement>(`[data-testid="turn-${s.turns[index].turnIndex}"]`);
+        if (!block) return;
+        e.preventDefault();
+        // Focus lands on the block's first button (Play in place), where the turn's keys act.
+        block.querySelector<HTMLElement>('button')?.focus();
+        block.scrollIntoView?.({ block: 'nearest' });
       } else if (e.key === ' ' && !isTyping(e.target) && !(e.target as HTMLElement | null)?.closest?.('button')) {
         if (timelinePlayer.current) {
           e.preventDefault();
