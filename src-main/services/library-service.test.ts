@@ -7,6 +7,7 @@ import path from 'node:path';
 import { LibraryService } from './library-service';
 import { encodeWav } from '../audio/wav-encode';
 import { newClip } from '../library/testing/new-clip';
+import { newClipSchema } from '../api/schemas';
 
 
 describe('LibraryService', () => {
@@ -20,6 +21,16 @@ describe('LibraryService', () => {
   afterEach(() => {
     lib.dispose();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps each turn's voice stored with its span, so a re-open names every speaker", async () => {
+    const turnSpans = [
+      { turnIndex: 0, startSample: 0, endSample: 2, voice: 'ryan' },
+      { turnIndex: 1, startSample: 2, endSample: 4, voice: 'vivian' },
+    ];
+    const rec = await lib.saveClip(newClip({ inputFormat: 'ssml', turnSpans, voices: ['ryan', 'vivian'] }), new Float32Array(4));
+    expect(lib.getClip(rec.id).turnSpans).toEqual(turnSpans);
+    expect(newClipSchema.safeParse(newClip({ turnSpans })).success).toBe(true); // what the channel accepts
   });
 
   it('stores a clip with its metadata and reads back the exact samples', async () => {
