@@ -6,7 +6,8 @@
  */
 import { meanOccupancy } from '../telemetry/interval-occupancy';
 import type { GpuSample } from '../telemetry/nvidia-smi-parser';
-import { percentile, summariseLatencies } from '../telemetry/percentile';
+import { percentile } from '../../src-shared/percentile';
+import { summariseLatencies } from '../telemetry/percentile';
 import { timeWeightedMean } from '../telemetry/time-weighted-mean';
 import type { ClosedMeasurement, OutcomeCounts, RequestSample, StatusSample } from './run-record';
 

@@ -7,6 +7,7 @@
  */
 import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 import { StudioError } from '../../src-shared/errors';
+import { percentileOrNull } from '../../src-shared/percentile';
 import type { BenchPassRow, BenchRunInput, BenchRunView, BenchSample, BenchSummaryRow, BenchWorkload } from '../../src-shared/contract/bench';
 import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import { runBenchmark } from '../bench/run-benchmark';
@@ -149,11 +150,6 @@ export const BENCH_SAMPLE_INTERVAL_MS = 250;
 /** Live req/s and audio-s/s count completions in this trailing window. */
 export const BENCH_RATE_WINDOW_MS = 5_000;
 
-function percentile(sorted: number[], q: number): number | null {
-  if (sorted.length === 0) return null;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
-
 /** Wraps a target so the dashboard sees every completion live (the record has them only at the end). */
 function observeTarget(target: BenchTarget, seen: { inFlight: number; done: { atMs: number; latencyMs: number; audioMs: number }[] }): BenchTarget {
   return {
@@ -210,7 +206,7 @@ export function createProtocolBenchRunner(host: BenchHostPort, savedVoicesFor: (
         const nowMs = performance.now();
         const recent = seen.done.filter((d) => d.atMs >= nowMs - BENCH_RATE_WINDOW_MS);
         const spanS = Math.min(BENCH_RATE_WINDOW_MS, nowMs - originMs) / 1000;
-        const latencies = recent.map((d) => d.latencyMs).sort((a, b) => a - b);
+        const latencies = recent.map((d) => d.latencyMs);
         void host
           .call('status', {})
           .catch(() => null)
@@ -223,8 +219,8 @@ export function createProtocolBenchRunner(host: BenchHostPort, savedVoicesFor: (
               phase: p && ['warmup', 'golden', 'fill', 'window', 'drain', 'done'].includes(p.phase) ? (p.phase as BenchSample['phase']) : 'warmup',
               reqPerS: spanS > 0 ? recent.length / spanS : 0,
               audioSecondsPerS: spanS > 0 ? recent.reduce((n, d) => n + d.audioMs, 0) / 1000 / spanS : 0,
-              latencyP50Ms: percentile(latencies, 0.5),
-              latencyP95Ms: percentile(latencies, 0.95),
+              latencyP50Ms: percentileOrNull(latencies, 0.5),
+              latencyP95Ms: percentileOrNull(latencies, 0.95),
               queueDepth: status?.queueDepth ?? 0,
               numOutstanding: seen.inFlight,
               gpuUtilPct: lastGpu?.utilizationGpuPct ?? null,

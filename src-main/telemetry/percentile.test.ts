@@ -1,13 +1,12 @@
-// Unit tests for latency percentiles (linear interpolation between closest ranks).
+// Unit tests for latency summaries (percentiles by the one rule of src-shared/percentile.ts).
 import { describe, expect, it } from 'vitest';
-import { percentile, summariseLatencies } from './percentile';
+import { summariseLatencies } from './percentile';
 
-describe('percentile', () => {
-  it('interpolates between closest ranks like numpy', () => {
+describe('summariseLatencies', () => {
+  it('interpolates its median and p95 between closest ranks', () => {
     // [10,20,30,40]: median rank 1.5 → 25; p95 rank 2.85 → 30 + 0.85 × 10 = 38.5
-    expect(percentile([40, 10, 30, 20], 0.5)).toBe(25);
-    expect(percentile([40, 10, 30, 20], 0.95)).toBeCloseTo(38.5, 10);
-    expect(percentile([7], 0.99)).toBe(7);
+    expect(summariseLatencies([40, 10, 30, 20])).toMatchObject({ medianMs: 25, maxMs: 40 });
+    expect(summariseLatencies([40, 10, 30, 20])!.p95Ms).toBeCloseTo(38.5, 10);
   });
 
   it('summarises mean, median, p95, p99 and max', () => {

@@ -1,7 +1,9 @@
 /**
- * Percentiles and simple summaries of latency samples (linear interpolation between closest
- * ranks, numpy's default), so every report computes p50/p95/p99 the same way. Pure.
+ * Simple summaries of latency samples; the percentiles follow the studio's one rule
+ * (src-shared/percentile.ts: linear interpolation between closest ranks, numpy's default), which the
+ * live bench dashboard and the run comparison read too. Pure.
  */
+import { percentile } from '../../src-shared/percentile';
 
 export interface LatencySummary {
   numSamples: number;
@@ -10,16 +12,6 @@ export interface LatencySummary {
   p95Ms: number;
   p99Ms: number;
   maxMs: number;
-}
-
-/** The q-quantile (q in [0, 1]) of values; NaN for an empty list. */
-export function percentile(values: readonly number[], q: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = q * (sorted.length - 1);
-  const lower = Math.floor(rank);
-  const upper = Math.ceil(rank);
-  return sorted[lower] + (sorted[upper] - sorted[lower]) * (rank - lower);
 }
 
 export function summariseLatencies(valuesMs: readonly number[]): LatencySummary | null {

@@ -7,6 +7,7 @@
 import { memo, type ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { BenchRunView } from '../../../src-shared/contract/bench';
+import { percentileOrNull } from '../../../src-shared/percentile';
 import { compareRuns } from './BenchTables';
 
 export interface CompareChartPoint {
@@ -20,16 +21,9 @@ export interface CompareChartPoint {
   bP95S: number | null;
 }
 
-function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((x, y) => x - y);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
 function p95Of(run: BenchRunView, workload: string, numClients: number): number | null {
   const variant = run.input.variants[0]?.name;
-  return median(run.passes.filter((p) => p.workload === workload && p.numClients === numClients && p.valid && (variant === undefined || p.variant === variant)).map((p) => p.latencyP95S));
+  return percentileOrNull(run.passes.filter((p) => p.workload === workload && p.numClients === numClients && p.valid && (variant === undefined || p.variant === variant)).map((p) => p.latencyP95S), 0.5);
 }
 
 export function compareChartData(a: BenchRunView, b: BenchRunView): CompareChartPoint[] {
