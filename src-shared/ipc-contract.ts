@@ -89,7 +89,3 @@ export interface StudioBridge {
 export function isChannel(name: unknown): name is Channel {
   return typeof name === 'string' && CHANNEL_NAMES.includes(name);
 }
-
-export function isEventName(name: unknown): name is EventName {
-  return typeof name === 'string' && EVENT_NAMES.includes(name);
-}

@@ -194,8 +194,6 @@ export interface ModelInfo {
   modelHash: string;
 }
 
-export type RequestState = 'waiting' | 'running' | 'finished' | 'cancelled' | 'failed';
-
 export interface EngineStatus {
   state: 'starting' | 'ready' | 'failed' | 'restarting' | 'draining';
   /** Studio version plus graph builder version of the loaded model ('' before one is loaded). */

@@ -29,7 +29,3 @@ export function samplesToMs(numSamples: number, sampleRateHz: number): Ms {
 export function dbToLinear(gainDb: number): number {
   return Math.pow(10, gainDb / 20);
 }
-
-export function linearToDb(gain: number): number {
-  return 20 * Math.log10(gain);
-}

@@ -10,8 +10,6 @@ import type { ClipQuery, ClipRecord } from '../../src-shared/contract/library';
 
 /** The library migration that creates the clips table. */
 export const CLIPS_MIGRATION_VERSION = 2;
-/** The migration that adds the voices and favourite columns. */
-export const CLIP_META_MIGRATION_VERSION = 3;
 /** The migration that adds takes (take_of_clip_id, take_turn_index, chosen_takes_json). */
 export const CLIP_TAKES_MIGRATION_VERSION = 4;
 

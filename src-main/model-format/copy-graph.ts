@@ -1,7 +1,7 @@
 /**
  * Weightless ONNX graphs over device tensors. The copy graph (x_i → Identity → y_i, any shape), run on
  * a GPU session whose outputs stay on the host, downloads device-resident tensors through ORT's own
- * copy instead of Tensor.getData(), which aborted the process on WebGPU in onnxruntime-node 1.30.
+ * copy instead of Tensor.getData(), which aborted the process on WebGPU in onnxruntime-node 1.29.0 (the pinned version).
  * The regroup graph builds a talker KV group from resident groups without leaving the device, and
  * the row-gather graph does the same for the streaming codec's carried state.
  */

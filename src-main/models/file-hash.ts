@@ -23,14 +23,6 @@ export async function sha256File(filePath: string, onBytes?: (numBytes: number) 
   return hash.digest('hex');
 }
 
-/** git's object id for a blob: sha1("blob <size>\0" + content). */
-export async function gitBlobSha1File(filePath: string, sizeBytes: number): Promise<string> {
-  const hash = createHash('sha1');
-  hash.update(`blob ${sizeBytes}\0`);
-  await hashFileInto(hash, filePath);
-  return hash.digest('hex');
-}
-
 export function gitBlobSha1(content: Uint8Array): string {
   return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
 }

@@ -38,7 +38,7 @@ describe('electron-builder configuration', () => {
   it('builds AppImage + deb, NSIS and dmg with the native modules unpacked and no rebuild step', () => {
     expect((config.linux as { target: string[] }).target).toEqual(['AppImage', 'deb']);
     expect((config.win as { target: string[] }).target).toEqual(['nsis']);
-    // onnxruntime-node 1.30 ships macOS binaries for arm64 only.
+    // onnxruntime-node 1.29.0 (the pinned version) ships macOS binaries for arm64 only.
     expect((config.mac as { target: unknown }).target).toEqual([{ target: 'dmg', arch: ['arm64'] }]);
     expect(config.npmRebuild).toBe(false); // no Electron headers download, no compiler: nothing native needs Electron's ABI
     expect(config.asarUnpack).toEqual(expect.arrayContaining(['**/node_modules/onnxruntime-node/bin/**', '**/*.node']));

@@ -19,7 +19,7 @@ import type { OrtTalkerOptions } from '../models/talker';
 
 /**
  * A downloader for device-resident tensors: one run of a copy graph on `provider` whose outputs stay
- * on the host (Tensor.getData() on a WebGPU tensor aborted the process in onnxruntime-node 1.30).
+ * on the host (Tensor.getData() on a WebGPU tensor aborted the process in onnxruntime-node 1.29.0, the pinned version).
  */
 async function copySessionDownloader(count: number, elemType: 'float32' | 'float16', provider: ProviderName): Promise<{ download: TensorDownloader; release: () => Promise<void> }> {
   const session = await createSession(buildCopyGraph(count, elemType, 4), { provider, intraOpNumThreads: 1 });

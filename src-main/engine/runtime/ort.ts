@@ -89,8 +89,3 @@ export async function disposeSession(session: OrtSession): Promise<void> {
 export function disposeTensor(t: OrtTensor): void {
   if (t.location === 'gpu-buffer') t.dispose();
 }
-
-/** A tensor's values on the host: CPU tensors as they are, gpu-buffer tensors downloaded. */
-export async function readTensorData(t: OrtTensor): Promise<ArrayLike<number>> {
-  return (t.location === 'cpu' ? t.data : await t.getData()) as ArrayLike<number>;
-}
