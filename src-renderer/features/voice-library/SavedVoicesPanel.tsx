@@ -1,5 +1,6 @@
 /**
- * The voice library on the Speak screen: clone a voice from a clip (Base models) or design one from a
+ * The voice library on the Speak screen: clone a voice from a clip (Base models; the clip picked or
+ * recorded from the microphone, and heard before cloning: ReferenceClip.tsx) or design one from a
  * description (VoiceDesign), each saved under a name; the saved voices to use, rename or delete (with
  * a confirm and an undo). When the loaded model cannot make a kind of voice, it says which to pull.
  */
@@ -7,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { VOICE_MODEL_KINDS, type SavedVoice } from '../../../src-shared/contract/voices';
 import { useStudioStore } from '../../store/store';
 import { savedVoiceMismatch, speakableSavedVoices } from './voice-fit';
+import { MicRecorder, ReferenceClipPlayer } from './ReferenceClip';
 import { cloneVoiceFromFile, deleteVoiceWithUndo, designVoice, loadSavedVoices, renameVoice, undoVoiceDelete } from './voice-library-actions';
 
 /** The option label of a saved voice in a speaker picker. */
@@ -128,6 +130,8 @@ export function SavedVoicesPanel() {
           >
             <input aria-label="Name of the cloned voice" data-testid="voice-clone-name" placeholder="Name, e.g. Anna" value={cloneName} maxLength={64} onChange={(e) => setCloneName(e.target.value)} />
             <input aria-label="Reference clip (WAV, MP3, FLAC or Ogg)" data-testid="voice-clone-file" type="file" accept="audio/*,.wav,.mp3,.flac,.ogg,.opus" onChange={(e) => setCloneFile(e.target.files?.[0] ?? null)} />
+            <MicRecorder onRecorded={setCloneFile} disabled={busy !== null} />
+            {cloneFile && <ReferenceClipPlayer file={cloneFile} />}
             <textarea
               aria-label="What the clip says (optional)"
               data-testid="voice-clone-text"
