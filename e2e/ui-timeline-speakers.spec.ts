@@ -32,6 +32,7 @@ async function regionsOf(page: Page): Promise<{ label: string; color: string }[]
 async function shoot(page: Page, name: string, outputPath: (name: string) => string): Promise<void> {
   for (const viewport of [{ width: 1024, height: 700 }, { width: 1440, height: 900 }]) {
     await page.setViewportSize(viewport);
+    await page.getByTestId('zoom-fit').click(); // the whole clip at this width
     await page.getByTestId('waveform').scrollIntoViewIfNeeded();
     await page.screenshot({ path: outputPath(`${name}-${viewport.width}x${viewport.height}.png`), fullPage: true });
   }
@@ -109,7 +110,10 @@ test('regions are named and coloured by speaker, fit to width, marked stale, and
   await expect(page.locator('.waveform-wrap')).toHaveAttribute('data-stale', 'true');
   await shoot(page, 'timeline-stale', (n) => testInfo.outputPath(n));
 
-  // A new project, then Re-open from the Library: the saved project comes back as it was.
+  // A new project, then Re-open from the Library (zoomed in, in a narrower window): the saved project comes back as it was, fitted.
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  await page.setViewportSize({ width: 1024, height: 700 });
   await page.getByTestId('project-new').click();
   const confirm = page.getByTestId('project-confirm');
   if (await confirm.isVisible().catch(() => false)) await confirm.getByRole('button', { name: 'Discard and start new' }).click();
@@ -126,6 +130,7 @@ test('regions are named and coloured by speaker, fit to width, marked stale, and
   await expect(page.getByLabel('Project name')).toHaveValue(`Speakers ${MARK}`);
   await expect.poll(async () => (await regionsOf(page)).map((r) => r.label)).toEqual(['Ryan', 'Vivian', 'Ryan']);
   expect(await regionsOf(page)).toEqual(regions);
+  await expect.poll(overflowPx, { message: 'a re-opened clip wider than the view is fitted to it' }).toBeLessThanOrEqual(1);
   await expect(page.getByTestId('gap-1')).toHaveValue('800');
   await expect(takes).toHaveCount(2);
   await expect(takes.nth(1)).toBeChecked();

@@ -5,7 +5,7 @@
  * (TurnTakes.tsx), exports (any AudioFormat through main's encoders, or float WAV here), and the
  * processing trace.
  */
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useStudioStore } from '../../store/store';
 import { Waveform, type WaveformSelection } from '../../components/Waveform';
 import { downloadBytes, encodeWav, type WavSampleFormat } from '../../components/wav-encode';
@@ -118,6 +118,15 @@ export function TimelinePanel() {
   };
   const speakers = useMemo(() => [...new Map(regions.map((r) => [r.speaker, r])).values()], [regions]);
   const stale = staleAudioReason({ text: editorText, format: editorFormat }, baseClip);
+  // A clip shown for the first time (generated or re-opened) that is wider than the view is fitted to it; never zoomed in.
+  const fittedClipId = useRef<string | null>(null);
+  useEffect(() => {
+    if (!composed || !baseLayout || fittedClipId.current === baseLayout.clipId) return;
+    fittedClipId.current = baseLayout.clipId;
+    const widthPx = (waveHost.current?.clientWidth ?? 0) - 4;
+    const durationS = composed.pcm.length / composed.sampleRateHz;
+    if (widthPx > 0 && durationS * zoom > widthPx) setZoom(fitZoomPxPerS(widthPx, durationS, { min: MIN_ZOOM_PX_PER_S, max: MAX_ZOOM_PX_PER_S }));
+  }, [composed, baseLayout, zoom, setZoom]);
   const markers = useMemo(() => marks.map((m) => ({ name: m.name, timeS: m.timeMs / 1000 })), [marks]);
 
   if (!baseLayout) {
