@@ -1,7 +1,8 @@
 /**
  * The voice library as a user meets it: with the CustomVoice test model the Speak screen says which
  * checkpoint cloning needs; a tiny synthetic Base checkpoint (written here, imported and built on the
- * Models page) clones a voice in-context from an MP3 clip picked in the file field and its transcript; the saved voice speaks from
+ * Models page) clones a voice in-context from an MP3 clip picked in the file field (heard first in its
+ * player; recording from the microphone is offered) and its transcript; the saved voice speaks from
  * the Speak screen and appears in the HTTP API's GET /v1/voices (and speaks there by id); a delete
  * asks first and can be undone. Leaves the host on the embedded model for the specs after it.
  */
@@ -51,6 +52,11 @@ test('import a clip, save a voice, speak with it, and find it in /v1/voices', as
   await page.getByTestId('voice-clone').locator('summary').click();
   await page.getByTestId('voice-clone-name').fill('Anna E2E');
   await page.getByTestId('voice-clone-file').setInputFiles({ name: 'anna.mp3', mimeType: 'audio/mpeg', buffer: readFileSync(CLIP) });
+  // The clip can be heard before it is cloned; its length is read from the file.
+  await expect(page.getByLabel('Play the reference clip')).toHaveAttribute('src', /^blob:/);
+  await expect(page.getByTestId('voice-clone-reference')).toContainText(/anna\.mp3 · \d+\.\d s/);
+  // Loopback is a secure page: Chromium offers to record from the microphone here.
+  await expect(page.getByTestId('voice-record-start')).toBeEnabled();
   await page.getByTestId('voice-clone-text').fill('A steady tone for two seconds.'); // the transcript: in-context cloning
   await page.getByTestId('voice-clone-save').click();
   const saved = page.getByTestId('saved-voice-list').locator('li', { hasText: 'Anna E2E' });
