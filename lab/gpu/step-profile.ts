@@ -67,10 +67,10 @@ function boundStats(stage: unknown, depth = 0): Record<string, unknown> | null {
   return boundStats(Reflect.get(stage, 'inner'), depth + 1) ?? boundStats(Reflect.get(stage, 'options'), depth + 1) ?? boundStats(Reflect.get(stage, 'boundDecode'), depth + 1);
 }
 
-function diffRuns(after: Record<string, unknown> | null, before: Record<string, unknown> | null, numSteps: number): Record<string, number> | null {
+function diffRuns(after: Record<string, unknown> | null, before: Record<string, unknown> | null, numSteps: number, key: 'msInRuns' | 'bytesInRuns' = 'msInRuns'): Record<string, number> | null {
   if (!after) return null;
-  const a = after.msInRuns as Record<string, number>;
-  const b = (before?.msInRuns as Record<string, number> | undefined) ?? {};
+  const a = after[key] as Record<string, number>;
+  const b = (before?.[key] as Record<string, number> | undefined) ?? {};
   return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, round((v - (b[k] ?? 0)) / numSteps)]));
 }
 
@@ -120,6 +120,12 @@ async function engineProfile(config: Record<string, unknown>): Promise<Record<st
           talker: diffRuns(boundStats(st.talker), bound.talker, steps),
           codePredictor: diffRuns(boundStats(st.codePredictor), bound.codePredictor, steps),
           codec: diffRuns(boundStats(st.codec), bound.codec, steps),
+        },
+        // host bytes copied in and out per step (talker KV rows, logits, codec PCM and state): issue 42's copy count
+        boundBytesPerStep: {
+          talker: diffRuns(boundStats(st.talker), bound.talker, steps, 'bytesInRuns'),
+          codePredictor: diffRuns(boundStats(st.codePredictor), bound.codePredictor, steps, 'bytesInRuns'),
+          codec: diffRuns(boundStats(st.codec), bound.codec, steps, 'bytesInRuns'),
         },
       };
       console.log(JSON.stringify({ config, [`streams${n}`]: out[`streams${n}`] }));

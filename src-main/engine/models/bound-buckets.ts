@@ -26,6 +26,8 @@ export interface BoundBucketStats {
   numRuns: number;
   /** Wall milliseconds spent in each kind of run (where a bound step's time goes). */
   msInRuns: Record<BoundRunKind, number>;
+  /** Host bytes each kind of run copied in or out (0 for the step itself): what crosses between host and device. */
+  bytesInRuns: Record<BoundRunKind, number>;
   /** Runs whose state buffers were first staged from the host record (other rows or lengths in the bucket; 0 in stages without state). */
   numRunsStaged: number;
   numBuckets: number;
@@ -41,6 +43,7 @@ export class BoundBuckets<B, K extends string> {
   private numRuns = 0;
   private numRunsStaged = 0;
   private readonly msInRuns: Record<BoundRunKind, number> = { upload: 0, step: 0, download: 0, stage: 0 };
+  private readonly bytesInRuns: Record<BoundRunKind, number> = { upload: 0, step: 0, download: 0, stage: 0 };
 
   private constructor(
     private readonly steps: GraphSessions,
@@ -83,8 +86,9 @@ export class BoundBuckets<B, K extends string> {
     return lruEntryAsync(this.buckets, key, this.maxBuckets, this.steps, open, this.release, graphsPerBucket);
   }
 
-  /** Awaits one native run, adding its wall time to its kind's total. */
-  async timed<T>(kind: BoundRunKind, run: () => Promise<T>): Promise<T> {
+  /** Awaits one native run, adding its wall time (and the host bytes it copies) to its kind's totals. */
+  async timed<T>(kind: BoundRunKind, run: () => Promise<T>, numBytes = 0): Promise<T> {
+    this.bytesInRuns[kind] += numBytes;
     const startedMs = performance.now();
     try {
       return await run();
@@ -104,7 +108,7 @@ export class BoundBuckets<B, K extends string> {
   }
 
   stats(): BoundBucketStats {
-    return { numRuns: this.numRuns, msInRuns: { ...this.msInRuns }, numRunsStaged: this.numRunsStaged, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId - FIRST_GPU_GRAPH_ID, numSessions: this.steps.numOpen };
+    return { numRuns: this.numRuns, msInRuns: { ...this.msInRuns }, bytesInRuns: { ...this.bytesInRuns }, numRunsStaged: this.numRunsStaged, numBuckets: this.buckets.size, numGraphIds: this.nextGraphId - FIRST_GPU_GRAPH_ID, numSessions: this.steps.numOpen };
   }
 
   async dispose(): Promise<void> {
@@ -162,4 +166,14 @@ export function lruEntry<T>(entries: Map<string, T>, key: string, max: number, o
   const opened = open();
   entries.set(key, opened);
   return opened;
+}
+
+/** The bytes of the host sides of these buffers or views (a device buffer without a host side counts 0). */
+export function hostBytes(...items: unknown[]): number {
+  let n = 0;
+  for (const item of items) {
+    const view = item && typeof item === 'object' && !ArrayBuffer.isView(item) ? (item as { host?: unknown }).host : item;
+    if (ArrayBuffer.isView(view)) n += view.byteLength;
+  }
+  return n;
 }

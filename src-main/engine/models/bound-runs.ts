@@ -8,7 +8,7 @@
  */
 import { buildTypedCopyGraph, copyInputName, copyOutputName } from '../../model-format/copy-graph';
 import type { HostTensorData, StageBinding, StageBuffer, TensorDtype } from '../runtime/runtime';
-import { BoundBuckets, type BoundBucketStats, type BoundSetup } from './bound-buckets';
+import { BoundBuckets, hostBytes, type BoundBucketStats, type BoundSetup } from './bound-buckets';
 import type { BindableSession } from './graph-sessions';
 
 export interface BoundIo {
@@ -63,9 +63,9 @@ export class BoundRuns {
     const b = await this.bucket(dims);
     write(b.inputs);
     const [step, upload, download] = b.bindings;
-    await this.buckets.timed('upload', () => upload.run());
+    await this.buckets.timed('upload', () => upload.run(), hostBytes(...Object.values(b.inputs)));
     await this.buckets.timed('step', () => step.run({ gpuGraphId: b.graphId }));
-    await this.buckets.timed('download', () => download.run());
+    await this.buckets.timed('download', () => download.run(), hostBytes(...Object.values(b.outputs)));
     this.buckets.ran();
     return b.outputs;
   }

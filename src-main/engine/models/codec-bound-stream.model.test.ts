@@ -70,6 +70,9 @@ describe('BoundCodecStream (tiny, CPU, C-API adapter)', () => {
         expect(stats.numSequences).toBe(3);
         // every kind of native run was timed: inputs, step, outputs, and the stagings counted above
         for (const kind of ['upload', 'step', 'download', 'stage'] as const) expect(stats.msInRuns[kind], kind).toBeGreaterThan(0);
+        // host bytes: the step copies nothing; uploads carry the codes and mask, downloads the PCM and states
+        expect(stats.bytesInRuns.step).toBe(0);
+        for (const kind of ['upload', 'download', 'stage'] as const) expect(stats.bytesInRuns[kind], kind).toBeGreaterThan(0);
         bound.releaseStream(3);
         expect(bound.stats().numSequences).toBe(2);
         const missing = await bound.decodeStreamBatch([{ sequenceId: 3, window: window(3, 10, 1), numDecodedFrames: 10 }]).catch((err: unknown) => err);

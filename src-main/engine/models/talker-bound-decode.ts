@@ -17,7 +17,7 @@ import { pastName, presentName } from '../kv/kv-store';
 import type { StageBinding, StageBuffer } from '../runtime/runtime';
 import { float16BitsToFloat32, float32ToFloat16Bits } from '../../model-format/float-bits';
 import type { ActivationDtype } from './activations';
-import { BoundBuckets, type BoundBucketStats, type BoundSetup } from './bound-buckets';
+import { BoundBuckets, hostBytes, type BoundBucketStats, type BoundSetup } from './bound-buckets';
 import type { BindableSession } from './graph-sessions';
 import type { TalkerInput, TalkerOutput } from './stages';
 
@@ -95,9 +95,9 @@ export class BoundTalkerDecode {
     if (b.holds !== holds) await this.stage(b, rows);
     b.holds = '';
     this.writeStep(b, rows, positions);
-    await this.buckets.timed('upload', () => b.upload.run());
+    await this.buckets.timed('upload', () => b.upload.run(), hostBytes(b.embeds, b.positions, b.bias, b.write));
     await this.buckets.timed('step', () => b.decode.run({ gpuGraphId: b.graphId }));
-    await this.buckets.timed('download', () => b.download.run());
+    await this.buckets.timed('download', () => b.download.run(), hostBytes(b.logits, b.hidden, ...b.newRows));
     this.buckets.ran();
     const newRows = b.newRows.map((buf) => buf.host as ArrayLike<number>);
     for (let row = 0; row < numReal; row++) this.pool.write(rows[row].sequenceId, newRows, row, 1, positions[row], positions[row] + 1, positions[row]);
@@ -142,11 +142,14 @@ export class BoundTalkerDecode {
     const binding = this.buckets.copies.kv.bind();
     try {
       const dims = [rows.length, this.pool.dims.numKvHeads, b.capacity, this.pool.dims.headDim];
+      let numBytes = 0;
       views.forEach((view, i) => {
-        (binding.input(copyInputName(i), this.dtype, dims).host as Float32Array | Uint16Array).set(view as never);
+        const host = binding.input(copyInputName(i), this.dtype, dims).host as Float32Array | Uint16Array;
+        host.set(view as never);
+        numBytes += host.byteLength;
         binding.attach(copyOutputName(i), b.kv[i], 'output');
       });
-      await this.buckets.timed('stage', () => binding.run());
+      await this.buckets.timed('stage', () => binding.run(), numBytes);
     } finally {
       binding.release();
     }
