@@ -8,6 +8,7 @@
 import type { BenchPassRow, BenchRunView } from '../../../src-shared/contract/bench';
 import { ColumnHeads, type ColumnHead } from '../../components/ColumnHeads';
 import { shortWindowWarning, summarySourceNote } from './window-check';
+import { benchRunName } from './run-name';
 
 /** One row of a two-run comparison; req/s of the first variant of each run, ranges over its passes. */
 export interface CompareRow {
@@ -122,7 +123,7 @@ export function BenchTables({ run }: { run: BenchRunView }) {
       )}
       <div className="table-scroll">
       <table className="bench-table" data-testid="bench-summary">
-        <caption>Summary · {run.runId} · {run.status}</caption>
+        <caption title={run.runId}>Summary · {benchRunName(run)} · {run.status}</caption>
         <ColumnHeads columns={['Workload', 'Clients', 'Before req/s', 'After req/s', 'Throughput change', 'Pass change range', 'Completed before / after']} />
         <tbody>
           {run.summary.map((r) => (

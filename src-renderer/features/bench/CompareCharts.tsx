@@ -9,6 +9,7 @@ import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, To
 import type { BenchRunView } from '../../../src-shared/contract/bench';
 import { percentileOrNull } from '../../../src-shared/percentile';
 import { compareRuns } from './BenchTables';
+import { evenTicks, formatTick } from '../../components/even-ticks';
 
 export interface CompareChartPoint {
   label: string;
@@ -42,7 +43,8 @@ const A_COLOR = '#2f6fed';
 const B_COLOR = '#ef6c00';
 
 /** One A-against-B bar chart card; the bars come as children. */
-function CompareFigure({ testId, title, label, data, children }: { testId: string; title: string; label: string; data: CompareChartPoint[]; children: ReactNode }) {
+function CompareFigure({ testId, title, label, data, maxValue, children }: { testId: string; title: string; label: string; data: CompareChartPoint[]; maxValue: number; children: ReactNode }) {
+  const y = evenTicks(0, maxValue, 5);
   return (
     <figure className="chart" data-testid={testId} data-num-points={data.length} aria-label={`${label}, run A against run B, ${data.length} workloads`}>
       <h3>{title}</h3>
@@ -50,7 +52,7 @@ function CompareFigure({ testId, title, label, data, children }: { testId: strin
         <BarChart data={data} margin={{ top: 4, right: 8, bottom: 4, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
           <XAxis dataKey="label" />
-          <YAxis width={44} />
+          <YAxis width={44} domain={y.domain} ticks={y.ticks} interval={0} tickFormatter={(v: number) => formatTick(v, y.step)} />
           <Tooltip isAnimationActive={false} />
           <Legend />
           {children}
@@ -63,9 +65,12 @@ function CompareFigure({ testId, title, label, data, children }: { testId: strin
 export const CompareCharts = memo(function CompareCharts({ a, b }: { a: BenchRunView; b: BenchRunView }) {
   const data = compareChartData(a, b);
   if (data.length === 0) return null;
+  // Each axis from 0 to an even tick above its tallest bar (with its error bar).
+  const maxReqPerS = Math.max(0, ...data.flatMap((d) => [d.aReqPerS + d.aRange[1], d.bReqPerS + d.bRange[1]]));
+  const maxP95S = Math.max(0, ...data.flatMap((d) => [d.aP95S ?? 0, d.bP95S ?? 0]));
   return (
     <div className="charts compare-charts" data-testid="bench-compare-charts">
-      <CompareFigure testId="compare-chart-throughput" title="Throughput (req/s, bars: pass range)" label="Throughput" data={data}>
+      <CompareFigure testId="compare-chart-throughput" title="Throughput (req/s, bars: pass range)" label="Throughput" data={data} maxValue={maxReqPerS}>
         <Bar dataKey="aReqPerS" name="A" fill={A_COLOR} isAnimationActive={false}>
           <ErrorBar dataKey="aRange" width={6} stroke="var(--fg, #333)" />
         </Bar>
@@ -73,7 +78,7 @@ export const CompareCharts = memo(function CompareCharts({ a, b }: { a: BenchRun
           <ErrorBar dataKey="bRange" width={6} stroke="var(--fg, #333)" />
         </Bar>
       </CompareFigure>
-      <CompareFigure testId="compare-chart-latency" title="p95 latency (s, median of passes)" label="p95 latency" data={data}>
+      <CompareFigure testId="compare-chart-latency" title="p95 latency (s, median of passes)" label="p95 latency" data={data} maxValue={maxP95S}>
         <Bar dataKey="aP95S" name="A" fill={A_COLOR} isAnimationActive={false} />
         <Bar dataKey="bP95S" name="B" fill={B_COLOR} isAnimationActive={false} />
       </CompareFigure>
