@@ -169,7 +169,7 @@ export function lruEntry<T>(entries: Map<string, T>, key: string, max: number, o
 }
 
 /** The bytes of the host sides of these buffers or views (a device buffer without a host side counts 0). */
-export function hostBytes(...items: unknown[]): number {
+export function hostBytes(items: readonly unknown[]): number {
   let n = 0;
   for (const item of items) {
     const view = item && typeof item === 'object' && !ArrayBuffer.isView(item) ? (item as { host?: unknown }).host : item;

@@ -63,9 +63,9 @@ export class BoundRuns {
     const b = await this.bucket(dims);
     write(b.inputs);
     const [step, upload, download] = b.bindings;
-    await this.buckets.timed('upload', () => upload.run(), hostBytes(...Object.values(b.inputs)));
+    await this.buckets.timed('upload', () => upload.run(), hostBytes(Object.values(b.inputs)));
     await this.buckets.timed('step', () => step.run({ gpuGraphId: b.graphId }));
-    await this.buckets.timed('download', () => download.run(), hostBytes(...Object.values(b.outputs)));
+    await this.buckets.timed('download', () => download.run(), hostBytes(Object.values(b.outputs)));
     this.buckets.ran();
     return b.outputs;
   }

@@ -141,9 +141,9 @@ export class BoundCodecStream implements CodecStage {
     this.writeStep(b, rows);
     if (!b.joinsReady && b.joinUpload) await this.buckets.timed('upload', () => b.joinUpload!.run());
     b.joinsReady = true;
-    await this.buckets.timed('upload', () => b.upload.run(), hostBytes(b.codes, b.mask, b.queryPositions, b.keyPositions));
+    await this.buckets.timed('upload', () => b.upload.run(), hostBytes([b.codes, b.mask, b.queryPositions, b.keyPositions]));
     await this.buckets.timed('step', () => b.step[p].run({ gpuGraphId: b.graphIds[p] }));
-    await this.buckets.timed('download', () => b.download[p].run(), hostBytes(b.pcm[p], ...b.newStates[p]));
+    await this.buckets.timed('download', () => b.download[p].run(), hostBytes([b.pcm[p], ...b.newStates[p]]));
     this.buckets.ran();
     this.runBatchSizes.push(rows.length);
     b.parity = p === 0 ? 1 : 0;
@@ -195,7 +195,7 @@ export class BoundCodecStream implements CodecStage {
         target.set(state[i]);
       });
     });
-    await this.buckets.timed('stage', () => b.stage[b.parity].run(), hostBytes(...views));
+    await this.buckets.timed('stage', () => b.stage[b.parity].run(), hostBytes(views));
   }
 
   /** Binds the carry joins' inputs of both step bindings at `frames` and writes their host side; null when the graph has none. */

@@ -95,9 +95,9 @@ export class BoundTalkerDecode {
     if (b.holds !== holds) await this.stage(b, rows);
     b.holds = '';
     this.writeStep(b, rows, positions);
-    await this.buckets.timed('upload', () => b.upload.run(), hostBytes(b.embeds, b.positions, b.bias, b.write));
+    await this.buckets.timed('upload', () => b.upload.run(), hostBytes([b.embeds, b.positions, b.bias, b.write]));
     await this.buckets.timed('step', () => b.decode.run({ gpuGraphId: b.graphId }));
-    await this.buckets.timed('download', () => b.download.run(), hostBytes(b.logits, b.hidden, ...b.newRows));
+    await this.buckets.timed('download', () => b.download.run(), hostBytes([b.logits, b.hidden, ...b.newRows]));
     this.buckets.ran();
     const newRows = b.newRows.map((buf) => buf.host as ArrayLike<number>);
     for (let row = 0; row < numReal; row++) this.pool.write(rows[row].sequenceId, newRows, row, 1, positions[row], positions[row] + 1, positions[row]);
