@@ -69,6 +69,18 @@ describe('BenchPanel form', () => {
     expect(picker.options[0].textContent).toContain('not on this model');
   });
 
+  it('names the live run by its config and start time, with the phase legend and one unit per chart', async () => {
+    const startedAtMs = new Date(2026, 11, 7, 3, 40).getTime();
+    const run = { runId: '20261207-034000-abcdef12', status: 'running', startedAtMs, finishedAtMs: null, input: { variants: [{ name: 'before', target: 'inproc' }], workloads: ['plain'], clientCounts: [1], windowMs: 3_000, numPasses: 1 }, summary: [], passes: [], error: null };
+    installScriptedBridge({ 'studio:bench.listRuns': [run], 'studio:voices.list': [] });
+    useStudioStore.setState({ benchRunId: run.runId });
+    render(<BenchPanel />);
+    expect((await screen.findByTestId('bench-run-name')).textContent).toBe('before · plain · 1 client · 3 s × 1 · Dec 7 03:40');
+    expect(screen.getByTestId('bench-phase-legend').textContent).toMatch(/warmup.*golden.*fill.*window.*drain/);
+    const units = ['chart-throughput', 'chart-audio', 'chart-latency', 'chart-queue', 'chart-gpu', 'chart-vram'].map((id) => screen.getByTestId(id).getAttribute('data-unit'));
+    expect(units).toEqual(['req/s', 'audio s/s', 's', 'requests', '%', 'MiB']);
+  });
+
   it('says the loaded model has no voice to speak when nothing fits', () => {
     useStudioStore.setState({ modelInfo: BASE, voices: [] });
     renderBench();
