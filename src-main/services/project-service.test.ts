@@ -117,6 +117,7 @@ describe('ProjectService', () => {
     const listed = await svc.listProjects();
     expect(listed.map((p) => p.name)).toEqual(['First', 'Second']);
     expect(listed[0].path).toBe(a);
+    expect(listed.map((p) => p.baseClipId)).toEqual(['clip-1', 'clip-1']); // a Library re-open finds a clip's project by it
 
     expect(await svc.deleteProject(b)).toBe(true);
     expect(existsSync(b)).toBe(false);

@@ -112,7 +112,7 @@ export class ProjectService {
     }
   }
 
-  /** Every *.json project file directly in the projects folder, newest first; unreadable files are left out. */
+  /** Every *.json project file directly in the projects folder, newest first, with the clip each is built on; unreadable files are left out. */
   async listProjects(): Promise<RecentProject[]> {
     const names = (await readdir(this.projectsDir).catch(() => [] as string[])).filter((n) => n.endsWith('.json') && n !== AUTOSAVE_FILE && n !== RECENT_FILE);
     const found: RecentProject[] = [];
@@ -122,7 +122,7 @@ export class ProjectService {
       if (!info || !info.isFile() || info.size > MAX_PROJECT_FILE_BYTES) continue;
       try {
         const project = this.parseProject(await readFile(file, 'utf8'), file);
-        found.push({ path: file, name: project.name, savedAtMs: Math.round(info.mtimeMs) });
+        found.push({ path: file, name: project.name, savedAtMs: Math.round(info.mtimeMs), baseClipId: project.baseClipId });
       } catch {
         // Not a studio project (or half-written by something else): not listed.
       }

@@ -87,6 +87,8 @@ export interface RecentProject {
   path: string;
   name: string;
   savedAtMs: number;
+  /** The clip the project's timeline is built on (listProjects only; absent in recent entries): a Library re-open finds its project by it. */
+  baseClipId?: string | null;
 }
 
 export interface SsmlDiagnostic {
@@ -109,7 +111,7 @@ export interface ProjectsApi {
   [PROJECT_CHANNELS.saveProject]: { request: { project: ProjectDocument; path?: string }; response: { path: string; savedAtMs: number } };
   [PROJECT_CHANNELS.openProject]: { request: { path: string }; response: { path: string; project: ProjectDocument } };
   [PROJECT_CHANNELS.listRecent]: { request: Record<string, never>; response: RecentProject[] };
-  /** Every project file in the data folder's projects/ folder, newest first (savedAtMs: the file's mtime). */
+  /** Every project file in the data folder's projects/ folder, newest first (savedAtMs: the file's mtime), with the clip each is built on. */
   [PROJECT_CHANNELS.listProjects]: { request: Record<string, never>; response: RecentProject[] };
   /** Deletes a project file inside the projects folder (never elsewhere) and drops it from recent projects. */
   [PROJECT_CHANNELS.deleteProject]: { request: { path: string }; response: { deleted: boolean } };

@@ -110,21 +110,14 @@ export function reopenWouldReplaceWork(s: StudioState = useStudioStore.getState(
   return s.projectPath === null && (s.editorText !== DEFAULT_DOCUMENT || s.turns.length > 0);
 }
 
-/** Project files searched for the one built on a clip, newest first. */
-const MAX_PROJECTS_SEARCHED = 50;
-
-/** The newest saved project whose timeline is built on `clipId`, or null (none, or no projects service). */
+/** The newest saved project whose timeline is built on `clipId` (the projects list names each one's clip), or null. */
 async function savedProjectOf(clipId: string): Promise<string | null> {
   try {
     const files = await call(CHANNELS.listProjects, {});
-    for (const f of files.slice(0, MAX_PROJECTS_SEARCHED)) {
-      const opened = await call(CHANNELS.openProject, { path: f.path }).catch(() => null);
-      if (opened?.project.baseClipId === clipId) return opened.path;
-    }
+    return files.find((f) => f.baseClipId === clipId)?.path ?? null;
   } catch {
-    // no project files here: the clip alone
+    return null; // no project files here: the clip alone
   }
-  return null;
 }
 
 /**

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setBridge } from '../../ipc/client';
 import { resetStore, useStudioStore } from '../../store/store';
-import { installScriptedBridge } from '../../testing/scripted-bridge';
+import { installScriptedBridge, type ScriptedBridge } from '../../testing/scripted-bridge';
 import type { ClipRecord } from '../../../src-shared/contract/library';
 import type { ProjectDocument, ProjectTurn } from '../../../src-shared/contract/projects';
 import { SPEAKER_COLORS, fitZoomPxPerS, speakerColors, speakerRegions, staleAudioReason, turnVoice } from './speaker-regions';
@@ -103,13 +103,14 @@ describe('project round trip', () => {
     },
   ];
   let files: Record<string, ProjectDocument>;
+  let bridge: ScriptedBridge;
   beforeEach(() => {
     resetStore();
     files = {};
-    installScriptedBridge({
+    bridge = installScriptedBridge({
       'studio:library.getClip': ({ id }) => (id === 'c1' ? CLIP : { ...CLIP, id, voice: 'vivian', turnSpans: [] }),
       'studio:library.readClipAudio': ({ id }) => ({ sampleRateHz: 24_000, pcm: new Float32Array(id === 'c1' ? 240 : 90) }),
-      'studio:projects.list': () => Object.keys(files).map((path) => ({ path, name: files[path].name, savedAtMs: 1 })),
+      'studio:projects.list': () => Object.keys(files).map((path) => ({ path, name: files[path].name, savedAtMs: 1, baseClipId: files[path].baseClipId })),
       'studio:projects.open': ({ path }) => ({ path, project: files[path] }),
     });
   });
@@ -138,6 +139,8 @@ describe('project round trip', () => {
     expect(s.projectPath).toBe('/p/dialogue.json');
     expect(s.turns).toEqual(EDITED);
     expect(s.turns[1].edit?.gapBeforeMs).toBe(750);
+    // Found by the list, not by opening every file (an open is remembered among recent projects).
+    expect(bridge.requestsTo('studio:projects.open')).toEqual([{ path: '/p/dialogue.json' }]);
   });
 
   it('re-opens a clip with no project with each turn in its own voice, not the first speaker', async () => {
