@@ -5,6 +5,7 @@
 #   source .device/setup.sh > /dev/null; STEP=check bash scripts/device/issue47-run.sh    (build, capture check, step profile)
 #   source .device/setup.sh > /dev/null; STEP=bench bash scripts/device/issue47-run.sh    (the bench, 1 and 8 clients)
 #   source .device/setup.sh > /dev/null; STEP=sanitize bash scripts/device/issue47-run.sh (the codec's replays under memcheck)
+#   source .device/setup.sh > /dev/null; STEP=quick bash scripts/device/issue47-run.sh    (capture check and bench in one call)
 # The configs side by side: cudaconv (CUDA graphs as shipped before issue 47), cudacodecbound (the MatMul codec and
 # cuDNN options, codec uncaptured), cudaauto (every stage captured: today's default), webgpu.
 set -uo pipefail
@@ -31,6 +32,14 @@ case "${STEP:-check}" in
     ;;
   bench)
     PASS=${PASS:-E} ORDER=${ORDER:-cudaauto,cudacodecbound,cudaconv,webgpu} CLIENTS=${CLIENTS:-1,8} VARIANT_TIMEOUT_S=${VARIANT_TIMEOUT_S:-60} WINDOW=${WINDOW:-5} RT=0 \
+      bash scripts/device/gpu-run.sh
+    ;;
+  quick)
+    # the short form for a lease with little device time left: the capture check, then the bench
+    t=$(date +%s)
+    timeout 100 node .cache/device-bundle/capture-check.js --model "$built" --provider cuda --only loop+stream > "$OUT/capture-check.log" 2>&1
+    echo "=== capture-check rc=$? in $(( $(date +%s) - t )) s"; grep -E '^(loop|step)' "$OUT/capture-check.log" | cut -c1-300
+    PASS=${PASS:-Q} ORDER=${ORDER:-cudaauto,cudaconv,webgpu} CLIENTS=${CLIENTS:-1,8} VARIANT_TIMEOUT_S=${VARIANT_TIMEOUT_S:-55} WINDOW=${WINDOW:-5} RT=0 \
       bash scripts/device/gpu-run.sh
     ;;
   sanitize)
