@@ -128,17 +128,22 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     schedulerConfig: {},
   },
   cudacodecbound: {
-    description: "CUDA's defaults (MatMul codec, cuDNN heuristic plans, max workspace, NHWC) with the codec bound but uncaptured (graphCapture.codec 'off')",
+    description: "CUDA's defaults (MatMul codec, cuDNN heuristic plans, max workspace, NHWC) with the codec bound but uncaptured, said explicitly (graphCapture.codec 'off'; 'auto' is the same on CUDA)",
     engineConfig: { provider: 'cuda', graphCapture: { codec: 'off' } },
     schedulerConfig: {},
   },
   cudaauto: {
-    description: "CUDA as 'auto' resolves it: every stage captured (the codec's carry joined without Concat), the MatMul codec, cuDNN heuristic plans",
+    description: "CUDA as 'auto' resolves it: talker and code predictor captured, the MatMul codec bound and uncaptured, cuDNN heuristic plans, warm-up before ready",
     engineConfig: { provider: 'cuda' },
     schedulerConfig: {},
   },
+  cudacodeccapture: {
+    description: "cudaauto with the streaming codec captured too (graphCapture.codec 'on'): faster, but its replays were not byte-exact on the H100 (2026-12-07); for finding why",
+    engineConfig: { provider: 'cuda', graphCapture: { codec: 'on' } },
+    schedulerConfig: {},
+  },
   cudawide: {
-    description: 'cudaauto with up to 64 running sequences (16 admitted per step) and every captured stage at 64 rows (issue 42)',
+    description: 'cudaauto with up to 64 running sequences (16 admitted per step) and every bucketed stage at 64 rows (issue 42)',
     engineConfig: { provider: 'cuda', maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, codePredictorRows: 64 } },
     schedulerConfig: {},
   },

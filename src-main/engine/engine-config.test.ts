@@ -9,7 +9,7 @@ describe('engine config', () => {
     const d = defaultEngineConfig();
     // every setting a provider decides is 'auto' (engine-plan.ts resolves it: capture and the MatMul codec on CUDA); no device pinned
     expect([d.provider, d.codec.mode, d.codec.stateStore, d.codec.upsample, d.codecBatching, d.shapeBuckets.mode, d.kvCache.mode, d.graphCapture.mode]).toEqual(['auto', 'auto', 'auto', 'auto', 'auto', 'auto', 'auto', 'auto']);
-    expect([d.graphCapture.codec, d.graphCapture.maxBuckets, d.deviceIndex, d.intraOpNumThreads, d.providerOptions]).toEqual(['on', 16, -1, 0, {}]);
+    expect([d.graphCapture.codec, d.graphCapture.maxBuckets, d.deviceIndex, d.intraOpNumThreads, d.providerOptions]).toEqual(['auto', 16, -1, 0, {}]);
     // warm up before ready where the plan captures graphs (engine-plan.ts resolveWarmUp)
     expect(d.warmUp).toBe('auto');
     // chunks of 1, 2, 4, 8, 8, … frames, each with 25 frames of context (spec §4.4)

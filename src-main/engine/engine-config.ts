@@ -20,7 +20,7 @@ const CHOICES = {
   'codec.stateStore': ['auto', 'host', 'device'],
   'codec.upsample': ['auto', ...CODEC_UPSAMPLE_FORMS],
   'graphCapture.mode': ['auto', 'off', 'bound', 'on'],
-  'graphCapture.codec': ['on', 'off'],
+  'graphCapture.codec': ['auto', 'on', 'off'],
   warmUp: ['auto', 'on', 'off'],
 } as const;
 type Choice<K extends keyof typeof CHOICES> = (typeof CHOICES)[K][number];
@@ -91,7 +91,11 @@ export interface KvCacheConfig {
  */
 export interface GraphCaptureConfig {
   mode: GraphCaptureChoice;
-  /** With mode 'on': 'off' runs the streaming codec's bound graph uncaptured (to measure what its capture gives). */
+  /**
+   * With mode 'on': whether the streaming codec is captured too. 'auto' (the default) captures it where the
+   * provider table says its replays give the uncaptured bytes (not CUDA: engine-plan.ts); 'off' runs its bound
+   * graph uncaptured; 'on' captures it anyway (to investigate).
+   */
   codec: GraphCaptureCodecChoice;
   /** Buckets (rows × capacity) with buffers held at once; the least recently used is released past this. */
   maxBuckets: number;
@@ -183,7 +187,7 @@ export function defaultEngineConfig(): EngineConfig {
     codecBatching: 'auto',
     shapeBuckets: { mode: 'auto', talkerRows: 8, talkerPrefillRows: 1, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 },
     kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0, regroupOnDevice: true },
-    graphCapture: { mode: 'auto', codec: 'on', maxBuckets: 16 },
+    graphCapture: { mode: 'auto', codec: 'auto', maxBuckets: 16 },
     warmUp: 'auto',
     providerOptions: {},
   };

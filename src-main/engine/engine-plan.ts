@@ -24,7 +24,7 @@ export type ResolvedEngineConfig = Omit<EngineConfig, 'provider' | 'codePredicto
   codePredictor: 'step' | 'loop';
   codecBatching: 'on' | 'off';
   codec: EngineConfig['codec'] & { mode: 'window' | 'stream'; stateStore: 'host' | 'device'; upsample: CodecUpsampleForm };
-  graphCapture: EngineConfig['graphCapture'] & { mode: GraphCaptureMode };
+  graphCapture: EngineConfig['graphCapture'] & { mode: GraphCaptureMode; codec: 'on' | 'off' };
   shapeBuckets: EngineConfig['shapeBuckets'] & { mode: 'on' | 'off' };
   kvCache: EngineConfig['kvCache'] & { mode: 'host' | 'device' };
 };
@@ -137,6 +137,12 @@ export function resolveGraphCapture(config: Pick<EngineConfig, 'graphCapture' | 
   return PROVIDERS[provider].graphCapture.byDefault && !wantsDevice ? 'on' : 'off';
 }
 
+/** Whether the streaming codec is captured where capture is on: 'auto' where the provider's captured codec replays exactly. */
+export function resolveCodecCapture(config: Pick<EngineConfig, 'graphCapture'>, provider: ProviderName): boolean {
+  const c = config.graphCapture.codec;
+  return c === 'auto' ? PROVIDERS[provider].graphCapture.codecReplays : c === 'on';
+}
+
 /** 'auto' writes the streaming codec's transposed convolutions in the provider table's form; the window codec has only ConvTranspose. */
 export function resolveCodecUpsample(config: Pick<EngineConfig, 'codec'>, provider: ProviderName, codecMode: 'window' | 'stream'): CodecUpsampleForm {
   if (config.codec.upsample !== 'auto') return config.codec.upsample;
@@ -182,7 +188,7 @@ function planCapture(config: EngineConfig, provider: ProviderName, mode: GraphCa
     perGraph: capturePerGraph(provider, options),
     location: boundBufferLocation(provider),
     maxBuckets: config.graphCapture.maxBuckets,
-    captured: { talker: mode === 'on', codePredictor: mode === 'on', codec: mode === 'on' && config.graphCapture.codec === 'on' },
+    captured: { talker: mode === 'on', codePredictor: mode === 'on', codec: mode === 'on' && resolveCodecCapture(config, provider) },
     graphs: {
       talker: 'talkerDecode',
       codePredictor: codePredictor === 'step' ? null : capture.unsharedGqa ? 'codePredictorLoopStatic' : 'codePredictorLoopPlain',
@@ -210,7 +216,7 @@ export function planEngine(config: EngineConfig, provider: ProviderName, facts: 
     codec: { ...config.codec, mode: codecMode, stateStore: resolveCodecStateStore(config, provider, captureMode), upsample },
     shapeBuckets: resolveBucketRows(config, provider),
     kvCache: { ...config.kvCache, mode: kvMode },
-    graphCapture: { ...config.graphCapture, mode: captureMode },
+    graphCapture: { ...config.graphCapture, mode: captureMode, codec: captureMode === 'on' && resolveCodecCapture(config, provider) ? 'on' : 'off' },
   };
   const sessionOptions = stageOptions(config, provider, numThreads, captureMode);
   const preferred = sessionOptions.runtime ?? defaultRuntimeName(env);
