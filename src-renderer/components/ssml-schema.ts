@@ -1,8 +1,10 @@
 /**
  * The SSML dialect the editor completes: elements, where they may appear, and attribute values.
- * Used for CodeMirror's XML autocompletion; the studio's parser is the authority on validity.
+ * Used for CodeMirror's XML autocompletion; the studio's parser is the authority on validity, and the
+ * say-as values are its own list (src-shared/ssml-say-as.ts).
  */
 import type { ElementSpec } from '@codemirror/lang-xml';
+import { SAY_AS_ALL } from '../../src-shared/ssml-say-as';
 
 const INLINE = ['voice', 'prosody', 'break', 'mark', 'emphasis', 'say-as', 'sub', 'lang', 's', 'p'];
 
@@ -22,7 +24,7 @@ export function ssmlElements(voiceNames: string[]): ElementSpec[] {
     { name: 'break', children: [], attributes: [{ name: 'time', values: ['120ms', '300ms', '500ms', '1s'] }, { name: 'strength', values: ['none', 'x-weak', 'weak', 'medium', 'strong', 'x-strong'] }] },
     { name: 'mark', children: [], attributes: ['name'] },
     { name: 'emphasis', children: INLINE, attributes: [{ name: 'level', values: ['strong', 'moderate', 'reduced', 'none'] }] },
-    { name: 'say-as', children: [], attributes: [{ name: 'interpret-as', values: ['characters', 'cardinal', 'ordinal', 'digits', 'fraction', 'date', 'time', 'telephone', 'expletive'] }, 'format'] },
+    { name: 'say-as', children: [], attributes: [{ name: 'interpret-as', values: [...SAY_AS_ALL] }, 'format'] },
     { name: 'sub', children: [], attributes: ['alias'] },
     { name: 'lang', children: INLINE, attributes: ['xml:lang'] },
     { name: 'p', children: INLINE },

@@ -6,16 +6,9 @@
 import type { ResolvedDialect } from '../dialects';
 import { dateFields } from './date';
 import { DURATION_FORMATS, TIME_FORMATS } from './time';
+import { SAY_AS_ALL, SAY_AS_AZURE as AZURE, SAY_AS_GOOGLE as GOOGLE, SAY_AS_POLLY as POLLY } from '../../../src-shared/ssml-say-as';
 
-// docs.aws.amazon.com/polly/latest/dg/say-as-tag.html
-const POLLY = ['characters', 'spell-out', 'cardinal', 'number', 'ordinal', 'digits', 'fraction', 'unit', 'date', 'time', 'address', 'expletive', 'telephone'];
-// learn.microsoft.com/azure/ai-services/speech-service/speech-synthesis-markup-pronunciation#say-as-element
-const AZURE = ['characters', 'spell-out', 'cardinal', 'number', 'ordinal', 'number_digit', 'fraction', 'date', 'time', 'duration', 'telephone', 'currency', 'address', 'name'];
-// cloud.google.com/text-to-speech/docs/ssml#say-as
-const GOOGLE = ['currency', 'telephone', 'verbatim', 'spell-out', 'date', 'characters', 'cardinal', 'ordinal', 'fraction', 'expletive', 'bleep', 'unit', 'time'];
-
-/** Every value the studio reads; expletive and bleep are silenced rather than spoken. */
-export const SAY_AS_ALL = [...new Set([...POLLY, ...AZURE, ...GOOGLE, 'digits'])];
+export { SAY_AS_ALL };
 export const SAY_AS_BLEEPED = ['expletive', 'bleep'] as const;
 
 export const SAY_AS_VALUES: Readonly<Record<ResolvedDialect, readonly string[]>> = { polly: POLLY, azure: AZURE, google: GOOGLE, ssml11: SAY_AS_ALL };
