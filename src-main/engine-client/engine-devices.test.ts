@@ -30,6 +30,14 @@ describe('engineDevicesFor per provider', () => {
     expect(engineDevicesFor('0', 'webgpu')).toEqual([{ label: 'webgpu', env: {}, engineConfig: {} }]);
   });
 
+  it("with provider 'auto' counts and pins devices as the provider table's deviceFactsFor('auto') says (nvidia-smi, CUDA_VISIBLE_DEVICES)", () => {
+    expect(engineDevicesFor('auto', 'auto', {}, { numGpus: () => 2 })).toEqual([
+      { label: 'gpu:0', env: { CUDA_VISIBLE_DEVICES: '0' }, engineConfig: {} },
+      { label: 'gpu:1', env: { CUDA_VISIBLE_DEVICES: '1' }, engineConfig: {} },
+    ]);
+    expect(engineDevicesFor('auto', 'auto', {}, { numGpus: () => 0 }).map((d) => d.label)).toEqual(['cpu#0']);
+  });
+
   it('refuses a device number past the list, naming the devices there are and the fix', () => {
     expect(() => engineDevicesFor('0,3', 'dml', {}, { numAdapters: () => 2 })).toThrow("--devices names device 3, but Windows lists 2 display adapters (0–1); use --devices 0,1 or --devices auto");
     expect(() => engineDevicesFor('1', 'cuda', {}, { numGpus: () => 1 })).toThrow('--devices names device 1, but nvidia-smi lists 1 GPU (0); use --devices 0 or --devices auto');

@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { StudioError } from '../../src-shared/errors';
-import { findProvider, PROVIDERS, type ProviderCapabilities } from '../engine/runtime/providers';
+import { deviceFactsFor, findProvider } from '../engine/runtime/providers';
 
 /** One engine host of the pool: its label, environment and engine-config overrides. */
 export interface EngineDevice {
@@ -40,14 +40,9 @@ export function countDisplayAdapters(): number {
   }
 }
 
-/** The provider's device facts (providers.ts); 'auto' counts and pins like CUDA, a name the table lacks pins by CUDA_VISIBLE_DEVICES. */
-function deviceFacts(provider: string): ProviderCapabilities['devices'] {
-  return findProvider(provider)?.devices ?? (provider === 'auto' ? PROVIDERS.cuda.devices : { lister: null, perEngine: 'visible-env' });
-}
-
 /** How many devices the provider's lister sees (0: none, or no lister: one engine, unpinned). */
 function numDevicesOf(provider: string, probe: DeviceProbe): number {
-  switch (deviceFacts(provider).lister) {
+  switch (deviceFactsFor(provider).lister) {
     case 'nvidia-smi':
       return (probe.numGpus ?? countNvidiaGpus)();
     case 'display-adapters':
@@ -75,7 +70,7 @@ export function engineDevicesFor(spec: string | undefined, provider: string, eng
   let ids: string[];
   if (value === 'auto') {
     const numDevices = numDevicesOf(provider, probe);
-    if (numDevices === 0) return [{ label: deviceFacts(provider).perEngine === 'one-adapter' ? provider : 'cpu#0', env: {}, engineConfig: {} }];
+    if (numDevices === 0) return [{ label: deviceFactsFor(provider).perEngine === 'one-adapter' ? provider : 'cpu#0', env: {}, engineConfig: {} }];
     ids = Array.from({ length: numDevices }, (_, i) => String(i));
   } else {
     ids = value.split(',').map((s) => s.trim());
@@ -84,7 +79,7 @@ export function engineDevicesFor(spec: string | undefined, provider: string, eng
     }
     checkDevicesExist(ids, provider, probe);
   }
-  const { perEngine } = deviceFacts(provider);
+  const { perEngine } = deviceFactsFor(provider);
   if (perEngine === 'one-adapter') {
     if (ids.length > 1 || ids[0] !== '0') {
       throw new StudioError('unsupported', `--devices ${value} with --provider ${provider}: ONNX Runtime 1.29's ${findProvider(provider)?.label ?? provider} provider always takes Dawn's high-performance adapter and cannot be pinned to another; use --devices 0 (or leave it out), or --provider dml (Windows) or cuda (NVIDIA) for one engine per GPU`, { field: 'devices', value });
@@ -101,7 +96,7 @@ export function engineDevicesFor(spec: string | undefined, provider: string, eng
 
 /** A device number past what the provider's lister sees fails here, naming the ones there are (no lister answer: not checked). */
 function checkDevicesExist(ids: readonly string[], provider: string, probe: DeviceProbe): void {
-  const facts = deviceFacts(provider);
+  const facts = deviceFactsFor(provider);
   if (facts.lister === null) return;
   const numDevices = numDevicesOf(provider, probe);
   const missing = ids.find((id) => Number(id) >= numDevices);

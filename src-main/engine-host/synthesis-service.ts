@@ -18,7 +18,7 @@ import type { EngineConfig } from '../engine/engine-config';
 import type { Sequence } from '../engine/sequence';
 import { listVoices } from '../engine/list-voices';
 import { listLanguages, supportsInstruct } from '../engine/prompt';
-import { findProvider } from '../engine/runtime/providers';
+import { buildDtypeFor } from '../engine/provider-select';
 import { resolveModel } from './embedded-model';
 import { EngineLoop } from './engine-loop';
 import { defaultAudioInsertPolicy, type AdmittedInserts, type AudioInsertPolicy, type LoadedInserts } from './audio-inserts';
@@ -74,7 +74,7 @@ const turnSequenceId = (part: TurnPart) => `${part.requestId}#turn${part.partInd
 
 export async function createSynthesisService(options: HostStartOptions, emit: Emit, log: (m: string) => void = (m) => console.info(m), onDeviceLost?: (error: StudioError) => void): Promise<SynthesisService> {
   const provider = (options.engineConfig.provider as string | undefined) ?? 'auto';
-  const dtype = provider === 'auto' ? 'fp32' : (findProvider(provider)?.preferredDtype ?? 'fp16');
+  const dtype = buildDtypeFor(provider);
   const model = await resolveModel(options.model, options.cacheDir, dtype, log);
   // Random weights never sample EOS, so every request would run to the runaway cap (~1 s of audio
   // per text token). For synthetic models the cap defaults to a realistic speech length instead.

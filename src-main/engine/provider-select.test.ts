@@ -1,6 +1,6 @@
 // Provider planning over fake probes: auto's ranking and reasons, explicit choices, fp16 on CPU.
 import { describe, expect, it } from 'vitest';
-import { planProviders } from './provider-select';
+import { buildDtypeFor, planProviders } from './provider-select';
 import { probeCudaLibraries, type ProviderProbe } from './runtime/provider-probe';
 
 const LINUX_NO_GPU: ProviderProbe = {
@@ -76,5 +76,14 @@ describe('provider selection', () => {
     expect(probeCudaLibraries('1.30.0')).toBe(
       "the installed CUDA provider is built for ONNX Runtime 1.29.0, the core is 1.30.0; run 'npm ci' (onnxruntime-node is pinned to 1.29.0) then 'npm run setup:cuda'",
     );
+  });
+
+  it("builds a provider's preferred dtype, fp32 for 'auto' (its last resort, the CPU, runs fp32) and fp16 for a name the table lacks", () => {
+    expect(buildDtypeFor('auto')).toBe('fp32');
+    expect(buildDtypeFor('cpu')).toBe('fp32');
+    expect(buildDtypeFor('webgpu')).toBe('fp16');
+    expect(buildDtypeFor('cuda')).toBe('fp16');
+    expect(buildDtypeFor('dml')).toBe('fp16');
+    expect(buildDtypeFor('metal')).toBe('fp16');
   });
 });

@@ -8,7 +8,7 @@ import { StudioError } from '../../src-shared/errors';
 import type { BuildDtype } from '../model-format/manifest';
 import type { ProviderChoice } from './engine-config';
 import type { ProviderProbe } from './runtime/provider-probe';
-import { AUTO_ORDER, PROVIDERS, type ProviderName } from './runtime/providers';
+import { AUTO_ORDER, findProvider, PROVIDERS, type ProviderName } from './runtime/providers';
 
 export interface ProviderCandidate {
   provider: ProviderName;
@@ -20,6 +20,17 @@ export interface ProviderCandidate {
 /** The build dtype a provider runs best (providers.ts: fp16 on GPU providers, fp32 on CPU). */
 export function preferredDtype(provider: ProviderName): BuildDtype {
   return PROVIDERS[provider].preferredDtype;
+}
+
+/**
+ * The build dtype resolveModel builds for a provider choice: a provider's own preferred dtype; for 'auto'
+ * the preferred dtype of its last resort (AUTO_ORDER's last: the CPU, fp32), since 'auto' may end there
+ * and every provider runs that build (a GPU provider swaps in its fp16 sibling when built,
+ * model-dir-for-provider.ts); a name the table lacks fp16 (config validation rejects it later).
+ */
+export function buildDtypeFor(choice: string): BuildDtype {
+  if (choice === 'auto') return PROVIDERS[AUTO_ORDER[AUTO_ORDER.length - 1]].preferredDtype;
+  return findProvider(choice)?.preferredDtype ?? 'fp16';
 }
 
 export interface ProviderPlan {

@@ -215,3 +215,17 @@ export const CAPTURE_OPTION_KEYS: readonly string[] = PROVIDER_NAMES.flatMap((p)
 export function boundBufferLocation(provider: ProviderName): BufferLocation {
   return PROVIDERS[provider].deviceMemory ? 'device' : 'cpu';
 }
+
+/**
+ * How `--devices` counts and pins engines for a provider choice (engine-client/engine-devices.ts): a provider's
+ * own `devices`; for 'auto' those of the best-ranked provider that has a device lister and exists on every
+ * platform (CUDA: DirectML is Windows-only, WebGPU lists no devices); a name the table lacks pins by
+ * CUDA_VISIBLE_DEVICES with no lister (config validation rejects it later).
+ */
+export function deviceFactsFor(choice: string): ProviderCapabilities['devices'] {
+  const provider = findProvider(choice);
+  if (provider) return provider.devices;
+  if (choice !== 'auto') return { lister: null, perEngine: 'visible-env' };
+  const lister = AUTO_ORDER.find((p) => PROVIDERS[p].devices.lister !== null && PROVIDERS[p].requires.platforms === null);
+  return lister ? PROVIDERS[lister].devices : { lister: null, perEngine: 'visible-env' };
+}
