@@ -15,6 +15,7 @@ import { openLibraryDb } from '../library/library-db';
 import { defaultUserDataDir } from '../platform/paths';
 import { parseEngineConfig } from './engine-options';
 import { createInprocVariant, inprocVariantFactories } from '../app/inproc-bench-variants';
+import { listProviderChoices } from '../../src-shared/provider-names';
 
 interface BenchCommandOptions extends BenchCliOptions {
   model?: string;
@@ -71,7 +72,7 @@ export function registerBench(program: Command): void {
     .option('--allow-remote', 'allow a non-loopback http target')
     .option('--out <dir>', 'report folder (default ./bench-results)')
     .option('--model <dir>', "inproc: model folder or 'embedded:tiny'")
-    .option('--provider <name>', 'inproc: execution provider (auto, cpu, webgpu, cuda, dml)')
+    .option('--provider <name>', `inproc: execution provider (${listProviderChoices()})`)
     .option('--engine-config <json>', 'inproc: engine settings for every variant, e.g. {"minFramesCap":20}')
     .option('--no-store', 'do not save the run in the library database')
     .action(runBench);

@@ -6,12 +6,13 @@
  */
 import type { Command } from 'commander';
 import { UsageError } from './cli-errors';
+import { listProviderChoices } from '../../src-shared/provider-names';
 
 /** --model, --provider, --engine-config and --devices, for the commands that start engine hosts. */
 export function addEngineFlags(command: Command): Command {
   return command
     .option('--model <dir>', "model folder, or 'embedded:tiny' (the synthetic default)")
-    .option('--provider <name>', 'execution provider (auto, cpu, webgpu, cuda, dml)')
+    .option('--provider <name>', `execution provider (${listProviderChoices()})`)
     .option('--engine-config <json>', 'engine settings, e.g. {"maxRunningSequences":16}')
     .option('--devices <list>', "one engine host per device: 0,1,… or 'auto' (every GPU; CPU: that many processes sharing the cores)");
 }

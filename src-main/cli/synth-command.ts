@@ -24,6 +24,7 @@ import { addSamplingFlags, samplingParamsFromFlags, type SamplingFlags } from '.
 import { addLoudnessFlags, loudnessFromFlags, type LoudnessFlags } from './loudness-flags';
 import { savedVoiceConditioning } from './voice-command';
 import { selectSavedVoices } from '../services/voice-library-service';
+import { listProviderChoices } from '../../src-shared/provider-names';
 
 interface SynthOptions extends SamplingFlags, LoudnessFlags {
   voice: string;
@@ -119,7 +120,7 @@ export function registerSynth(program: Command): void {
     .option('--ssml-dialect <name>', `how to read the SSML: ${SSML_DIALECTS.join(', ')} (auto detects Azure, Google and Polly markup)`, 'auto')
     .option('--lenient', 'drop unknown SSML markup and clamp out-of-range values with warnings instead of failing')
     .option('--model <dir>', "model folder, or 'embedded:tiny' (the synthetic default)")
-    .option('--provider <name>', 'auto, cpu, webgpu, cuda or dml', 'auto')
+    .option('--provider <name>', listProviderChoices(' or '), 'auto')
     .option('--instruct <text>', 'instruction (1.7B CustomVoice / VoiceDesign only)')
     .option('--float', 'write 32-bit float WAV instead of 16-bit PCM')
     .option('--stream', 'write raw 16-bit PCM to stdout as it is decoded')

@@ -15,6 +15,7 @@ import { VoiceLibraryService, defaultReservedVoiceNames } from '../services/voic
 import { UsageError } from './cli-errors';
 import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
 import { readClipFile } from './read-clip-file';
+import { listProviderChoices } from '../../src-shared/provider-names';
 
 interface ModelFlags {
   model?: string;
@@ -84,7 +85,7 @@ export function registerVoice(program: Command): void {
     .requiredOption('--name <name>', 'the name to save it under (used by --voice, SSML <voice name> and the API)')
     .option('--text <transcript>', "what the clip says: clones in-context (the official default, more faithful); without it the voice comes from the speaker embedding alone")
     .option('--model <dir>', 'a Base model folder (Qwen3-TTS-12Hz-0.6B-Base or 1.7B-Base, built or checkpoint)')
-    .option('--provider <name>', 'auto, cpu, webgpu, cuda or dml', 'auto')
+    .option('--provider <name>', listProviderChoices(' or '), 'auto')
     .action(async (clip: string, opts: ModelFlags & { name: string; text?: string }) => {
       const audio = readClipFile(clip);
       const saved = await withVoiceLibrary(async (voices) => {
@@ -102,7 +103,7 @@ export function registerVoice(program: Command): void {
     .description('save a VoiceDesign description as a named voice')
     .requiredOption('--name <name>', 'the name to save it under')
     .option('--model <dir>', 'a VoiceDesign model folder (Qwen3-TTS-12Hz-1.7B-VoiceDesign)')
-    .option('--provider <name>', 'auto, cpu, webgpu, cuda or dml', 'auto')
+    .option('--provider <name>', listProviderChoices(' or '), 'auto')
     .action(async (description: string, opts: ModelFlags & { name: string }) => {
       const saved = await withVoiceLibrary(async (voices) => {
         voices.checkName(opts.name);

@@ -1,6 +1,7 @@
-/** The provider table's derived answers: what 'auto' counts and pins devices like. */
+/** The provider table's derived answers (what 'auto' counts and pins devices like) and its agreement with src-shared's names. */
 import { describe, expect, it } from 'vitest';
-import { deviceFactsFor, PROVIDERS } from './providers';
+import { PROVIDER_CHOICES, PROVIDER_LABELS } from '../../../src-shared/provider-names';
+import { deviceFactsFor, PROVIDER_NAMES, PROVIDERS } from './providers';
 
 describe('deviceFactsFor', () => {
   it("gives a provider its own device facts and 'auto' those of the best-ranked lister on every platform (CUDA)", () => {
@@ -12,5 +13,13 @@ describe('deviceFactsFor', () => {
 
   it('pins a name the table lacks by CUDA_VISIBLE_DEVICES without a lister', () => {
     expect(deviceFactsFor('metal')).toEqual({ lister: null, perEngine: 'visible-env' });
+  });
+});
+
+describe('the provider names in src-shared', () => {
+  it('name every provider of the table, in its order, with its label', () => {
+    expect(Object.keys(PROVIDER_LABELS)).toEqual(PROVIDER_NAMES);
+    expect(PROVIDER_NAMES.map((p) => PROVIDER_LABELS[p])).toEqual(PROVIDER_NAMES.map((p) => PROVIDERS[p].label));
+    expect(PROVIDER_CHOICES).toEqual(['auto', ...PROVIDER_NAMES]);
   });
 });

@@ -6,7 +6,10 @@
  * validation and in messages. Pure data: no ONNX Runtime import. Facts from ORT 1.29's sources.
  */
 
-export type ProviderName = 'cpu' | 'webgpu' | 'cuda' | 'dml';
+import type { ProviderName } from '../../../src-shared/provider-names';
+
+/** The providers' names (and labels, for the UI) live in src-shared/provider-names.ts; this table keys every capability by them. */
+export type { ProviderName };
 
 /** Where a buffer bound for IoBinding lives: host memory, or the provider's device memory. */
 export type BufferLocation = 'cpu' | 'device';

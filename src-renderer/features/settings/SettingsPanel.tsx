@@ -9,6 +9,7 @@ import { DEFAULT_OUTPUT_LOUDNESS, OUTPUT_LOUDNESS_LIMITS } from '../../../src-sh
 import { THEMES, applyTheme, readTheme, type Theme } from './theme';
 import { loadedModelName, modelTypeLabel } from '../models/model-name';
 import { NumberField } from '../../components/NumberField';
+import { PROVIDER_CHOICES } from '../../../src-shared/provider-names';
 
 /** The loudness target and ceiling inputs: applied on Apply, checked against the contract's ranges. */
 function LoudnessSetting() {
@@ -126,7 +127,7 @@ export function SettingsPanel() {
           <dt>Queue</dt>
           <dd>{status ? `${status.numRunning} running, ${status.numWaiting} waiting, ${status.numCompleted} done, ${status.numFailed} failed since start` : '…'}</dd>
         </dl>
-        <p className="hint">Provider and engine settings are chosen when the host starts: <code>studio serve --provider cpu|webgpu|cuda --engine-config '{'{…}'}'</code>.</p>
+        <p className="hint">Provider and engine settings are chosen when the host starts: <code>studio serve --provider {PROVIDER_CHOICES.join('|')} --engine-config '{'{…}'}'</code>.</p>
       </div>
     </section>
   );
