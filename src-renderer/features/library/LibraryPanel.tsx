@@ -124,7 +124,7 @@ export function LibraryPanel() {
   }, [search, voice, favouritesOnly, savedVoices]);
 
   const askReopen = (c: ClipRecord) => {
-    if (reopenWouldReplaceWork(undefined, c.id)) setConfirmReopen(c.id);
+    if (reopenWouldReplaceWork(undefined, c)) setConfirmReopen(c.id);
     else void reopenClip(c);
   };
 

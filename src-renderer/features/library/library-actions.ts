@@ -102,12 +102,17 @@ export async function updateClip(id: string, patch: { title?: string; favourite?
 /**
  * True when re-opening a clip would replace work that is not in a project file: unsaved changes,
  * or a document or timeline that was never saved (a fresh, untouched project is replaced silently).
- * Re-opening the clip the open project is built on replaces nothing.
+ * Re-opening the clip the open project is built on replaces nothing while its document is the clip's own.
  */
-export function reopenWouldReplaceWork(s: StudioState = useStudioStore.getState(), clipId?: string): boolean {
-  if (clipId !== undefined && s.baseLayout?.clipId === clipId) return false; // already open: nothing replaced
+export function reopenWouldReplaceWork(s: StudioState = useStudioStore.getState(), clip?: Pick<ClipRecord, 'id' | 'input'>): boolean {
+  if (clip !== undefined && isOpenAsMade(s, clip)) return false; // already open, document as made: nothing replaced
   if (hasChangesOutsideItsFile(s)) return true;
   return s.projectPath === null && (s.editorText !== DEFAULT_DOCUMENT || s.turns.length > 0);
+}
+
+/** The open project is built on this clip and its document is still the clip's (an edited one is work a re-open replaces). */
+function isOpenAsMade(s: StudioState, clip: Pick<ClipRecord, 'id' | 'input'>): boolean {
+  return s.baseLayout?.clipId === clip.id && s.editorText === clip.input;
 }
 
 /** The newest saved project whose timeline is built on `clipId` (the projects list names each one's clip), or null. */
@@ -136,7 +141,7 @@ export async function reopenClip(clip: ClipRecord): Promise<void> {
       if (turns !== s.turns) s.setTimeline({ baseLayout: s.baseLayout, turns });
       s.setArea('timeline');
     };
-    if (useStudioStore.getState().baseLayout?.clipId === clip.id) return chooseAsLibrary();
+    if (isOpenAsMade(useStudioStore.getState(), clip)) return chooseAsLibrary();
     const projectPath = await savedProjectOf(clip.id);
     if (projectPath !== null) {
       await openProject(projectPath);

@@ -9,7 +9,7 @@ import type { ClipRecord } from '../../../src-shared/contract/library';
 import type { ProjectDocument, ProjectTurn } from '../../../src-shared/contract/projects';
 import { SPEAKER_COLORS, fitZoomPxPerS, speakerColors, speakerRegions, staleAudioReason, turnVoice } from './speaker-regions';
 import { applyProjectDocument, toProjectDocument } from '../projects/project-actions';
-import { reopenClip } from '../library/library-actions';
+import { reopenClip, reopenWouldReplaceWork } from '../library/library-actions';
 
 const turn = (turnIndex: number, voice: string | undefined): ProjectTurn => ({
   turnIndex,
@@ -150,6 +150,7 @@ describe('project round trip', () => {
   });
 
   it('re-opening the clip the open project is built on keeps its edits and takes the Library\'s choice', async () => {
+    useStudioStore.getState().setEditorText(CLIP.input); // the document the clip was made from
     useStudioStore.getState().setBaseClip(CLIP, null, [], () => 'x');
     useStudioStore.getState().setTimeline({ baseLayout: useStudioStore.getState().baseLayout, turns: EDITED });
     await reopenClip({ ...CLIP, chosenTakes: { 1: 't1' } } as ClipRecord);
@@ -158,5 +159,15 @@ describe('project round trip', () => {
     await reopenClip(CLIP); // the Library went back to the clip's own audio for turn 2
     const turn1 = useStudioStore.getState().turns[1];
     expect([turn1.chosenTakeId, turn1.previousTakeId, turn1.edit?.gapBeforeMs]).toEqual(['k1', 'k1b', 750]);
+  });
+
+  it('asks before re-opening the open project\'s own clip over an edited document, and then brings the clip\'s document back', async () => {
+    useStudioStore.getState().setEditorText(CLIP.input);
+    useStudioStore.getState().setBaseClip(CLIP, null, [], () => 'x');
+    expect(reopenWouldReplaceWork(useStudioStore.getState(), CLIP)).toBe(false);
+    useStudioStore.getState().setEditorText('<speak>My unsaved script</speak>');
+    expect(reopenWouldReplaceWork(useStudioStore.getState(), CLIP)).toBe(true);
+    await reopenClip(CLIP);
+    expect(useStudioStore.getState().editorText).toBe(CLIP.input);
   });
 });
