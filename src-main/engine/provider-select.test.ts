@@ -6,8 +6,8 @@ import { probeCudaLibraries, type ProviderProbe } from './runtime/provider-probe
 const LINUX_NO_GPU: ProviderProbe = {
   platform: 'linux',
   backends: ['cpu', 'webgpu', 'cuda', 'tensorrt'],
-  cudaLibraryInstalled: false,
-  cudaProblem: null,
+  installed: {},
+  libraryProblems: {},
   hasNvidiaDevice: false,
   hasRenderNode: false,
 };
@@ -22,7 +22,7 @@ describe('provider selection', () => {
   });
 
   it('takes webgpu, then cuda, then cpu on an NVIDIA Linux box with CUDA installed (the measured order of speed)', () => {
-    const probe = { ...LINUX_NO_GPU, cudaLibraryInstalled: true, hasNvidiaDevice: true };
+    const probe = { ...LINUX_NO_GPU, installed: { cuda: true }, hasNvidiaDevice: true };
     const plan = planProviders('auto', probe, 'fp32');
     expect(plan.candidates.map((c) => c.provider)).toEqual(['webgpu', 'cuda', 'cpu']);
     expect(plan.skipped.filter((s) => s.startsWith('cuda:'))).toEqual([]);
@@ -31,7 +31,7 @@ describe('provider selection', () => {
 
   it('skips cuda when its CUDA 13 libraries do not load, saying what is missing, and keeps webgpu and cpu', () => {
     const problem = 'CUDA 13 libraries not found: libcublas.so.13 (searched /usr/local/cuda/lib64); point STUDIO_CUDA_LIB_PATH at the folder that holds them';
-    const probe = { ...LINUX_NO_GPU, cudaLibraryInstalled: true, hasNvidiaDevice: true, cudaProblem: problem };
+    const probe = { ...LINUX_NO_GPU, installed: { cuda: true }, hasNvidiaDevice: true, libraryProblems: { cuda: problem } };
     const plan = planProviders('auto', probe, 'fp16');
     expect(plan.candidates.map((c) => c.provider)).toEqual(['webgpu', 'cpu']);
     expect(plan.skipped).toContain(`cuda: ${problem}`);
@@ -85,5 +85,10 @@ describe('provider selection', () => {
     expect(buildDtypeFor('cuda')).toBe('fp16');
     expect(buildDtypeFor('dml')).toBe('fp16');
     expect(buildDtypeFor('metal')).toBe('fp16');
+  });
+
+  it("reads a provider's install and library facts under its own key: another provider's problem does not skip cuda", () => {
+    const probe = { ...LINUX_NO_GPU, installed: { cuda: true }, hasNvidiaDevice: true, libraryProblems: { webgpu: 'not cuda' } };
+    expect(planProviders('auto', probe, 'fp32').candidates.map((c) => c.provider)).toEqual(['webgpu', 'cuda', 'cpu']);
   });
 });

@@ -8,7 +8,7 @@ import { StudioError } from '../../src-shared/errors';
 import type { BuildDtype } from '../model-format/manifest';
 import type { ProviderChoice } from './engine-config';
 import type { ProviderProbe } from './runtime/provider-probe';
-import { AUTO_ORDER, findProvider, PROVIDERS, type ProviderName } from './runtime/providers';
+import { AUTO_ORDER, findProvider, hasRequiredDevice, PROVIDERS, type ProviderName } from './runtime/providers';
 
 export interface ProviderCandidate {
   provider: ProviderName;
@@ -55,20 +55,21 @@ export function unmetRequirements(provider: ProviderName, probe: ProviderProbe, 
   const unmet: UnmetRequirement[] = [];
   if (requires.backend && !probe.backends.includes(provider)) unmet.push({ requirement: 'backend', reason: `not in this onnxruntime-node build (${probe.backends.join(', ')})` });
   if (requires.platforms && !requires.platforms.names.includes(probe.platform)) unmet.push({ requirement: 'platform', reason: `${label} exists on ${requires.platforms.label} only (this is ${probe.platform})` });
-  if (requires.setup && !probe.cudaLibraryInstalled) unmet.push({ requirement: 'setup', reason: `the ${label} provider (${ort.library}) is not installed; run '${requires.setup}'` });
+  if (requires.setup && !probe.installed[provider]) unmet.push({ requirement: 'setup', reason: `the ${label} provider (${ort.library}) is not installed; run '${requires.setup}'` });
   const device = unmetDevice(provider, probe, explicit);
   if (device) unmet.push({ requirement: 'device', reason: device });
-  if (unmet.length === 0 && requires.setup && probe.cudaProblem) unmet.push({ requirement: 'libraries', reason: probe.cudaProblem });
+  const libraryProblem = probe.libraryProblems[provider];
+  if (unmet.length === 0 && requires.libraries && libraryProblem) unmet.push({ requirement: 'libraries', reason: libraryProblem });
   return unmet;
 }
 
 function unmetDevice(provider: ProviderName, probe: ProviderProbe, explicit: boolean): string | null {
-  switch (PROVIDERS[provider].requires.device) {
+  const { device } = PROVIDERS[provider].requires;
+  if (hasRequiredDevice(device, probe)) return null;
+  switch (device) {
     case 'nvidia':
-      return probe.hasNvidiaDevice ? null : 'no NVIDIA device (/dev/nvidiactl missing)';
+      return 'no NVIDIA device (/dev/nvidiactl missing)';
     case 'gpu':
-      if (probe.platform === 'win32' || probe.platform === 'darwin') return null;
-      if (probe.hasNvidiaDevice || probe.hasRenderNode) return null;
       if (probe.hasSoftwareVulkan) return explicit ? null : `only a software Vulkan driver (lavapipe), slower than the CPU provider; ask for ${provider} explicitly to use it`;
       return 'no GPU device node (/dev/dri/renderD*, /dev/nvidiactl)';
     case null:

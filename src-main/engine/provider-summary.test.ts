@@ -8,13 +8,13 @@ import type { ProviderProbe } from './runtime/provider-probe';
 const CPU_ONLY: ProviderProbe = {
   platform: 'linux',
   backends: ['cpu', 'webgpu', 'cuda', 'tensorrt'],
-  cudaLibraryInstalled: false,
-  cudaProblem: null,
+  installed: {},
+  libraryProblems: {},
   hasNvidiaDevice: false,
   hasRenderNode: false,
 };
 const NVIDIA_NO_CUDA: ProviderProbe = { ...CPU_ONLY, hasNvidiaDevice: true };
-const CUDA_READY: ProviderProbe = { ...NVIDIA_NO_CUDA, cudaLibraryInstalled: true };
+const CUDA_READY: ProviderProbe = { ...NVIDIA_NO_CUDA, installed: { cuda: true } };
 const AUTO = 'auto: the first of DirectML > WebGPU > CUDA > CPU that runs here';
 
 /** The provider auto runs on this probe: its first candidate (createEngine opens them in this order). */
@@ -60,7 +60,7 @@ describe('provider summary line', () => {
 
   it('passes on what the CUDA libraries lack when the provider is installed but they do not load', () => {
     const cudaProblem = 'CUDA 13 libraries not found: libcublas.so.13 (searched /usr/local/cuda/lib64); point STUDIO_CUDA_LIB_PATH at the folder that holds them';
-    const line = describeProviderSummary({ choice: 'auto', provider: 'webgpu', probe: { ...CUDA_READY, cudaProblem } });
+    const line = describeProviderSummary({ choice: 'auto', provider: 'webgpu', probe: { ...CUDA_READY, libraryProblems: { cuda: cudaProblem } } });
     expect(line).toBe(`provider: WebGPU — ${AUTO}; faster: none here; also possible: CUDA (${cudaProblem})`);
   });
 

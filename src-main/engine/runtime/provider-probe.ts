@@ -1,7 +1,8 @@
 /**
  * The facts provider selection reads from this machine (provider-select.ts plans over them): the
- * backends the onnxruntime-node build lists, whether the CUDA provider sits beside the core and its
- * CUDA 13 libraries load (by full path), GPU device nodes, and a software Vulkan driver.
+ * backends the onnxruntime-node build lists, GPU device nodes, a software Vulkan driver, and per
+ * provider, as the provider table's `requires` asks, whether its setup installed it beside the core
+ * and whether its runtime libraries load (CUDA 13, by full path). No provider names compared here.
  */
 import fs from 'node:fs';
 import { CUDA_PROVIDER_PACKAGES, describeMissingCuda, findCudaLibraries, providerPairsWithCore } from './cuda-libraries';
@@ -9,14 +10,16 @@ import { NODE_FS_VIEW } from './cuda-setup';
 import { preloadLibraries } from './capi/cuda-preload';
 import { nodeRuntime } from './node-runtime';
 import { isProviderLibraryInstalled, listAvailableProviders } from './ort';
+import { hasRequiredDevice, PROVIDER_NAMES, PROVIDERS, type ProviderCapabilities, type ProviderName } from './providers';
 
 export interface ProviderProbe {
   platform: NodeJS.Platform;
   /** Backends this onnxruntime-node build lists (bundled or not). */
   backends: string[];
-  cudaLibraryInstalled: boolean;
-  /** Why the CUDA 13 libraries cannot be used (missing, failed to load, provider/core version mismatch), or null when they loaded. */
-  cudaProblem: string | null;
+  /** Per provider installed by a setup step (providers.ts `requires.setup`): its library sits beside the core. Absent: not installed. */
+  installed: Partial<Record<ProviderName, boolean>>;
+  /** Per installed provider with runtime libraries (`requires.libraries`) whose device is here: why they cannot be used, or null when they loaded. */
+  libraryProblems: Partial<Record<ProviderName, string | null>>;
   /** An NVIDIA device node (/dev/nvidiactl) or a DRM render node exists. */
   hasNvidiaDevice: boolean;
   hasRenderNode: boolean;
@@ -47,18 +50,28 @@ function hasLavapipe(): boolean {
   return VULKAN_ICD_DIRS.some((dir) => fs.existsSync(dir) && fs.readdirSync(dir).some((n) => n.startsWith('lvp_icd') && n.endsWith('.json')));
 }
 
+/** How each kind of runtime library a provider needs (providers.ts `requires.libraries`) is checked. */
+const LIBRARY_PROBES: Record<NonNullable<ProviderCapabilities['requires']['libraries']>, () => string | null> = {
+  'cuda-13': () => probeCudaLibraries(nodeRuntime.version()),
+};
+
 export function probeProviders(): ProviderProbe {
   const exists = (p: string) => fs.existsSync(p);
   const renderNodes = exists('/dev/dri') ? fs.readdirSync('/dev/dri').filter((n) => n.startsWith('renderD')) : [];
-  const cudaLibraryInstalled = isProviderLibraryInstalled('cuda');
-  const hasNvidiaDevice = exists('/dev/nvidiactl');
+  const machine = { platform: process.platform, hasNvidiaDevice: exists('/dev/nvidiactl'), hasRenderNode: renderNodes.length > 0 };
+  const installed: ProviderProbe['installed'] = {};
+  const libraryProblems: ProviderProbe['libraryProblems'] = {};
+  for (const provider of PROVIDER_NAMES) {
+    const { requires } = PROVIDERS[provider];
+    if (requires.setup) installed[provider] = isProviderLibraryInstalled(provider);
+    // the libraries are loaded only where the provider is installed and its device is here
+    if (requires.libraries && (!requires.setup || installed[provider]) && hasRequiredDevice(requires.device, machine)) libraryProblems[provider] = LIBRARY_PROBES[requires.libraries]();
+  }
   return {
-    platform: process.platform,
+    ...machine,
     backends: listAvailableProviders().map((b) => b.name),
-    cudaLibraryInstalled,
-    cudaProblem: cudaLibraryInstalled && hasNvidiaDevice ? probeCudaLibraries(nodeRuntime.version()) : null,
-    hasNvidiaDevice,
-    hasRenderNode: renderNodes.length > 0,
+    installed,
+    libraryProblems,
     hasSoftwareVulkan: hasLavapipe(),
   };
 }

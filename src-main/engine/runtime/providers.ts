@@ -116,6 +116,8 @@ export interface ProviderCapabilities {
     readonly setup: string | null;
     /** A device: 'nvidia' (/dev/nvidiactl), 'gpu' (on Linux a DRM render node or an NVIDIA device; a software Vulkan driver only when asked for explicitly), or none. */
     readonly device: 'nvidia' | 'gpu' | null;
+    /** Runtime libraries that must load before it is planned (the probe loads them where it is installed and its device is here), or null. */
+    readonly libraries: 'cuda-13' | null;
   };
   /** The fix named when adding it to a session fails for want of its libraries (null: the generic fix). */
   readonly installFix: string | null;
@@ -138,7 +140,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     pinning: 'none',
     devices: { lister: null, perEngine: 'cpu-threads' },
     ort: { bindingName: 'cpu', bindingOptionKeys: [], capiAppend: { kind: 'builtin' }, defaultOptions: {}, library: null },
-    requires: { backend: false, platforms: null, setup: null, device: null },
+    requires: { backend: false, platforms: null, setup: null, device: null, libraries: null },
     installFix: null,
   },
   webgpu: {
@@ -157,7 +159,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     pinning: 'own-adapter',
     devices: { lister: null, perEngine: 'one-adapter' },
     ort: { bindingName: 'webgpu', bindingOptionKeys: ['preferredLayout', 'validationMode', 'storageBufferCacheMode', 'forceCpuNodeNames'], capiAppend: { kind: 'generic', name: 'WebGPU' }, defaultOptions: {}, library: null },
-    requires: { backend: true, platforms: null, setup: null, device: 'gpu' },
+    requires: { backend: true, platforms: null, setup: null, device: 'gpu', libraries: null },
     installFix: null,
   },
   cuda: {
@@ -176,7 +178,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     pinning: 'option',
     devices: { lister: 'nvidia-smi', perEngine: 'visible-env' },
     ort: { bindingName: 'cuda', bindingOptionKeys: ['deviceId'], capiAppend: { kind: 'cuda-v2' }, defaultOptions: { cudnn_conv_algo_search: 'HEURISTIC', cudnn_conv_use_max_workspace: '1', prefer_nhwc: '1' }, library: 'libonnxruntime_providers_cuda.so' },
-    requires: { backend: true, platforms: null, setup: 'npm run setup:cuda', device: 'nvidia' },
+    requires: { backend: true, platforms: null, setup: 'npm run setup:cuda', device: 'nvidia', libraries: 'cuda-13' },
     installFix: "install the CUDA provider with 'npm run setup:cuda' and make the CUDA 13 libraries loadable (STUDIO_CUDA_LIB_PATH), or pick --provider webgpu/cpu",
   },
   dml: {
@@ -195,7 +197,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     pinning: 'option',
     devices: { lister: 'display-adapters', perEngine: 'device-index' },
     ort: { bindingName: 'dml', bindingOptionKeys: ['deviceId'], capiAppend: { kind: 'generic', name: 'DML' }, defaultOptions: {}, library: null },
-    requires: { backend: true, platforms: { names: ['win32'], label: 'Windows' }, setup: null, device: null },
+    requires: { backend: true, platforms: { names: ['win32'], label: 'Windows' }, setup: null, device: null, libraries: null },
     installFix: null,
   },
 };
@@ -231,4 +233,23 @@ export function deviceFactsFor(choice: string): ProviderCapabilities['devices'] 
   if (choice !== 'auto') return { lister: null, perEngine: 'visible-env' };
   const lister = AUTO_ORDER.find((p) => PROVIDERS[p].devices.lister !== null && PROVIDERS[p].requires.platforms === null);
   return lister ? PROVIDERS[lister].devices : { lister: null, perEngine: 'visible-env' };
+}
+
+/** The machine facts a device requirement reads (runtime/provider-probe.ts gathers them). */
+export interface DeviceFacts {
+  readonly platform: NodeJS.Platform;
+  readonly hasNvidiaDevice: boolean;
+  readonly hasRenderNode: boolean;
+}
+
+/** Whether the machine has the device `requires.device` names ('gpu': any GPU node, or Windows/macOS; a software Vulkan driver is provider-select's call). */
+export function hasRequiredDevice(device: ProviderCapabilities['requires']['device'], machine: DeviceFacts): boolean {
+  switch (device) {
+    case 'nvidia':
+      return machine.hasNvidiaDevice;
+    case 'gpu':
+      return machine.platform === 'win32' || machine.platform === 'darwin' || machine.hasNvidiaDevice || machine.hasRenderNode;
+    case null:
+      return true;
+  }
 }
