@@ -10,6 +10,7 @@ import { MAX_SEED } from '../../src-shared/sampling-limits';
 import { AREAS, type Area } from './shell.slice';
 import type { StudioState } from '../store/store';
 import { createDebouncedTask } from '../components/debounced-task';
+import { readStoredJson } from '../components/stored-json';
 
 export const SESSION_STORAGE_KEY = 'qwen3-tts-studio.session';
 export const SESSION_VERSION = 1;
@@ -104,21 +105,7 @@ export function sessionSnapshot(s: StudioState): SessionSnapshot {
 
 /** The stored session, or null when there is none, it is from another version or it fails the schema (then it is removed). */
 export function readSession(storage: Storage): SessionSnapshot | null {
-  let text: string | null;
-  try {
-    text = storage.getItem(SESSION_STORAGE_KEY);
-  } catch {
-    return null;
-  }
-  if (text === null) return null;
-  try {
-    const parsed = parseSession(JSON.parse(text));
-    if (parsed) return parsed;
-  } catch {
-    // not JSON: dropped below
-  }
-  storage.removeItem(SESSION_STORAGE_KEY);
-  return null;
+  return readStoredJson(storage, SESSION_STORAGE_KEY, parseSession);
 }
 
 /** Puts a stored session into the store (the store's setters, so derived state stays consistent). */

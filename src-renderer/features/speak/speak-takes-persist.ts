@@ -5,6 +5,7 @@
  * an unreadable value is dropped. The session's own key (app/session-persist.ts) is left alone.
  */
 import type { SamplingParams } from '../../../src-shared/synthesis';
+import { readStoredJson } from '../../components/stored-json';
 import type { SpeakTake } from './speak-takes';
 import type { SpeakSlice } from './speak.slice';
 
@@ -80,21 +81,7 @@ export function parseSpeakTakes(v: unknown): SpeakTakesSnapshot | null {
 }
 
 export function readSpeakTakes(storage: Storage): SpeakTakesSnapshot | null {
-  let text: string | null;
-  try {
-    text = storage.getItem(SPEAK_TAKES_STORAGE_KEY);
-  } catch {
-    return null;
-  }
-  if (text === null) return null;
-  try {
-    const parsed = parseSpeakTakes(JSON.parse(text));
-    if (parsed) return parsed;
-  } catch {
-    // not JSON: dropped below
-  }
-  storage.removeItem(SPEAK_TAKES_STORAGE_KEY);
-  return null;
+  return readStoredJson(storage, SPEAK_TAKES_STORAGE_KEY, parseSpeakTakes);
 }
 
 interface StoreLike {
