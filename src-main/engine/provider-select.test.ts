@@ -1,16 +1,9 @@
 // Provider planning over fake probes: auto's ranking and reasons, explicit choices, fp16 on CPU.
 import { describe, expect, it } from 'vitest';
 import { buildDtypeFor, planProviders } from './provider-select';
-import { probeCudaLibraries, type ProviderProbe } from './runtime/provider-probe';
+import { probeCudaLibraries } from './runtime/provider-probe';
+import { LINUX_NO_GPU } from './testing/fake-probes';
 
-const LINUX_NO_GPU: ProviderProbe = {
-  platform: 'linux',
-  backends: ['cpu', 'webgpu', 'cuda', 'tensorrt'],
-  installed: {},
-  libraryProblems: {},
-  hasNvidiaDevice: false,
-  hasRenderNode: false,
-};
 
 describe('provider selection', () => {
   it('picks cpu on a Linux box without a GPU and says why the others were skipped', () => {

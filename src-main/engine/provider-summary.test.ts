@@ -4,15 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { planProviders } from './provider-select';
 import { describeProviderSummary } from './provider-summary';
 import type { ProviderProbe } from './runtime/provider-probe';
+import { LINUX_NO_GPU } from './testing/fake-probes';
 
-const CPU_ONLY: ProviderProbe = {
-  platform: 'linux',
-  backends: ['cpu', 'webgpu', 'cuda', 'tensorrt'],
-  installed: {},
-  libraryProblems: {},
-  hasNvidiaDevice: false,
-  hasRenderNode: false,
-};
+const CPU_ONLY: ProviderProbe = LINUX_NO_GPU;
 const NVIDIA_NO_CUDA: ProviderProbe = { ...CPU_ONLY, hasNvidiaDevice: true };
 const CUDA_READY: ProviderProbe = { ...NVIDIA_NO_CUDA, installed: { cuda: true } };
 const AUTO = 'auto: the first of DirectML > WebGPU > CUDA > CPU that runs here';
