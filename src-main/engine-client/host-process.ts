@@ -33,7 +33,10 @@ export function spawnNodeHost(options: NodeHostSpawnOptions): HostProcess {
       return child.pid;
     },
     send: (m) => {
-      if (child.connected) child.send(m);
+      // A host that has just died can still read as connected: the write then fails with EPIPE, which without a
+      // callback is an 'error' event nobody handles (an uncaught exception in the supervisor). The exit that
+      // follows answers every call in flight (host-client.ts), so the failed write needs nothing more.
+      if (child.connected) child.send(m, (err) => void err);
     },
     onMessage: (l) => child.on('message', (m) => l(m as HostToMain)),
     onExit: (l) => child.on('exit', (code, signal) => l(code, signal)),
