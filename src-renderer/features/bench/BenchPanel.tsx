@@ -15,8 +15,8 @@ import { EngineList } from './EngineList';
 import { windowVsLatencyHint } from './window-check';
 import { benchRunName } from './run-name';
 import { PHASE_COLORS, phaseBands, type BenchPhase } from './phase-bands';
-import { speakableSavedVoices } from '../voice-library/voice-fit';
-import { speakerDisplayName } from '../voice-library/voice-names';
+import { speakableSavedVoices } from '../../components/voice-fit';
+import { speakerDisplayName } from '../../components/voice-names';
 
 /** The voice a run speaks in when none is picked (the bench protocol's). */
 const BENCH_DEFAULT_VOICE = 'ryan';

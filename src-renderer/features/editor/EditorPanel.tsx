@@ -8,7 +8,7 @@ import { SSML_DIALECTS, type SsmlDialect } from '../../../src-shared/synthesis';
 import { useStudioStore } from '../../store/store';
 import { SsmlEditor } from '../../components/SsmlEditor';
 import { useSsmlValidation } from './useSsmlValidation';
-import { speakableSavedVoices } from '../voice-library/voice-fit';
+import { speakableSavedVoices } from '../../components/voice-fit';
 
 const DIALECT_NAMES: Record<SsmlDialect, string> = { auto: 'Auto-detect', ssml11: 'W3C SSML 1.1', azure: 'Azure', google: 'Google Cloud', polly: 'Amazon Polly' };
 

@@ -12,9 +12,9 @@ import type { ClipRecord } from '../../../src-shared/contract/library';
 import { useStudioStore } from '../../store/store';
 import { deleteClip, downloadClip, loadTakes, playClip, refreshLibrary, reopenClip, reopenWouldReplaceWork, updateClip } from './library-actions';
 import { loadSavedVoices } from '../voice-library/voice-library-actions';
-import { voiceDisplayName } from '../voice-library/voice-names';
+import { voiceDisplayName } from '../../components/voice-names';
 import { ColumnHeads } from '../../components/ColumnHeads';
-import { clipModelLabel } from '../models/model-name';
+import { clipModelLabel } from '../../components/model-name';
 import { takeNameAt } from '../../components/take-name';
 
 /** A clip's takes, per turn: the clip's own audio or one of its takes, each playable and choosable. */

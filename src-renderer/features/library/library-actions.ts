@@ -17,7 +17,7 @@ import { composeTimeline, type ClipAudio } from '../timeline/compose-timeline';
 import type { ProjectTurn } from '../../../src-shared/contract/projects';
 import { downloadBytes, encodeWav } from '../../components/wav-encode';
 import { changedChoices, turnsWithLibraryTakes, withLibraryChoices } from './library-takes-sync';
-import { voicesMatching } from '../voice-library/voice-names';
+import { voicesMatching } from '../../components/voice-names';
 
 function newId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;

@@ -11,7 +11,7 @@ import { useStudioStore } from '../../store/store';
 import type { ModelEntry, PullProgress } from '../../../src-shared/contract/models';
 import { activateModel, cancelPull, planPull, removeModel, runPull, verifyModel } from './models-actions';
 import { PullConfirm, formatSize } from './PullConfirm';
-import { modelEntryName, modelEntryTypeLabel } from './model-name';
+import { modelEntryName, modelEntryTypeLabel } from '../../components/model-name';
 import { useModelList } from './useModelList';
 
 export { formatSize };

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useStudioStore } from '../../store/store';
 import { DEFAULT_OUTPUT_LOUDNESS, OUTPUT_LOUDNESS_LIMITS } from '../../../src-shared/audio-format';
 import { THEMES, applyTheme, readTheme, type Theme } from './theme';
-import { loadedModelName, modelTypeLabel } from '../models/model-name';
+import { loadedModelName, modelTypeLabel } from '../../components/model-name';
 import { NumberField } from '../../components/NumberField';
 import { PROVIDER_CHOICES } from '../../../src-shared/provider-names';
 

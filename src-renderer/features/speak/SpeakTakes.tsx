@@ -9,7 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useStudioStore } from '../../store/store';
 import { TakeWaveform } from '../../components/TakeWaveform';
 import { takeName } from '../../components/take-name';
-import { speakerDisplayName, voiceDisplayName } from '../voice-library/voice-names';
+import { speakerDisplayName, voiceDisplayName } from '../../components/voice-names';
 import { defaultCompare, MAX_SPEAK_TAKES, type SpeakTake } from './speak-takes';
 import { downloadSpeakTake, loadSpeakTakeAudio, playCompareSide, playSpeakTake, reuseSpeakTake, soundingPositionS, stopSpeakTake } from './speak-takes-actions';
 import './speak-takes.css';

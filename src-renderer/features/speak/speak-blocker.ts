@@ -6,7 +6,7 @@
  */
 import type { SavedVoice } from '../../../src-shared/contract/voices';
 import type { ModelInfo, VoiceInfo } from '../../../src-shared/synthesis';
-import { savedVoiceMismatch, speakableSavedVoices } from '../voice-library/voice-fit';
+import { savedVoiceMismatch, speakableSavedVoices } from '../../components/voice-fit';
 
 export interface SpeakBlockerInput {
   model: Pick<ModelInfo, 'kind' | 'size'> | null;

@@ -10,7 +10,7 @@ import { call } from '../../ipc/client';
 import { useStudioStore } from '../../store/store';
 import { playPcm, stopPcm, type PcmPlayback } from '../../components/pcm-player';
 import { downloadBytes, encodeWav } from '../../components/wav-encode';
-import { voiceDisplayName } from '../voice-library/voice-names';
+import { voiceDisplayName } from '../../components/voice-names';
 import { speakTakeFileName } from './speak-takes';
 import type { SpeakSounding, SpeakTakeAudio } from './speak.slice';
 

@@ -17,7 +17,7 @@ import { TraceTable } from './TraceTable';
 import { fitZoomPxPerS, speakerRegions, staleAudioReason, turnVoice } from './speaker-regions';
 import { editForRegionDrop } from './region-edits';
 import { TURN_KEYS_HINT, steppedTakeId, turnKeyAction } from './turn-keys';
-import { speakerDisplayName, voiceDisplayName } from '../voice-library/voice-names';
+import { speakerDisplayName, voiceDisplayName } from '../../components/voice-names';
 import { exportAudioFile } from './export-actions';
 import { withChosenTakeSync } from '../library/library-actions';
 import { normalizeLoudness } from '../../../src-main/audio/normalize-loudness';

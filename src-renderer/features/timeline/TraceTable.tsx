@@ -5,7 +5,7 @@
  */
 import type { ProcessingTrace, TurnTrace } from '../../../src-shared/synthesis';
 import { useStudioStore } from '../../store/store';
-import { voiceDisplayName } from '../voice-library/voice-names';
+import { voiceDisplayName } from '../../components/voice-names';
 import { ColumnHeads } from '../../components/ColumnHeads';
 
 function fmt(value: number | null, unit: string, digits = 1): string {

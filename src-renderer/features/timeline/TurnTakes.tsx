@@ -11,7 +11,7 @@ import { useStudioStore } from '../../store/store';
 import { withChosenTakeSync } from '../library/library-actions';
 import { playPcm, stopPcm } from '../../components/pcm-player';
 import { NumberField } from '../../components/NumberField';
-import { voiceDisplayName } from '../voice-library/voice-names';
+import { voiceDisplayName } from '../../components/voice-names';
 import { SEED_LIMIT } from '../../../src-shared/sampling-limits';
 import { isEdited, NO_EDIT, takeSamples, type ClipAudio } from './compose-timeline';
 import { generate, type SeedChoice } from './generate-actions';

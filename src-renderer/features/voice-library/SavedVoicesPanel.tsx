@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'react';
 import { VOICE_MODEL_KINDS, type SavedVoice } from '../../../src-shared/contract/voices';
 import { useStudioStore } from '../../store/store';
-import { savedVoiceMismatch, speakableSavedVoices } from './voice-fit';
+import { savedVoiceMismatch, speakableSavedVoices } from '../../components/voice-fit';
 import { MicRecorder, ReferenceClipPlayer } from './ReferenceClip';
 import { cloneVoiceFromFile, deleteVoiceWithUndo, designVoice, loadSavedVoices, renameVoice, undoVoiceDelete } from './voice-library-actions';
 

@@ -9,9 +9,9 @@ import { useStudioStore } from '../../store/store';
 import { SAMPLING_PARAM_LIMITS, SEED_LIMIT, type NumericSamplingParam } from '../../../src-shared/sampling-limits';
 import { NumberField } from '../../components/NumberField';
 import { loadVoiceData, switchModel } from './voice-actions';
-import { speakableSavedVoices } from '../voice-library/voice-fit';
-import { speakerDisplayName } from '../voice-library/voice-names';
-import { loadedModelName, modelEntryName, modelEntryTypeLabel, modelTypeLabel } from '../models/model-name';
+import { speakableSavedVoices } from '../../components/voice-fit';
+import { speakerDisplayName } from '../../components/voice-names';
+import { loadedModelName, modelEntryName, modelEntryTypeLabel, modelTypeLabel } from '../../components/model-name';
 
 /** A die showing five, drawn inline (emoji glyphs are missing on many Linux desktops and in headless Chromium). */
 export function DiceIcon() {

@@ -3,7 +3,7 @@
  * which is shown by the voice's name (a deleted one says so), and a search for a name finds the
  * voices it names, so the Library can list the clips spoken in them. Pure.
  */
-import { VOICE_ID_PATTERN, type SavedVoice } from '../../../src-shared/contract/voices';
+import { VOICE_ID_PATTERN, type SavedVoice } from '../../src-shared/contract/voices';
 
 /** The name to show for a recorded voice: a saved voice's name, else the voice as recorded. */
 export function voiceDisplayName(voice: string, saved: readonly Pick<SavedVoice, 'id' | 'name'>[]): string {

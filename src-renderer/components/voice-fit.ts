@@ -4,8 +4,8 @@
  * with, a designed voice on a VoiceDesign model. Speaker pickers offer only those, so a voice the
  * model would refuse is never one click away. Pure.
  */
-import { VOICE_MODEL_KINDS, type SavedVoice } from '../../../src-shared/contract/voices';
-import type { ModelInfo } from '../../../src-shared/synthesis';
+import { VOICE_MODEL_KINDS, type SavedVoice } from '../../src-shared/contract/voices';
+import type { ModelInfo } from '../../src-shared/synthesis';
 
 /** Why `model` cannot speak `voice` ('' when it can; unknown before a model is loaded). */
 export function savedVoiceMismatch(voice: SavedVoice, model: Pick<ModelInfo, 'kind' | 'size'> | null): string {

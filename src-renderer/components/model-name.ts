@@ -3,8 +3,8 @@
  * for an installed model is its build folder ('3f9a…-v7-fp16', a hash); the model list knows where
  * it came from: an imported checkpoint by its folder's name, a hub model by its repo. Pure.
  */
-import type { ModelEntry, ModelType } from '../../../src-shared/contract/models';
-import type { ModelInfo } from '../../../src-shared/synthesis';
+import type { ModelEntry, ModelType } from '../../src-shared/contract/models';
+import type { ModelInfo } from '../../src-shared/synthesis';
 
 function folderName(dir: string): string {
   return dir.split(/[\\/]/).filter(Boolean).pop() ?? dir;

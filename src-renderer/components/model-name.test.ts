@@ -1,7 +1,7 @@
 // The loaded model's name: an imported checkpoint by its folder, a hub model by its repo (the engine
 // reports its build folder, a hash), a better name from the model list as given, the embedded one as is.
 import { describe, expect, it } from 'vitest';
-import type { ModelEntry } from '../../../src-shared/contract/models';
+import type { ModelEntry } from '../../src-shared/contract/models';
 import { clipModelLabel, loadedModelName, modelEntryName, modelEntryTypeLabel, modelTypeLabel } from './model-name';
 
 const HASH = '3f9a0c1d2e4b5a69-v7-fp16';
