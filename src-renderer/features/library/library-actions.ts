@@ -13,7 +13,7 @@ import { DEFAULT_DOCUMENT } from '../editor/editor.slice';
 import { hasChangesOutsideItsFile, openProject } from '../projects/project-actions';
 import { randomId } from '../timeline/timeline.slice';
 import { playPcm } from '../../components/pcm-player';
-import { composeTimeline, type ClipAudio } from '../timeline/compose-timeline';
+import { composeTimeline, type ClipAudio } from '../../components/compose-timeline';
 import type { ProjectTurn } from '../../../src-shared/contract/projects';
 import { downloadBytes, encodeWav } from '../../components/wav-encode';
 import { changedChoices, turnsWithLibraryTakes, withLibraryChoices } from './library-takes-sync';

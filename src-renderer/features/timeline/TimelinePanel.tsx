@@ -9,7 +9,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useStudioStore } from '../../store/store';
 import { Waveform, type WaveformSelection } from '../../components/Waveform';
 import { downloadBytes, encodeWav, type WavSampleFormat } from '../../components/wav-encode';
-import { composeTimeline, takeSamples } from './compose-timeline';
+import { composeTimeline, takeSamples } from '../../components/compose-timeline';
 import { TurnTakes } from './TurnTakes';
 import { MAX_ZOOM_PX_PER_S, MIN_ZOOM_PX_PER_S } from './timeline.slice';
 import { timelinePlayer } from './timeline-player';

@@ -13,7 +13,7 @@ import { playPcm, stopPcm } from '../../components/pcm-player';
 import { NumberField } from '../../components/NumberField';
 import { voiceDisplayName } from '../../components/voice-names';
 import { SEED_LIMIT } from '../../../src-shared/sampling-limits';
-import { isEdited, NO_EDIT, takeSamples, type ClipAudio } from './compose-timeline';
+import { isEdited, NO_EDIT, takeSamples, type ClipAudio } from '../../components/compose-timeline';
 import { generate, type SeedChoice } from './generate-actions';
 import { takeNameAt } from '../../components/take-name';
 

@@ -6,7 +6,7 @@
  * shared limits. Pure.
  */
 import { TURN_EDIT_LIMITS, type TurnEdit } from '../../../src-shared/contract/projects';
-import { NO_EDIT } from './compose-timeline';
+import { NO_EDIT } from '../../components/compose-timeline';
 
 export interface RegionDrop {
   /** Where the region was before the drag, in seconds on the composed timeline. */

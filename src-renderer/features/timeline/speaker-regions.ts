@@ -5,7 +5,7 @@
  * zoom; and whether the audio is out of date with the document. Pure.
  */
 import type { ProjectTurn } from '../../../src-shared/contract/projects';
-import { chosenTake } from './compose-timeline';
+import { chosenTake } from '../../components/compose-timeline';
 
 /** Distinct, light region fills; a document with more speakers reuses them in order. */
 export const SPEAKER_COLORS = [

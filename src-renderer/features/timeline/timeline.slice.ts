@@ -15,10 +15,10 @@ export const COALESCE_MS = 1000;
 import type { StateCreator } from 'zustand';
 import type { ClipRecord } from '../../../src-shared/contract/library';
 import type { ProjectTurn, TakeRef, TurnEdit } from '../../../src-shared/contract/projects';
-import { NO_EDIT } from './compose-timeline';
+import { NO_EDIT } from '../../components/compose-timeline';
 import { takeNameAt } from '../../components/take-name';
 import type { MarkTimestamp, ProcessingTrace } from '../../../src-shared/synthesis';
-import type { BaseLayout, ClipAudio } from './compose-timeline';
+import type { BaseLayout, ClipAudio } from '../../components/compose-timeline';
 
 /** The name of a project nobody has named yet. */
 export const UNTITLED_PROJECT_NAME = 'Untitled project';

@@ -1,7 +1,7 @@
 // composeTimeline: chosen takes replace their turn's span; gaps keep the base layout's lengths.
 import { describe, expect, it } from 'vitest';
 import { composeTimeline } from './compose-timeline';
-import type { ProjectTurn } from '../../../src-shared/contract/projects';
+import type { ProjectTurn } from '../../src-shared/contract/projects';
 
 const base = { clipId: 'A', numSamples: 10, turnSpans: [{ turnIndex: 0, startSample: 0, endSample: 4 }, { turnIndex: 1, startSample: 6, endSample: 9 }] };
 const clipA = { sampleRateHz: 8, pcm: Float32Array.from([1, 1, 1, 1, 0.1, 0.1, 2, 2, 2, 0.3]) };
@@ -50,7 +50,7 @@ describe('composeTimeline with edits', () => {
   const rate = 1000; // 1 sample per ms keeps the arithmetic readable
   const base = { clipId: 'b', numSamples: 30, turnSpans: [{ turnIndex: 0, startSample: 0, endSample: 10 }, { turnIndex: 1, startSample: 15, endSample: 30 }] };
   const pcm = new Float32Array(30).fill(0.5);
-  const turn = (turnIndex: number, start: number, end: number, edit?: import('../../../src-shared/contract/projects').TurnEdit) => ({
+  const turn = (turnIndex: number, start: number, end: number, edit?: import('../../src-shared/contract/projects').TurnEdit) => ({
     turnIndex,
     takes: [{ takeId: `k${turnIndex}`, clipId: 'b', seed: 1, startSample: start, endSample: end, createdAtMs: 0 }],
     chosenTakeId: `k${turnIndex}`,

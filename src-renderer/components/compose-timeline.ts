@@ -4,7 +4,7 @@
  * and each turn's edits applied (trim, gap before it, gain). Pure; the Timeline shows the result
  * and exports exactly it.
  */
-import type { ProjectTurn, TakeRef, TurnEdit } from '../../../src-shared/contract/projects';
+import type { ProjectTurn, TakeRef, TurnEdit } from '../../src-shared/contract/projects';
 
 export const NO_EDIT: TurnEdit = Object.freeze({ trimStartMs: 0, trimEndMs: 0, gapBeforeMs: null, gainDb: 0 });
 
