@@ -1,7 +1,7 @@
 /**
  * Voices as people know them: clips, takes and traces record a saved voice by its id ('v-…'),
  * which is shown by the voice's name (a deleted one says so), and a search for a name finds the
- * voices it names, so the Library can list the clips spoken in them. Pure.
+ * voices it names, so the Library can list the clips spoken in them; a saved voice's picker label. Pure.
  */
 import { VOICE_ID_PATTERN, type SavedVoice } from '../../src-shared/contract/voices';
 
@@ -33,4 +33,9 @@ export function speakerDisplayName(name: string): string {
     .filter(Boolean)
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join(' ');
+}
+
+/** The option label of a saved voice in a speaker picker. */
+export function savedVoiceLabel(v: Pick<SavedVoice, 'name' | 'kind'>): string {
+  return `${v.name} — ${v.kind === 'clone' ? 'cloned' : 'designed'}`;
 }

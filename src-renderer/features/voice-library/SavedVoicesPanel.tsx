@@ -11,11 +11,6 @@ import { savedVoiceMismatch, speakableSavedVoices } from '../../components/voice
 import { MicRecorder, ReferenceClipPlayer } from './ReferenceClip';
 import { cloneVoiceFromFile, deleteVoiceWithUndo, designVoice, loadSavedVoices, renameVoice, undoVoiceDelete } from './voice-library-actions';
 
-/** The option label of a saved voice in a speaker picker. */
-export function savedVoiceLabel(v: SavedVoice): string {
-  return `${v.name} — ${v.kind === 'clone' ? 'cloned' : 'designed'}`;
-}
-
 function NeedsModel({ kind, onModels }: { kind: 'clone' | 'design'; onModels: () => void }) {
   return (
     <p className="hint" data-testid={`voice-${kind}-needs`}>

@@ -6,67 +6,14 @@
  */
 import { useEffect } from 'react';
 import { useStudioStore } from '../../store/store';
-import { SAMPLING_PARAM_LIMITS, SEED_LIMIT, type NumericSamplingParam } from '../../../src-shared/sampling-limits';
+import { SEED_LIMIT } from '../../../src-shared/sampling-limits';
 import { NumberField } from '../../components/NumberField';
+import { DiceIcon } from '../../components/DiceIcon';
+import { SamplingFields } from '../../shared-state/SamplingFields';
 import { loadVoiceData, switchModel } from './voice-actions';
 import { speakableSavedVoices } from '../../components/voice-fit';
 import { speakerDisplayName } from '../../components/voice-names';
 import { loadedModelName, modelEntryName, modelEntryTypeLabel, modelTypeLabel } from '../../components/model-name';
-
-/** A die showing five, drawn inline (emoji glyphs are missing on many Linux desktops and in headless Chromium). */
-export function DiceIcon() {
-  const pips: [number, number][] = [[5.5, 5.5], [12.5, 5.5], [9, 9], [5.5, 12.5], [12.5, 12.5]];
-  return (
-    <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" focusable="false" data-testid="dice-icon">
-      <rect x="1.5" y="1.5" width="15" height="15" rx="3" fill="none" stroke="currentColor" strokeWidth="1.5" />
-      {pips.map(([cx, cy]) => (
-        <circle key={`${cx}-${cy}`} cx={cx} cy={cy} r="1.4" fill="currentColor" />
-      ))}
-    </svg>
-  );
-}
-
-/** Labels and arrow-key steps; the valid ranges are the shared SAMPLING_PARAM_LIMITS the engine checks. */
-const NUMBER_PARAMS: { key: NumericSamplingParam; label: string; step: number }[] = [
-  { key: 'temperature', label: 'Temperature', step: 0.05 },
-  { key: 'topK', label: 'Top-k', step: 1 },
-  { key: 'topP', label: 'Top-p', step: 0.01 },
-  { key: 'repetitionPenalty', label: 'Repetition penalty', step: 0.01 },
-  { key: 'subtalkerTemperature', label: 'Code predictor temperature', step: 0.05 },
-  { key: 'subtalkerTopK', label: 'Code predictor top-k', step: 1 },
-  { key: 'subtalkerTopP', label: 'Code predictor top-p', step: 0.01 },
-  { key: 'maxNewTokens', label: 'Max new frames', step: 1 },
-];
-
-/** The sampling parameters with the checkpoint's defaults beside each and a reset (Voice and Speak screens). */
-export function SamplingFields() {
-  const modelInfo = useStudioStore((s) => s.modelInfo);
-  const settings = useStudioStore((s) => s.voiceSettings);
-  const setParam = useStudioStore((s) => s.setParam);
-  const resetParams = useStudioStore((s) => s.resetParams);
-  const params = settings.params ?? modelInfo?.defaultParams ?? null;
-  const defaults = modelInfo?.defaultParams ?? null;
-  if (!params) return <p className="hint">The defaults come from the loaded checkpoint; waiting for the engine.</p>;
-  return (
-    <>
-      <label className="check">
-        <input type="checkbox" checked={params.doSample} onChange={(e) => setParam('doSample', e.target.checked)} /> Sample (off: greedy)
-      </label>
-      <label className="check">
-        <input type="checkbox" checked={params.subtalkerDoSample} onChange={(e) => setParam('subtalkerDoSample', e.target.checked)} /> Sample code predictor
-      </label>
-      <div className="param-grid">
-        {NUMBER_PARAMS.map((p) => (
-          <label key={p.key}>
-            <span>{p.label}{defaults ? <span className="muted"> (default {String(defaults[p.key])})</span> : null}</span>
-            <NumberField aria-label={p.label} step={p.step} range={SAMPLING_PARAM_LIMITS[p.key]} value={params[p.key]} onValue={(v) => v !== null && setParam(p.key, v)} />
-          </label>
-        ))}
-      </div>
-      <button onClick={resetParams} disabled={!defaults}>Reset to the checkpoint's defaults</button>
-    </>
-  );
-}
 
 export function VoicePanel() {
   const modelInfo = useStudioStore((s) => s.modelInfo);
