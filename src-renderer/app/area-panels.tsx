@@ -11,7 +11,7 @@ import { AREA_LABELS, type Area } from './shell.slice';
 import { useStudioStore } from '../store/store';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { lazyWithRetry } from '../components/lazy-with-retry';
-import { loadVoiceData } from '../features/voice/voice-actions';
+import { loadVoiceData } from '../shared-state/voice-actions';
 import { loadSavedVoices } from '../features/voice-library/voice-library-actions';
 import { useStudioKeys } from '../features/timeline/useStudioKeys';
 import { RecoveryPrompt } from '../features/projects/ProjectBar';

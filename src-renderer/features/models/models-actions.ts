@@ -7,7 +7,7 @@ import { CHANNELS } from '../../../src-shared/ipc-contract';
 import { toStudioError } from '../../../src-shared/errors';
 import { call } from '../../ipc/client';
 import { useStudioStore } from '../../store/store';
-import { switchModel } from '../voice/voice-actions';
+import { switchModel } from '../../shared-state/voice-actions';
 
 function fail(err: unknown): void {
   const e = toStudioError(err);

@@ -9,7 +9,7 @@ import { useStudioStore } from '../../store/store';
 import { encodeWav, downloadBytes } from '../../components/wav-encode';
 import { SEED_LIMIT } from '../../../src-shared/sampling-limits';
 import { NumberField } from '../../components/NumberField';
-import { loadVoiceData } from '../voice/voice-actions';
+import { loadVoiceData } from '../../shared-state/voice-actions';
 import { DiceIcon } from '../../components/DiceIcon';
 import { SamplingFields } from '../../shared-state/SamplingFields';
 import { cancelAll, randomSeed } from '../timeline/generate-actions';

@@ -10,7 +10,7 @@ import { SEED_LIMIT } from '../../../src-shared/sampling-limits';
 import { NumberField } from '../../components/NumberField';
 import { DiceIcon } from '../../components/DiceIcon';
 import { SamplingFields } from '../../shared-state/SamplingFields';
-import { loadVoiceData, switchModel } from './voice-actions';
+import { loadVoiceData, switchModel } from '../../shared-state/voice-actions';
 import { speakableSavedVoices } from '../../components/voice-fit';
 import { speakerDisplayName } from '../../components/voice-names';
 import { loadedModelName, modelEntryName, modelEntryTypeLabel, modelTypeLabel } from '../../components/model-name';

@@ -1,11 +1,12 @@
 /**
- * Loads what the Voice panel chooses from: the loaded model's facts, its speakers and the model
- * list (installed, embedded test model, known hub models).
+ * Loads what the Voice and Speak panels choose from: the loaded model's facts, its speakers and the
+ * model list (installed, embedded test model, known hub models); switches the model (Voice, Models).
+ * The app session loads it at start and after the host comes back.
  */
-import { CHANNELS } from '../../../src-shared/ipc-contract';
-import { toStudioError } from '../../../src-shared/errors';
-import { call } from '../../ipc/client';
-import { useStudioStore } from '../../store/store';
+import { CHANNELS } from '../../src-shared/ipc-contract';
+import { toStudioError } from '../../src-shared/errors';
+import { call } from '../ipc/client';
+import { useStudioStore } from '../store/store';
 
 export async function loadVoiceData(): Promise<void> {
   try {
