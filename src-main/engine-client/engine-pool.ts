@@ -14,7 +14,7 @@ import { HostClient, type HostClientOptions, type HostClientState, type HostHeal
 import type { HostProcess } from './host-process';
 import type { HostMethod, HostMethods } from '../engine-protocol/protocol';
 import type { HostRequestCounters } from './request-counters';
-import { Listeners } from './listeners';
+import { Emitter } from '../../src-shared/emitter';
 
 export interface EnginePoolOptions extends Omit<HostClientOptions, 'spawn'> {
   /** One spawner per engine; its index is the engine's index. */
@@ -44,8 +44,8 @@ export class EnginePool {
   private readonly draining = new Set<number>();
   /** Per engine: who waits for its synthesize calls to reach zero (drainEngine). */
   private readonly idleWaiters: (() => void)[][];
-  private readonly eventListeners = new Listeners<string, unknown>();
-  private readonly stateListeners = new Listeners<HostClientState, string>();
+  private readonly eventListeners = new Emitter<[event: string, payload: unknown]>();
+  private readonly stateListeners = new Emitter<[state: HostClientState, detail: string]>();
   private lastState: HostClientState = 'starting';
   private readonly log: ((m: string) => void) | undefined;
 

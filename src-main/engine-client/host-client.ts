@@ -14,7 +14,7 @@ import type { EngineStatus } from '../../src-shared/synthesis';
 import type { HostProcess } from './host-process';
 import type { HostHeartbeat, HostMethod, HostMethods, HostToMain } from '../engine-protocol/protocol';
 import { RequestCounters, type HostRequestCounters } from './request-counters';
-import { Listeners } from './listeners';
+import { Emitter } from '../../src-shared/emitter';
 
 /** The watchdog's bounds; defaultHostWatchdogConfig() holds the defaults. */
 export interface HostWatchdogConfig {
@@ -83,8 +83,8 @@ export class HostClient {
   private lastStepAgeMs = 0;
   private stateDetail = 'starting';
   private readyWaiters: { resolve: () => void; reject: (e: StudioError) => void }[] = [];
-  private readonly eventListeners = new Listeners<string, unknown>();
-  private readonly stateListeners = new Listeners<HostClientState, string>();
+  private readonly eventListeners = new Emitter<[event: string, payload: unknown]>();
+  private readonly stateListeners = new Emitter<[state: HostClientState, detail: string]>();
   private lastStatus: EngineStatus | null = null;
 
   constructor(private options: HostClientOptions) {
