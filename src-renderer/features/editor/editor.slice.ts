@@ -7,23 +7,7 @@ import type { StateCreator } from 'zustand';
 import type { SsmlDiagnostic } from '../../../src-shared/contract/projects';
 import type { SsmlDialect } from '../../../src-shared/synthesis';
 import { fieldSetters } from '../../store/field-setters';
-
-export const DEFAULT_DOCUMENT = `<speak>
-  <voice name="ryan">Welcome to the studio. This is the first turn.</voice>
-  <break time="300ms"/>
-  <voice name="vivian"><prosody rate="90%">And this is the second turn.</prosody></voice>
-</speak>
-`;
-
-/** How the editor's SSML is read; defaults: dialect auto, strict. */
-export interface EditorSsmlOptions {
-  dialect: SsmlDialect;
-  lenient: boolean;
-}
-
-export function defaultEditorSsmlOptions(): EditorSsmlOptions {
-  return { dialect: 'auto', lenient: false };
-}
+import { DEFAULT_DOCUMENT, defaultEditorSsmlOptions, type EditorSsmlOptions } from '../../shared-state/project-defaults';
 
 /** What the last check found besides errors: the dialect read (what auto chose) and warnings. */
 export interface SsmlCheckInfo {

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useStudioStore } from '../../store/store';
-import { UNTITLED_PROJECT_NAME } from '../timeline/timeline.slice';
+import { UNTITLED_PROJECT_NAME } from '../../shared-state/project-defaults';
 import { saveStateText } from './save-state';
 import { answerRecovery, deleteProjectFile, hasChangesOutsideItsFile, newProject, openProject, refreshProjectFiles, saveProject, saveProjectAs } from './project-actions';
 

@@ -7,8 +7,7 @@ import { resetStore, useStudioStore } from '../../store/store';
 import type { StudioBridge } from '../../../src-shared/ipc-contract';
 import type { ProjectDocument } from '../../../src-shared/contract/projects';
 import { applyProjectDocument, checkRecovery, deleteProjectFile, hasUnsavedChanges, newProject, saveProject, startAutosave, toProjectDocument } from './project-actions';
-import { UNTITLED_PROJECT_NAME } from '../timeline/timeline.slice';
-import { DEFAULT_DOCUMENT } from '../editor/editor.slice';
+import { DEFAULT_DOCUMENT, UNTITLED_PROJECT_NAME } from '../../shared-state/project-defaults';
 
 interface AutosaveCall {
   project: ProjectDocument;

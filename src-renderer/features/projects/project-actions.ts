@@ -12,8 +12,7 @@ import { toStudioError } from '../../../src-shared/errors';
 import { call } from '../../ipc/client';
 import { createDebouncedTask } from '../../components/debounced-task';
 import { useStudioStore, type StudioState } from '../../store/store';
-import { DEFAULT_DOCUMENT, defaultEditorSsmlOptions } from '../editor/editor.slice';
-import { UNTITLED_PROJECT_NAME, randomId } from '../timeline/timeline.slice';
+import { DEFAULT_DOCUMENT, UNTITLED_PROJECT_NAME, defaultEditorSsmlOptions, randomId } from '../../shared-state/project-defaults';
 import { autosaveIsInItsFile } from './recovery-check';
 
 export const AUTOSAVE_DELAY_MS = 800;

@@ -19,9 +19,7 @@ import { NO_EDIT } from '../../components/compose-timeline';
 import { takeNameAt } from '../../components/take-name';
 import type { MarkTimestamp, ProcessingTrace } from '../../../src-shared/synthesis';
 import type { BaseLayout, ClipAudio } from '../../components/compose-timeline';
-
-/** The name of a project nobody has named yet. */
-export const UNTITLED_PROJECT_NAME = 'Untitled project';
+import { UNTITLED_PROJECT_NAME, randomId } from '../../shared-state/project-defaults';
 
 export type JobState = 'waiting' | 'running' | 'done' | 'failed' | 'cancelled';
 
@@ -81,10 +79,6 @@ export interface TimelineSlice {
 /** The undo fields after recording the current turns as a step (and dropping what was undone). */
 function pushUndo(s: Pick<TimelineSlice, 'turns' | 'undoStack'>): Pick<TimelineSlice, 'undoStack' | 'redoStack' | 'lastEdit'> {
   return { undoStack: [...s.undoStack, s.turns].slice(-MAX_UNDO_STEPS), redoStack: [], lastEdit: null };
-}
-
-export function randomId(): string {
-  return globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
 export const createTimelineSlice: StateCreator<TimelineSlice, [], [], TimelineSlice> = (set, get) => ({
