@@ -8,6 +8,7 @@
  * values (+30 %, −10 %) are relative changes everywhere, so they are the portable way to write it.
  */
 import { SILENT_GAIN_DB, type DialectRules } from './dialects';
+import { PROSODY_EMPHASIS_LEVELS, PROSODY_PITCH_RANGE_ST, PROSODY_RATE_RANGE, PROSODY_VOLUME_MAX_DB } from '../../src-shared/prosody-limits';
 
 export { SILENT_GAIN_DB };
 
@@ -16,17 +17,12 @@ export type Rejection = { ok: false; allowed: string[] };
 export type ValueResult = Change | Rejection;
 
 /** emphasis → prosody: rate multiplier, pitch and gain added to the inherited context. */
-export const EMPHASIS_LEVELS: Record<string, { rate: number; pitchSemitones: number; gainDb: number }> = {
-  strong: { rate: 0.9, pitchSemitones: 1, gainDb: 3 },
-  moderate: { rate: 0.95, pitchSemitones: 0.5, gainDb: 1.5 },
-  none: { rate: 1, pitchSemitones: 0, gainDb: 0 },
-  reduced: { rate: 1.05, pitchSemitones: -0.5, gainDb: -3 },
-};
+export const EMPHASIS_LEVELS = PROSODY_EMPHASIS_LEVELS;
 
-/** Effective-value ranges after combining with the inherited context. */
-export const RATE_RANGE = { min: 0.5, max: 2 };
-export const PITCH_RANGE_ST = { min: -12, max: 12 };
-export const VOLUME_MAX_DB = 20;
+/** Effective-value ranges after combining with the inherited context (the editor's controls share them). */
+export const RATE_RANGE = PROSODY_RATE_RANGE;
+export const PITCH_RANGE_ST = PROSODY_PITCH_RANGE_ST;
+export const VOLUME_MAX_DB = PROSODY_VOLUME_MAX_DB;
 
 const NUM = '(\\d+(?:\\.\\d+)?|\\.\\d+)';
 const UNSIGNED_PERCENT = new RegExp(`^${NUM}%$`);

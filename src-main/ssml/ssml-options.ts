@@ -7,6 +7,7 @@
 import { StudioError } from '../../src-shared/errors';
 import { SSML_DIALECTS, type SsmlDialect, type SsmlRequestOptions } from '../../src-shared/synthesis';
 import { QWEN_LANGUAGES } from './languages';
+import { PROSODY_MAX_BREAK_MS } from '../../src-shared/prosody-limits';
 
 /** What the parser knows about a speaker, for selecting one by gender or language. */
 export interface VoiceTraits {
@@ -57,7 +58,7 @@ export function defaultSsmlOptions(): SsmlOptions {
     knownLanguages: [...QWEN_LANGUAGES],
     referencePitchHz: 150,
     sayAsLanguage: 'auto',
-    maxBreakMs: 10_000,
+    maxBreakMs: PROSODY_MAX_BREAK_MS,
   };
 }
 
