@@ -4,7 +4,8 @@
 // onnxruntime-node, only capi/ imports koffi, pure folders stay free of electron, react and ORT, only
 // audio/codec-runtime.ts imports the codec runtimes. Layers (docs/architecture.md): each folder
 // imports only the folders LAYERS lists, and every folder of src-main is in LAYERS (an allow-list:
-// layers/listed-folder refuses a file in a folder the table lacks). Product code never imports lab/,
+// layers/listed-folder refuses a file in a folder the table lacks); the renderer likewise by
+// RENDERER_LAYERS, its features never importing each other. Product code never imports lab/,
 // scripts/ or e2e/. Also: only src-renderer/ipc touches window.studio; no spread arguments on the
 // request path.
 import path from 'node:path';
@@ -113,6 +114,41 @@ function forbiddenFolders(folder, depth) {
   return { regex: `${up}(${names.join('|')})`, message };
 }
 
+// Renderer layers: the folders of src-renderer each folder may import besides itself, src-shared and
+// the pure DSP of src-main/audio/; lowest first, as docs/architecture.md draws them. '*' is one name:
+// the store is composed from the feature slices (and the shell's), its one upward arrow. Features
+// import the folders below them and never each other (features/<a>/ may not reach features/<b>/);
+// the app shell composes features. Test helpers (testing/) are exempt like every test.
+const RENDERER_LAYERS = {
+  ipc: [],
+  components: [],
+  store: ['features/*/*.slice', 'app/shell.slice'],
+  'shared-state': ['components', 'store', 'ipc'],
+  features: ['components', 'store', 'ipc', 'shared-state'],
+  app: ['components', 'store', 'ipc', 'shared-state', 'features'],
+  testing: ['ipc', 'store'],
+};
+const RENDERER_FOLDERS = Object.keys(RENDERER_LAYERS);
+const RENDERER_MAX_DEPTH = 3; // folder levels below src-renderer/: features/<name>/<one more> (2 today)
+const globPart = (s) => escape(s).replace(/\\\*/g, '[^/]+');
+/** The renderer folders `folder` may not import, as regexes on specifiers written from `depth` levels below src-renderer/. */
+function forbiddenRendererFolders(folder, depth) {
+  const allowed = RENDERER_LAYERS[folder];
+  const names = [];
+  for (const other of RENDERER_FOLDERS) {
+    if (other === folder || allowed.includes(other)) continue;
+    const only = allowed.filter((a) => a.startsWith(`${other}/`)).map((a) => globPart(a.slice(other.length + 1)));
+    names.push(only.length > 0 ? `${escape(other)}/(?!(${only.join('|')})$)` : `${escape(other)}(/|$)`);
+  }
+  const cells = [{
+    regex: `^(\\.\\./){${depth}}(${names.join('|')})`,
+    message: `src-renderer/${folder}/ may import only src-shared${allowed.length ? ` and ${allowed.join(', ')}` : ''} (layer rules: docs/architecture.md)`,
+  }];
+  // features/<a>/…: a path that climbs out of its own feature folder lands in another feature (so does ../../features/)
+  if (folder === 'features' && depth >= 2) cells.push({ regex: `^(\\.\\./){${depth - 1}}([^./]|\\.\\./features/)`, message: 'a feature never imports another feature: move what both need down (components/, store/, shared-state/) or compose them in app/ (layer rules: docs/architecture.md)' });
+  return cells;
+}
+
 // The ONNX Runtime adapters sit below engine/runtime/ort.ts: only files in engine/runtime/ import them
 // (there as './node-runtime' or './capi/…', which this pattern does not match).
 const ADAPTERS = { regex: '(^|/)runtime/(node-runtime$|capi(/|$))', message: 'only src-main/engine/runtime/ imports the ONNX Runtime adapters (node-runtime.ts, capi/): open sessions through engine/runtime/ort.ts' };
@@ -126,6 +162,10 @@ const NOT_PRODUCT = (ups) => ({
   regex: `^(\\.\\./)${ups === null ? '+' : `{${ups}}`}(lab|scripts|e2e)(/|$)`,
   message: 'product code never imports lab/, scripts/ or e2e/ (probes, tools and app tests import it, not the other way)',
 });
+// Exception: the renderer shares the pure DSP of src-main/audio/ (loudness, true peak, WAV) so
+// previews measure what exports write; audio/ imports no electron or ORT (above) and the renderer's
+// build refuses Node built-ins.
+const RENDERER_OFF_MAIN = { regex: '^(\\.\\./)+(src-main/(?!audio/)|src-preload/)', message: 'the renderer talks to main only through ipc/client.ts (it may share the pure DSP of src-main/audio/)' };
 const LAYER_CELLS = [
   ...MAIN_FOLDERS.flatMap((folder) =>
     Array.from({ length: MAX_DEPTH }, (_, i) => [
@@ -137,10 +177,14 @@ const LAYER_CELLS = [
   ['src-main/engine-host.ts', [{ regex: `^\\./(?!(engine-host|engine-protocol)/)[^.]`, message: 'the engine host entry imports only engine-host/ and engine-protocol/ (and src-shared)' }, NOT_PRODUCT(1)]],
   ['src-shared/**', [{ regex: '^(\\.\\./)+(src-main|src-renderer|src-preload)(/|$)', message: 'src-shared imports nothing of src-main, src-renderer or src-preload' }, NOT_PRODUCT(null)]],
   ['src-preload/**', [{ regex: '^(\\.\\./)+(src-main|src-renderer)(/|$)', message: 'the preload imports only src-shared' }, NOT_PRODUCT(null)]],
-  // Exception: the renderer shares the pure DSP of src-main/audio/ (loudness, true peak, WAV) so
-  // previews measure what exports write; audio/ imports no electron or ORT (above) and the renderer's
-  // build refuses Node built-ins.
-  ['src-renderer/**', [{ regex: '^(\\.\\./)+(src-main/(?!audio/)|src-preload/)', message: 'the renderer talks to main only through ipc/client.ts (it may share the pure DSP of src-main/audio/)' }, NOT_PRODUCT(null)]],
+  // The renderer: its own layers (RENDERER_LAYERS) per folder and depth, plus the line to main below.
+  ['src-renderer/*', [RENDERER_OFF_MAIN, NOT_PRODUCT(null)]],
+  ...RENDERER_FOLDERS.flatMap((folder) =>
+    Array.from({ length: RENDERER_MAX_DEPTH }, (_, i) => [
+      `src-renderer/${folder}/${'*/'.repeat(i)}*`,
+      [...forbiddenRendererFolders(folder, i + 1), RENDERER_OFF_MAIN, NOT_PRODUCT(null)],
+    ]),
+  ),
   ...ENGINE_TESTS.map((glob) => [glob, [{
     regex: `^(\\.\\./)+model-builder/(?!(${ENGINE_TEST_FIXTURES.map(escape).join('|')})$)`,
     message: `engine tests may import from src-main/model-builder/ only its fixtures (${ENGINE_TEST_FIXTURES.join(', ')}); what the engine shares with the builder is in model-format/`,
@@ -150,7 +194,7 @@ const LAYER_CELLS = [
 // The rules of this config that ESLint lacks. layers/imports is ESLint's no-restricted-imports (same
 // options, same messages) that also reads import('x') and require('x') with a literal path, so a
 // dynamic import crosses no layer a static one may not. layers/listed-folder refuses a file of
-// src-main/ in a folder LAYERS and ROOTS do not name, or deeper than the layer cells reach.
+// src-main/ (src-renderer/) in a folder LAYERS and ROOTS (RENDERER_LAYERS) do not name, or deeper than the layer cells reach.
 const CORE_IMPORTS = builtinRules.get('no-restricted-imports');
 const literalPath = (node) => (node?.type === 'Literal' && typeof node.value === 'string' ? node : null);
 const LAYERS_PLUGIN = {
@@ -177,21 +221,21 @@ const LAYERS_PLUGIN = {
     'listed-folder': {
       meta: {
         type: 'problem',
-        docs: { description: 'every folder of src-main/ is in the layer table' },
-        schema: [{ type: 'object', properties: { folders: { type: 'array', items: { type: 'string' } }, maxDepth: { type: 'integer' } }, additionalProperties: false }],
+        docs: { description: 'every folder of src-main/ (src-renderer/) is in its layer table' },
+        schema: [{ type: 'object', properties: { root: { type: 'string' }, table: { type: 'string' }, folders: { type: 'array', items: { type: 'string' } }, maxDepth: { type: 'integer' } }, additionalProperties: false }],
       },
       create(context) {
-        const { folders, maxDepth } = context.options[0];
+        const { root = 'src-main', table = 'LAYERS', folders, maxDepth } = context.options[0];
         const parts = path.relative(context.cwd, context.filename).split(path.sep);
-        if (parts[0] !== 'src-main' || parts.length < 3) return {};
+        if (parts[0] !== root || parts.length < 3) return {};
         const folder = parts[1];
         const depth = parts.length - 2;
         return {
           Program(node) {
             if (!folders.includes(folder)) {
-              context.report({ node, message: `src-main/${folder}/ is not in the layer table: add it to LAYERS in eslint.config.js (with what it may import) and to docs/architecture.md, or move the file into a listed folder` });
+              context.report({ node, message: `${root}/${folder}/ is not in the layer table: add it to ${table} in eslint.config.js (with what it may import) and to docs/architecture.md, or move the file into a listed folder` });
             } else if (depth > maxDepth) {
-              context.report({ node, message: `${parts.join('/')} is ${depth} folders below src-main/; the layer rules reach ${maxDepth}: flatten it or raise MAX_DEPTH in eslint.config.js` });
+              context.report({ node, message: `${parts.join('/')} is ${depth} folders below ${root}/; the layer rules reach ${maxDepth}: flatten it or raise the depth in eslint.config.js` });
             }
           },
         };
@@ -229,6 +273,7 @@ export default tseslint.config(
   },
   ...importRules(),
   { files: ['src-main/**'], rules: { 'layers/listed-folder': ['error', { folders: MAIN_FOLDERS, maxDepth: MAX_DEPTH }] } },
+  { files: ['src-renderer/**'], rules: { 'layers/listed-folder': ['error', { root: 'src-renderer', table: 'RENDERER_LAYERS', folders: RENDERER_FOLDERS, maxDepth: RENDERER_MAX_DEPTH }] } },
   {
     files: ['src-main/engine/**', 'src-main/engine-host/**', 'src-main/engine-client/**', 'src-main/engine-protocol/**', 'src-main/scheduler/**', 'src-main/audio/**'],
     ignores: ['**/*.test.ts', 'lab/gpu/**', '**/testing/**'],

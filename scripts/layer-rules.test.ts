@@ -2,8 +2,8 @@
  * The layer rules of eslint.config.js (docs/architecture.md) fire: planted imports that cross a
  * layer (static, import() or require()) are refused by layers/imports (ESLint's no-restricted-imports
  * extended to dynamic imports) under the same config `npm run lint` uses, permitted ones pass, and the
- * package rules still hold beside them; a file in a folder of src-main that the layer table lacks is
- * refused by layers/listed-folder. The snippets are linted as text under a path inside the folder; no
+ * package rules still hold beside them; a file in a folder of src-main (or src-renderer) that its layer
+ * table lacks is refused by layers/listed-folder. The renderer's features never import each other. The snippets are linted as text under a path inside the folder; no
  * file is written.
  */
 import fs from 'node:fs';
@@ -218,6 +218,74 @@ describe('layer rules', () => {
     } finally {
       fs.rmSync(copy, { recursive: true, force: true });
     }
+  });
+});
+
+describe('renderer layer rules', () => {
+  it('refuses a feature that imports another feature, static, import() or require()', async () => {
+    const why = 'a feature never imports another feature';
+    await expectRefused([
+      ['src-renderer/features/timeline/planted.ts', '../speak/speak-actions'],
+      ['src-renderer/features/speak/planted.tsx', '../timeline/generate-actions'],
+      ['src-renderer/features/library/planted.ts', '../projects/project-actions'],
+      ['src-renderer/features/voice/sub/planted.ts', '../../models/model-name'],
+    ], why);
+    for (const code of ["export const m = await import('../library/LibraryPanel');\n", "export const m = require('../library/library-actions');\n"]) {
+      const messages = await restrictedImports('src-renderer/features/timeline/planted.ts', code);
+      expect(messages, code).toHaveLength(1);
+      expect(messages[0]).toContain(why);
+    }
+    // the roundabout path through features/ is another feature too
+    expect(await restrictedImports('src-renderer/features/timeline/planted.ts', importing('../../features/speak/speak-actions'))).toHaveLength(1);
+  });
+
+  it('lets a feature import its own files and components/, store/, ipc/, shared-state/ and src-shared', async () => {
+    for (const specifier of ['./timeline.slice', '../../components/Waveform', '../../store/store', '../../ipc/client', '../../shared-state/voice-actions', '../../../src-shared/errors', '../../../src-main/audio/loudness']) {
+      expect(await restrictedImports('src-renderer/features/timeline/planted.ts', importing(specifier)), specifier).toEqual([]);
+    }
+    expect(await restrictedImports('src-renderer/features/voice/sub/planted.ts', importing('../VoicePanel'))).toEqual([]);
+  });
+
+  it('keeps the lower folders below the features and the app shell', async () => {
+    await expectRefused([
+      ['src-renderer/features/speak/planted.ts', '../../app/area-panels'],
+      ['src-renderer/components/planted.tsx', '../store/store'],
+      ['src-renderer/components/planted.tsx', '../features/speak/SpeakPanel'],
+      ['src-renderer/ipc/planted.ts', '../store/store'],
+      ['src-renderer/shared-state/planted.ts', '../features/timeline/generate-actions'],
+      ['src-renderer/store/planted.ts', '../features/speak/speak-actions'],
+    ], 'may import only');
+    // the store is composed from the slices (its one upward arrow); the app shell composes features
+    expect(await restrictedImports('src-renderer/store/planted.ts', importing('../features/speak/speak.slice'))).toEqual([]);
+    expect(await restrictedImports('src-renderer/store/planted.ts', importing('../app/shell.slice'))).toEqual([]);
+    expect(await restrictedImports('src-renderer/app/planted.tsx', importing('../features/speak/SpeakPanel'))).toEqual([]);
+    expect(await restrictedImports('src-renderer/app/planted.tsx', "export const m = await import('../features/bench/BenchPanel');\n")).toEqual([]);
+  });
+
+  it('leaves renderer tests free to start a whole screen', async () => {
+    expect(await restrictedImports('src-renderer/features/timeline/planted.test.ts', importing('../library/library-actions'))).toEqual([]);
+  });
+
+  it('refuses a file in a folder of src-renderer that the table lacks, or deeper than the rules reach', async () => {
+    const listed = (file: string) => messagesOf('layers/listed-folder', file, 'export const x = 1;\n');
+    const planted = await listed('src-renderer/planted-folder/planted.ts');
+    expect(planted).toHaveLength(1);
+    expect(planted[0]).toContain('src-renderer/planted-folder/ is not in the layer table: add it to RENDERER_LAYERS');
+    const deep = await listed('src-renderer/features/speak/a/b/planted.ts');
+    expect(deep).toHaveLength(1);
+    expect(deep[0]).toContain('4 folders below src-renderer/');
+    expect(await listed('src-renderer/features/speak/a/planted.ts')).toEqual([]);
+    expect(await listed('src-renderer/main.tsx')).toEqual([]);
+  });
+
+  it('has every folder of src-renderer in the table today', async () => {
+    const folders = foldersOf(path.join(ROOT, 'src-renderer'));
+    expect(folders).toEqual(expect.arrayContaining(['app', 'components', 'features', 'ipc', 'store']));
+    const unlisted: string[] = [];
+    for (const folder of folders) {
+      if ((await messagesOf('layers/listed-folder', `src-renderer/${folder}/planted.ts`, 'export const x = 1;\n')).length > 0) unlisted.push(folder);
+    }
+    expect(unlisted).toEqual([]);
   });
 });
 
