@@ -9,7 +9,7 @@ import { SIGNED_OUT_MESSAGE, reportConnection } from '../ipc/connection';
 import { useStudioStore } from '../store/store';
 import { resetBetweenTests } from '../testing/reset-between-tests';
 import { GenerationPanel } from '../features/timeline/GenerationPanel';
-import { requestGenerate } from '../features/timeline/generate-actions';
+import { requestGenerate } from '../shared-state/generate-actions';
 import { App } from './App';
 
 const LISTS = new Set(['studio:tts.listVoices', 'studio:models.list', 'studio:voices.list', 'studio:projects.listRecent', 'studio:projects.list']);

@@ -12,7 +12,7 @@ import { NumberField } from '../../components/NumberField';
 import { loadVoiceData } from '../../shared-state/voice-actions';
 import { DiceIcon } from '../../components/DiceIcon';
 import { SamplingFields } from '../../shared-state/SamplingFields';
-import { cancelAll, randomSeed } from '../timeline/generate-actions';
+import { cancelAll, randomSeed } from '../../shared-state/generate-actions';
 import { previewVoice, speak } from './speak-actions';
 import type { SpeakResult } from './speak.slice';
 import { SavedVoicesPanel } from '../voice-library/SavedVoicesPanel';

@@ -10,8 +10,8 @@ import { call } from '../../ipc/client';
 import { useStudioStore } from '../../store/store';
 import { StreamPlayer } from '../../components/stream-player';
 import { playPcm } from '../../components/pcm-player';
-import { buildRequest, clipFrom, followRequest, newId, randomSeed } from '../timeline/generate-actions';
-import type { GenerationJob } from '../timeline/timeline.slice';
+import { buildRequest, clipFrom, followRequest, newId, randomSeed } from '../../shared-state/generate-actions';
+import type { GenerationJob } from '../../shared-state/generation-job';
 import { stopSpeakTake } from './speak-takes-actions';
 
 export async function speak(options: { stream?: boolean } = {}): Promise<void> {

@@ -6,8 +6,8 @@
  */
 import { useStudioStore } from '../../store/store';
 import { CONNECTION_NOTICE_ID, hostBlockedReason } from '../../ipc/connection';
-import { cancelAll, requestGenerate } from './generate-actions';
-import type { GenerationJob } from './timeline.slice';
+import { cancelAll, requestGenerate } from '../../shared-state/generate-actions';
+import type { GenerationJob } from '../../shared-state/generation-job';
 
 function jobLabel(job: GenerationJob): string {
   if (job.kind === 'speak') return `Speak · seed ${job.seed}`;

@@ -14,7 +14,7 @@ import { NumberField } from '../../components/NumberField';
 import { voiceDisplayName } from '../../components/voice-names';
 import { SEED_LIMIT } from '../../../src-shared/sampling-limits';
 import { isEdited, NO_EDIT, takeSamples, type ClipAudio } from '../../components/compose-timeline';
-import { generate, type SeedChoice } from './generate-actions';
+import { generate, type SeedChoice } from '../../shared-state/generate-actions';
 import { takeNameAt } from '../../components/take-name';
 
 export function takeLabel(turn: ProjectTurn, take: TakeRef): string {

@@ -8,7 +8,7 @@ import { useStudioStore } from '../../store/store';
 import { installScriptedBridge, type ScriptedBridge } from '../../testing/scripted-bridge';
 import { resetBetweenTests } from '../../testing/reset-between-tests';
 import { GenerationPanel } from './GenerationPanel';
-import type { GenerationJob } from './timeline.slice';
+import type { GenerationJob } from '../../shared-state/generation-job';
 import { Workspace } from './Workspace';
 
 const BROKEN = '<speak>\n  <voice name="ryan">Unclosed\n</speak>';

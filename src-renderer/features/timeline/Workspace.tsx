@@ -6,7 +6,7 @@ import { EditorPanel } from '../editor/EditorPanel';
 import { ProjectBar } from '../projects/ProjectBar';
 import { GenerationPanel } from './GenerationPanel';
 import { TimelinePanel } from './TimelinePanel';
-import { requestGenerate } from './generate-actions';
+import { requestGenerate } from '../../shared-state/generate-actions';
 
 export function Workspace() {
   return (

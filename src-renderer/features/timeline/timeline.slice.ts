@@ -20,24 +20,7 @@ import { takeNameAt } from '../../components/take-name';
 import type { MarkTimestamp, ProcessingTrace } from '../../../src-shared/synthesis';
 import type { BaseLayout, ClipAudio } from '../../components/compose-timeline';
 import { UNTITLED_PROJECT_NAME, randomId } from '../../shared-state/project-defaults';
-
-export type JobState = 'waiting' | 'running' | 'done' | 'failed' | 'cancelled';
-
-export interface GenerationJob {
-  jobId: string;
-  requestId: string;
-  /** 'speak': a Speak-screen generation (its own text, not the timeline's document). */
-  kind: 'full' | 'turn' | 'speak';
-  /** For a per-turn regeneration: the turn that gets the new take. */
-  turnIndex: number | null;
-  seed: number;
-  state: JobState;
-  /** Frames done / estimated per turn, from onDidProgress. */
-  progress: Record<number, { numFramesDone: number; numFramesEstimated: number }>;
-  firstAudioAtMs: number | null;
-  error: { code: string; message: string } | null;
-  createdAtMs: number;
-}
+import type { GenerationJob } from '../../shared-state/generation-job';
 
 export interface TimelineSlice {
   projectId: string;

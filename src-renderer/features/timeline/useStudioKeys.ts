@@ -8,7 +8,7 @@
 import { useEffect } from 'react';
 import { useStudioStore } from '../../store/store';
 import { speak } from '../speak/speak-actions';
-import { cancelAll, requestGenerate } from './generate-actions';
+import { cancelAll, requestGenerate } from '../../shared-state/generate-actions';
 import { timelinePlayer } from './timeline-player';
 import { withChosenTakeSync } from '../library/library-actions';
 import { turnForDigit } from './turn-keys';

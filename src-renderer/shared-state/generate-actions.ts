@@ -1,18 +1,19 @@
 /**
  * Generation: sends the editor's document (or one turn of it, for a new take with a kept, new or
  * typed seed) to studio:tts.synthesize with streaming on, tracks the job through waiting → running → done,
- * plays audio as it arrives, stores the clip in the library and updates the timeline's takes.
+ * plays audio as it arrives, stores the clip in the library and updates the timeline's takes. The
+ * Speak screen builds and follows its own requests with the same parts (buildRequest, followRequest).
  */
-import { CHANNELS, EVENTS } from '../../../src-shared/ipc-contract';
-import { toStudioError } from '../../../src-shared/errors';
-import type { NewClip } from '../../../src-shared/contract/library';
-import type { SynthesisRequest, SynthesisResult } from '../../../src-shared/synthesis';
-import { call, subscribe } from '../../ipc/client';
-import { useStudioStore } from '../../store/store';
-import { hostBlockedReason } from '../../ipc/connection';
-import { StreamPlayer } from '../../components/stream-player';
-import { takeNameAt } from '../../components/take-name';
-import type { GenerationJob } from './timeline.slice';
+import { CHANNELS, EVENTS } from '../../src-shared/ipc-contract';
+import { toStudioError } from '../../src-shared/errors';
+import type { NewClip } from '../../src-shared/contract/library';
+import type { SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
+import { call, subscribe } from '../ipc/client';
+import { useStudioStore } from '../store/store';
+import { hostBlockedReason } from '../ipc/connection';
+import { StreamPlayer } from '../components/stream-player';
+import { takeNameAt } from '../components/take-name';
+import type { GenerationJob } from './generation-job';
 
 export function newId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
