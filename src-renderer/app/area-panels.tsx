@@ -13,14 +13,14 @@ import { ErrorBoundary } from '../components/ErrorBoundary';
 import { lazyWithRetry } from '../components/lazy-with-retry';
 import { loadVoiceData } from '../shared-state/voice-actions';
 import { loadSavedVoices } from '../features/voice-library/voice-library-actions';
-import { useStudioKeys } from '../features/timeline/useStudioKeys';
+import { useStudioKeys } from './useStudioKeys';
 import { RecoveryPrompt } from '../features/projects/ProjectBar';
 import { checkRecovery, startAutosave } from '../features/projects/project-actions';
 import { SpeakPanel } from '../features/speak/SpeakPanel';
 import '../components/studio.css';
 
 const VoicePanel = lazyWithRetry(() => import('../features/voice/VoicePanel').then((m) => m.VoicePanel));
-const Workspace = lazyWithRetry(() => import('../features/timeline/Workspace').then((m) => m.Workspace));
+const Workspace = lazyWithRetry(() => import('./Workspace').then((m) => m.Workspace));
 const LibraryPanel = lazyWithRetry(() => import('../features/library/LibraryPanel').then((m) => m.LibraryPanel));
 const RenderPanel = lazyWithRetry(() => import('../features/render/RenderPanel').then((m) => m.RenderPanel));
 const BenchPanel = lazyWithRetry(() => import('../features/bench/BenchPanel').then((m) => m.BenchPanel));

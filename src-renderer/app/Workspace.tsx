@@ -2,11 +2,11 @@
  * The Timeline area: the project bar, the SSML editor, generation controls and the timeline.
  * Its own chunk (CodeMirror, wavesurfer), loaded when the area is first opened.
  */
-import { EditorPanel } from '../editor/EditorPanel';
-import { ProjectBar } from '../projects/ProjectBar';
-import { GenerationPanel } from './GenerationPanel';
-import { TimelinePanel } from './TimelinePanel';
-import { requestGenerate } from '../../shared-state/generate-actions';
+import { EditorPanel } from '../features/editor/EditorPanel';
+import { ProjectBar } from '../features/projects/ProjectBar';
+import { GenerationPanel } from '../features/timeline/GenerationPanel';
+import { TimelinePanel } from '../features/timeline/TimelinePanel';
+import { requestGenerate } from '../shared-state/generate-actions';
 
 export function Workspace() {
   return (

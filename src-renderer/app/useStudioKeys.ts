@@ -6,12 +6,12 @@
  * Timeline (whose own keys act on it: turn-keys.ts), all only when no text field has focus.
  */
 import { useEffect } from 'react';
-import { useStudioStore } from '../../store/store';
-import { speak } from '../speak/speak-actions';
-import { cancelAll, requestGenerate } from '../../shared-state/generate-actions';
-import { timelinePlayer } from './timeline-player';
-import { withChosenTakeSync } from '../library/library-actions';
-import { turnForDigit } from './turn-keys';
+import { useStudioStore } from '../store/store';
+import { speak } from '../features/speak/speak-actions';
+import { cancelAll, requestGenerate } from '../shared-state/generate-actions';
+import { timelinePlayer } from '../features/timeline/timeline-player';
+import { withChosenTakeSync } from '../features/library/library-actions';
+import { turnForDigit } from '../features/timeline/turn-keys';
 
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;

@@ -4,11 +4,11 @@
 // why beside Generate; the failure box of a generation goes away once a later one succeeds.
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { useStudioStore } from '../../store/store';
-import { installScriptedBridge, type ScriptedBridge } from '../../testing/scripted-bridge';
-import { resetBetweenTests } from '../../testing/reset-between-tests';
-import { GenerationPanel } from './GenerationPanel';
-import type { GenerationJob } from '../../shared-state/generation-job';
+import { useStudioStore } from '../store/store';
+import { installScriptedBridge, type ScriptedBridge } from '../testing/scripted-bridge';
+import { resetBetweenTests } from '../testing/reset-between-tests';
+import { GenerationPanel } from '../features/timeline/GenerationPanel';
+import type { GenerationJob } from '../shared-state/generation-job';
 import { Workspace } from './Workspace';
 
 const BROKEN = '<speak>\n  <voice name="ryan">Unclosed\n</speak>';

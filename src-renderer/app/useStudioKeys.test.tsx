@@ -4,10 +4,10 @@
 // only on the Timeline and not inside a field.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, render } from '@testing-library/react';
-import { useStudioStore } from '../../store/store';
-import { installScriptedBridge, type ScriptedBridge } from '../../testing/scripted-bridge';
-import { resetBetweenTests } from '../../testing/reset-between-tests';
-import type { ClipRecord } from '../../../src-shared/contract/library';
+import { useStudioStore } from '../store/store';
+import { installScriptedBridge, type ScriptedBridge } from '../testing/scripted-bridge';
+import { resetBetweenTests } from '../testing/reset-between-tests';
+import type { ClipRecord } from '../../src-shared/contract/library';
 import { useStudioKeys } from './useStudioKeys';
 
 function Host() {
