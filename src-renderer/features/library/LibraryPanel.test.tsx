@@ -104,4 +104,12 @@ describe('LibraryPanel', () => {
     // The voice filter offers it by name too.
     expect(Array.from((screen.getByRole('combobox', { name: 'Filter by voice' }) as HTMLSelectElement).options).map((o) => o.textContent)).toContain('Anna Reads');
   });
+
+  it('names a saved voice once when the clip records it by id and by name', async () => {
+    const anna = { id: 'v-0123456789ab', name: 'Anna Reads' } as SavedVoice;
+    const annaClip = { ...CLIP, id: 'c3', voice: anna.id, voices: [anna.id, anna.name, 'aiden'] } as ClipRecord;
+    installScriptedBridge({ 'studio:voices.list': [anna], 'studio:library.listClips': [annaClip] });
+    render(<LibraryPanel />);
+    await waitFor(() => expect(screen.getByTestId('clip-voices').firstChild?.textContent).toBe('Anna Reads, aiden'));
+  });
 });

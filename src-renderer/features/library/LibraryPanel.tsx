@@ -171,7 +171,7 @@ export function LibraryPanel() {
                     </button>
                   )}
                 </td>
-                <td data-testid="clip-voices">{c.voices.map((v) => voiceDisplayName(v, savedVoices)).join(', ')}<div className="muted">{c.language}</div></td>
+                <td data-testid="clip-voices">{[...new Set(c.voices.map((v) => voiceDisplayName(v, savedVoices)))].join(', ')}<div className="muted">{c.language}</div></td>
                 <td>{c.seed}</td>
                 <td>{(c.durationMs / 1000).toFixed(2)} s</td>
                 <td className="muted">first audio {c.timings.latencyFirstAudioMs.toFixed(0)} ms · total {c.timings.latencyTotalMs.toFixed(0)} ms · RTF {c.timings.rtf.toFixed(2)}</td>
