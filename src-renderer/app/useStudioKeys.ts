@@ -10,7 +10,7 @@ import { useStudioStore } from '../store/store';
 import { speak } from '../features/speak/speak-actions';
 import { cancelAll, requestGenerate } from '../shared-state/generate-actions';
 import { timelinePlayer } from '../features/timeline/timeline-player';
-import { withChosenTakeSync } from '../features/library/library-actions';
+import { withChosenTakeSync } from '../shared-state/chosen-take-sync';
 import { turnForDigit } from '../features/timeline/turn-keys';
 
 function isTyping(target: EventTarget | null): boolean {

@@ -2,7 +2,8 @@
  * Clip library actions: list with the current search, voice and favourites filters, play a clip,
  * rename / favourite it, re-open it in the editor (as a new project: document, voice settings and
  * the clip with its takes as the timeline; the panel asks first when that would replace unsaved
- * work), download as WAV, delete; Timeline take choices are told to the library.
+ * work), download as WAV, delete. Timeline take choices are told to the library by
+ * shared-state/chosen-take-sync.ts.
  */
 import { CHANNELS } from '../../../src-shared/ipc-contract';
 import { toStudioError } from '../../../src-shared/errors';
@@ -15,7 +16,7 @@ import { playPcm } from '../../components/pcm-player';
 import { composeTimeline, type ClipAudio } from '../../components/compose-timeline';
 import type { ProjectTurn } from '../../../src-shared/contract/projects';
 import { downloadBytes, encodeWav } from '../../components/wav-encode';
-import { changedChoices, turnsWithLibraryTakes, withLibraryChoices } from './library-takes-sync';
+import { turnsWithLibraryTakes, withLibraryChoices } from '../../shared-state/library-takes-sync';
 import { voicesMatching } from '../../components/voice-names';
 
 function newId(): string {
@@ -192,27 +193,4 @@ export async function loadTakes(clipId: string): Promise<ClipRecord[]> {
     fail(err);
     return [];
   }
-}
-
-/**
- * Tells the library which take a Timeline turn now uses (the base clip's own audio, or a take
- * clip), so the clip's entry shows the same choice. Quiet when the base clip is not in the library.
- */
-export async function recordChosenTake(turnIndex: number): Promise<void> {
-  const s = useStudioStore.getState();
-  const baseClipId = s.baseLayout?.clipId;
-  const turn = s.turns.find((t) => t.turnIndex === turnIndex);
-  const take = turn?.takes.find((k) => k.takeId === turn.chosenTakeId);
-  if (!baseClipId || !take) return;
-  await call(CHANNELS.updateClip, { id: baseClipId, chooseTake: { turnIndex, takeId: take.clipId === baseClipId ? null : take.clipId } }).then(
-    (clip) => useStudioStore.getState().replaceLibraryClip(clip),
-    () => undefined,
-  );
-}
-
-/** Runs a Timeline edit (choose, revert, undo, redo), then tells the library each turn whose chosen take it changed. */
-export async function withChosenTakeSync(edit: () => void): Promise<void> {
-  const before = useStudioStore.getState().turns;
-  edit();
-  await Promise.all(changedChoices(before, useStudioStore.getState().turns).map((turnIndex) => recordChosenTake(turnIndex)));
 }

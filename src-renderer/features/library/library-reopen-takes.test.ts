@@ -5,7 +5,8 @@ import { setBridge } from '../../ipc/client';
 import { resetStore, useStudioStore } from '../../store/store';
 import { installScriptedBridge, type ScriptedBridge } from '../../testing/scripted-bridge';
 import type { ClipRecord } from '../../../src-shared/contract/library';
-import { reopenClip, withChosenTakeSync } from './library-actions';
+import { reopenClip } from './library-actions';
+import { withChosenTakeSync } from '../../shared-state/chosen-take-sync';
 
 const BASE = { title: 'Story', input: '<speak>a</speak>', inputFormat: 'ssml', voice: 'ryan', language: 'english', seed: 7, instruct: null, params: {}, modelHash: 'abc', sampleRateHz: 24_000, createdAtMs: 1, durationMs: 10, favourite: false, voices: ['ryan'], chosenTakes: {} };
 const SPANS = [

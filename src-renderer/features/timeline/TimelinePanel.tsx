@@ -19,7 +19,7 @@ import { editForRegionDrop } from './region-edits';
 import { TURN_KEYS_HINT, steppedTakeId, turnKeyAction } from './turn-keys';
 import { speakerDisplayName, voiceDisplayName } from '../../components/voice-names';
 import { exportAudioFile } from './export-actions';
-import { withChosenTakeSync } from '../library/library-actions';
+import { withChosenTakeSync } from '../../shared-state/chosen-take-sync';
 import { normalizeLoudness } from '../../../src-main/audio/normalize-loudness';
 import { AUDIO_FORMATS, type AudioFormat } from '../../../src-shared/audio-format';
 import { toStudioError } from '../../../src-shared/errors';

@@ -8,7 +8,7 @@
 import { useState } from 'react';
 import { TURN_EDIT_LIMITS, type ProjectTurn, type TakeRef } from '../../../src-shared/contract/projects';
 import { useStudioStore } from '../../store/store';
-import { withChosenTakeSync } from '../library/library-actions';
+import { withChosenTakeSync } from '../../shared-state/chosen-take-sync';
 import { playPcm, stopPcm } from '../../components/pcm-player';
 import { NumberField } from '../../components/NumberField';
 import { voiceDisplayName } from '../../components/voice-names';

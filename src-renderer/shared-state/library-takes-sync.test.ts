@@ -2,8 +2,8 @@
 // chosen, revert back to the clip's own audio), takes of missing turns are left out, and the turns
 // whose choice an edit changed are found.
 import { describe, expect, it } from 'vitest';
-import type { ClipRecord } from '../../../src-shared/contract/library';
-import type { ProjectTurn } from '../../../src-shared/contract/projects';
+import type { ClipRecord } from '../../src-shared/contract/library';
+import type { ProjectTurn } from '../../src-shared/contract/projects';
 import { changedChoices, turnsWithLibraryTakes } from './library-takes-sync';
 
 const own = (turnIndex: number): ProjectTurn => ({

@@ -1,11 +1,11 @@
 /**
- * The Library's takes and the Timeline's, kept the same both ways (pure parts; library-actions
- * calls them): a re-opened clip's takes and the Library's choices become each turn's takes, and
+ * The Library's takes and the Timeline's, kept the same both ways (pure parts; the Library's
+ * re-open and chosen-take-sync.ts call them): a re-opened clip's takes and the Library's choices become each turn's takes, and
  * the turns whose chosen take a Timeline edit changed are found to tell the Library.
  */
-import type { ClipRecord } from '../../../src-shared/contract/library';
-import type { ProjectTurn } from '../../../src-shared/contract/projects';
-import { takeNameAt } from '../../components/take-name';
+import type { ClipRecord } from '../../src-shared/contract/library';
+import type { ProjectTurn } from '../../src-shared/contract/projects';
+import { takeNameAt } from '../components/take-name';
 
 /**
  * `turns` (one take each, the base clip's) with the clip's stored takes appended per turn, oldest
