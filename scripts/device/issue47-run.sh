@@ -6,6 +6,7 @@
 #   source .device/setup.sh > /dev/null; STEP=bench bash scripts/device/issue47-run.sh    (the bench, 1 and 8 clients)
 #   source .device/setup.sh > /dev/null; STEP=sanitize bash scripts/device/issue47-run.sh (the codec's replays under memcheck)
 #   source .device/setup.sh > /dev/null; STEP=quick bash scripts/device/issue47-run.sh    (capture check and bench in one call)
+#   source .device/setup.sh > /dev/null; STEP=codecwhy bash scripts/device/issue47-run.sh (why the captured codec differs: one change per line)
 # The configs side by side: cudaconv (CUDA graphs as shipped before issue 47), cudacodecbound (the MatMul codec and
 # cuDNN options, codec uncaptured), cudaauto (every stage captured: today's default), webgpu.
 set -uo pipefail
@@ -41,6 +42,27 @@ case "${STEP:-check}" in
     echo "=== capture-check rc=$? in $(( $(date +%s) - t )) s"; grep -E '^(loop|step)' "$OUT/capture-check.log" | cut -c1-300
     PASS=${PASS:-Q} ORDER=${ORDER:-cudaauto,cudaconv,webgpu} CLIENTS=${CLIENTS:-1,8} VARIANT_TIMEOUT_S=${VARIANT_TIMEOUT_S:-55} WINDOW=${WINDOW:-5} RT=0 \
       bash scripts/device/gpu-run.sh
+    ;;
+  codecwhy)
+    # Why the captured codec's bytes differ from its bound run: capture-check with the codec captured
+    # (warm-up off, so each run is short), each line one change from the first, each run twice
+    # (--twice: is each mode deterministic on its own?). A line that reads 'gives the bound bytes' names the cause.
+    on='"graphCapture":{"codec":"on"},"warmUp":"off"'
+    check() { # name, config JSON body, env...
+      local name=$1 body=$2; shift 2
+      t=$(date +%s)
+      env "$@" timeout "${CHECK_TIMEOUT_S:-90}" node .cache/device-bundle/capture-check.js --model "$built" --provider cuda --only loop+stream --twice --config "{$body}" > "$OUT/why-$name.log" 2>&1
+      echo "=== $name rc=$? in $(( $(date +%s) - t )) s: $(grep -E '^loop' "$OUT/why-$name.log" | tr '\n' ' ' | cut -c1-300)"
+      grep -iE 'error' "$OUT/why-$name.log" | grep -v cudnnDestroy | head -2 | cut -c1-200
+    }
+    check base "$on" X=1
+    check no-max-workspace "$on,\"providerOptions\":{\"cudnn_conv_use_max_workspace\":\"0\"}" X=1
+    check no-nhwc "$on,\"providerOptions\":{\"prefer_nhwc\":\"0\"}" X=1
+    check no-tf32 "$on,\"providerOptions\":{\"use_tf32\":\"0\"}" X=1
+    check cublas-ws "$on" CUBLAS_WORKSPACE_CONFIG=:4096:8
+    check conv-transpose "$on,\"codec\":{\"upsample\":\"conv-transpose\"}" X=1
+    check exhaustive "$on,\"providerOptions\":{\"cudnn_conv_algo_search\":\"DEFAULT\"}" X=1
+    check warm "\"graphCapture\":{\"codec\":\"on\"},\"warmUp\":\"on\"" X=1
     ;;
   sanitize)
     ONLY=loop+stream bash scripts/device/graph-sanitize.sh
