@@ -15,7 +15,7 @@ describe('inproc benchmark variants', () => {
     }
   });
 
-  it('the throughput variant keeps the default talker bucket and first chunk, changing only what it names', () => {
+  it('the throughput variant keeps the talker bucket of 8 it was measured with and the first chunk, changing only what it names', () => {
     const config = resolveEngineConfig(INPROC_VARIANT_CONFIGS.throughput.engineConfig);
     expect(config.shapeBuckets).toEqual({ mode: 'auto', talkerRows: 8, talkerPrefillRows: 8, codePredictorRows: 64, codecMinRows: 2, codecMaxRowFrames: 160 });
     expect(config.codec).toEqual({ mode: 'window', stateStore: 'auto', upsample: 'auto', chunkFrames: 24, firstChunkFrames: 4, leftContextFrames: 25 });

@@ -26,20 +26,20 @@ export interface InprocVariantOptions {
 /** Engine / scheduler overrides per named variant. */
 export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engineConfig: Record<string, unknown>; schedulerConfig: Record<string, unknown> }> = {
   serial: { description: 'one sequence at a time (maxRunningSequences 1)', engineConfig: { maxRunningSequences: 1, maxPrefillSequences: 1 }, schedulerConfig: {} },
-  batched: { description: 'continuous batching with the default limits', engineConfig: {}, schedulerConfig: {} },
+  batched: { description: "continuous batching with the default limits ('auto': the provider's wide limits where the device's memory holds them, else 8 running)", engineConfig: {}, schedulerConfig: {} },
   cohort: {
     description: 'continuous batching whose bulk arrivals wait up to 600 ms to join together (scheduler joinWaitMs)',
     engineConfig: {},
     schedulerConfig: { joinWaitMs: 600 },
   },
   wide: {
-    description: 'continuous batching with up to 64 running sequences (16 admitted per step)',
-    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16 },
+    description: 'continuous batching with up to 64 running sequences (16 admitted per step), rows in 8s as measured before the plan picked them',
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 8, codePredictorRows: 8 } },
     schedulerConfig: {},
   },
   widecp64: {
     description: 'up to 64 running sequences (16 admitted per step), every code-predictor call padded to 64 rows (talker decode and prefill runs of 8, as measured), first codec chunk 4 frames, window codec',
-    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerPrefillRows: 8, codePredictorRows: 64 }, codec: { mode: 'window', firstChunkFrames: 4 } },
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 8, talkerPrefillRows: 8, codePredictorRows: 64 }, codec: { mode: 'window', firstChunkFrames: 4 } },
     schedulerConfig: {},
   },
   wide64: {
@@ -59,7 +59,7 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
   },
   throughput: {
     description: 'widecp64 with window-codec chunks of 4, 8, 16, then 24 frames (less left context decoded again per new frame)',
-    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerPrefillRows: 8, codePredictorRows: 64 }, codec: { mode: 'window', firstChunkFrames: 4, chunkFrames: 24 } },
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 8, talkerPrefillRows: 8, codePredictorRows: 64 }, codec: { mode: 'window', firstChunkFrames: 4, chunkFrames: 24 } },
     schedulerConfig: {},
   },
   prefill8: {
@@ -84,7 +84,7 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
   },
   widestream: {
     description: "widecp64 with codec mode 'stream' (state on the device on WebGPU)",
-    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerPrefillRows: 8, codePredictorRows: 64 }, codec: { mode: 'stream', firstChunkFrames: 4 } },
+    engineConfig: { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 8, talkerPrefillRows: 8, codePredictorRows: 64 }, codec: { mode: 'stream', firstChunkFrames: 4 } },
     schedulerConfig: {},
   },
   codecunsplit: {
@@ -133,7 +133,7 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     schedulerConfig: {},
   },
   cudaauto: {
-    description: "CUDA as 'auto' resolves it: talker and code predictor captured, the MatMul codec bound and uncaptured, cuDNN heuristic plans, warm-up before ready",
+    description: "CUDA as 'auto' resolves it: talker and code predictor captured, the MatMul codec bound and uncaptured, cuDNN heuristic plans, warm-up before ready; 64 running with 64-row buckets where the GPU's memory holds them (issue 42), else 8",
     engineConfig: { provider: 'cuda' },
     schedulerConfig: {},
   },
@@ -142,8 +142,13 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     engineConfig: { provider: 'cuda', graphCapture: { codec: 'on' } },
     schedulerConfig: {},
   },
+  cudanarrow: {
+    description: 'cudaauto held to the narrow limits (8 running, 4 admitted per step, 8-row buckets), as CUDA ran before the plan went wide on a large GPU',
+    engineConfig: { provider: 'cuda', maxRunningSequences: 8, maxPrefillSequences: 4, shapeBuckets: { talkerRows: 8, codePredictorRows: 8 } },
+    schedulerConfig: {},
+  },
   cudawide: {
-    description: 'cudaauto with up to 64 running sequences (16 admitted per step) and every bucketed stage at 64 rows (issue 42)',
+    description: "cudaauto with up to 64 running sequences (16 admitted per step) and every bucketed stage at 64 rows, said explicitly (issue 42; 'auto' picks the same where the GPU's memory holds them)",
     engineConfig: { provider: 'cuda', maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, codePredictorRows: 64 } },
     schedulerConfig: {},
   },

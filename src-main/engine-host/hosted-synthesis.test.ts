@@ -14,7 +14,7 @@ import { StudioError } from '../../src-shared/errors';
 import type { SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import { encodeWav } from '../audio/wav';
 import { Engine } from '../engine/engine';
-import { resolveEngineConfig } from '../engine/engine-config';
+import { batchLimitsOf, resolveEngineConfig } from '../engine/engine-config';
 import { MAX_BYTES_PER_TEXT_TOKEN } from '../engine/create-sequence';
 import { fakeManifest, fakeStages, fakeTokenizer } from '../engine/testing/fake-stages';
 import { resolveSchedulerConfig } from '../scheduler/batch-policy';
@@ -214,7 +214,7 @@ describe("the host's scheduler limits", () => {
   /** The prompts prefilled in each step that admitted any, for `numRequests` requests sent at once to an engine built as the host builds it. */
   async function admissions(engineOverrides: Record<string, unknown>, numRequests: number): Promise<number[]> {
     const config = resolveEngineConfig({ provider: 'cpu', ...engineOverrides });
-    const engine = new Engine({ manifest: fakeManifest(), tokenizer: fakeTokenizer(), stages: fakeStages(), config, provider: { name: 'cpu', reason: 'test' }, scheduler: schedulerConfigFor(config, {}) });
+    const engine = new Engine({ manifest: fakeManifest(), tokenizer: fakeTokenizer(), stages: fakeStages(), config, provider: { name: 'cpu', reason: 'test' }, scheduler: schedulerConfigFor(batchLimitsOf(config), {}) });
     const service = new HostedSynthesis(engine, { id: 'fake', synthetic: true, displayName: 'fake' }, () => {}, { audioInserts: defaultAudioInsertPolicy([clips], 24000), log: () => {} });
     services.push(service);
     const numPrefilled: number[] = [];

@@ -14,7 +14,6 @@ import type { ModelManifest } from '../model-format/manifest';
 import type { AudioChunk, EngineStatus, ModelInfo, SamplingParams, SynthesisOutcome, SynthesisProgress, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import { createEngine } from '../engine/create-engine';
 import type { Engine } from '../engine/engine';
-import type { EngineConfig } from '../engine/engine-config';
 import type { Sequence } from '../engine/sequence';
 import { listVoices } from '../engine/list-voices';
 import { listLanguages, supportsInstruct } from '../engine/prompt';
@@ -81,7 +80,7 @@ export async function createSynthesisService(options: HostStartOptions, emit: Em
   const engineConfig = model.synthetic ? { ...SYNTHETIC_MODEL_CAPS, ...options.engineConfig } : options.engineConfig;
   // The engine is built with the host's scheduler, and its one KV pool size fits half the free memory.
   let schedulerLimits: Readonly<SchedulerLimits> | null = null;
-  const schedulerFor = (config: EngineConfig) => (schedulerLimits = schedulerConfigFor(config, options.schedulerConfig ?? {}));
+  const schedulerFor = (limits: { maxRunningSequences: number; maxPrefillSequences: number }) => (schedulerLimits = schedulerConfigFor(limits, options.schedulerConfig ?? {}));
   const engine = await createEngine({ modelDir: model.builtDir, config: engineConfig, log, schedulerFor, kvMemoryBytes: hostKvMemoryBytes() });
   log(`scheduler: ${JSON.stringify(schedulerLimits)}`);
   const audioInserts = defaultAudioInsertPolicy(options.audioRoots ?? [], engine.parts.stages.codec.sampleRateHz);

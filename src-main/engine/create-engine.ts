@@ -10,7 +10,7 @@ import { StudioError, toStudioError } from '../../src-shared/errors';
 import type { ModelManifest } from '../model-format/manifest';
 import { Engine } from './engine';
 import { resolveEngineConfig, type EngineConfig } from './engine-config';
-import { capturePerGraph, describeEnginePlan, planEngine, stageCaptureOptions, type CapturePlan, type EnginePlan } from './engine-plan';
+import { capturePerGraph, describeEnginePlan, planEngine, stageCaptureOptions, type CapturePlan, type EnginePlan, type PlanMachine } from './engine-plan';
 import { BucketedCodec, BucketedCodePredictor } from './models/bucketed-stages';
 import { OrtCodePredictor } from './models/code-predictor';
 import { OrtCodePredictorLoop } from './models/code-predictor-loop';
@@ -37,6 +37,8 @@ import { planWarmUp } from './warm-up-plan';
 import type { SchedulerLimits } from '../scheduler/batch-policy';
 import type { KvSize } from '../scheduler/kv-budget';
 import { kvCapacityFor } from './kv/kv-capacity';
+import { readGpuInfo } from '../telemetry/machine-info';
+import { PROVIDERS } from './runtime/providers';
 
 export interface CreateEngineOptions {
   /** A built model folder (the one holding manifest.json). */
@@ -48,9 +50,30 @@ export interface CreateEngineOptions {
    * The limits of the scheduler the engine is built with, from the resolved config (the engine host's,
    * engine-host/scheduler-config.ts); default: the engine's FIFO within its batch limits.
    */
-  schedulerFor?: (config: EngineConfig) => Readonly<SchedulerLimits>;
+  schedulerFor?: (limits: { maxRunningSequences: number; maxPrefillSequences: number }) => Readonly<SchedulerLimits>;
   /** Memory the talker's KV pool may take (the engine host: half the free memory); default: kvCache.maxBlocks alone bounds it. */
   kvMemoryBytes?: number;
+  /** The device's memory the plan sizes 'auto' concurrency by (null: unknown); default: nvidia-smi's reading, asked only where a candidate could run wide. */
+  deviceMemoryBytes?: number | null;
+}
+
+/**
+ * The device memory the plans read: nvidia-smi's total for the GPU the engine runs on (CUDA_VISIBLE_DEVICES's
+ * entry for deviceIndex where set), asked only where a candidate has wide limits and a count is 'auto'.
+ */
+async function readPlanMachine(config: EngineConfig, candidates: readonly ProviderName[], env: NodeJS.ProcessEnv = process.env): Promise<PlanMachine> {
+  const auto = [config.maxRunningSequences, config.maxPrefillSequences, config.shapeBuckets.talkerRows, config.shapeBuckets.codePredictorRows].includes('auto');
+  if (!auto || !candidates.some((p) => PROVIDERS[p].wide)) return { deviceMemoryBytes: null };
+  const index = Math.max(0, config.deviceIndex);
+  const visible = env.CUDA_VISIBLE_DEVICES?.split(',')[index]?.trim();
+  const gpu = await readGpuInfo('nvidia-smi', visible && /^\d+$/.test(visible) ? Number(visible) : index);
+  return { deviceMemoryBytes: gpu?.memoryTotalMiB ? gpu.memoryTotalMiB * 1024 * 1024 : null };
+}
+
+/** The config the engine and its scheduler run by: the plan's batch limits and bucket rows in place of 'auto'. */
+function plannedConfig(config: EngineConfig, plan: EnginePlan): EngineConfig {
+  const r = plan.resolved;
+  return { ...config, maxRunningSequences: r.maxRunningSequences, maxPrefillSequences: r.maxPrefillSequences, shapeBuckets: { ...config.shapeBuckets, talkerRows: r.shapeBuckets.talkerRows, codePredictorRows: r.shapeBuckets.codePredictorRows } };
 }
 
 /**
@@ -156,21 +179,23 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   const providers = planProviders(config.provider, probe, manifest.dtype);
   const failures: string[] = [];
   const failedProviders: ProviderName[] = [];
+  const machine = options.deviceMemoryBytes !== undefined ? { deviceMemoryBytes: options.deviceMemoryBytes } : await readPlanMachine(config, providers.candidates.map((c) => c.provider));
   for (const candidate of providers.candidates) {
     try {
       const build = modelDirForProvider(options.modelDir, manifest, candidate.preferredDtype);
       const buildManifest = build.modelDir === options.modelDir ? manifest : loadModelManifest(build.modelDir);
-      const plan = planEngine(config, candidate.provider, buildManifest);
-      const scheduler = options.schedulerFor?.(config);
+      const plan = planEngine(config, candidate.provider, buildManifest, process.env, machine);
+      const planned = plannedConfig(config, plan);
+      const scheduler = options.schedulerFor?.(plan.resolved);
       // the one KV size, for this build's bytes per position: the pool holds it and admission reserves from it
-      const kv = kvCapacityFor(buildManifest, config, options.kvMemoryBytes);
+      const kv = kvCapacityFor(buildManifest, planned, options.kvMemoryBytes);
       const stages = await openStages(buildManifest, build.modelDir, plan, kv);
       const tried = failures.length > 0 ? `; earlier candidates failed: ${failures.join('; ')}` : '';
       const reason = `${candidate.reason}; graphs: ${build.reason}${tried}`;
       log(`engine: provider ${candidate.provider} (${reason})\n${describeEnginePlan(plan)}`);
       log(`engine: KV pool of ${kv.numBlocks} blocks × ${kv.blockTokens} positions, for the pool and for admission`);
-      log(describeProviderSummary({ choice: config.provider, provider: candidate.provider, probe, failed: failedProviders }));
-      const engine = new Engine({ manifest: buildManifest, tokenizer, stages, config, provider: { name: candidate.provider, reason }, codecBatching: plan.resolved.codecBatching === 'on', kv, ...(scheduler ? { scheduler } : {}) });
+      log(describeProviderSummary({ choice: config.provider, provider: candidate.provider, probe, failed: failedProviders, concurrency: plan.concurrency }));
+      const engine = new Engine({ manifest: buildManifest, tokenizer, stages, config: planned, provider: { name: candidate.provider, reason }, codecBatching: plan.resolved.codecBatching === 'on', kv, ...(scheduler ? { scheduler } : {}) });
       if (plan.resolved.warmUp === 'on') await warmUpOrDispose(engine, planWarmUp(plan, buildManifest), log);
       return engine;
     } catch (err) {

@@ -1,7 +1,7 @@
 // Engine config: the defaults are asserted (whisper.cpp assert_default_params), overrides merge,
 // and bad keys/values are rejected naming the key path.
 import { describe, expect, it } from 'vitest';
-import { defaultEngineConfig, describeEngineConfig, resolveEngineConfig } from './engine-config';
+import { batchLimitsOf, defaultConcurrency, defaultEngineConfig, describeEngineConfig, resolveEngineConfig } from './engine-config';
 import { resolveCodecStateStore } from './engine-plan';
 
 describe('engine config', () => {
@@ -14,11 +14,14 @@ describe('engine config', () => {
     expect(d.warmUp).toBe('auto');
     // chunks of 1, 2, 4, 8, 8, … frames, each with 25 frames of context (spec §4.4)
     expect([d.codec.firstChunkFrames, d.codec.chunkFrames, d.codec.leftContextFrames]).toEqual([1, 8, 25]);
-    expect([d.maxSequenceTokens, d.maxRunningSequences, d.maxPrefillSequences, d.framesPerTextToken, d.minFramesCap]).toEqual([4096, 8, 4, 12, 75]);
+    // the batch limits are the plan's (the provider table's wide limits where the device's memory holds them, engine-plan.ts)
+    expect([d.maxSequenceTokens, d.maxRunningSequences, d.maxPrefillSequences, d.framesPerTextToken, d.minFramesCap]).toEqual([4096, 'auto', 'auto', 12, 75]);
+    // ... and 'auto' is 8 running, 4 prefilled a step, rows in 8s wherever the plan does not go wide
+    expect(defaultConcurrency()).toEqual({ maxRunningSequences: 8, maxPrefillSequences: 4, talkerRows: 8, codePredictorRows: 8 });
     expect([d.promptLayout, d.codePredictor]).toEqual(['non-streaming', 'manifest']);
-    // decode rows in 8s, prefill one arrival at a time, codec calls of at least 2 rows and at most 160 row-frames
+    // decode and code-predictor rows as the plan picks, prefill one arrival at a time, codec calls of at least 2 rows and at most 160 row-frames
     const b = d.shapeBuckets;
-    expect([b.talkerRows, b.talkerPrefillRows, b.codePredictorRows, b.codecMinRows, b.codecMaxRowFrames]).toEqual([8, 1, 8, 2, 160]);
+    expect([b.talkerRows, b.talkerPrefillRows, b.codePredictorRows, b.codecMinRows, b.codecMaxRowFrames]).toEqual(['auto', 1, 'auto', 2, 160]);
     const k = d.kvCache;
     expect([k.blockPositions, k.initialBlocks, k.maxBlocks, k.regroupOnDevice]).toEqual([64, 0, 0, true]);
     // and resolving no overrides gives exactly these, as a fresh object each time
@@ -93,7 +96,8 @@ describe('engine config', () => {
   });
 
   it('rejects a wrong type naming its path', () => {
-    expect(() => resolveEngineConfig({ maxRunningSequences: '4' })).toThrow(/'maxRunningSequences' must be a number/);
+    expect(() => resolveEngineConfig({ maxRunningSequences: '4' })).toThrow(/'maxRunningSequences' must be 'auto' or an integer ≥ 1, got "4"/);
+    expect(() => resolveEngineConfig({ shapeBuckets: { talkerRows: 'wide' } })).toThrow(/'shapeBuckets.talkerRows' must be 'auto' or an integer/);
     expect(() => resolveEngineConfig({ kvCache: { regroupOnDevice: 'yes' } })).toThrow(/'kvCache.regroupOnDevice' must be a boolean/);
     expect(resolveEngineConfig({ kvCache: { regroupOnDevice: false } }).kvCache.regroupOnDevice).toBe(false);
   });
@@ -104,6 +108,17 @@ describe('engine config', () => {
 
   it('rejects a first chunk longer than the chunk', () => {
     expect(() => resolveEngineConfig({ codec: { firstChunkFrames: 9 } })).toThrow(/firstChunkFrames/);
+  });
+
+  it("takes 'auto' or a number for the batch limits and bucket rows, and reads 'auto' as the narrow defaults without a plan", () => {
+    const set = resolveEngineConfig({ maxRunningSequences: 32, maxPrefillSequences: 'auto', shapeBuckets: { talkerRows: 16, codePredictorRows: 'auto' } });
+    expect([set.maxRunningSequences, set.maxPrefillSequences, set.shapeBuckets.talkerRows, set.shapeBuckets.codePredictorRows]).toEqual([32, 'auto', 16, 'auto']);
+    expect(batchLimitsOf(set)).toEqual({ maxRunningSequences: 32, maxPrefillSequences: 4 });
+    expect(batchLimitsOf(resolveEngineConfig({}))).toEqual({ maxRunningSequences: 8, maxPrefillSequences: 4 });
+    // an 'auto' prefill never exceeds an explicit running limit below it
+    expect(batchLimitsOf(resolveEngineConfig({ maxRunningSequences: 2 }))).toEqual({ maxRunningSequences: 2, maxPrefillSequences: 2 });
+    // two numbers are still checked against each other
+    expect(() => resolveEngineConfig({ maxRunningSequences: 2, maxPrefillSequences: 3 })).toThrow(/maxPrefillSequences.*must not exceed/);
   });
 
   it('rejects non-integer or too small counts', () => {

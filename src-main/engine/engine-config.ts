@@ -25,6 +25,9 @@ const CHOICES = {
 } as const;
 type Choice<K extends keyof typeof CHOICES> = (typeof CHOICES)[K][number];
 
+/** A count the engine plan picks when 'auto': the provider table's wide limits where the device's memory holds them, else defaultConcurrency(). */
+export type AutoCount = number | 'auto';
+
 export type ProviderChoice = 'auto' | ProviderName;
 export type PromptLayout = Choice<'promptLayout'>;
 export type CodePredictorChoice = Choice<'codePredictor'>;
@@ -46,8 +49,8 @@ export type WarmUpChoice = Choice<'warmUp'>;
 export interface ShapeBucketConfig {
   /** 'auto' turns buckets on for GPU providers and off on CPU (CPU is batch-invariant without them). */
   mode: ShapeBucketsChoice;
-  /** With buckets on: every talker decode run has exactly this many rows (split larger groups, pad smaller ones with dropped copies). */
-  talkerRows: number;
+  /** With buckets on: every talker decode run has exactly this many rows (split larger groups, pad smaller ones with dropped copies); 'auto': see AutoCount. */
+  talkerRows: AutoCount;
   /**
    * With buckets on: every talker prefill run has exactly this many rows. Kept apart from talkerRows
    * because a prefill row is a whole prompt: padding one arrival to 8 (or 64) copies costs 8 (64)
@@ -55,8 +58,8 @@ export interface ShapeBucketConfig {
    * stream and for arrivals one at a time; a burst of many arrivals takes one run each.
    */
   talkerPrefillRows: number;
-  /** With buckets on: every code-predictor call has exactly this many rows (padded with dropped copies). */
-  codePredictorRows: number;
+  /** With buckets on: every code-predictor call has exactly this many rows (padded with dropped copies); 'auto': see AutoCount. */
+  codePredictorRows: AutoCount;
   /** With buckets on: a codec call with fewer rows is filled with dropped copies (on WebGPU a lone 1-frame row differed from the same row among others). */
   codecMinRows: number;
   /** With buckets on: codec calls are split so that rows × frames stays within this (0: never split; WebGPU slowed ~3× per row-frame above ~160). */
@@ -79,6 +82,12 @@ export interface KvCacheConfig {
   maxBlocks: number;
   /** Device strategy: build a regrouped run's past from resident groups on the device (false: through the host pool). */
   regroupOnDevice: boolean;
+}
+
+/** The prompt-prefix KV cache (kv/prefix-kv-cache.ts): a repeated voice copies its prompt prefix's KV instead of prefilling it. */
+export interface PrefixCacheConfig {
+  /** Host bytes the cached prefixes may hold, least recently used evicted first; 0 keeps none (the prefix is still its own prefill run, so outputs never change). */
+  maxBytes: number;
 }
 
 /**
@@ -142,10 +151,10 @@ export interface EngineConfig {
   codec: CodecChunkConfig;
   /** Hard cap on prompt rows + generated frames of one sequence (text over this is rejected). */
   maxSequenceTokens: number;
-  /** Sequences decoded together in one talker step. */
-  maxRunningSequences: number;
-  /** Sequences admitted (prefilled) in one step, with an engine host or without (its scheduler's cap). */
-  maxPrefillSequences: number;
+  /** Sequences decoded together in one talker step; 'auto': see AutoCount (engine-plan.ts resolveConcurrency). */
+  maxRunningSequences: AutoCount;
+  /** Sequences admitted (prefilled) in one step, with an engine host or without (its scheduler's cap); 'auto': see AutoCount, never above maxRunningSequences. */
+  maxPrefillSequences: AutoCount;
   /** Runaway guard: frames allowed = minFramesCap + framesPerTextToken × numTextTokens (also ≤ maxNewTokens); 0 per token gives every request minFramesCap frames (benchmarks). */
   framesPerTextToken: number;
   minFramesCap: number;
@@ -160,6 +169,7 @@ export interface EngineConfig {
   codecBatching: CodecBatchingChoice;
   shapeBuckets: ShapeBucketConfig;
   kvCache: KvCacheConfig;
+  prefixCache: PrefixCacheConfig;
   graphCapture: GraphCaptureConfig;
   /**
    * Open and run once every shape bucket the engine can use before it says ready (warm-up.ts), so no
@@ -178,19 +188,37 @@ export function defaultEngineConfig(): EngineConfig {
     intraOpNumThreads: 0,
     codec: { mode: 'auto', stateStore: 'auto', upsample: 'auto', chunkFrames: 8, firstChunkFrames: 1, leftContextFrames: 25 },
     maxSequenceTokens: 4096,
-    maxRunningSequences: 8,
-    maxPrefillSequences: 4,
+    maxRunningSequences: 'auto',
+    maxPrefillSequences: 'auto',
     framesPerTextToken: 12,
     minFramesCap: 75,
     promptLayout: 'non-streaming',
     codePredictor: 'manifest',
     codecBatching: 'auto',
-    shapeBuckets: { mode: 'auto', talkerRows: 8, talkerPrefillRows: 1, codePredictorRows: 8, codecMinRows: 2, codecMaxRowFrames: 160 },
+    shapeBuckets: { mode: 'auto', talkerRows: 'auto', talkerPrefillRows: 1, codePredictorRows: 'auto', codecMinRows: 2, codecMaxRowFrames: 160 },
     kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0, regroupOnDevice: true },
+    // 128 MiB: ~100 CustomVoice prefixes of 0.6B fp16 (12 positions × 112 KiB)
+    prefixCache: { maxBytes: 128 * 2 ** 20 },
     graphCapture: { mode: 'auto', codec: 'auto', maxBuckets: 16 },
     warmUp: 'auto',
     providerOptions: {},
   };
+}
+
+/** What the 'auto' counts are where the plan does not pick the provider's wide limits (the CPU, a device too small or of unknown memory). */
+export function defaultConcurrency(): { maxRunningSequences: number; maxPrefillSequences: number; talkerRows: number; codePredictorRows: number } {
+  return { maxRunningSequences: 8, maxPrefillSequences: 4, talkerRows: 8, codePredictorRows: 8 };
+}
+
+/**
+ * The batch limits of a config with 'auto' read as defaultConcurrency(): what an engine built without a plan
+ * runs (over fake stages), and the KV size of one; createEngine hands the engine its plan's numbers instead.
+ */
+export function batchLimitsOf(config: Pick<EngineConfig, 'maxRunningSequences' | 'maxPrefillSequences'>): { maxRunningSequences: number; maxPrefillSequences: number } {
+  const narrow = defaultConcurrency();
+  const maxRunningSequences = config.maxRunningSequences === 'auto' ? narrow.maxRunningSequences : config.maxRunningSequences;
+  const prefill = config.maxPrefillSequences === 'auto' ? narrow.maxPrefillSequences : config.maxPrefillSequences;
+  return { maxRunningSequences, maxPrefillSequences: Math.min(prefill, maxRunningSequences) };
 }
 
 const ENUMS: Record<string, readonly string[]> = { provider: ['auto', ...PROVIDER_NAMES], ...CHOICES };
@@ -215,8 +243,12 @@ const MINIMUMS: Record<string, number> = {
   'kvCache.blockPositions': 1,
   'kvCache.initialBlocks': 0,
   'kvCache.maxBlocks': 0,
+  'prefixCache.maxBytes': 0,
   'graphCapture.maxBuckets': 1,
 };
+
+/** Integer keys (by key path) that also take 'auto'. */
+const AUTO_COUNTS = new Set(['maxRunningSequences', 'maxPrefillSequences', 'shapeBuckets.talkerRows', 'shapeBuckets.codePredictorRows']);
 
 /** Keys whose value is a free-form string map. */
 const STRING_MAPS = new Set(['providerOptions']);
@@ -239,6 +271,11 @@ function merge(base: Record<string, unknown>, overrides: unknown, prefix: string
         fail(keyPath, `must be an object of strings, got ${JSON.stringify(value)}`);
       }
       out[key] = { ...(value as Record<string, string>) };
+      continue;
+    }
+    if (AUTO_COUNTS.has(keyPath)) {
+      if (value !== 'auto' && (!Number.isInteger(value) || (value as number) < MINIMUMS[keyPath])) fail(keyPath, `must be 'auto' or an integer ≥ ${MINIMUMS[keyPath]}, got ${JSON.stringify(value)}`);
+      out[key] = value;
       continue;
     }
     if (typeof current === 'object' && current !== null) {
@@ -280,7 +317,7 @@ export function resolveEngineConfig(overrides: unknown = {}): Readonly<EngineCon
   if (merged.codec.upsample === 'matmul' && merged.codec.mode === 'window') {
     fail('codec.upsample', `'matmul' has only streaming codec graphs; use codec.mode 'stream' or 'auto', or upsample 'conv-transpose'`);
   }
-  if (merged.maxPrefillSequences > merged.maxRunningSequences) {
+  if (typeof merged.maxPrefillSequences === 'number' && typeof merged.maxRunningSequences === 'number' && merged.maxPrefillSequences > merged.maxRunningSequences) {
     fail('maxPrefillSequences', `(${merged.maxPrefillSequences}) must not exceed maxRunningSequences (${merged.maxRunningSequences})`);
   }
   return deepFreeze(merged);
@@ -295,7 +332,7 @@ export function describeEngineConfig(config: EngineConfig): string {
     `maxSequenceTokens=${config.maxSequenceTokens} maxRunningSequences=${config.maxRunningSequences} maxPrefillSequences=${config.maxPrefillSequences}`,
     `framesPerTextToken=${config.framesPerTextToken} minFramesCap=${config.minFramesCap} promptLayout=${config.promptLayout} codePredictor=${config.codePredictor} codecBatching=${config.codecBatching}`,
     `shapeBuckets mode=${config.shapeBuckets.mode} talkerRows=${config.shapeBuckets.talkerRows} talkerPrefillRows=${config.shapeBuckets.talkerPrefillRows} codePredictorRows=${config.shapeBuckets.codePredictorRows} codecMinRows=${config.shapeBuckets.codecMinRows} codecMaxRowFrames=${config.shapeBuckets.codecMaxRowFrames}`,
-    `kvCache mode=${config.kvCache.mode} blockPositions=${config.kvCache.blockPositions} initialBlocks=${config.kvCache.initialBlocks} maxBlocks=${config.kvCache.maxBlocks} regroupOnDevice=${config.kvCache.regroupOnDevice}`,
+    `kvCache mode=${config.kvCache.mode} blockPositions=${config.kvCache.blockPositions} initialBlocks=${config.kvCache.initialBlocks} maxBlocks=${config.kvCache.maxBlocks} regroupOnDevice=${config.kvCache.regroupOnDevice} prefixCache maxBytes=${config.prefixCache.maxBytes}`,
     `graphCapture mode=${config.graphCapture.mode} codec=${config.graphCapture.codec} maxBuckets=${config.graphCapture.maxBuckets} warmUp=${config.warmUp} providerOptions=${JSON.stringify(config.providerOptions)}`,
   ].join('\n');
 }

@@ -8,8 +8,9 @@ import { describeEnginePlan, planEngine, stageCaptureOptions, type PlanFacts } f
 import type { ProviderName } from './runtime/providers';
 
 /** A tiny build (hidden 256: one intra-op thread) and a real-sized one (hidden 1024: ORT's default). */
-const TINY: PlanFacts = { talker: { hiddenSize: 256 }, defaultCodePredictor: 'loop' };
-const REAL: PlanFacts = { talker: { hiddenSize: 1024 }, defaultCodePredictor: 'step' };
+const TINY: PlanFacts = { talker: { hiddenSize: 256, numLayers: 2, numKvHeads: 2, headDim: 32 }, dtype: 'fp32', defaultCodePredictor: 'loop' };
+/** The 0.6B talker's shape (fp16: 114,688 KV bytes a position). */
+const REAL: PlanFacts = { talker: { hiddenSize: 1024, numLayers: 28, numKvHeads: 8, headDim: 128 }, dtype: 'fp16', defaultCodePredictor: 'step' };
 const NO_ENV = {};
 
 describe('engine plan', () => {
@@ -187,5 +188,37 @@ describe('engine plan', () => {
     expect(stageCaptureOptions(webgpuOff.capture!, 'codec')).toEqual({});
     const bound = planEngine(resolveEngineConfig({ graphCapture: { mode: 'bound' } }), 'cuda', TINY, NO_ENV).capture!;
     for (const stage of ['talker', 'codePredictor', 'codec'] as const) expect(stageCaptureOptions(bound, stage)).toEqual({});
+  });
+
+  it("goes wide where the provider table has wide limits and half the device's memory holds their KV, else stays at 8 running", () => {
+    const GIB = 1024 ** 3;
+    const auto = resolveEngineConfig({});
+    const limits = (p: ReturnType<typeof planEngine>) => [p.resolved.maxRunningSequences, p.resolved.maxPrefillSequences, p.resolved.shapeBuckets.talkerRows, p.resolved.shapeBuckets.codePredictorRows];
+    // 64 sequences × 4096 tokens × 114,688 bytes (28 layers × 8 KV heads × 128 × 2 × fp16) = 28.0 GiB ≤ 80 / 2
+    const cuda = planEngine(auto, 'cuda', REAL, NO_ENV, { deviceMemoryBytes: 80 * GIB });
+    expect(cuda.concurrency.kind).toBe('wide');
+    expect(limits(cuda)).toEqual([64, 16, 64, 64]);
+    // CUDA's full-row rule then runs prefill and codec calls at 64 rows too
+    expect(cuda.resolved.shapeBuckets).toMatchObject({ talkerPrefillRows: 64, codecMinRows: 64, codecMaxRowFrames: 64 });
+    expect(limits(planEngine(auto, 'webgpu', REAL, NO_ENV, { deviceMemoryBytes: 80 * GIB }))).toEqual([64, 16, 64, 64]);
+    // too small (28.0 GiB > 48 / 2): the narrow defaults, and the reason names both sizes
+    const small = planEngine(auto, 'cuda', REAL, NO_ENV, { deviceMemoryBytes: 48 * GIB });
+    expect(small.concurrency).toMatchObject({ kind: 'narrow', reason: expect.stringMatching(/need 28\.0 GiB of KV, more than half the device's 48\.0 GiB/) });
+    expect(limits(small)).toEqual([8, 4, 8, 8]);
+    // unknown memory, or a provider without wide limits (the CPU: every golden's shapes), stay narrow too
+    expect(limits(planEngine(auto, 'cuda', REAL, NO_ENV))).toEqual([8, 4, 8, 8]);
+    const cpu = planEngine(auto, 'cpu', REAL, NO_ENV, { deviceMemoryBytes: 1024 * GIB });
+    expect([cpu.concurrency.kind, ...limits(cpu)]).toEqual(['narrow', 8, 4, 8, 8]);
+    expect(limits(planEngine(auto, 'dml', REAL, NO_ENV, { deviceMemoryBytes: 1024 * GIB }))).toEqual([8, 4, 8, 8]);
+    expect(describeEnginePlan(cuda)).toMatch(/maxRunningSequences=64 maxPrefillSequences=16[\s\S]*concurrency wide \(CUDA with 80\.0 GiB/);
+  });
+
+  it('lets an explicit batch limit or bucket row count win over the wide pick, each on its own', () => {
+    const big = { deviceMemoryBytes: 80 * 1024 ** 3 };
+    const some = planEngine(resolveEngineConfig({ maxRunningSequences: 12, shapeBuckets: { talkerRows: 16 } }), 'cuda', REAL, NO_ENV, big);
+    // running 12 and talker rows 16 as set; prefill 'auto' is wide's 16, held to the running 12; code-predictor rows wide's 64
+    expect([some.resolved.maxRunningSequences, some.resolved.maxPrefillSequences, some.resolved.shapeBuckets.talkerRows, some.resolved.shapeBuckets.codePredictorRows]).toEqual([12, 12, 16, 64]);
+    const all = planEngine(resolveEngineConfig({ maxRunningSequences: 8, maxPrefillSequences: 4, shapeBuckets: { talkerRows: 8, codePredictorRows: 8 } }), 'cuda', REAL, NO_ENV, big);
+    expect(all.concurrency).toMatchObject({ kind: 'set', maxRunningSequences: 8, maxPrefillSequences: 4, talkerRows: 8, codePredictorRows: 8 });
   });
 });

@@ -6,18 +6,37 @@
  */
 import type { ModelManifest } from '../model-format/manifest';
 import type { CodecUpsampleForm } from '../model-format/manifest';
-import { describeEngineConfig, type EngineConfig } from './engine-config';
+import { defaultConcurrency, describeEngineConfig, type EngineConfig } from './engine-config';
+import { kvBytesPerPosition } from './kv/kv-capacity';
 import { PROVIDERS, boundBufferLocation, type BufferLocation, type ProviderName } from './runtime/providers';
 import { ADAPTERS, chooseRuntime, defaultRuntimeName, type RuntimeName, type SessionOptions } from './runtime/runtime';
 
 /** The manifest facts a plan reads. */
 export interface PlanFacts {
-  talker: Pick<ModelManifest['talker'], 'hiddenSize'>;
+  talker: Pick<ModelManifest['talker'], 'hiddenSize' | 'numLayers' | 'numKvHeads' | 'headDim'>;
+  dtype: ModelManifest['dtype'];
   defaultCodePredictor: ModelManifest['defaultCodePredictor'];
 }
 
+/** The machine facts a plan reads: the device's memory (nvidia-smi's total for the GPU; null where unknown). */
+export interface PlanMachine {
+  deviceMemoryBytes: number | null;
+}
+
+/** The batch limits and bucket rows the plan picked, and why (the start-up log and the bench report name it). */
+export interface ConcurrencyPlan {
+  kind: 'wide' | 'narrow' | 'set';
+  maxRunningSequences: number;
+  maxPrefillSequences: number;
+  talkerRows: number;
+  codePredictorRows: number;
+  reason: string;
+}
+
 /** An EngineConfig with nothing left to resolve: the provider named, every 'auto' and 'manifest' replaced. */
-export type ResolvedEngineConfig = Omit<EngineConfig, 'provider' | 'codePredictor' | 'codecBatching' | 'codec' | 'shapeBuckets' | 'kvCache' | 'graphCapture' | 'warmUp'> & {
+export type ResolvedEngineConfig = Omit<EngineConfig, 'provider' | 'codePredictor' | 'codecBatching' | 'codec' | 'shapeBuckets' | 'kvCache' | 'graphCapture' | 'warmUp' | 'maxRunningSequences' | 'maxPrefillSequences'> & {
+  maxRunningSequences: number;
+  maxPrefillSequences: number;
   /** Warm (capture) every bucket before the engine says ready (warm-up-plan.ts, Engine.warmUp). */
   warmUp: 'on' | 'off';
   provider: ProviderName;
@@ -25,7 +44,7 @@ export type ResolvedEngineConfig = Omit<EngineConfig, 'provider' | 'codePredicto
   codecBatching: 'on' | 'off';
   codec: EngineConfig['codec'] & { mode: 'window' | 'stream'; stateStore: 'host' | 'device'; upsample: CodecUpsampleForm };
   graphCapture: EngineConfig['graphCapture'] & { mode: GraphCaptureMode; codec: 'on' | 'off' };
-  shapeBuckets: EngineConfig['shapeBuckets'] & { mode: 'on' | 'off' };
+  shapeBuckets: Omit<EngineConfig['shapeBuckets'], 'talkerRows' | 'codePredictorRows'> & { mode: 'on' | 'off'; talkerRows: number; codePredictorRows: number };
   kvCache: EngineConfig['kvCache'] & { mode: 'host' | 'device' };
 };
 
@@ -55,6 +74,7 @@ export interface CapturePlan {
 export interface EnginePlan {
   provider: ProviderName;
   resolved: ResolvedEngineConfig;
+  concurrency: ConcurrencyPlan;
   /** The options every stage session starts from: provider, device pin, provider options, threads, adapter. */
   sessionOptions: SessionOptions;
   /** The adapter those options open on (a stage whose own options need another moves there: runtime.ts chooseRuntime). */
@@ -71,11 +91,37 @@ export interface EnginePlan {
  * (fullRowBuckets), prefill and codec runs also take exactly talkerRows rows: codec calls of at most
  * that many rows (codecMaxRowFrames = talkerRows, so any frame count), each padded to it.
  */
-export function resolveBucketRows(config: Pick<EngineConfig, 'shapeBuckets'>, provider: ProviderName): ResolvedEngineConfig['shapeBuckets'] {
+export function resolveBucketRows(config: Pick<EngineConfig, 'shapeBuckets'>, provider: ProviderName, rows: Pick<ConcurrencyPlan, 'talkerRows' | 'codePredictorRows'>): ResolvedEngineConfig['shapeBuckets'] {
   const on = resolveShapeBuckets(config, provider);
-  const b = config.shapeBuckets;
+  const b = { ...config.shapeBuckets, talkerRows: rows.talkerRows, codePredictorRows: rows.codePredictorRows };
   if (!on || !PROVIDERS[provider].fullRowBuckets) return { ...b, mode: on ? 'on' : 'off' };
   return { ...b, mode: 'on', talkerPrefillRows: b.talkerRows, codecMinRows: b.talkerRows, codecMaxRowFrames: b.talkerRows };
+}
+
+const GIB = 1024 ** 3;
+const gib = (bytes: number) => `${(bytes / GIB).toFixed(1)} GiB`;
+
+/**
+ * The 'auto' counts (maxRunningSequences, maxPrefillSequences, talkerRows, codePredictorRows): the provider
+ * table's wide limits where it has them and half the device's memory holds the wide running set's KV at full
+ * length (maxRunningSequences × maxSequenceTokens positions; half, as a host gives its KV pool half the free
+ * memory), else defaultConcurrency(). Explicit numbers win, each on its own; prefill never exceeds running.
+ */
+export function resolveConcurrency(config: Pick<EngineConfig, 'maxRunningSequences' | 'maxPrefillSequences' | 'shapeBuckets' | 'maxSequenceTokens'>, provider: ProviderName, facts: Pick<PlanFacts, 'talker' | 'dtype'>, machine: PlanMachine): ConcurrencyPlan {
+  const asked = { maxRunningSequences: config.maxRunningSequences, maxPrefillSequences: config.maxPrefillSequences, talkerRows: config.shapeBuckets.talkerRows, codePredictorRows: config.shapeBuckets.codePredictorRows };
+  const { label, wide } = PROVIDERS[provider];
+  const wideKvBytes = wide ? wide.maxRunningSequences * config.maxSequenceTokens * kvBytesPerPosition(facts) : 0;
+  let kind: ConcurrencyPlan['kind'] = 'narrow';
+  let reason: string;
+  if (Object.values(asked).every((v) => v !== 'auto')) [kind, reason] = ['set', 'set in the engine config'];
+  else if (!wide) reason = `${label} has no wide limits in the provider table`;
+  else if (machine.deviceMemoryBytes === null) reason = `the device's memory is unknown (no nvidia-smi reading); set maxRunningSequences to run wider`;
+  else if (wideKvBytes > machine.deviceMemoryBytes / 2) reason = `${wide.maxRunningSequences} sequences of ${config.maxSequenceTokens} tokens need ${gib(wideKvBytes)} of KV, more than half the device's ${gib(machine.deviceMemoryBytes)}`;
+  else [kind, reason] = ['wide', `${label} with ${gib(machine.deviceMemoryBytes)} of device memory holds ${wide.maxRunningSequences} sequences' KV (${gib(wideKvBytes)})`];
+  const picked = kind === 'wide' && wide ? wide : defaultConcurrency();
+  const pick = (key: keyof typeof asked) => (asked[key] === 'auto' ? picked[key] : (asked[key] as number));
+  const maxRunningSequences = pick('maxRunningSequences');
+  return { kind, maxRunningSequences, maxPrefillSequences: Math.min(pick('maxPrefillSequences'), maxRunningSequences), talkerRows: pick('talkerRows'), codePredictorRows: pick('codePredictorRows'), reason };
 }
 
 /**
@@ -197,8 +243,9 @@ function planCapture(config: EngineConfig, provider: ProviderName, mode: GraphCa
   };
 }
 
-/** The plan for `provider`: pure over the config, the provider's capabilities, the manifest's facts and STUDIO_ORT_RUNTIME. */
-export function planEngine(config: EngineConfig, provider: ProviderName, facts: PlanFacts, env: NodeJS.ProcessEnv = process.env): EnginePlan {
+/** The plan for `provider`: pure over the config, the provider's capabilities, the manifest's facts, the device's memory and STUDIO_ORT_RUNTIME. */
+export function planEngine(config: EngineConfig, provider: ProviderName, facts: PlanFacts, env: NodeJS.ProcessEnv = process.env, machine: PlanMachine = { deviceMemoryBytes: null }): EnginePlan {
+  const concurrency = resolveConcurrency(config, provider, facts, machine);
   const numThreads = resolveIntraOpThreads(config, facts);
   const codePredictor = config.codePredictor === 'manifest' ? facts.defaultCodePredictor : config.codePredictor;
   const codecMode = resolveCodecMode(config);
@@ -210,11 +257,13 @@ export function planEngine(config: EngineConfig, provider: ProviderName, facts: 
     ...config,
     warmUp: resolveWarmUp(config.warmUp, capture),
     provider,
+    maxRunningSequences: concurrency.maxRunningSequences,
+    maxPrefillSequences: concurrency.maxPrefillSequences,
     intraOpNumThreads: numThreads,
     codePredictor,
     codecBatching: resolveCodecBatching(config, provider, numThreads) ? 'on' : 'off',
     codec: { ...config.codec, mode: codecMode, stateStore: resolveCodecStateStore(config, provider, captureMode), upsample },
-    shapeBuckets: resolveBucketRows(config, provider),
+    shapeBuckets: resolveBucketRows(config, provider, concurrency),
     kvCache: { ...config.kvCache, mode: kvMode },
     graphCapture: { ...config.graphCapture, mode: captureMode, codec: captureMode === 'on' && resolveCodecCapture(config, provider) ? 'on' : 'off' },
   };
@@ -223,6 +272,7 @@ export function planEngine(config: EngineConfig, provider: ProviderName, facts: 
   return {
     provider,
     resolved,
+    concurrency,
     sessionOptions,
     runtime: chooseRuntime(sessionOptions, preferred, ADAPTERS).name ?? preferred,
     talkerOutputsOnDevice: kvMode === 'device' && PROVIDERS[provider].gpuBufferOutputs,
@@ -237,5 +287,6 @@ export function describeEnginePlan(plan: EnginePlan): string {
   const stages = c
     ? `capture options=${JSON.stringify(c.options)} perGraph=${c.perGraph} buffers=${c.location} talker=${c.graphs.talker} codePredictor=${c.graphs.codePredictor ?? 'step graph (uncaptured)'} codec=${c.graphs.codec ?? 'window graph (uncaptured)'}${c.mode === 'on' && c.graphs.codec && !c.captured.codec ? ' (bound, uncaptured)' : ''}`
     : `capture none (plain graphs, codec=${plan.codecGraph})`;
-  return [describeEngineConfig(plan.resolved), `runtime=${plan.runtime} talkerOutputsOnDevice=${plan.talkerOutputsOnDevice} ${stages}`].join('\n');
+  const k = plan.concurrency;
+  return [describeEngineConfig(plan.resolved), `concurrency ${k.kind} (${k.reason})`, `runtime=${plan.runtime} talkerOutputsOnDevice=${plan.talkerOutputsOnDevice} ${stages}`].join('\n');
 }

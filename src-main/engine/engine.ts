@@ -22,8 +22,10 @@ import type { ModelManifest } from '../model-format/manifest';
 import { buildResult } from './build-result';
 import { createSequence } from './create-sequence';
 import { Emitter } from '../../src-shared/emitter';
-import type { EngineConfig } from './engine-config';
-import { decodeAudio, decodeStep, predictCodebooks, prefill, sampleCodebook0, type FrameContext } from './frame-steps';
+import { batchLimitsOf, type EngineConfig } from './engine-config';
+import { decodeAudio, decodeStep, predictCodebooks, sampleCodebook0, type FrameContext } from './frame-steps';
+import { PrefixKvCache } from './kv/prefix-kv-cache';
+import { prefill } from './prefix-prefill';
 import type { ModelStages } from './models/stages';
 import { findProvider } from './runtime/providers';
 import { isDone, type Sequence } from './sequence';
@@ -75,6 +77,8 @@ export class Engine {
   private state: 'ready' | 'failed' | 'disposed' = 'ready';
   private readonly counts = { numCompleted: 0, numFailed: 0, numCancelled: 0, numRejected: 0 };
   private warmed: WarmUpReport | null = null;
+  /** The prompt-prefix KV of repeated voices (prefix-prefill.ts); its counters are in status(). */
+  private readonly prefixCache: PrefixKvCache;
 
   constructor(readonly parts: EngineParts) {
     this.onDidProduceAudio = this.audio.event;
@@ -82,10 +86,13 @@ export class Engine {
     this.onDidFinish = this.finish.event;
     this.onDidFinishCodes = this.finishCodes.event;
     this.nowMs = parts.nowMs ?? (() => performance.now());
-    this.scheduler = new Scheduler(parts.scheduler ?? fifoSchedulerConfig(parts.config), { nowMs: () => this.nowMs() }, parts.kv);
+    this.prefixCache = new PrefixKvCache(parts.config.prefixCache.maxBytes);
+    this.scheduler = new Scheduler(parts.scheduler ?? fifoSchedulerConfig(batchLimitsOf(parts.config)), { nowMs: () => this.nowMs() }, parts.kv);
     const m = parts.manifest;
     const rules = { eosId: m.codecTokens.eos, controlStartId: m.codePredictor.vocabSize, controlEndId: m.talker.vocabSize, minNewTokens: m.generation.minNewTokens };
-    this.ctx = { stages: parts.stages, rules, codec: parts.config.codec, batchCodec: parts.codecBatching ?? parts.config.codecBatching !== 'off' };
+    // one cache per engine, so per loaded model (a model change builds a new engine); the model id in its keys says so too
+    const prefixCache = { cache: this.prefixCache, modelId: `${m.checkpointHash}/${m.builderVersion}/${m.dtype}` };
+    this.ctx = { stages: parts.stages, rules, codec: parts.config.codec, batchCodec: parts.codecBatching ?? parts.config.codecBatching !== 'off', prefixCache };
   }
 
   /** Validates and queues a request; throws StudioError for bad input or a request the scheduler refuses. */
@@ -198,6 +205,7 @@ export class Engine {
       numRejected: this.counts.numRejected + queue.numRejected,
       numRestarts: 0,
       model: null,
+      prefixCache: this.prefixCache.stats(),
       ...(this.warmed ? { warmUp: { durationMs: this.warmed.durationMs, numBuckets: this.warmed.numBuckets, numBucketsLeftOut: this.warmed.numBucketsLeftOut } } : {}),
     };
   }
@@ -207,6 +215,7 @@ export class Engine {
     for (const id of this.sequences.keys()) this.scheduler.cancel(id);
     this.end(this.scheduler.removeCancelled());
     this.state = 'disposed';
+    this.prefixCache.clear();
     const st = this.parts.stages;
     await Promise.all([st.talker.dispose(), st.codePredictor.dispose(), st.codec.dispose()]);
     for (const e of [this.audio, this.progress, this.finish, this.finishCodes]) e.dispose();

@@ -1,6 +1,8 @@
 // The start-up line "provider: … — why; faster: …" over fake probes: CPU only, NVIDIA without the CUDA provider,
 // CUDA ready, its libraries missing, an explicit choice, a failed candidate, and CUDA ranked first.
 import { describe, expect, it } from 'vitest';
+import { resolveEngineConfig } from './engine-config';
+import { resolveConcurrency } from './engine-plan';
 import { planProviders } from './provider-select';
 import { describeProviderSummary } from './provider-summary';
 import type { ProviderProbe } from './runtime/provider-probe';
@@ -68,5 +70,14 @@ describe('provider summary line', () => {
     const line = describeProviderSummary({ choice: 'auto', provider: 'cpu', probe: CPU_ONLY });
     expect(line).not.toMatch(/DirectML —|Windows/);
     expect(line).not.toContain('\n');
+  });
+
+  it('names the concurrency the plan picked: wide where the device memory allows, the narrow defaults on a small device', () => {
+    const facts = { talker: { numLayers: 28, numKvHeads: 8, headDim: 128 }, dtype: 'fp16' as const };
+    const limits = resolveEngineConfig({});
+    const wide = resolveConcurrency(limits, 'cuda', facts, { deviceMemoryBytes: 80 * 1024 ** 3 });
+    expect(describeProviderSummary({ choice: 'cuda', provider: 'cuda', probe: CUDA_READY, concurrency: wide })).toMatch(/; concurrency: wide, 64 running, 16 prefilled a step, 64-row talker \/ 64-row code predictor buckets \(CUDA with 80\.0 GiB/);
+    const narrow = resolveConcurrency(limits, 'cuda', facts, { deviceMemoryBytes: 16 * 1024 ** 3 });
+    expect(describeProviderSummary({ choice: 'cuda', provider: 'cuda', probe: CUDA_READY, concurrency: narrow })).toMatch(/; concurrency: narrow, 8 running, 4 prefilled a step, 8-row talker \/ 8-row code predictor buckets \(64 sequences of 4096 tokens need 28\.0 GiB/);
   });
 });

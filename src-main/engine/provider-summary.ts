@@ -1,10 +1,12 @@
 /**
  * The one start-up line a GPU user reads first: which provider runs, why, and what is missing for a
- * faster one ("provider: WebGPU — auto: …; faster: …"). Pure: built from the provider table (auto's
+ * faster one ("provider: WebGPU — auto: …; faster: …; concurrency: …"), with the batch limits the plan
+ * picked (wide where the provider table and the device's memory allow, engine-plan.ts). Pure: built from the provider table (auto's
  * order, labels, requires.setup) and the probe's facts through provider-select.ts; it names no provider
  * itself. createEngine logs it once the chosen provider's sessions have opened.
  */
 import type { ProviderChoice } from './engine-config';
+import type { ConcurrencyPlan } from './engine-plan';
 import { unmetRequirements } from './provider-select';
 import type { ProviderProbe } from './runtime/provider-probe';
 import { AUTO_ORDER, PROVIDERS, type ProviderName } from './runtime/providers';
@@ -18,6 +20,13 @@ export interface ProviderSummaryInput {
   failed?: readonly ProviderName[];
   /** Auto's order, best first (default: the provider table's autoRank order). */
   order?: readonly ProviderName[];
+  /** The batch limits the plan picked; absent: not named. */
+  concurrency?: ConcurrencyPlan;
+}
+
+/** "concurrency: wide, 64 running, 16 prefilled a step, 64-row talker / 8-row code predictor buckets (why)". */
+function describeConcurrency(c: ConcurrencyPlan): string {
+  return `concurrency: ${c.kind}, ${c.maxRunningSequences} running, ${c.maxPrefillSequences} prefilled a step, ${c.talkerRows}-row talker / ${c.codePredictorRows}-row code predictor buckets (${c.reason})`;
 }
 
 /**
@@ -53,5 +62,6 @@ export function describeProviderSummary(input: ProviderSummaryInput): string {
   const installable = others.flatMap(({ p, faster, lack }) => (!faster && lack.kind === 'fixable' ? [`${label(p)} (${lack.text})`] : []));
 
   const alsoText = installable.length > 0 ? `; also possible: ${installable.join(', ')}` : '';
-  return `provider: ${label(input.provider)} — ${why}; faster: ${faster.length > 0 ? faster.join(', ') : 'none here'}${alsoText}`;
+  const concurrencyText = input.concurrency ? `; ${describeConcurrency(input.concurrency)}` : '';
+  return `provider: ${label(input.provider)} — ${why}; faster: ${faster.length > 0 ? faster.join(', ') : 'none here'}${alsoText}${concurrencyText}`;
 }

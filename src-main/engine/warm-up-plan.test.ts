@@ -7,7 +7,7 @@ import { resolveEngineConfig } from './engine-config';
 import { planEngine } from './engine-plan';
 import { codecFrameCounts, planWarmUp } from './warm-up-plan';
 
-const FACTS = { talker: { hiddenSize: 1024 }, defaultCodePredictor: 'loop' as const };
+const FACTS = { talker: { hiddenSize: 1024, numLayers: 28, numKvHeads: 8, headDim: 128 }, dtype: 'fp16' as const, defaultCodePredictor: 'loop' as const };
 const GENERATION = { generation: { subtalkerDoSample: true, subtalkerTemperature: 0.9, subtalkerTopK: 50, subtalkerTopP: 1 } } as unknown as Pick<ModelManifest, 'generation'>;
 const cudaPlan = (overrides: Record<string, unknown> = {}) => planEngine(resolveEngineConfig({ provider: 'cuda', graphCapture: { mode: 'on' }, ...overrides }), 'cuda', FACTS, {});
 

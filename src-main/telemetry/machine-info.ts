@@ -24,7 +24,8 @@ export interface MachineInfo {
 
 const GPU_QUERY_TIMEOUT_MS = 5000;
 
-function queryGpu(nvidiaSmiPath: string, gpuIndex: number): Promise<GpuInfo | null> {
+/** One nvidia-smi query of a GPU's name, driver and memory (null without nvidia-smi or a working driver). */
+export function readGpuInfo(nvidiaSmiPath: string, gpuIndex: number): Promise<GpuInfo | null> {
   const args = ['--query-gpu=name,driver_version,memory.total', '--format=csv,noheader,nounits', `--id=${gpuIndex}`];
   return new Promise((resolve) => {
     execFile(nvidiaSmiPath, args, { timeout: GPU_QUERY_TIMEOUT_MS }, (err, stdout) => {
@@ -46,6 +47,6 @@ export async function readMachineInfo(options: { nvidiaSmiPath: string; gpuIndex
     platform: `${os.platform()}-${os.arch()}`,
     osRelease: os.release(),
     nodeVersion: process.version,
-    gpu: await queryGpu(options.nvidiaSmiPath, options.gpuIndex),
+    gpu: await readGpuInfo(options.nvidiaSmiPath, options.gpuIndex),
   };
 }

@@ -5,10 +5,10 @@
  */
 import type { ModelManifest } from '../../model-format/manifest';
 import type { KvSize } from '../../scheduler/kv-budget';
-import type { EngineConfig } from '../engine-config';
+import { defaultConcurrency, type EngineConfig } from '../engine-config';
 
 /** KV bytes one position of one sequence takes in the talker (keys + values of every layer, fp32 or fp16). */
-export function kvBytesPerPosition(manifest: Pick<ModelManifest, 'talker' | 'dtype'>): number {
+export function kvBytesPerPosition(manifest: { talker: Pick<ModelManifest['talker'], 'numLayers' | 'numKvHeads' | 'headDim'>; dtype: ModelManifest['dtype'] }): number {
   const t = manifest.talker;
   return 2 * t.numLayers * t.numKvHeads * t.headDim * (manifest.dtype === 'fp16' ? 2 : 4);
 }
@@ -24,7 +24,9 @@ export function kvCapacityFor(
   memoryBytes = Infinity,
 ): Readonly<KvSize> {
   const blockTokens = config.kvCache.blockPositions;
-  const wanted = config.kvCache.maxBlocks > 0 ? config.kvCache.maxBlocks : config.maxRunningSequences * Math.ceil(config.maxSequenceTokens / blockTokens);
+  // an engine built without a plan reads 'auto' as the narrow default (createEngine passes the plan's number)
+  const running = config.maxRunningSequences === 'auto' ? defaultConcurrency().maxRunningSequences : config.maxRunningSequences;
+  const wanted = config.kvCache.maxBlocks > 0 ? config.kvCache.maxBlocks : running * Math.ceil(config.maxSequenceTokens / blockTokens);
   const fits = Math.floor(memoryBytes / (kvBytesPerPosition(manifest) * blockTokens));
   return Object.freeze({ numBlocks: Math.max(1, Math.min(wanted, fits)), blockTokens });
 }

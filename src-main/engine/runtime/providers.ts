@@ -75,6 +75,14 @@ export interface ProviderCapabilities {
    * 'conv-transpose' (WebGPU and the CPU run both forms at the same speed).
    */
   readonly codecUpsample: 'conv-transpose' | 'matmul';
+  /**
+   * The batch limits the 'auto' concurrency settings take on this provider when its device's memory holds the
+   * widest running set (engine-plan.ts resolveConcurrency; null: the narrow defaults everywhere, as on the CPU,
+   * whose kernels gain nothing from wider runs, and DirectML, not measured). Issue 42: 64 closed-loop clients queued
+   * behind 8 running sequences on the H100; the 64-row settings are the `cudawide` bench variant's (CUDA) and the
+   * README's server setting (WebGPU, 2.3× the defaults' throughput at 64 clients on the H200, docs/benchmarks.md).
+   */
+  readonly wide: { readonly maxRunningSequences: number; readonly maxPrefillSequences: number; readonly talkerRows: number; readonly codePredictorRows: number } | null;
   /** CUDA runtime calls work on its memory: cudaMalloc for a capturing session's bound buffers, cudaMemcpy when ORT's CopyTensors cannot copy. */
   readonly cudaRuntime: boolean;
   /**
@@ -136,6 +144,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     autoRank: 3,
     graphCapture: { options: null, graphsPerSession: 'many', unsharedGqa: true, byDefault: false, codecReplays: true },
     codecUpsample: 'conv-transpose',
+    wide: null,
     cudaRuntime: false,
     pinning: 'none',
     devices: { lister: null, perEngine: 'cpu-threads' },
@@ -155,6 +164,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     autoRank: 1,
     graphCapture: { options: { enableGraphCapture: '1' }, graphsPerSession: 'one', unsharedGqa: false, byDefault: false, codecReplays: true },
     codecUpsample: 'conv-transpose',
+    wide: { maxRunningSequences: 64, maxPrefillSequences: 16, talkerRows: 64, codePredictorRows: 64 },
     cudaRuntime: false,
     pinning: 'own-adapter',
     devices: { lister: null, perEngine: 'one-adapter' },
@@ -174,6 +184,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     autoRank: 2,
     graphCapture: { options: { enable_cuda_graph: '1' }, graphsPerSession: 'many', unsharedGqa: true, byDefault: true, codecReplays: false },
     codecUpsample: 'matmul',
+    wide: { maxRunningSequences: 64, maxPrefillSequences: 16, talkerRows: 64, codePredictorRows: 64 },
     cudaRuntime: true,
     pinning: 'option',
     devices: { lister: 'nvidia-smi', perEngine: 'visible-env' },
@@ -193,6 +204,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     autoRank: 0,
     graphCapture: { options: null, graphsPerSession: 'one', unsharedGqa: true, byDefault: false, codecReplays: true },
     codecUpsample: 'conv-transpose',
+    wide: null,
     cudaRuntime: false,
     pinning: 'option',
     devices: { lister: 'display-adapters', perEngine: 'device-index' },
