@@ -1,11 +1,14 @@
 // Shape buckets on ORT CPU, tiny model: with buckets forced on (talker runs of exactly 2 rows,
 // code-predictor calls padded to 4, codec calls of at least 3 rows and at most 12 row-frames), three
 // sampled requests get the same codes and PCM bytes as with buckets off (CPU's default), and the stages
-// really ran at those shapes.
+// really ran at those shapes; so do they at the 64-row shapes the plan picks for a wide CUDA engine (issue 42).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
+import { resolveEngineConfig } from './engine-config';
+import { planEngine } from './engine-plan';
+import { loadModelManifest } from './models/model-manifest';
 import type { Engine } from './engine';
 import { BucketedCodec, BucketedCodePredictor } from './models/bucketed-stages';
 import type { OrtCodecDecoder } from './models/codec-decoder';
@@ -66,5 +69,24 @@ describe('engine shape buckets (tiny, CPU)', () => {
     expect(pcm).toHaveLength(7);
     expect(inner.runBatchSizes.slice(before)).toEqual([3, 3, 3]); // 7 rows × 4 frames: calls of 3 + 2 + 2 rows (≤ 12 row-frames), each padded to 3
     expect([...pcm[6]]).toEqual([...(await inner.decode(windows[6]))]);
+  });
+
+  it("gives the same bytes at the wide CUDA plan's 64-row shapes (64 running, every stage padded to 64 rows) as with buckets off", async () => {
+    const { builtDir } = await ensureTinyModel();
+    // the shapes a CUDA engine on an 80 GiB GPU plans ('auto' counts, full-row buckets), run on the CPU's kernels
+    const cuda = planEngine(resolveEngineConfig({}), 'cuda', loadModelManifest(builtDir), {}, { deviceMemoryBytes: 80 * 1024 ** 3 }).resolved;
+    expect([cuda.maxRunningSequences, cuda.shapeBuckets.talkerRows, cuda.shapeBuckets.talkerPrefillRows, cuda.shapeBuckets.codePredictorRows, cuda.shapeBuckets.codecMinRows]).toEqual([64, 64, 64, 64, 64]);
+    const { mode: _mode, ...rows } = cuda.shapeBuckets;
+    const wide = await createEngine({ modelDir: builtDir, config: { provider: 'cpu', maxRunningSequences: 64, maxPrefillSequences: cuda.maxPrefillSequences, shapeBuckets: { ...rows, mode: 'on' } }, log: () => {} });
+    try {
+      const expected = await runAndCollect(plain, REQUESTS);
+      const got = await runAndCollect(wide, REQUESTS);
+      for (const r of REQUESTS) expect(got.get(r.requestId)).toEqual(expected.get(r.requestId));
+      const talker = wide.parts.stages.talker as OrtTalker;
+      expect(new Set(talker.runBatchSizes)).toEqual(new Set([64]));
+      expect(new Set((wide.parts.stages.codePredictor as BucketedCodePredictor).callSizes)).toEqual(new Set([64]));
+    } finally {
+      await wide.dispose();
+    }
   });
 });

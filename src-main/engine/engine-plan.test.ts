@@ -215,9 +215,15 @@ describe('engine plan', () => {
 
   it('lets an explicit batch limit or bucket row count win over the wide pick, each on its own', () => {
     const big = { deviceMemoryBytes: 80 * 1024 ** 3 };
+    const counts = (p: ReturnType<typeof planEngine>) => [p.resolved.maxRunningSequences, p.resolved.maxPrefillSequences, p.resolved.shapeBuckets.talkerRows, p.resolved.shapeBuckets.codePredictorRows];
+    // running 'auto' goes wide; talker rows 16 as set, the rest wide's
+    const rows = planEngine(resolveEngineConfig({ shapeBuckets: { talkerRows: 16 } }), 'cuda', REAL, NO_ENV, big);
+    expect([rows.concurrency.kind, ...counts(rows)]).toEqual(['wide', 64, 16, 16, 64]);
+    // running set: the other 'auto' counts are the narrow defaults (prefill 4, code-predictor rows 8), talker rows 16 as set
     const some = planEngine(resolveEngineConfig({ maxRunningSequences: 12, shapeBuckets: { talkerRows: 16 } }), 'cuda', REAL, NO_ENV, big);
-    // running 12 and talker rows 16 as set; prefill 'auto' is wide's 16, held to the running 12; code-predictor rows wide's 64
-    expect([some.resolved.maxRunningSequences, some.resolved.maxPrefillSequences, some.resolved.shapeBuckets.talkerRows, some.resolved.shapeBuckets.codePredictorRows]).toEqual([12, 12, 16, 64]);
+    expect([some.concurrency.kind, ...counts(some)]).toEqual(['set', 12, 4, 16, 8]);
+    // and prefill 'auto' never exceeds a running limit below it
+    expect(counts(planEngine(resolveEngineConfig({ maxRunningSequences: 2 }), 'cuda', REAL, NO_ENV, big))).toEqual([2, 2, 8, 8]);
     const all = planEngine(resolveEngineConfig({ maxRunningSequences: 8, maxPrefillSequences: 4, shapeBuckets: { talkerRows: 8, codePredictorRows: 8 } }), 'cuda', REAL, NO_ENV, big);
     expect(all.concurrency).toMatchObject({ kind: 'set', maxRunningSequences: 8, maxPrefillSequences: 4, talkerRows: 8, codePredictorRows: 8 });
   });

@@ -105,7 +105,8 @@ const gib = (bytes: number) => `${(bytes / GIB).toFixed(1)} GiB`;
  * The 'auto' counts (maxRunningSequences, maxPrefillSequences, talkerRows, codePredictorRows): the provider
  * table's wide limits where it has them and half the device's memory holds the wide running set's KV at full
  * length (maxRunningSequences × maxSequenceTokens positions; half, as a host gives its KV pool half the free
- * memory), else defaultConcurrency(). Explicit numbers win, each on its own; prefill never exceeds running.
+ * memory), else defaultConcurrency(). The running limit decides: set to a number, the other 'auto' counts take the
+ * narrow defaults; any count set wins on its own; prefill never exceeds running.
  */
 export function resolveConcurrency(config: Pick<EngineConfig, 'maxRunningSequences' | 'maxPrefillSequences' | 'shapeBuckets' | 'maxSequenceTokens'>, provider: ProviderName, facts: Pick<PlanFacts, 'talker' | 'dtype'>, machine: PlanMachine): ConcurrencyPlan {
   const asked = { maxRunningSequences: config.maxRunningSequences, maxPrefillSequences: config.maxPrefillSequences, talkerRows: config.shapeBuckets.talkerRows, codePredictorRows: config.shapeBuckets.codePredictorRows };
@@ -113,7 +114,7 @@ export function resolveConcurrency(config: Pick<EngineConfig, 'maxRunningSequenc
   const wideKvBytes = wide ? wide.maxRunningSequences * config.maxSequenceTokens * kvBytesPerPosition(facts) : 0;
   let kind: ConcurrencyPlan['kind'] = 'narrow';
   let reason: string;
-  if (Object.values(asked).every((v) => v !== 'auto')) [kind, reason] = ['set', 'set in the engine config'];
+  if (asked.maxRunningSequences !== 'auto') [kind, reason] = ['set', "maxRunningSequences set in the engine config; other 'auto' counts take the narrow defaults"];
   else if (!wide) reason = `${label} has no wide limits in the provider table`;
   else if (machine.deviceMemoryBytes === null) reason = `the device's memory is unknown (no nvidia-smi reading); set maxRunningSequences to run wider`;
   else if (wideKvBytes > machine.deviceMemoryBytes / 2) reason = `${wide.maxRunningSequences} sequences of ${config.maxSequenceTokens} tokens need ${gib(wideKvBytes)} of KV, more than half the device's ${gib(machine.deviceMemoryBytes)}`;
