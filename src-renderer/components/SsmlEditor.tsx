@@ -2,8 +2,9 @@
  * The document editor: CodeMirror 6 with SSML (XML) highlighting and completion of elements and
  * attribute values, inline diagnostics at line:column, Mod-Enter to submit, and a toolbar to wrap
  * the selection in prosody, insert a break or change the voice; visual tuning of the selection (rate,
- * pitch, volume, emphasis, pauses) writes standard SSML (ssml-tuning.ts); light or dark colours that
- * meet WCAG AA follow the page's scheme (ssml-editor-theme.ts). Store-agnostic.
+ * pitch, volume, emphasis, pauses: ProsodyPanel) and pronunciations (PronunciationPanel) write standard
+ * SSML, shown as marks in the text (ssml-marks.ts); light or dark colours that meet WCAG AA follow the
+ * page's scheme (ssml-editor-theme.ts). Store-agnostic.
  */
 import { useEffect, useRef, useState } from 'react';
 import { EditorView, basicSetup } from 'codemirror';
@@ -12,22 +13,11 @@ import { keymap } from '@codemirror/view';
 import { xml } from '@codemirror/lang-xml';
 import { setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { ssmlElements } from './ssml-schema';
-import { NumberField } from './NumberField';
 import { ssmlEditorTheme } from './ssml-editor-theme';
 import { useColourScheme } from './useColourScheme';
-import { EMPHASIS_CHOICES, NO_TUNING, TUNING_RANGES, addEmphasis, insertBreak, tuneProsody, type EmphasisLevel, type Edit, type ProsodyTuning } from './ssml-tuning';
-
-/** A labelled slider with its value, for one tuning control. */
-function TuneSlider(props: { label: string; unit: string; testId: string; value: number; range: { min: number; max: number; step: number }; disabled: boolean; onChange(v: number): void }) {
-  const { min, max, step } = props.range;
-  return (
-    <label className="tune-slider">
-      {props.label}{' '}
-      <input type="range" min={min} max={max} step={step} value={props.value} disabled={props.disabled} onChange={(e) => props.onChange(Number(e.target.value))} data-testid={props.testId} aria-valuetext={`${props.value} ${props.unit}`} />
-      <output className="mono">{`${props.value > 0 ? '+' : ''}${props.value} ${props.unit}`}</output>
-    </label>
-  );
-}
+import { ssmlMarks } from './ssml-marks';
+import { ProsodyPanel, type EditMaker } from './ProsodyPanel';
+import { PronunciationPanel, type PronunciationPreview } from './PronunciationPanel';
 
 export interface EditorDiagnostic {
   line: number;
@@ -50,6 +40,8 @@ export interface SsmlEditorProps {
   voiceNames: string[];
   onChange(text: string): void;
   onSubmit(): void;
+  /** How the lexicon editor previews a word; absent: no preview here. */
+  preview?: PronunciationPreview;
 }
 
 /**
@@ -79,10 +71,7 @@ export function SsmlEditor(props: SsmlEditorProps) {
   const [pickedVoice, setVoice] = useState(props.voiceNames[0] ?? '');
   // The pick, while the model can still speak it (the list follows the loaded model).
   const voice = props.voiceNames.includes(pickedVoice) ? pickedVoice : (props.voiceNames[0] ?? '');
-  const [tuning, setTuning] = useState<ProsodyTuning>(NO_TUNING);
-  const [emphasis, setEmphasis] = useState<EmphasisLevel>('strong');
-  const [breakMs, setBreakMs] = useState(500);
-  const [tuneMessage, setTuneMessage] = useState<string | null>(null);
+  const [selection, setSelection] = useState({ from: 0, to: 0 });
 
   useEffect(() => {
     const v = new EditorView({
@@ -96,8 +85,10 @@ export function SsmlEditor(props: SsmlEditorProps) {
           language.current.of(latest.current.format === 'ssml' ? xml({ elements: ssmlElements(latest.current.voiceNames) }) : []),
           EditorView.lineWrapping,
           EditorView.contentAttributes.of({ 'aria-label': 'Document text', 'data-testid': 'editor-content' }),
+          ssmlMarks(),
           EditorView.updateListener.of((u) => {
             if (u.docChanged) latest.current.onChange(u.state.doc.toString());
+            if (u.docChanged || u.selectionSet) setSelection({ from: u.state.selection.main.from, to: u.state.selection.main.to });
           }),
         ],
       }),
@@ -141,20 +132,18 @@ export function SsmlEditor(props: SsmlEditorProps) {
     v.focus();
   };
   const ssml = props.format === 'ssml';
-  /** Applies a tuning edit to the whole document (one undo step), or says why it cannot. */
-  const tune = (make: (doc: string, from: number, to: number) => Edit | string, done: string) => {
+  /** Applies an edit of the whole document (one undo step) and says what happened, or why it could not. */
+  const applyEdit = (make: EditMaker, done: string): string => {
     const v = view.current;
-    if (!v) return;
+    if (!v) return 'The editor is not ready.';
     const { from, to } = v.state.selection.main;
     const result = make(v.state.doc.toString(), from, to);
-    if (typeof result === 'string') {
-      setTuneMessage(result);
-      return;
-    }
+    if (typeof result === 'string') return result;
     v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: result.text }, selection: { anchor: result.anchor, head: result.head } });
     v.focus();
-    setTuneMessage(done);
+    return result.note ? `${done} ${result.note}` : done;
   };
+  const blocked = ssml ? null : 'Switch to SSML to tune.';
 
   return (
     <div className="ssml-editor">
@@ -171,40 +160,7 @@ export function SsmlEditor(props: SsmlEditorProps) {
         </label>
         <button disabled={!ssml || voice === ''} onClick={() => wrap(`<voice name="${voice}">`, '</voice>')}>Change voice</button>
       </div>
-      <div className="toolbar tune-bar" role="toolbar" aria-label="Tune the selection" data-testid="tune-bar">
-        <strong className="muted">Tune selection</strong>
-        <TuneSlider label="Rate" unit="%" testId="tune-rate" value={tuning.ratePercent} range={TUNING_RANGES.ratePercent} disabled={!ssml} onChange={(ratePercent) => setTuning({ ...tuning, ratePercent })} />
-        <TuneSlider label="Pitch" unit="st" testId="tune-pitch" value={tuning.pitchSemitones} range={TUNING_RANGES.pitchSemitones} disabled={!ssml} onChange={(pitchSemitones) => setTuning({ ...tuning, pitchSemitones })} />
-        <TuneSlider label="Volume" unit="dB" testId="tune-volume" value={tuning.volumeDb} range={TUNING_RANGES.volumeDb} disabled={!ssml} onChange={(volumeDb) => setTuning({ ...tuning, volumeDb })} />
-        <button disabled={!ssml} data-testid="tune-apply" onClick={() => tune((d, f, t) => tuneProsody(d, f, t, tuning), 'Prosody added around the selection.')}>
-          Apply to selection
-        </button>
-        <button disabled={!ssml} onClick={() => setTuning(NO_TUNING)}>
-          Reset
-        </button>
-        <span className="inline">
-          <select aria-label="Emphasis level" value={emphasis} disabled={!ssml} onChange={(e) => setEmphasis(e.target.value as EmphasisLevel)} data-testid="tune-emphasis">
-            {EMPHASIS_CHOICES.map((l) => (
-              <option key={l} value={l}>{l}</option>
-            ))}
-          </select>
-          <button disabled={!ssml} data-testid="tune-emphasis-apply" onClick={() => tune((d, f, t) => addEmphasis(d, f, t, emphasis), `Emphasis (${emphasis}) added.`)}>
-            Emphasise
-          </button>
-        </span>
-        <span className="inline">
-          <NumberField aria-label="Pause length in ms" range={TUNING_RANGES.breakMs} step={TUNING_RANGES.breakMs.step} value={breakMs} disabled={!ssml} onValue={(ms) => ms !== null && setBreakMs(ms)} data-testid="tune-break-ms" style={{ width: '5.5em' }} />
-          <button disabled={!ssml} data-testid="tune-break-insert" onClick={() => tune((d, _f, t) => insertBreak(d, t, breakMs), `Pause of ${breakMs} ms inserted.`)}>
-            Insert pause
-          </button>
-        </span>
-        {!ssml && <span className="muted">Switch to SSML to tune.</span>}
-        {tuneMessage && ssml && (
-          <span className="muted" role="status" data-testid="tune-message">
-            {tuneMessage}
-          </span>
-        )}
-      </div>
+      <ProsodyPanel blocked={blocked} apply={applyEdit} />
       <div ref={host} className="editor-host" data-testid="ssml-editor" />
       {props.diagnostics.length > 0 && (
         <ul className="diagnostics" role="alert" aria-label="SSML problems" data-testid="ssml-diagnostics">
@@ -215,6 +171,7 @@ export function SsmlEditor(props: SsmlEditorProps) {
           ))}
         </ul>
       )}
+      <PronunciationPanel blocked={blocked && 'Switch to SSML to give words a pronunciation.'} doc={props.value} selection={selection} apply={applyEdit} preview={props.preview} />
     </div>
   );
 }
