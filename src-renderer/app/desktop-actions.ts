@@ -8,7 +8,8 @@ import type { DroppedFile, ImportedAudio, MenuCommand } from '../../src-shared/c
 import { toStudioError } from '../../src-shared/errors';
 import { call } from '../ipc/client';
 import { useStudioStore } from '../store/store';
-import { openProject, saveProject } from '../features/projects/project-actions';
+import { saveProject } from '../features/projects/project-actions';
+import { openProject } from '../shared-state/project-document';
 import type { Area } from './shell.slice';
 
 function importedNotice(imported: ImportedAudio[]): string | null {

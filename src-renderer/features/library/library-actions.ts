@@ -11,7 +11,7 @@ import type { ClipRecord } from '../../../src-shared/contract/library';
 import { call } from '../../ipc/client';
 import { useStudioStore, type StudioState } from '../../store/store';
 import { DEFAULT_DOCUMENT, randomId } from '../../shared-state/project-defaults';
-import { hasChangesOutsideItsFile, openProject } from '../projects/project-actions';
+import { hasChangesOutsideItsFile, openProject } from '../../shared-state/project-document';
 import { playPcm } from '../../components/pcm-player';
 import { composeTimeline, type ClipAudio } from '../../components/compose-timeline';
 import type { ProjectTurn } from '../../../src-shared/contract/projects';

@@ -7,7 +7,8 @@ import { useEffect, useState } from 'react';
 import { useStudioStore } from '../../store/store';
 import { UNTITLED_PROJECT_NAME } from '../../shared-state/project-defaults';
 import { saveStateText } from './save-state';
-import { answerRecovery, deleteProjectFile, hasChangesOutsideItsFile, newProject, openProject, refreshProjectFiles, saveProject, saveProjectAs } from './project-actions';
+import { answerRecovery, deleteProjectFile, newProject, refreshProjectFiles, saveProject, saveProjectAs } from './project-actions';
+import { hasChangesOutsideItsFile, openProject } from '../../shared-state/project-document';
 
 function timeOf(ms: number | null): string {
   return ms === null ? '' : new Date(ms).toLocaleTimeString();

@@ -3,7 +3,7 @@
 // ahead silently once the 800 ms autosave had landed).
 import { beforeEach, describe, expect, it } from 'vitest';
 import { resetStore, useStudioStore } from '../../store/store';
-import { hasChangesOutsideItsFile, hasUnsavedChanges } from './project-actions';
+import { hasChangesOutsideItsFile, hasUnsavedChanges } from '../../shared-state/project-document';
 
 const edit = (text: string) => {
   useStudioStore.getState().setEditorText(text);

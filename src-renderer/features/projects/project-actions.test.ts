@@ -6,7 +6,8 @@ import { setBridge } from '../../ipc/client';
 import { resetStore, useStudioStore } from '../../store/store';
 import type { StudioBridge } from '../../../src-shared/ipc-contract';
 import type { ProjectDocument } from '../../../src-shared/contract/projects';
-import { applyProjectDocument, checkRecovery, deleteProjectFile, hasUnsavedChanges, newProject, saveProject, startAutosave, toProjectDocument } from './project-actions';
+import { checkRecovery, deleteProjectFile, newProject, saveProject, startAutosave } from './project-actions';
+import { applyProjectDocument, hasUnsavedChanges, toProjectDocument } from '../../shared-state/project-document';
 import { DEFAULT_DOCUMENT, UNTITLED_PROJECT_NAME } from '../../shared-state/project-defaults';
 
 interface AutosaveCall {

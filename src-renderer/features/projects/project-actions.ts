@@ -1,58 +1,21 @@
 /**
- * Projects from the renderer's side: the store ⇄ ProjectDocument mapping, save / open / new,
- * autosave (debounced, on every change to the document, voice or timeline; flushed when the page
+ * Projects from the renderer's side: save / new / the project files, autosave (debounced, on every change to the document, voice or timeline; flushed when the page
  * is hidden or unloaded) and crash recovery (an autosave left by an unsaved session is offered at
  * start with a prompt). An untouched new project, whose only change is the voice defaults loaded at
  * start, is not autosaved, so opening and closing the app leaves nothing to restore. Every write
  * records the project revision it covered: the bar says "unsaved changes" until the latest is on disk.
+ * The store ⇄ ProjectDocument mapping and opening a file are shared-state/project-document.ts.
  */
 import { CHANNELS } from '../../../src-shared/ipc-contract';
-import { PROJECT_SCHEMA_VERSION, type ProjectDocument } from '../../../src-shared/contract/projects';
 import { toStudioError } from '../../../src-shared/errors';
 import { call } from '../../ipc/client';
 import { createDebouncedTask } from '../../components/debounced-task';
 import { useStudioStore, type StudioState } from '../../store/store';
 import { DEFAULT_DOCUMENT, UNTITLED_PROJECT_NAME, defaultEditorSsmlOptions, randomId } from '../../shared-state/project-defaults';
+import { applyProjectDocument, isUntouchedProject, toProjectDocument } from '../../shared-state/project-document';
 import { autosaveIsInItsFile } from './recovery-check';
 
 export const AUTOSAVE_DELAY_MS = 800;
-
-export function toProjectDocument(s: StudioState = useStudioStore.getState()): ProjectDocument {
-  return {
-    schemaVersion: PROJECT_SCHEMA_VERSION,
-    id: s.projectId,
-    name: s.projectName,
-    editor: { text: s.editorText, inputFormat: s.editorFormat, ssmlOptions: { ...s.editorSsmlOptions } },
-    voice: s.voiceSettings,
-    baseClipId: s.baseLayout?.clipId ?? null,
-    turns: s.turns,
-  };
-}
-
-/** Puts a project into the store and loads the audio of every clip its takes use. */
-export async function applyProjectDocument(project: ProjectDocument, path: string | null): Promise<void> {
-  const s = useStudioStore.getState();
-  s.setProjectMeta({ projectId: project.id, projectName: project.name, projectPath: path });
-  s.setEditorText(project.editor.text);
-  s.setEditorFormat(project.editor.inputFormat);
-  s.setEditorSsmlOptions({ ...defaultEditorSsmlOptions(), ...project.editor.ssmlOptions });
-  s.updateVoiceSettings(project.voice);
-  const clipIds = new Set<string>(project.turns.flatMap((t) => t.takes.map((k) => k.clipId)));
-  if (project.baseClipId) clipIds.add(project.baseClipId);
-  for (const id of clipIds) {
-    try {
-      const [clip, audio] = await Promise.all([call(CHANNELS.getClip, { id }), call(CHANNELS.readClipAudio, { id })]);
-      useStudioStore.getState().addClip(clip, audio);
-    } catch (err) {
-      useStudioStore.getState().setProjectError(`clip ${id} of this project could not be loaded: ${toStudioError(err).message}`);
-    }
-  }
-  const base = project.baseClipId ? useStudioStore.getState().clips[project.baseClipId] : undefined;
-  useStudioStore.getState().setTimeline({
-    baseLayout: base ? { clipId: base.id, numSamples: base.numSamples, turnSpans: base.turnSpans } : null,
-    turns: base ? project.turns : [],
-  });
-}
 
 export async function saveProject(): Promise<void> {
   const s = useStudioStore.getState();
@@ -116,17 +79,6 @@ export async function deleteProjectFile(path: string): Promise<void> {
   }
 }
 
-export async function openProject(path: string): Promise<void> {
-  try {
-    const opened = await call(CHANNELS.openProject, { path });
-    await applyProjectDocument(opened.project, opened.path);
-    useStudioStore.getState().markInFile(useStudioStore.getState().projectRevision);
-    useStudioStore.getState().setProjectError(null);
-  } catch (err) {
-    useStudioStore.getState().setProjectError(toStudioError(err).message);
-  }
-}
-
 /**
  * At start: an autosave of the project this page already shows (restored from the session after a
  * reload) comes back silently, with its timeline, keeping the session's newer text and voice; an
@@ -164,24 +116,6 @@ export async function answerRecovery(restore: boolean): Promise<void> {
   if (!recovery) return;
   if (restore) await applyProjectDocument(recovery.project, recovery.path);
   else await call(CHANNELS.discardRecovery, {}).catch(() => null);
-}
-
-/** True while a change to the project has not been written by a save or autosave yet. */
-export function hasUnsavedChanges(s: StudioState = useStudioStore.getState()): boolean {
-  return s.projectRevision !== s.savedRevision;
-}
-
-/**
- * True when starting over (New, Re-open a clip) would lose work: changes the project file does not hold,
- * autosaved or not (an autosave is a recovery copy that the next project's autosave replaces).
- */
-export function hasChangesOutsideItsFile(s: StudioState = useStudioStore.getState()): boolean {
-  return s.projectRevision !== s.fileRevision && !isUntouchedProject(s);
-}
-
-/** A new project nobody has written, named or generated in yet. */
-function isUntouchedProject(s: StudioState): boolean {
-  return s.projectPath === null && s.projectName === UNTITLED_PROJECT_NAME && s.editorText === DEFAULT_DOCUMENT && s.turns.length === 0;
 }
 
 function isProjectChange(s: StudioState, prev: StudioState): boolean {

@@ -8,7 +8,7 @@ import { installScriptedBridge, type ScriptedBridge } from '../../testing/script
 import type { ClipRecord } from '../../../src-shared/contract/library';
 import type { ProjectDocument, ProjectTurn } from '../../../src-shared/contract/projects';
 import { SPEAKER_COLORS, fitZoomPxPerS, speakerColors, speakerRegions, staleAudioReason, turnVoice } from './speaker-regions';
-import { applyProjectDocument, toProjectDocument } from '../projects/project-actions';
+import { applyProjectDocument, toProjectDocument } from '../../shared-state/project-document';
 import { reopenClip, reopenWouldReplaceWork } from '../library/library-actions';
 
 const turn = (turnIndex: number, voice: string | undefined): ProjectTurn => ({
