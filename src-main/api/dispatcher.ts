@@ -6,6 +6,7 @@
  */
 import { ADMIN_CHANNELS, CHANNELS, isChannel, type CallReply, type Channel, type RequestOf, type ResponseOf } from '../../src-shared/ipc-contract';
 import { StudioError, toStudioError } from '../../src-shared/errors';
+import type { SavedVoiceConditioning } from '../../src-shared/contract/voices';
 import { REQUEST_SCHEMAS, describeIssues } from './schemas';
 import { createRateLimitedLog, type RateLimitedLogOptions } from './rate-limited-log';
 
@@ -20,6 +21,11 @@ export interface CallContext {
   clientId?: string;
   /** 'admin': the local privileged session (every channel); 'client': the public contract only. */
   role: 'admin' | 'client';
+  /**
+   * The voice library as the transport already read it for this call (the HTTP API reads it once per
+   * request to resolve the voice); the services pick the saved voices to attach from it. Absent: they read it.
+   */
+  savedVoices?: readonly SavedVoiceConditioning[];
   emit(event: string, payload: unknown): void;
   /** Told when a call breaks the contract (unknown channel, invalid payload), before the reply; a transport may close on repeats. */
   onDidBreakContract?(error: StudioError): void;

@@ -134,7 +134,7 @@ export class StudioServices {
         checkSynthesisShare(this.owners.values(), ctx);
         this.owners.set(req.requestId, ctx);
         try {
-          const result = await options.host.call('synthesize', { ...this.attachSavedVoices(req), clientId: ctx.clientId ?? ctx.callerId });
+          const result = await options.host.call('synthesize', { ...this.attachSavedVoices(req, ctx.savedVoices), clientId: ctx.clientId ?? ctx.callerId });
           this.recentResults.set(req.requestId, { callerId: ctx.callerId, result });
           if (this.recentResults.size > MAX_RECENT_RESULTS) this.recentResults.delete(this.recentResults.keys().next().value!);
           return result;
@@ -244,21 +244,26 @@ export class StudioServices {
     return this.voices;
   }
 
-  /**
-   * The saved voices a request may speak in: plain text, the one its voice names; SSML, those its
-   * voice or the document names. None when the library is unavailable (the engine then refuses the name).
-   */
-  savedVoicesFor(req: Pick<SynthesisRequest, 'input' | 'inputFormat' | 'voice'>): SavedVoiceConditioning[] {
+  /** Every saved voice with what makes it speak: one read of the library; none when it is unavailable (the engine then refuses the name). */
+  savedVoiceLibrary(): SavedVoiceConditioning[] {
     try {
-      return selectSavedVoices(this.voiceLibrary().conditioning(), req);
+      return this.voiceLibrary().conditioning();
     } catch {
       return [];
     }
   }
 
+  /**
+   * The saved voices a request may speak in: plain text, the one its voice names; SSML, those its
+   * voice or the document names. From `library` when the caller already read it, else from a read now.
+   */
+  savedVoicesFor(req: Pick<SynthesisRequest, 'input' | 'inputFormat' | 'voice'>, library: readonly SavedVoiceConditioning[] = this.savedVoiceLibrary()): SavedVoiceConditioning[] {
+    return selectSavedVoices(library, req);
+  }
+
   /** The request with the saved voices it names attached (unchanged when it names none). */
-  attachSavedVoices(req: SynthesisRequest): SynthesisRequest {
-    const savedVoices = this.savedVoicesFor(req);
+  attachSavedVoices(req: SynthesisRequest, library?: readonly SavedVoiceConditioning[]): SynthesisRequest {
+    const savedVoices = this.savedVoicesFor(req, library);
     return savedVoices.length > 0 ? { ...req, savedVoices } : req;
   }
 
