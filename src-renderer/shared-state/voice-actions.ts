@@ -1,7 +1,8 @@
 /**
  * Loads what the Voice and Speak panels choose from: the loaded model's facts, its speakers and the
- * model list (installed, embedded test model, known hub models); switches the model (Voice, Models).
- * The app session loads it at start and after the host comes back.
+ * model list (installed, embedded test model, known hub models); switches the model (Voice, Models);
+ * loads the saved voices (every screen names them: clips record their ids). The app session loads
+ * both at start and after the host comes back.
  */
 import { CHANNELS } from '../../src-shared/ipc-contract';
 import { toStudioError } from '../../src-shared/errors';
@@ -19,6 +20,17 @@ export async function loadVoiceData(): Promise<void> {
   } catch (err) {
     const e = toStudioError(err);
     useStudioStore.getState().setVoiceLoadError(`${e.message} (${e.code})`);
+  }
+}
+
+/** The saved voices into the store; a failure is the voice library's error. */
+export async function loadSavedVoices(): Promise<void> {
+  try {
+    const voices = await call(CHANNELS.listSavedVoices, {});
+    useStudioStore.getState().setSavedVoices(Array.isArray(voices) ? voices : []);
+  } catch (err) {
+    const e = toStudioError(err);
+    useStudioStore.getState().setVoiceLibraryError(`${e.message} (${e.code})`);
   }
 }
 

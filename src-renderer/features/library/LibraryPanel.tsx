@@ -11,7 +11,7 @@ import { Fragment, useEffect, useState } from 'react';
 import type { ClipRecord } from '../../../src-shared/contract/library';
 import { useStudioStore } from '../../store/store';
 import { deleteClip, downloadClip, loadTakes, playClip, refreshLibrary, reopenClip, reopenWouldReplaceWork, updateClip } from './library-actions';
-import { loadSavedVoices } from '../voice-library/voice-library-actions';
+import { loadSavedVoices } from '../../shared-state/voice-actions';
 import { voiceDisplayName } from '../../components/voice-names';
 import { ColumnHeads } from '../../components/ColumnHeads';
 import { clipModelLabel } from '../../components/model-name';

@@ -9,7 +9,8 @@ import { VOICE_MODEL_KINDS, type SavedVoice } from '../../../src-shared/contract
 import { useStudioStore } from '../../store/store';
 import { savedVoiceMismatch, speakableSavedVoices } from '../../components/voice-fit';
 import { MicRecorder, ReferenceClipPlayer } from './ReferenceClip';
-import { cloneVoiceFromFile, deleteVoiceWithUndo, designVoice, loadSavedVoices, renameVoice, undoVoiceDelete } from './voice-library-actions';
+import { cloneVoiceFromFile, deleteVoiceWithUndo, designVoice, renameVoice, undoVoiceDelete } from './voice-library-actions';
+import { loadSavedVoices } from '../../shared-state/voice-actions';
 
 function NeedsModel({ kind, onModels }: { kind: 'clone' | 'design'; onModels: () => void }) {
   return (

@@ -1,7 +1,8 @@
 /**
- * The voice library from the Speak screen: load the saved voices, clone one from a clip the user
- * picked (its bytes are uploaded), design one from a description, rename, and delete with an undo
- * window (the library call happens when the window ends, so Undo needs no restore).
+ * The voice library from the Speak screen: clone a voice from a clip the user picked (its bytes
+ * are uploaded), design one from a description, rename, and delete with an undo window (the library
+ * call happens when the window ends, so Undo needs no restore). Loading the saved voices is
+ * shared-state/voice-actions.ts (every screen names them).
  */
 import { CHANNELS } from '../../../src-shared/ipc-contract';
 import { toStudioError } from '../../../src-shared/errors';
@@ -15,15 +16,6 @@ let pendingTimer: ReturnType<typeof setTimeout> | null = null;
 function fail(err: unknown): void {
   const e = toStudioError(err);
   useStudioStore.getState().setVoiceLibraryError(`${e.message} (${e.code})`);
-}
-
-export async function loadSavedVoices(): Promise<void> {
-  try {
-    const voices = await call(CHANNELS.listSavedVoices, {});
-    useStudioStore.getState().setSavedVoices(Array.isArray(voices) ? voices : []);
-  } catch (err) {
-    fail(err);
-  }
 }
 
 async function making(kind: 'clone' | 'design', make: () => Promise<SavedVoice>): Promise<SavedVoice | null> {
