@@ -11,7 +11,7 @@ test('shows the parser diagnostic at the right line and clears it when fixed', a
   await ui.openArea('timeline');
   await setDocument(page, '<speak>\n  <voice name="ryan">Fine.</voice>\n  <prosody rate="90%">Not closed.\n</speak>');
   const diagnostics = page.getByTestId('ssml-diagnostics');
-  await expect(diagnostics).toContainText('Line 4', { timeout: 10_000 });
+  await expect(diagnostics).toContainText('Line 3', { timeout: 10_000 }); // where the <prosody> opened
   await expect(page.locator('.cm-lintRange-error').first()).toBeVisible();
   await expect(page.getByTestId('generate')).toBeDisabled();
   await ui.screenshot('ui-ssml-error');

@@ -156,6 +156,7 @@ const XML_ERRORS: [name: string, ssml: string, details: Record<string, unknown>,
   ['names both tags of a mismatched close and where the open one started', '<speak>\n<voice name="ryan">hi</prosody>\n</speak>', { line: 2, column: 22, element: 'voice', value: '</prosody>' }, ['</prosody> at 2:22 does not match <voice> opened at 2:1']],
   ['tells a literal & in a word (AT&T) from an entity reference that lacks its semicolon', '<speak>Call AT&T now</speak>', { line: 1, column: 15, value: '&T' }, ["a bare '&' in", 'AT&amp;T']],
   ['names an undefined entity such as &nbsp; and its fix', '<speak>a&nbsp;b</speak>', { line: 1, column: 9, value: '&nbsp;' }, ["the entity '&nbsp;' is not defined", '&#160;']],
+  ['names an element left open inside another where it opened, not at the outer close', '<speak>\n  <voice name="ryan">Opened here.\n  <break time="100ms"/>\n</speak>', { line: 2, column: 3, element: 'voice', value: '<voice>' }, ['<voice> opened at 2:3 is never closed', 'before </speak> at 4:1']],
   ['names the element left open at the end', '<speak>\n  <p>Hello\n', { line: 2, column: 3, element: 'p' }, ['<p> opened at 2:3 is never closed']],
 ];
 

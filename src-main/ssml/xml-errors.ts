@@ -94,6 +94,16 @@ export function describeXmlError(c: XmlErrorContext): SsmlProblem {
     const closeStart = source.lastIndexOf('</', Math.max(0, c.errorOffset - 1));
     const closeName = closeStart >= 0 ? (/^<\/\s*([^\s>]+)/.exec(source.slice(closeStart))?.[1] ?? '') : '';
     const position = c.at(closeStart >= 0 ? closeStart : c.errorOffset);
+    // Closing an element further out (</speak> with <voice> still open): the inner one was never closed; point where it opened.
+    if (top && c.openElements.slice(0, -1).some((e) => e.name === closeName)) {
+      return {
+        ...base,
+        position: top.position,
+        value: `<${top.name}>`,
+        allowed: [`</${top.name}>`],
+        message: `<${top.name}> opened at ${where(top.position)} is never closed; add </${top.name}> before </${closeName}> at ${where(position)}`,
+      };
+    }
     if (top) {
       return {
         ...base,
