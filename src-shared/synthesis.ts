@@ -215,6 +215,18 @@ export interface EngineStatus {
   engines?: EngineSummary[];
   /** The warm-up the engine ran before it said ready; absent when it ran none (EngineConfig.warmUp). */
   warmUp?: EngineWarmUp;
+  /** The prompt-prefix KV cache of the engine (EngineConfig.prefixCache); absent above the engine where none is reported. */
+  prefixCache?: EnginePrefixCache;
+}
+
+/** Prompt prefixes (model, voice, language, instruction) whose talker KV a repeated voice copies instead of prefilling. */
+export interface EnginePrefixCache {
+  numHits: number;
+  numMisses: number;
+  numEntries: number;
+  numBytes: number;
+  maxBytes: number;
+  numEvictions: number;
 }
 
 /** An engine's start-up warm-up: every shape bucket it can use opened and run once, so no request pays a first use. */

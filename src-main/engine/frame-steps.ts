@@ -1,9 +1,9 @@
 /**
- * The phases of one engine step, each a named function over a batch of sequences: prefill the
- * admitted ones, sample codebook 0 per row, run the code predictor batched, run one batched talker
- * decode, and turn pending frames into audio. Every per-row choice uses only that row's data and
- * the counter RNG, so a sequence's output does not depend on its batch-mates; a row that samples no
- * valid code is reported as a RowFailure for the engine to fail alone.
+ * The phases of one engine step, each a named function over a batch of sequences (the admitted
+ * ones' prefill is prefix-prefill.ts): sample codebook 0 per row, run the code predictor batched,
+ * run one batched talker decode, and turn pending frames into audio. Every per-row choice uses only
+ * that row's data and the counter RNG, so a sequence's output does not depend on its batch-mates; a
+ * row that samples no valid code is reported as a RowFailure for the engine to fail alone.
  */
 import { StudioError } from '../../src-shared/errors';
 import type { CodecWindow, CodePredictorRow, ModelStages } from './models/stages';
@@ -14,6 +14,7 @@ import { pastCodebook0, type Sequence } from './sequence';
 import { samplingFailure } from './sampling-failure';
 import { nextCodecChunk } from '../model-format/codec/chunked-decode';
 import type { CodecChunkConfig } from './engine-config';
+import type { PrefixKvCache } from './kv/prefix-kv-cache';
 
 export interface FrameContext {
   stages: ModelStages;
@@ -21,6 +22,8 @@ export interface FrameContext {
   codec: CodecChunkConfig;
   /** Decode equal-length windows of several sequences in one codec call (else one call per window). */
   batchCodec: boolean;
+  /** The prompt-prefix KV cache and the model id its keys start with (prefix-prefill.ts); absent: prefixes are still prefilled apart, nothing kept. */
+  prefixCache?: { cache: PrefixKvCache; modelId: string };
 }
 
 /** Sums the prompt rows' embeddings, [numRows × hidden]. */
@@ -50,13 +53,6 @@ export function frameEmbed(ctx: FrameContext, sequence: Sequence): Float32Array 
   for (let j = 1; j < frame.length; j++) e.addCodePredictorCodec(j - 1, frame[j], out, 0);
   e.addText(decodeTextId(sequence.prompt, frameIndex), out, 0);
   return out;
-}
-
-export async function prefill(ctx: FrameContext, sequences: readonly Sequence[]): Promise<void> {
-  if (sequences.length === 0) return;
-  const inputs = sequences.map((s) => ({ sequenceId: s.id, embeds: promptEmbeds(ctx, s), numRows: s.prompt.rows.length }));
-  const outputs = await ctx.stages.talker.prefill(inputs);
-  sequences.forEach((s, i) => (s.pending = outputs[i]));
 }
 
 /** A sequence whose sampling gave no usable token this step: the engine fails it alone. */

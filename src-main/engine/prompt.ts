@@ -36,6 +36,12 @@ export interface Prompt {
   padTextId: number;
   /** Number of spoken-text tokens N. */
   numTextTokens: number;
+  /**
+   * Leading rows that depend only on the model, voice (speaker, x-vector, reference clip and transcript),
+   * language and instruction, never on the spoken text: the prompt-prefix KV cache keys and reuses them
+   * (engine/prefix-prefill.ts). At most rows.length − 2 (MIN_PROMPT_SUFFIX_ROWS).
+   */
+  numPrefixRows: number;
   /** The codec language id used (after the dialect rule), or null for auto. */
   languageId: number | null;
   warnings: string[];
@@ -66,6 +72,13 @@ export function supportsInstruct(facts: Pick<PromptFacts, 'ttsModelType' | 'ttsM
 function invalid(field: string, message: string, validValues: string[]): never {
   throw new StudioError('invalid-argument', message, { field, validValues });
 }
+
+/**
+ * Rows a prompt keeps after its cached prefix. Measured on the tiny model (CPU, fp32): a prefill run
+ * continuing a prefix gives the bytes of one whole-prompt run when it has 2 or more rows, but not
+ * with 1 (a one-row run takes another MatMul path), so the suffix is never shorter than 2.
+ */
+export const MIN_PROMPT_SUFFIX_ROWS = 2;
 
 /** The codec language id after the dialect rule: chinese/auto + a dialect speaker → the dialect's id. */
 export function resolveLanguageId(facts: PromptFacts, voice: string | null, language: string): number | null {
@@ -206,10 +219,13 @@ export function buildPrompt(facts: PromptFacts, tokenizer: TextTokenizer, input:
     { textId: t.ttsBos, codecId: c.pad },
   ];
   let trailingTextIds: number[];
+  let numPrefixRows = rows.length;
   if (reference) {
     // the reference transcript is sliced like the spoken text ("assistant\n{refText}" minus the role ids)
     const refIds = encodeSpokenText(tokenizer, reference.refText).spokenIds;
     const icl = inContextRows(facts, [...refIds, ...spokenIds], reference.refCodes, input.layout);
+    // the rows whose text is the reference transcript's (non-streaming: one each; side by side: at most one per codec row) hold no spoken text
+    numPrefixRows += input.layout === 'non-streaming' ? refIds.length : Math.min(refIds.length, icl.rows.length);
     for (const r of icl.rows) rows.push(r);
     trailingTextIds = icl.trailingTextIds;
   } else if (input.layout === 'non-streaming') {
@@ -221,7 +237,8 @@ export function buildPrompt(facts: PromptFacts, tokenizer: TextTokenizer, input:
     rows.push({ textId: spokenIds[0], codecId: c.bos });
     trailingTextIds = [...spokenIds.slice(1), t.ttsEos];
   }
-  return { rows, trailingTextIds, padTextId: t.ttsPad, numTextTokens: spokenIds.length, languageId, warnings };
+  numPrefixRows = Math.max(0, Math.min(numPrefixRows, rows.length - MIN_PROMPT_SUFFIX_ROWS));
+  return { rows, trailingTextIds, padTextId: t.ttsPad, numTextTokens: spokenIds.length, numPrefixRows, languageId, warnings };
 }
 
 /** The text id added to the input of decode step `step` (0-based). */

@@ -6,10 +6,12 @@
  * the device (padded to the new capacity); otherwise the affected groups are downloaded once into
  * the host pool and the group is restaged from there.
  */
-import { disposeTensor, type OrtTensor } from '../runtime/ort';
-import type { ActivationDtype } from '../models/activations';
+import { StudioError } from '../../../src-shared/errors';
+import { disposeTensor, tensor, type OrtTensor } from '../runtime/ort';
+import { emptyActivation, type ActivationData, type ActivationDtype } from '../models/activations';
 import type { HostKvPool } from './host-kv-pool';
 import { stagedFeeds, storeRows } from './host-kv-store';
+import { kvCapacity } from './kv-layout';
 import { groupKey, pastName, presentName, presentNames, type KvGroup, type KvStoreStats, type TalkerKvStore } from './kv-store';
 
 /** Copies tensors to host arrays, in order (a copy session on the GPU; see create-kv-store.ts). */
@@ -116,6 +118,47 @@ export class DeviceKvStore implements TalkerKvStore {
     this.positions.delete(sequenceId);
     this.pool.release(sequenceId);
     if (at !== undefined && ![...this.location.values()].includes(at)) this.drop(at);
+  }
+
+  /** A resident sequence's positions are copied down from its group's present tensors, which stay resident. */
+  async readPositions(sequenceId: number, numPositions: number): Promise<ActivationData[]> {
+    const at = this.location.get(sequenceId);
+    const entry = at === undefined ? undefined : this.resident.get(at);
+    if (!entry) return this.pool.read(sequenceId, numPositions);
+    const d = this.pool.dims;
+    const present = await this.downloadTensors(presentNames(d.numLayers).map((n) => entry.presents[n]));
+    const row = entry.group.sequenceIds.indexOf(sequenceId);
+    return present.map((all) => {
+      const out = emptyActivation(this.dtype, d.numKvHeads * numPositions * d.headDim);
+      // [rows, KVH, capacity, D] → [KVH, numPositions, D]
+      for (let h = 0; h < d.numKvHeads; h++) {
+        const from = ((row * d.numKvHeads + h) * entry.group.capacity) * d.headDim;
+        for (let i = 0; i < numPositions * d.headDim; i++) out[h * numPositions * d.headDim + i] = all[from + i];
+      }
+      return out;
+    });
+  }
+
+  /**
+   * The prefix becomes a resident group of one row over host tensors (ORT uploads them as a run's
+   * inputs), so the sequence regroups on the device with the others as if its prefix had run here.
+   */
+  writePositions(sequenceId: number, data: readonly ActivationData[], numPositions: number): void {
+    if (this.positions.has(sequenceId)) throw new StudioError('internal', `sequence ${sequenceId} already holds KV; a prefix is written only before its prefill`);
+    const d = this.pool.dims;
+    const capacity = kvCapacity(numPositions, d.blockPositions);
+    const group: KvGroup = { sequenceIds: [sequenceId], numReal: 1, capacity, numNew: numPositions };
+    const presents: Record<string, OrtTensor> = {};
+    presentNames(d.numLayers).forEach((name, i) => {
+      // [KVH, numPositions, D] → [1, KVH, capacity, D], zeros after numPositions
+      const padded = emptyActivation(this.dtype, d.numKvHeads * capacity * d.headDim);
+      for (let h = 0; h < d.numKvHeads; h++) padded.set(data[i].subarray(h * numPositions * d.headDim, (h + 1) * numPositions * d.headDim) as never, h * capacity * d.headDim);
+      presents[name] = tensor(this.dtype, padded, [1, d.numKvHeads, capacity, d.headDim]);
+    });
+    const key = groupKey(group);
+    this.resident.set(key, { group, presents });
+    this.location.set(sequenceId, key);
+    this.positions.set(sequenceId, numPositions);
   }
 
   stats(): KvStoreStats {

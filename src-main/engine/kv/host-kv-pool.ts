@@ -96,6 +96,26 @@ export class HostKvPool {
     return views;
   }
 
+  /** Copies of a sequence's positions [0, numPositions): per layer [keys, values], each [numKvHeads, numPositions, headDim]. */
+  read(sequenceId: number, numPositions: number): ActivationData[] {
+    const d = this.dims;
+    const table = this.tables.get(sequenceId);
+    const numStored = table?.numPositions ?? 0;
+    if (!table || numStored < numPositions) throw new StudioError('internal', `sequence ${sequenceId} holds ${numStored} KV positions; ${numPositions} were asked for`);
+    return Array.from({ length: d.numLayers * 2 }, (_, i) => {
+      const [layer, which] = [Math.floor(i / 2), (i % 2) as 0 | 1];
+      const out = this.newArray(d.numKvHeads * numPositions * d.headDim);
+      for (let h = 0; h < d.numKvHeads; h++) {
+        for (let j = 0; j * d.blockPositions < numPositions; j++) {
+          const count = Math.min(d.blockPositions, numPositions - j * d.blockPositions);
+          const from = blockOffset(d, layer, which, h, 0);
+          out.set(this.blocks[table.blocks[j]].subarray(from, from + count * d.headDim) as never, (h * numPositions + j * d.blockPositions) * d.headDim);
+        }
+      }
+      return out;
+    });
+  }
+
   /**
    * Stores positions [from, to) of row `row` of per-layer [keys, values] arrays laid out
    * [rows, KVH, capacity, D] (slot p − firstSlot holds position p), growing the sequence's block table as needed.

@@ -2,8 +2,9 @@
  * Host-resident KV strategy: each run stages its rows' stored positions from the block pool into
  * reusable buffers and, after the run, copies only the new positions of the real rows back.
  */
+import { StudioError } from '../../../src-shared/errors';
 import { tensor, type OrtTensor } from '../runtime/ort';
-import type { ActivationDtype } from '../models/activations';
+import type { ActivationData, ActivationDtype } from '../models/activations';
 import type { HostKvPool } from './host-kv-pool';
 import { pastName, presentNames, type KvGroup, type KvStoreStats, type TalkerKvStore } from './kv-store';
 
@@ -35,6 +36,14 @@ export class HostKvStore implements TalkerKvStore {
     this.pool.release(sequenceId);
   }
 
+  async readPositions(sequenceId: number, numPositions: number): Promise<ActivationData[]> {
+    return this.pool.read(sequenceId, numPositions);
+  }
+
+  writePositions(sequenceId: number, data: readonly ActivationData[], numPositions: number): void {
+    writeNewSequence(this.pool, sequenceId, data, numPositions);
+  }
+
   stats(): KvStoreStats {
     return { ...this.pool.stats(), strategy: 'host', numRunsReused: 0, numRunsRegrouped: 0, numRunsStaged: this.numRunsStaged, numGroupsDownloaded: 0, numResidentGroups: 0 };
   }
@@ -52,6 +61,12 @@ export function stagedFeeds(pool: HostKvPool, group: KvGroup, dtype: ActivationD
     for (const which of [0, 1] as const) feeds[pastName(layer, which)] = tensor(dtype, views[layer * 2 + which], dims);
   }
   return feeds;
+}
+
+/** Positions [0, numPositions) for a sequence that holds none, from arrays [numKvHeads, numPositions, headDim] (one row of that capacity). */
+function writeNewSequence(pool: HostKvPool, sequenceId: number, data: readonly ActivationData[], numPositions: number): void {
+  if (pool.has(sequenceId)) throw new StudioError('internal', `sequence ${sequenceId} already holds KV; a prefix is written only before its prefill`);
+  pool.write(sequenceId, data, 0, numPositions, 0, numPositions);
 }
 
 /** Copies each listed row's positions [stored, end) from present arrays [rows, KVH, capacity, D] into the pool. */

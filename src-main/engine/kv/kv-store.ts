@@ -5,6 +5,7 @@
  * straight back while its group of rows is unchanged; see device-kv-store.ts).
  */
 import type { OrtTensor } from '../runtime/ort';
+import type { ActivationData } from '../models/activations';
 import type { KvPoolStats } from './host-kv-pool';
 
 /** The rows of one talker run: pads (to a fixed row count) repeat the last real row's sequence. */
@@ -39,6 +40,10 @@ export interface TalkerKvStore {
   /** Takes the run's outputs: keeps the new positions (in the pool, or on the device). */
   accept(group: KvGroup, feeds: Record<string, OrtTensor>, outputs: Record<string, OrtTensor>): Promise<void>;
   release(sequenceId: number): void;
+  /** Copies of a sequence's positions [0, numPositions): per layer [keys, values], each [numKvHeads, numPositions, headDim] (the prompt-prefix cache). */
+  readPositions(sequenceId: number, numPositions: number): Promise<ActivationData[]>;
+  /** Gives a sequence that holds no KV the positions [0, numPositions) of `data`, laid out as readPositions returns them. */
+  writePositions(sequenceId: number, data: readonly ActivationData[], numPositions: number): void;
   stats(): KvStoreStats;
   dispose(): Promise<void>;
 }

@@ -4,6 +4,7 @@
  * pure-TypeScript fake in unit tests. Types only. Buffer ownership: every Float32Array returned
  * belongs to the caller; the stages keep none of them.
  */
+import type { PrefixKv } from '../kv/prefix-kv-cache';
 
 /** One talker row: its sequence key and the summed input embeddings, [numRows × hiddenSize]. */
 export interface TalkerInput {
@@ -20,8 +21,15 @@ export interface TalkerOutput {
 
 export interface TalkerStage {
   readonly hiddenSize: number;
-  /** Runs the whole prompt of each new sequence; the stage keeps its KV cache until release(). */
+  /**
+   * Runs prompt rows of each sequence after what it holds (nothing, or a prefix from an earlier prefill
+   * or writePrefixKv); the stage keeps its KV cache until release().
+   */
   prefill(inputs: readonly TalkerInput[]): Promise<TalkerOutput[]>;
+  /** Copies of a sequence's first numPositions KV positions (the prompt-prefix cache); absent on stages without one. */
+  readPrefixKv?(sequenceId: number, numPositions: number): Promise<PrefixKv>;
+  /** Gives a sequence that holds no KV a prefix from readPrefixKv, so its prefill continues after it. */
+  writePrefixKv?(sequenceId: number, prefix: PrefixKv): Promise<void>;
   /** One new row per sequence (numRows = 1), appended to its cache. */
   decode(inputs: readonly TalkerInput[]): Promise<TalkerOutput[]>;
   release(sequenceId: number): void;

@@ -13,6 +13,7 @@ import { StudioError } from '../../../src-shared/errors';
 import type { ModelManifest } from '../../model-format/manifest';
 import { fillAttentionMask, kvCapacity } from '../kv/kv-layout';
 import type { KvGroup, KvStoreStats, TalkerKvStore } from '../kv/kv-store';
+import type { PrefixKv } from '../kv/prefix-kv-cache';
 import { disposeTensor, runSession, tensor, type OrtSession, type OrtTensor } from '../runtime/ort';
 import { activationTensor, toFloat32, type ActivationDtype } from './activations';
 import { callInChunks, fixedChunks } from './bucketed-stages';
@@ -43,10 +44,8 @@ export class OrtTalker implements TalkerStage {
     this.dtype = manifest.dtype === 'fp16' ? 'float16' : 'float32';
   }
 
+  /** Prompt rows after what each sequence holds: none, or a prefix from an earlier prefill or writePrefixKv. */
   async prefill(inputs: readonly TalkerInput[]): Promise<TalkerOutput[]> {
-    for (const input of inputs) {
-      if (this.options.kv.has(input.sequenceId)) throw new StudioError('internal', `sequence ${input.sequenceId} is prefilled twice`);
-    }
     const numRunsBefore = this.runBatchSizes.length;
     const outputs = await this.runGrouped(inputs, this.options.prefillBucketRows);
     for (let i = numRunsBefore; i < this.runBatchSizes.length; i++) this.prefillRunBatchSizes.push(this.runBatchSizes[i]);
@@ -62,6 +61,14 @@ export class OrtTalker implements TalkerStage {
 
   release(sequenceId: number): void {
     this.options.kv.release(sequenceId);
+  }
+
+  async readPrefixKv(sequenceId: number, numPositions: number): Promise<PrefixKv> {
+    return { numPositions, data: await this.options.kv.readPositions(sequenceId, numPositions) };
+  }
+
+  async writePrefixKv(sequenceId: number, prefix: PrefixKv): Promise<void> {
+    this.options.kv.writePositions(sequenceId, prefix.data, prefix.numPositions);
   }
 
   kvStats(): KvStoreStats {
