@@ -5,7 +5,7 @@
  * Pure.
  */
 import { DASH, fixed, pyBool, seconds, signedPct } from './report-format';
-import { closedMeasurements, passRows, summaryRows, variantOrder } from './report-tables';
+import { closedMeasurements, passRows, summaryRows, variantOrder } from './run-tables';
 import type { BenchRunRecord } from './run-record';
 
 export type ReportBlock =

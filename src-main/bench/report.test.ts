@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpTarget } from './http-target';
 import { renderHtml } from './report-html';
 import { renderMarkdown } from './report-markdown';
-import { passRows, summaryRows } from './report-tables';
+import { passRows, summaryRows } from './run-tables';
 import { runBenchmark } from './run-benchmark';
 import type { BenchRunRecord } from './run-record';
 import { startFakeTtsServer, type FakeTtsServer } from './testing/fake-tts-server';

@@ -17,7 +17,7 @@ import type { BenchRunRecord } from '../bench/run-record';
 import type { BenchTarget, BenchVariant } from '../bench/target';
 import { createInprocTarget } from '../bench/inproc-target';
 import { createHttpTarget } from '../bench/http-target';
-import { passRows, summaryRows } from '../bench/report-tables';
+import { passRows, summaryRows } from '../bench/run-tables';
 import { renderMarkdown } from '../bench/report-markdown';
 import { renderHtml } from '../bench/report-html';
 import { encodeWav } from '../audio/wav-encode';

@@ -1,7 +1,7 @@
 // The summary agrees with the passes it comes from: an invalid pass whose window finished nothing is
 // left out when a valid pass exists (0.25 req/s stays 0.25, not 0.125 pooled with an empty window).
 import { describe, expect, it } from 'vitest';
-import { countedMeasurements, passRows, summaryRows } from './report-tables';
+import { countedMeasurements, passRows, summaryRows } from './run-tables';
 import type { BenchRunRecord } from './run-record';
 
 const measurement = (pass: number, reqPerS: number, numCompletedInWindow: number, valid: boolean, variant = 'before') => ({

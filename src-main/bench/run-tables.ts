@@ -1,10 +1,9 @@
 /**
- * The reference report's two tables computed from a run record, in the shared contract's row
- * shapes (src-shared/contract/bench.ts), so the dashboard, Markdown and HTML show the same numbers.
- * Summary: per workload × client count, mean req/s over the valid passes (all passes only where none
- * is valid, so an empty invalid window never halves a valid figure), change = after/before − 1, pass
- * change range = min..max of per-pass changes, completed = window completions summed over those same
- * passes. Pure.
+ * A bench run's two tables from its record, in the contract's row shapes (src-shared/contract/bench.ts):
+ * the Bench page (services/bench-service.ts) and the Markdown/HTML reports show the same numbers. Summary:
+ * per workload × clients, mean req/s over the valid passes (all only where none is valid, so an empty
+ * invalid window never halves a valid figure), change = after/before − 1, pass change range = min..max of
+ * per-pass changes, completed = window completions summed over those passes. Pure.
  */
 import type { BenchPassRow, BenchSummaryRow } from '../../src-shared/contract/bench';
 import type { BenchRunRecord, ClosedMeasurement } from './run-record';
