@@ -1,10 +1,11 @@
 /**
- * The Speak screen, the studio's home: a text box, the voice beside it (speaker with audible
+ * The Speak screen, the studio's home: a text box (in SSML mode the SSML editor with its tuning and
+ * pronunciation panels, SpeakSsmlEditor.tsx), the voice beside it (speaker with audible
  * previews, language, seed kept or drawn anew, instruct, the sampling parameters), Generate with
  * streamed playback, and the result with the voice, seed and parameters the engine actually used,
  * a player and a WAV download; under it the take history with A/B compare (SpeakTakes.tsx).
  */
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { useStudioStore } from '../../store/store';
 import { encodeWav, downloadBytes } from '../../components/wav-encode';
 import { SEED_LIMIT } from '../../../src-shared/sampling-limits';
@@ -15,12 +16,12 @@ import { SamplingFields } from '../../shared-state/SamplingFields';
 import { cancelAll, randomSeed } from '../../shared-state/generate-actions';
 import { previewVoice, speak } from './speak-actions';
 import type { SpeakResult } from './speak.slice';
-import { SavedVoicesPanel } from '../voice-library/SavedVoicesPanel';
 import { savedVoiceMismatch, speakableSavedVoices } from '../../components/voice-fit';
 import { savedVoiceLabel, speakerDisplayName, voiceDisplayName } from '../../components/voice-names';
 import { loadedModelName, modelTypeLabel } from '../../components/model-name';
 import { speakBlocker } from './speak-blocker';
 import { SpeakTakes } from './SpeakTakes';
+import { SpeakSsmlEditor } from './SpeakSsmlEditor';
 import { hostBlockedReason } from '../../ipc/connection';
 
 function UsedLine({ r }: { r: SpeakResult }) {
@@ -52,7 +53,8 @@ function ResultCard({ r }: { r: SpeakResult }) {
   );
 }
 
-export function SpeakPanel() {
+/** `savedVoices`: the voice library's panel under the speaker, placed there by the app shell (area-panels.tsx). */
+export function SpeakPanel({ savedVoices = null }: { savedVoices?: ReactNode }) {
   const text = useStudioStore((s) => s.speakText);
   const format = useStudioStore((s) => s.speakFormat);
   const setText = useStudioStore((s) => s.setSpeakText);
@@ -117,21 +119,25 @@ export function SpeakPanel() {
             </span>
             <span className="muted">{text.length} characters</span>
           </div>
-          <textarea
-            id="speak-input"
-            data-testid="speak-input"
-            rows={9}
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-                e.preventDefault();
-                e.stopPropagation();
-                if (!running && blocker === null) void speak();
-              }
-            }}
-            aria-keyshortcuts="Control+Enter Meta+Enter"
-          />
+          {format === 'ssml' ? (
+            <SpeakSsmlEditor blocker={blocker} running={running} onSubmit={() => void speak()} />
+          ) : (
+            <textarea
+              id="speak-input"
+              data-testid="speak-input"
+              rows={9}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+                  e.preventDefault();
+                  e.stopPropagation();
+                  if (!running && blocker === null) void speak();
+                }
+              }}
+              aria-keyshortcuts="Control+Enter Meta+Enter"
+            />
+          )}
           <div className="toolbar">
             <button
               className="primary"
@@ -200,7 +206,7 @@ export function SpeakPanel() {
               </p>
             )}
           </div>
-          <SavedVoicesPanel />
+          {savedVoices}
           <div className="field">
             <label htmlFor="speak-language">Language</label>
             <select id="speak-language" value={settings.language} onChange={(e) => update({ language: e.target.value })}>
