@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // Render page: lists main's renders and follows their change events (progress per chapter),
-// starts a render of typed text with the Voice page's voice and the page's seed, shows retries
+// starts a render of typed text with the voice picked there (shared with the Voice page) and the page's seed, shows retries
 // and failed parts with their reasons, Cancel while running and Resume once stopped, and saves
 // the queue URL (empty: this machine).
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -55,6 +55,19 @@ describe('RenderPanel', () => {
       source: { kind: 'text', text: 'One.\n\nTwo.', inputFormat: 'text', title: 'Typed' }, voice: 'vivian', language: 'english', seed: 7,
       loudness: { targetLufs: -16, truePeakCeilingDbtp: -1 }, // the Settings target (default here)
     });
+  });
+
+  it('picks the voice on the page: the model speakers by name, sent with the render', async () => {
+    useStudioStore.setState({ voices: [{ name: 'ryan' }, { name: 'uncle_fu' }] as never });
+    useStudioStore.getState().updateVoiceSettings({ voice: 'ryan' });
+    render(<RenderPanel />);
+    const picker = screen.getByLabelText('Render voice') as HTMLSelectElement;
+    expect(Array.from(picker.options).map((o) => o.textContent)).toEqual(['Ryan', 'Uncle Fu']);
+    fireEvent.change(picker, { target: { value: 'uncle_fu' } });
+    expect(useStudioStore.getState().voiceSettings.voice).toBe('uncle_fu');
+    fireEvent.change(screen.getByLabelText('Document text'), { target: { value: 'One.' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Start render' }));
+    await waitFor(() => expect(bridge.requestsTo('studio:render.start')[0]).toMatchObject({ voice: 'uncle_fu' }));
   });
 
   it('shows retries and failed parts with reasons, cancels a running render and resumes a failed one', async () => {

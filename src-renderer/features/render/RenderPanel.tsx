@@ -1,6 +1,6 @@
 /**
  * The Render page: a long document (the editor's, pasted text, a project, or a file the studio may
- * read) rendered in parts with the Voice page's voice and parameters, on this machine's engines or
+ * read) rendered in parts with the voice picked here (the Voice page's, shared) and its parameters, on this machine's engines or
  * on the render queue set below; every render with its progress per chapter, newest first.
  */
 import { useEffect, useState } from 'react';
@@ -12,6 +12,8 @@ import { NumberField } from '../../components/NumberField';
 import { isDesktopApp } from '../../ipc/client';
 import { chooseRenderDocument, followRenders, listRenderableProjects, saveRenderQueue, startRender } from './render-actions';
 import { RenderJobCard } from './RenderJobCard';
+import { savedVoiceLabel, speakerDisplayName } from '../../components/voice-names';
+import { speakableSavedVoices } from '../../components/voice-fit';
 import './render.css';
 
 type SourceKind = 'editor' | 'text' | 'project' | 'file';
@@ -40,6 +42,29 @@ function QueueSetting() {
       </label>
       <button type="submit" disabled={draft === null}>Save</button>
     </form>
+  );
+}
+
+/** The voice a render speaks in: the loaded model's speakers and the saved voices it can speak (the Voice page's choice, shared). */
+function RenderVoicePicker() {
+  const chosen = useStudioStore((s) => s.voiceSettings.voice);
+  const speakers = useStudioStore((s) => s.voices);
+  const saved = speakableSavedVoices(useStudioStore((s) => s.savedVoices), useStudioStore((s) => s.modelInfo));
+  const update = useStudioStore((s) => s.updateVoiceSettings);
+  const offered = speakers.some((v) => v.name === chosen) || saved.some((v) => v.id === chosen);
+  return (
+    <label className="inline">
+      Voice{' '}
+      <select aria-label="Render voice" value={chosen} onChange={(e) => update({ voice: e.target.value })}>
+        {!offered && <option value={chosen}>{chosen}</option>}
+        {speakers.map((v) => (
+          <option key={v.name} value={v.name}>{speakerDisplayName(v.name)}</option>
+        ))}
+        {saved.map((v) => (
+          <option key={v.id} value={v.id}>{savedVoiceLabel(v)}</option>
+        ))}
+      </select>
+    </label>
   );
 }
 
@@ -98,7 +123,8 @@ export function RenderPanel() {
         </div>
       )}
       <div className="toolbar">
-        <span className="muted">Voice {voice.voice} · {voice.language} (Voice page)</span>
+        <RenderVoicePicker />
+        <span className="muted">{voice.language} (Voice page)</span>
         <label className="inline">
           Seed <NumberField aria-label="Render seed" range={SEED_LIMIT} value={seed} onValue={(s) => s !== null && setSeed(s)} />
         </label>
