@@ -1,10 +1,11 @@
 /**
  * Which panel each main area shows. Every area is wrapped in the studio session (autosave,
  * recovery prompt, shortcuts, voice data and saved voices), which starts once, and in an error
- * boundary with Try again / Reload page. Speak, the home, is in the first chunk; every other area
- * (Timeline with CodeMirror and wavesurfer, Benchmark with recharts) is its own chunk loaded when
- * first opened (budget: scripts/renderer-budget.test.ts); a chunk that fails to load (the host
- * restarted or is away) says so and is loaded again by itself, at the latest when the host is back.
+ * boundary with Try again / Reload page. Speak, the home (with the voice library's panel, composed
+ * here), is in the first chunk; every other area (Timeline with CodeMirror and wavesurfer,
+ * Benchmark with recharts) is its own chunk loaded when first opened (budget:
+ * scripts/renderer-budget.test.ts); a chunk that fails to load (the host restarted or is away)
+ * says so and is loaded again by itself, at the latest when the host is back.
  */
 import { Suspense, useEffect, type ComponentType } from 'react';
 import { AREA_LABELS, type Area } from './shell.slice';
@@ -16,6 +17,7 @@ import { useStudioKeys } from './useStudioKeys';
 import { RecoveryPrompt } from '../features/projects/ProjectBar';
 import { checkRecovery, startAutosave } from '../features/projects/project-actions';
 import { SpeakPanel } from '../features/speak/SpeakPanel';
+import { SavedVoicesPanel } from '../features/voice-library/SavedVoicesPanel';
 import '../components/studio.css';
 
 const VoicePanel = lazyWithRetry(() => import('../features/voice/VoicePanel').then((m) => m.VoicePanel));
@@ -66,8 +68,13 @@ function withSession(Panel: ComponentType, area: Area): ComponentType {
   };
 }
 
+/** Speak with the voice library's panel under its speaker (the two features meet here, not in each other). */
+function SpeakWithVoiceLibrary() {
+  return <SpeakPanel voiceLibrary={<SavedVoicesPanel />} />;
+}
+
 export const AREA_PANELS: Record<Area, ComponentType> = {
-  speak: withSession(SpeakPanel, 'speak'),
+  speak: withSession(SpeakWithVoiceLibrary, 'speak'),
   voice: withSession(VoicePanel, 'voice'),
   timeline: withSession(Workspace, 'timeline'),
   library: withSession(LibraryPanel, 'library'),

@@ -10,7 +10,8 @@ import type { StudioBridge } from '../../../src-shared/ipc-contract';
 import type { ModelInfo, SamplingParams, SynthesisRequest, SynthesisResult, VoiceInfo } from '../../../src-shared/synthesis';
 import type { SavedVoice } from '../../../src-shared/contract/voices';
 import type { ModelEntry } from '../../../src-shared/contract/models';
-import { SpeakPanel } from './SpeakPanel';
+import { SpeakPanel as SpeakPanelAlone } from './SpeakPanel';
+import { SavedVoicesPanel } from '../voice-library/SavedVoicesPanel';
 import { clearPreviewCache } from './speak-actions';
 import { clearField, typeKeys } from '../../testing/type-keys';
 
@@ -55,6 +56,9 @@ function fakeBridge(loaded: { model: ModelInfo; voices: VoiceInfo[]; saved: Save
   };
   return { bridge, syntheses, clips };
 }
+
+/** The Speak screen as the app shell composes it (app/area-panels.tsx): with the voice library's panel. */
+const SpeakPanel = () => <SpeakPanelAlone voiceLibrary={<SavedVoicesPanel />} />;
 
 describe('SpeakPanel', () => {
   let fake: ReturnType<typeof fakeBridge>;

@@ -53,8 +53,8 @@ function ResultCard({ r }: { r: SpeakResult }) {
   );
 }
 
-/** `savedVoices`: the voice library's panel under the speaker, placed there by the app shell (area-panels.tsx). */
-export function SpeakPanel({ savedVoices = null }: { savedVoices?: ReactNode }) {
+/** `voiceLibrary`: the voice library's panel under the speaker, placed there by the app shell (area-panels.tsx). */
+export function SpeakPanel({ voiceLibrary = null }: { voiceLibrary?: ReactNode }) {
   const text = useStudioStore((s) => s.speakText);
   const format = useStudioStore((s) => s.speakFormat);
   const setText = useStudioStore((s) => s.setSpeakText);
@@ -206,7 +206,7 @@ export function SpeakPanel({ savedVoices = null }: { savedVoices?: ReactNode }) 
               </p>
             )}
           </div>
-          {savedVoices}
+          {voiceLibrary}
           <div className="field">
             <label htmlFor="speak-language">Language</label>
             <select id="speak-language" value={settings.language} onChange={(e) => update({ language: e.target.value })}>
