@@ -75,6 +75,8 @@ export interface EnginePlan {
   provider: ProviderName;
   resolved: ResolvedEngineConfig;
   concurrency: ConcurrencyPlan;
+  /** The machine facts it was planned on (the warm-up plan keeps its buckets within the device's memory). */
+  machine: PlanMachine;
   /** The options every stage session starts from: provider, device pin, provider options, threads, adapter. */
   sessionOptions: SessionOptions;
   /** The adapter those options open on (a stage whose own options need another moves there: runtime.ts chooseRuntime). */
@@ -108,7 +110,7 @@ const gib = (bytes: number) => `${(bytes / GIB).toFixed(1)} GiB`;
  * memory), else defaultConcurrency(). The running limit decides: set to a number, the other 'auto' counts take the
  * narrow defaults; any count set wins on its own; prefill never exceeds running.
  */
-export function resolveConcurrency(config: Pick<EngineConfig, 'maxRunningSequences' | 'maxPrefillSequences' | 'shapeBuckets' | 'maxSequenceTokens'>, provider: ProviderName, facts: Pick<PlanFacts, 'talker' | 'dtype'>, machine: PlanMachine): ConcurrencyPlan {
+export function resolveConcurrency(config: Pick<EngineConfig, 'maxRunningSequences' | 'maxPrefillSequences' | 'shapeBuckets' | 'maxSequenceTokens'>, provider: ProviderName, facts: Parameters<typeof kvBytesPerPosition>[0], machine: PlanMachine): ConcurrencyPlan {
   const asked = { maxRunningSequences: config.maxRunningSequences, maxPrefillSequences: config.maxPrefillSequences, talkerRows: config.shapeBuckets.talkerRows, codePredictorRows: config.shapeBuckets.codePredictorRows };
   const { label, wide } = PROVIDERS[provider];
   const wideKvBytes = wide ? wide.maxRunningSequences * config.maxSequenceTokens * kvBytesPerPosition(facts) : 0;
@@ -274,6 +276,7 @@ export function planEngine(config: EngineConfig, provider: ProviderName, facts: 
     provider,
     resolved,
     concurrency,
+    machine,
     sessionOptions,
     runtime: chooseRuntime(sessionOptions, preferred, ADAPTERS).name ?? preferred,
     talkerOutputsOnDevice: kvMode === 'device' && PROVIDERS[provider].gpuBufferOutputs,

@@ -2,12 +2,14 @@
  * The warm-up plan: the shape buckets the engine's stages can open at run time, from the resolved engine
  * plan through the functions that pick a call's shape (kvCapacity, the shape-bucket rows, codecChunks,
  * codecChunkSize), never a list of its own. Pure. A bound stage holds at most graphCapture.maxBuckets
- * buckets (LRU), so each list is ordered most used first and cut there; the cut ones are counted, not
- * warmed (they would be released before any request ran). Running the plan: warm-up.ts.
+ * buckets (LRU), so each list is ordered most used first and cut there; the talker's is also cut where its
+ * buckets' KV buffers would pass half the device's memory (a 64-row bucket at 1,024 positions holds 7 GiB of
+ * the 0.6B's KV). The cut ones are counted with their bytes, not warmed. Running the plan: warm-up.ts.
  */
 import { codecChunkSize } from '../model-format/codec/chunked-decode';
 import type { ModelManifest } from '../model-format/manifest';
 import type { EnginePlan } from './engine-plan';
+import { kvBytesPerPosition } from './kv/kv-capacity';
 import { kvCapacity } from './kv/kv-layout';
 import { codecChunks } from './models/bucketed-stages';
 import type { CodePredictorWarpers } from './models/stages';
@@ -35,9 +37,14 @@ export interface WarmUpPlan {
   talker: TalkerWarmUp[];
   codePredictor: CodePredictorWarmUp[];
   codec: CodecWarmUp[];
-  /** Buckets the stages can use past the bucket limit, per stage: not warmed. */
+  /** Buckets the stages can use past the bucket limit (the talker's: or past the memory share), per stage: not warmed. */
   numLeftOut: { talker: number; codePredictor: number; codec: number };
+  /** The KV buffer bytes of the talker buckets warmed, and of those left out (rows × capacity × KV bytes a position). */
+  talkerBytes: { warmed: number; leftOut: number };
 }
+
+/** The manifest facts the warm-up plan reads: the code predictor's defaults (its warpers) and the talker's KV shape. */
+export type WarmUpFacts = Pick<ModelManifest, 'generation' | 'talker' | 'dtype'>;
 
 const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 const unique = (xs: readonly number[]): number[] => [...new Set(xs)];
@@ -100,10 +107,28 @@ function codecBuckets(plan: EnginePlan): CodecWarmUp[] {
   return all.sort((x, y) => x.rows - y.rows || frames.indexOf(x.frames) - frames.indexOf(y.frames));
 }
 
-/** The plan's buckets per stage, each cut at graphCapture.maxBuckets. */
-export function planWarmUp(plan: EnginePlan, manifest: Pick<ModelManifest, 'generation'>): WarmUpPlan {
+/**
+ * Talker buckets, smallest capacity first, while the count stays within the bucket limit and their KV buffers within
+ * half the device's memory (no byte limit where the memory is unknown or the buffers live on the host).
+ */
+function cutTalker(all: readonly TalkerWarmUp[], max: number, bytesPerPosition: number, budgetBytes: number): { kept: TalkerWarmUp[]; numLeftOut: number; bytes: WarmUpPlan['talkerBytes'] } {
+  const bytesOf = (t: TalkerWarmUp) => t.rows * t.capacity * bytesPerPosition;
+  const kept: TalkerWarmUp[] = [];
+  let warmed = 0;
+  for (const t of all) {
+    if (kept.length >= max || warmed + bytesOf(t) > budgetBytes) break;
+    kept.push(t);
+    warmed += bytesOf(t);
+  }
+  const leftOut = all.slice(kept.length).reduce((sum, t) => sum + bytesOf(t), 0);
+  return { kept, numLeftOut: all.length - kept.length, bytes: { warmed, leftOut } };
+}
+
+/** The plan's buckets per stage, each cut at graphCapture.maxBuckets (the talker's also at half the device's memory). */
+export function planWarmUp(plan: EnginePlan, manifest: WarmUpFacts): WarmUpPlan {
   const max = plan.capture?.maxBuckets ?? plan.resolved.graphCapture.maxBuckets;
-  const talker = cut(talkerBuckets(plan), max);
+  const memory = plan.capture?.location === 'device' ? plan.machine.deviceMemoryBytes : null;
+  const talker = cutTalker(talkerBuckets(plan), max, kvBytesPerPosition(manifest), memory === null ? Infinity : memory / 2);
   const codePredictor = cut(codePredictorCalls(plan, manifest), max);
   const codec = cut(codecBuckets(plan), max);
   return {
@@ -111,5 +136,6 @@ export function planWarmUp(plan: EnginePlan, manifest: Pick<ModelManifest, 'gene
     codePredictor: codePredictor.kept,
     codec: codec.kept,
     numLeftOut: { talker: talker.numLeftOut, codePredictor: codePredictor.numLeftOut, codec: codec.numLeftOut },
+    talkerBytes: talker.bytes,
   };
 }

@@ -12,6 +12,8 @@ import type { ModelStages } from './models/stages';
 /** What a warm-up did, per stage: buckets run (prefill: talker prefill calls of distinct rows × capacity). */
 export interface WarmUpReport extends EngineWarmUp {
   byStage: { talker: number; prefill: number; codePredictor: number; codec: number };
+  /** The plan's talker KV buffer bytes, warmed and left cold (warm-up-plan.ts). */
+  talkerBytes: WarmUpPlan['talkerBytes'];
 }
 
 /** Ids -1, -2, …: never an engine sequence id. */
@@ -59,11 +61,16 @@ export async function runWarmUp(stages: ModelStages, plan: WarmUpPlan, nowMs: ()
   const prefill = new Set(plan.talker.map((w) => `${w.numRealRows}:${w.capacity}`)).size;
   const byStage = { talker: plan.talker.length, prefill, codePredictor: plan.codePredictor.length, codec: codec.length };
   const numLeftOut = plan.numLeftOut.talker + plan.numLeftOut.codePredictor + (codec.length > 0 ? plan.numLeftOut.codec : 0);
-  return { durationMs: nowMs() - startedMs, numBuckets: byStage.talker + byStage.prefill + byStage.codePredictor + byStage.codec, numBucketsLeftOut: numLeftOut, byStage };
+  return { durationMs: nowMs() - startedMs, numBuckets: byStage.talker + byStage.prefill + byStage.codePredictor + byStage.codec, numBucketsLeftOut: numLeftOut, byStage, talkerBytes: plan.talkerBytes };
 }
+
+const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
 
 /** The start-up log line of a warm-up. */
 export function describeWarmUp(r: WarmUpReport): string {
   const s = r.byStage;
-  return `engine: warm-up ${r.numBuckets} buckets in ${Math.round(r.durationMs)} ms (talker decode ${s.talker}, prefill ${s.prefill}, code predictor ${s.codePredictor}, codec ${s.codec} × 2 state sets; ${r.numBucketsLeftOut} past graphCapture.maxBuckets left cold)`;
+  // what the cold ones would add to start-up at this warm-up's own mean cost a bucket (a first use pays about that once)
+  const perBucketMs = r.numBuckets > 0 ? r.durationMs / r.numBuckets : 0;
+  const cold = r.numBucketsLeftOut > 0 ? `; their first use costs ~${Math.round(perBucketMs)} ms each, ~${(perBucketMs * r.numBucketsLeftOut / 1000).toFixed(1)} s in all, and their talker KV buffers ${gib(r.talkerBytes.leftOut)}` : '';
+  return `engine: warm-up ${r.numBuckets} buckets in ${Math.round(r.durationMs)} ms (talker decode ${s.talker} holding ${gib(r.talkerBytes.warmed)} of KV buffers, prefill ${s.prefill}, code predictor ${s.codePredictor}, codec ${s.codec} × 2 state sets; ${r.numBucketsLeftOut} past graphCapture.maxBuckets or half the device's memory left cold${cold})`;
 }
