@@ -4,6 +4,7 @@
  * it restarted). The bridge reports it here; the shell shows it and actions that need the host
  * read hostBlockedReason. The Electron window's bridge is the app's own IPC: always connected.
  */
+import { Emitter } from '../../src-shared/emitter';
 
 export type ConnectionState =
   | { state: 'connecting' }
@@ -39,7 +40,7 @@ export function sameConnection(a: ConnectionState, b: ConnectionState): boolean 
 }
 
 let current: ConnectionState = { state: 'connecting' };
-const listeners = new Set<(c: ConnectionState) => void>();
+const changed = new Emitter<[ConnectionState]>();
 
 export function currentConnection(): ConnectionState {
   return current;
@@ -49,10 +50,7 @@ export function currentConnection(): ConnectionState {
 export function reportConnection(next: ConnectionState): void {
   if (sameConnection(current, next)) return;
   current = next;
-  for (const l of [...listeners]) l(next);
+  changed.fire(next);
 }
 
-export function onDidChangeConnection(listener: (c: ConnectionState) => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+export const onDidChangeConnection = changed.event;
