@@ -217,6 +217,36 @@ export interface EngineStatus {
   warmUp?: EngineWarmUp;
   /** The prompt-prefix KV cache of the engine (EngineConfig.prefixCache); absent above the engine where none is reported. */
   prefixCache?: EnginePrefixCache;
+  /** The engine's steps so far and the host's part of their time; absent above the engine where none is reported. */
+  steps?: EngineSteps;
+  /** The resolved plan the engine runs (provider, capture, batch limits, buckets); absent above the engine where none is reported. */
+  plan?: EnginePlanSummary;
+}
+
+/**
+ * The steps an engine ran (idle ones aside), as running totals a reader differences over its own window: their
+ * time from the scheduler's pick to the last event, and the host's part of it, everything outside the model stages'
+ * runs (scheduling, sampling, embedding lookups, bookkeeping; issue 42's host ms per step).
+ */
+export interface EngineSteps {
+  numSteps: number;
+  totalStepMs: number;
+  totalHostMs: number;
+}
+
+/** What an engine's resolved plan runs (engine-plan.ts), as the start-up log and a benchmark report name it. */
+export interface EnginePlanSummary {
+  provider: string;
+  /** graphCapture resolved: plain graphs, bound buffers, or bound and captured. */
+  capture: 'off' | 'bound' | 'on';
+  /** How the batch limits were picked: the provider's wide limits, the narrow defaults, or set in the config. */
+  concurrency: 'wide' | 'narrow' | 'set';
+  maxRunningSequences: number;
+  maxPrefillSequences: number;
+  shapeBuckets: 'on' | 'off';
+  talkerRows: number;
+  talkerPrefillRows: number;
+  codePredictorRows: number;
 }
 
 /** Prompt prefixes (model, voice, language, instruction) whose talker KV a repeated voice copies instead of prefilling. */

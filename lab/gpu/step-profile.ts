@@ -4,7 +4,8 @@
  * then every level's warm-up requests before any level is measured (issue 47: the first level a process
  * measured paid ~300 ms a step of first-use capture), then 1 and --streams requests of --frames frames together; the
  * stages (talker prefill / decode, code predictor, codec) are wrapped with timers, so each level reports
- * ms per step in each stage, outside them (the engine's host work), and the bound stages' own split
+ * ms per step in each stage, outside them (the engine's host work; also as the engine itself counts it, status().steps:
+ * the step less its awaits of the stages, scheduling included), and the bound stages' own split
  * (upload, step, download and staging runs). Part 2 (--codecOptions): the plain codec graph on CUDA under
  * provider-option sets (cuDNN search modes), ms per 16-frame call, and ORT's node profile by op type.
  * Each config also says whether request 0 (same text, voice, seed at every level) gave the same bytes.
@@ -98,11 +99,13 @@ async function engineProfile(config: Record<string, unknown>): Promise<Record<st
     // warm every level before measuring any: each level's buckets open and first runs captured
     for (const n of levels) await runAndCollect(engine, requests(n, `w${n}-`));
     out.warmUp = engine.status().warmUp ?? null;
-    console.log(JSON.stringify({ config, warmUp: out.warmUp }));
+    out.enginePlan = engine.status().plan ?? null;
+    console.log(JSON.stringify({ config, warmUp: out.warmUp, enginePlan: out.enginePlan }));
     for (const n of levels) {
       const before = { ...timers };
       const bound = { talker: boundStats(st.talker), codePredictor: boundStats(st.codePredictor), codec: boundStats(st.codec) };
       const steps0 = numSteps;
+      const engineSteps0 = engine.status().steps;
       const t = performance.now();
       const outputs = await runAndCollect(engine, requests(n, `m${n}-`));
       // request 0 is the same text, voice and seed at every level: its bytes beside n−1 others vs alone
@@ -112,8 +115,12 @@ async function engineProfile(config: Record<string, unknown>): Promise<Record<st
       const steps = numSteps - steps0;
       const perStep = Object.fromEntries(Object.keys(timers).map((k) => [k, round((timers[k] - before[k]) / steps)]));
       const inStages = Object.keys(timers).reduce((s, k) => s + timers[k] - before[k], 0);
+      const engineSteps = engine.status().steps;
+      const numEngineSteps = engineSteps && engineSteps0 ? engineSteps.numSteps - engineSteps0.numSteps : 0;
       out[`streams${n}`] = {
         wallMs: round(wallMs), steps, msPerStep: round(wallMs / steps), stageMsPerStep: perStep, hostMsPerStep: round((wallMs - inStages) / steps),
+        // the engine's own count: each step less its awaits of the stages (scheduler, sampling, copies between runs), no gaps between steps
+        engineHostMsPerStep: numEngineSteps > 0 ? round((engineSteps!.totalHostMs - engineSteps0!.totalHostMs) / numEngineSteps) : null,
         // frames of audio per second of wall time, over the audio's own rate (12.5 frames/s): 1/RTF for the level
         audioSecondsPerSecond: round((n * numFrames) / 12.5 / (wallMs / 1000)),
         boundRunMsPerStep: {

@@ -10,7 +10,7 @@ import { StudioError, toStudioError } from '../../src-shared/errors';
 import type { ModelManifest } from '../model-format/manifest';
 import { Engine } from './engine';
 import { resolveEngineConfig, type EngineConfig } from './engine-config';
-import { capturePerGraph, describeEnginePlan, planEngine, stageCaptureOptions, type CapturePlan, type EnginePlan, type PlanMachine } from './engine-plan';
+import { capturePerGraph, describeEnginePlan, planEngine, stageCaptureOptions, summarisePlan, type CapturePlan, type EnginePlan, type PlanMachine } from './engine-plan';
 import { BucketedCodec, BucketedCodePredictor } from './models/bucketed-stages';
 import { OrtCodePredictor } from './models/code-predictor';
 import { OrtCodePredictorLoop } from './models/code-predictor-loop';
@@ -195,7 +195,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
       log(`engine: provider ${candidate.provider} (${reason})\n${describeEnginePlan(plan)}`);
       log(`engine: KV pool of ${kv.numBlocks} blocks × ${kv.blockTokens} positions, for the pool and for admission`);
       log(describeProviderSummary({ choice: config.provider, provider: candidate.provider, probe, failed: failedProviders, concurrency: plan.concurrency }));
-      const engine = new Engine({ manifest: buildManifest, tokenizer, stages, config: planned, provider: { name: candidate.provider, reason }, codecBatching: plan.resolved.codecBatching === 'on', kv, ...(scheduler ? { scheduler } : {}) });
+      const engine = new Engine({ manifest: buildManifest, tokenizer, stages, config: planned, plan: summarisePlan(plan), provider: { name: candidate.provider, reason }, codecBatching: plan.resolved.codecBatching === 'on', kv, ...(scheduler ? { scheduler } : {}) });
       if (plan.resolved.warmUp === 'on') await warmUpOrDispose(engine, planWarmUp(plan, buildManifest), log);
       return engine;
     } catch (err) {

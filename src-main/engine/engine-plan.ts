@@ -4,6 +4,7 @@
  * capabilities (runtime/providers.ts) and the manifest's facts. Pure. createEngine opens the stages
  * from the plan and logs it resolved (describeEnginePlan), never the config's 'auto'.
  */
+import type { EnginePlanSummary } from '../../src-shared/synthesis';
 import type { ModelManifest } from '../model-format/manifest';
 import type { CodecUpsampleForm } from '../model-format/manifest';
 import { defaultConcurrency, describeEngineConfig, type EngineConfig } from './engine-config';
@@ -282,6 +283,23 @@ export function planEngine(config: EngineConfig, provider: ProviderName, facts: 
     talkerOutputsOnDevice: kvMode === 'device' && PROVIDERS[provider].gpuBufferOutputs,
     codecGraph: codecMode === 'window' ? 'codec' : upsample === 'matmul' ? 'codecStreamMatMul' : 'codecStream',
     capture,
+  };
+}
+
+/** What status and a benchmark report name of a plan: provider, capture, batch limits and bucket rows. */
+export function summarisePlan(plan: EnginePlan): EnginePlanSummary {
+  const r = plan.resolved;
+  const b = r.shapeBuckets;
+  return {
+    provider: plan.provider,
+    capture: r.graphCapture.mode,
+    concurrency: plan.concurrency.kind,
+    maxRunningSequences: r.maxRunningSequences,
+    maxPrefillSequences: r.maxPrefillSequences,
+    shapeBuckets: b.mode,
+    talkerRows: b.talkerRows,
+    talkerPrefillRows: b.talkerPrefillRows,
+    codePredictorRows: b.codePredictorRows,
   };
 }
 

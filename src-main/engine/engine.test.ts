@@ -209,4 +209,40 @@ describe('engine loop (fake stages)', () => {
     expect(outcomes[0]).toMatchObject({ status: 'failed', requestId: 'late', error: { code: 'timeout', details: { requestId: 'late', wasRunning: false } } });
     expect(engine.hasWork()).toBe(false);
   });
+
+  it("reports each step's host ms (the step less the time awaiting the model stages) in the step report and the status totals", async () => {
+    let clockMs = 0;
+    const base = fakeStages();
+    let stageMs = 0;
+    // every awaited stage call takes 100 (talker), 50 (code predictor) or 30 (codec) ms of the clock; the host's part is the scheduler's 7 ms
+    const slow = <T extends object>(stage: T, ms: number, names: string[]): T => {
+      for (const name of names) {
+        const fn = Reflect.get(stage, name) as (...a: unknown[]) => Promise<unknown>;
+        Reflect.set(stage, name, async (...a: unknown[]) => {
+          clockMs += ms;
+          stageMs += ms;
+          return fn.apply(stage, a);
+        });
+      }
+      return stage;
+    };
+    const stages = { ...base, talker: slow(base.talker, 100, ['prefill', 'decode']), codePredictor: slow({ ...base.codePredictor }, 50, ['predict']), codec: slow({ ...base.codec }, 30, ['decode', 'decodeBatch']) };
+    const engine = new Engine({ manifest: fakeManifest(), tokenizer: fakeTokenizer(), stages, config: resolveEngineConfig({ provider: 'cpu' }), provider: { name: 'cpu', reason: 'test' }, nowMs: () => clockMs });
+    const schedule = engine.scheduler.schedule.bind(engine.scheduler);
+    engine.scheduler.schedule = () => {
+      clockMs += 7;
+      return schedule();
+    };
+    for (const r of [request('a', 'Hello there.', 1), request('b', 'Another one here.', 2)]) engine.addRequest(r);
+    const reports = [];
+    while (engine.hasWork()) reports.push(await engine.step());
+    const ran = reports.filter((r) => r.kind === 'ran');
+    expect(ran.length).toBeGreaterThan(2);
+    for (const r of ran) expect(r.hostMs).toBe(7);
+    // totals: every ran step's 7 host ms; the rest of the steps' time is the stages' (the final schedule that found no work ran no step)
+    const steps = engine.status().steps!;
+    expect(steps.numSteps).toBe(ran.length);
+    expect(steps.totalHostMs).toBe(7 * ran.length);
+    expect(steps.totalStepMs - steps.totalHostMs).toBe(stageMs);
+  });
 });

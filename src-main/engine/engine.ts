@@ -17,7 +17,8 @@
  */
 import { StudioError, toStudioError } from '../../src-shared/errors';
 import { engineVersionOf } from '../../src-shared/version';
-import type { AudioChunk, EngineStatus, SynthesisOutcome, SynthesisProgress, SynthesisRequest } from '../../src-shared/synthesis';
+import type { AudioChunk, EnginePlanSummary, EngineStatus, EngineSteps, SynthesisOutcome, SynthesisProgress, SynthesisRequest } from '../../src-shared/synthesis';
+import { timedStages } from './timed-stages';
 import type { ModelManifest } from '../model-format/manifest';
 import { buildResult } from './build-result';
 import { createSequence } from './create-sequence';
@@ -36,7 +37,8 @@ import { fifoSchedulerConfig, type SchedulerLimits } from '../scheduler/batch-po
 import type { KvSize } from '../scheduler/kv-budget';
 import { Scheduler, timeoutError, type Removal } from '../scheduler/scheduler';
 
-export type StepReport = { kind: 'idle' } | { kind: 'ran'; numPrefilled: number; numDecoded: number; numFinished: number; stepMs: number };
+/** stepMs: from the batch's start to its last event; hostMs: the whole step (its scheduling too) less the time awaiting the model stages. */
+export type StepReport = { kind: 'idle' } | { kind: 'ran'; numPrefilled: number; numDecoded: number; numFinished: number; stepMs: number; hostMs: number };
 
 export interface EngineParts {
   manifest: ModelManifest;
@@ -55,6 +57,8 @@ export interface EngineParts {
   scheduler?: Readonly<SchedulerLimits>;
   /** The talker's KV pool size (kv/kv-capacity.ts), which admission reserves from; default: no bound (fake stages). */
   kv?: Readonly<KvSize>;
+  /** The resolved plan it runs, for status (createEngine: engine-plan.ts summarisePlan); absent over fake stages. */
+  plan?: EnginePlanSummary;
 }
 
 export class Engine {
@@ -79,6 +83,9 @@ export class Engine {
   private warmed: WarmUpReport | null = null;
   /** The prompt-prefix KV of repeated voices (prefix-prefill.ts); its counters are in status(). */
   private readonly prefixCache: PrefixKvCache;
+  /** The ms spent awaiting the model stages (timed-stages.ts), and the ran steps' totals (status().steps). */
+  private readonly stageClock = { ms: 0 };
+  private readonly steps: EngineSteps = { numSteps: 0, totalStepMs: 0, totalHostMs: 0 };
 
   constructor(readonly parts: EngineParts) {
     this.onDidProduceAudio = this.audio.event;
@@ -92,7 +99,7 @@ export class Engine {
     const rules = { eosId: m.codecTokens.eos, controlStartId: m.codePredictor.vocabSize, controlEndId: m.talker.vocabSize, minNewTokens: m.generation.minNewTokens };
     // one cache per engine, so per loaded model (a model change builds a new engine); the model id in its keys says so too
     const prefixCache = { cache: this.prefixCache, modelId: `${m.checkpointHash}/${m.builderVersion}/${m.dtype}` };
-    this.ctx = { stages: parts.stages, rules, codec: parts.config.codec, batchCodec: parts.codecBatching ?? parts.config.codecBatching !== 'off', prefixCache };
+    this.ctx = { stages: timedStages(parts.stages, () => this.nowMs(), this.stageClock), rules, codec: parts.config.codec, batchCodec: parts.codecBatching ?? parts.config.codecBatching !== 'off', prefixCache };
   }
 
   /** Validates and queues a request; throws StudioError for bad input or a request the scheduler refuses. */
@@ -145,6 +152,7 @@ export class Engine {
 
   async step(): Promise<StepReport> {
     this.assertUsable();
+    const [scheduledMs, stageMsBefore] = [this.nowMs(), this.stageClock.ms];
     const { batch: next, removed } = this.scheduler.schedule();
     this.end(removed);
     if (next.kind === 'idle') return { kind: 'idle' };
@@ -169,7 +177,12 @@ export class Engine {
       this.leave(s);
     }
     this.end(this.scheduler.removeCancelled());
-    return { kind: 'ran', numPrefilled: admitted.length, numDecoded: stillRunning.length, numFinished: finished.length, stepMs: this.nowMs() - startedMs };
+    const endedMs = this.nowMs();
+    const hostMs = endedMs - scheduledMs - (this.stageClock.ms - stageMsBefore);
+    this.steps.numSteps++;
+    this.steps.totalStepMs += endedMs - scheduledMs;
+    this.steps.totalHostMs += hostMs;
+    return { kind: 'ran', numPrefilled: admitted.length, numDecoded: stillRunning.length, numFinished: finished.length, stepMs: endedMs - startedMs, hostMs };
   }
 
   /**
@@ -206,6 +219,8 @@ export class Engine {
       numRestarts: 0,
       model: null,
       prefixCache: this.prefixCache.stats(),
+      steps: { ...this.steps },
+      ...(this.parts.plan ? { plan: this.parts.plan } : {}),
       ...(this.warmed ? { warmUp: { durationMs: this.warmed.durationMs, numBuckets: this.warmed.numBuckets, numBucketsLeftOut: this.warmed.numBucketsLeftOut } } : {}),
     };
   }
