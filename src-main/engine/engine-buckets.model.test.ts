@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { ensureTinyModel } from '../model-builder/tiny-model';
+import { fifoSchedulerConfig } from '../scheduler/batch-policy';
 import { createEngine } from './create-engine';
 import { resolveEngineConfig } from './engine-config';
 import { planEngine } from './engine-plan';
@@ -23,10 +24,12 @@ const REQUESTS: SynthesisRequest[] = [
 
 let plain: Engine;
 let bucketed: Engine;
+/** The limits createEngine handed the scheduler of `plain` (as it hands the engine host's). */
+let plainLimits: { maxRunningSequences: number; maxPrefillSequences: number } | null = null;
 
 beforeAll(async () => {
   const { builtDir } = await ensureTinyModel();
-  plain = await createEngine({ modelDir: builtDir, config: { provider: 'cpu' }, log: () => {} });
+  plain = await createEngine({ modelDir: builtDir, config: { provider: 'cpu' }, log: () => {}, schedulerFor: (limits) => fifoSchedulerConfig((plainLimits = limits)) });
   bucketed = await createEngine({ modelDir: builtDir, config: { provider: 'cpu', shapeBuckets: { mode: 'on', talkerRows: 2, talkerPrefillRows: 3, codePredictorRows: 4, codecMinRows: 3, codecMaxRowFrames: 12 } }, log: () => {} });
 });
 
@@ -36,6 +39,11 @@ afterAll(async () => {
 });
 
 describe('engine shape buckets (tiny, CPU)', () => {
+  it("hands the scheduler the plan's batch limits: 'auto' on the CPU is 8 running, 4 prefilled a step", () => {
+    expect(plainLimits).toMatchObject({ maxRunningSequences: 8, maxPrefillSequences: 4 });
+    expect(plain.status().plan).toMatchObject({ provider: 'cpu', concurrency: 'narrow', maxRunningSequences: 8, maxPrefillSequences: 4, shapeBuckets: 'off' });
+  });
+
   it('leaves buckets off on CPU by default', () => {
     expect(plain.parts.stages.codePredictor).not.toBeInstanceOf(BucketedCodePredictor);
     expect(plain.parts.stages.codec).not.toBeInstanceOf(BucketedCodec);
@@ -77,7 +85,9 @@ describe('engine shape buckets (tiny, CPU)', () => {
     const cuda = planEngine(resolveEngineConfig({}), 'cuda', loadModelManifest(builtDir), {}, { deviceMemoryBytes: 80 * 1024 ** 3 }).resolved;
     expect([cuda.maxRunningSequences, cuda.shapeBuckets.talkerRows, cuda.shapeBuckets.talkerPrefillRows, cuda.shapeBuckets.codePredictorRows, cuda.shapeBuckets.codecMinRows]).toEqual([64, 64, 64, 64, 64]);
     const { mode: _mode, ...rows } = cuda.shapeBuckets;
-    const wide = await createEngine({ modelDir: builtDir, config: { provider: 'cpu', maxRunningSequences: 64, maxPrefillSequences: cuda.maxPrefillSequences, shapeBuckets: { ...rows, mode: 'on' } }, log: () => {} });
+    let limits: { maxRunningSequences: number; maxPrefillSequences: number } | null = null;
+    const wide = await createEngine({ modelDir: builtDir, config: { provider: 'cpu', maxRunningSequences: 64, maxPrefillSequences: cuda.maxPrefillSequences, shapeBuckets: { ...rows, mode: 'on' } }, log: () => {}, schedulerFor: (l) => fifoSchedulerConfig((limits = l)) });
+    expect(limits).toMatchObject({ maxRunningSequences: 64, maxPrefillSequences: 16 });
     try {
       const expected = await runAndCollect(plain, REQUESTS);
       const got = await runAndCollect(wide, REQUESTS);
