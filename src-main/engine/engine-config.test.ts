@@ -24,6 +24,8 @@ describe('engine config', () => {
     expect([b.talkerRows, b.talkerPrefillRows, b.codePredictorRows, b.codecMinRows, b.codecMaxRowFrames]).toEqual(['auto', 1, 'auto', 2, 160]);
     const k = d.kvCache;
     expect([k.blockPositions, k.initialBlocks, k.maxBlocks, k.regroupOnDevice]).toEqual([64, 0, 0, true]);
+    // the prompt-prefix KV cache: 128 MiB = 134,217,728 bytes
+    expect(d.prefixCache).toEqual({ maxBytes: 134_217_728 });
     // and resolving no overrides gives exactly these, as a fresh object each time
     expect(resolveEngineConfig({})).toEqual(d);
     expect(defaultEngineConfig()).not.toBe(d);
@@ -57,6 +59,9 @@ describe('engine config', () => {
     expect(resolveEngineConfig({ shapeBuckets: { codecMaxRowFrames: 0 } }).shapeBuckets.codecMaxRowFrames).toBe(0);
     expect(() => resolveEngineConfig({ kvCache: { mode: 'gpu' } })).toThrow(/kvCache\.mode.*auto, host, device/);
     expect(() => resolveEngineConfig({ kvCache: { blockPositions: 0 } })).toThrow(/kvCache\.blockPositions.*≥ 1/);
+    expect(resolveEngineConfig({ prefixCache: { maxBytes: 0 } }).prefixCache.maxBytes).toBe(0);
+    expect(() => resolveEngineConfig({ prefixCache: { maxBytes: -1 } })).toThrow(/prefixCache\.maxBytes.*≥ 0/);
+    expect(() => resolveEngineConfig({ prefixCache: { maxBytes: '1GB' } })).toThrow(/prefixCache\.maxBytes.*must be a number/);
     expect(resolveEngineConfig({ shapeBuckets: { talkerRows: 4 } }).shapeBuckets).toEqual({ ...defaultEngineConfig().shapeBuckets, talkerRows: 4 });
   });
 
