@@ -9,8 +9,10 @@ import { toStudioError } from '../../src-shared/errors';
 import type { NewClip } from '../../src-shared/contract/library';
 import type { SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import { call, subscribe } from '../ipc/client';
-import { useStudioStore } from '../store/store';
+import { useStudioStore, type StudioState } from '../store/store';
 import { hostBlockedReason } from '../ipc/connection';
+import { documentVoiceBlocker } from '../components/voice-blocker';
+import { loadedModelName } from '../components/model-name';
 import { StreamPlayer } from '../components/stream-player';
 import { takeNameAt } from '../components/take-name';
 import type { GenerationJob } from './generation-job';
@@ -168,9 +170,16 @@ export async function generate(options: { turnIndex?: number; stream?: boolean; 
   return useStudioStore.getState().jobs.find((j) => j.jobId === job.jobId) ?? job;
 }
 
+/** Why the loaded model cannot speak one of the document's turn voices, or null (and null before a model is known: the engine checks then). */
+export function turnVoiceBlocker(s: StudioState): string | null {
+  if (!s.modelInfo) return null;
+  return documentVoiceBlocker({ model: s.modelInfo, modelName: loadedModelName(s.modelInfo, s.models), doc: s.editorText, format: s.editorFormat, chosenVoice: s.voiceSettings.voice, speakers: s.voices, savedVoices: s.savedVoices });
+}
+
 /**
  * Generate as the user asks for it (the button, Ctrl/Cmd+Enter in the editor or on the Timeline):
- * refused while the editor's SSML has problems, with the first of them as the reason shown beside
+ * refused while the host is away, the loaded model cannot speak a turn's voice, or the editor's SSML
+ * has problems, with the first of them as the reason shown beside
  * Generate (the same check that disables the button). Returns whether it started.
  */
 export function requestGenerate(): boolean {
@@ -178,6 +187,11 @@ export function requestGenerate(): boolean {
   const hostBlocked = hostBlockedReason(s.connection);
   if (hostBlocked) {
     s.setGenerateRefusal(`Not generated: ${hostBlocked}`);
+    return false;
+  }
+  const voiceBlocked = turnVoiceBlocker(s);
+  if (voiceBlocked) {
+    s.setGenerateRefusal(`Not generated: ${voiceBlocked}`);
     return false;
   }
   const problems = s.editorFormat === 'ssml' ? s.diagnostics : [];

@@ -1,12 +1,12 @@
 /**
  * Generation controls and feedback: Generate (Ctrl/Cmd+Enter; refused with the reason while the
- * SSML has problems), Cancel (Esc), progress per turn (frames done / estimated), the queue with each
+ * SSML has problems or the loaded model cannot speak a turn's voice), Cancel (Esc), progress per turn (frames done / estimated), the queue with each
  * job's state and position, and the last generation's error with the studio's message (which says
  * the fix) until a later one succeeds.
  */
 import { useStudioStore } from '../../store/store';
 import { CONNECTION_NOTICE_ID, hostBlockedReason } from '../../ipc/connection';
-import { cancelAll, requestGenerate } from '../../shared-state/generate-actions';
+import { cancelAll, requestGenerate, turnVoiceBlocker } from '../../shared-state/generate-actions';
 import type { GenerationJob } from '../../shared-state/generation-job';
 
 function jobLabel(job: GenerationJob): string {
@@ -26,6 +26,8 @@ export function GenerationPanel() {
   const diagnostics = useStudioStore((s) => s.diagnostics);
   const refusal = useStudioStore((s) => s.generateRefusal);
   const hostBlocked = useStudioStore((s) => hostBlockedReason(s.connection));
+  const voiceBlocked = useStudioStore(turnVoiceBlocker);
+  const blocked = hostBlocked ?? voiceBlocked ?? (diagnostics.length > 0 ? 'Fix the SSML problems first' : null);
   const clearFinished = useStudioStore((s) => s.clearFinishedJobs);
   const active = jobs.filter((j) => j.state === 'waiting' || j.state === 'running');
   const waiting = jobs.filter((j) => j.state === 'waiting');
@@ -34,7 +36,7 @@ export function GenerationPanel() {
     <section className="panel generation-panel" aria-labelledby="generation-heading">
       <div className="panel-head">
         <h2 id="generation-heading">Generate</h2>
-        <button className="primary" data-testid="generate" onClick={requestGenerate} aria-keyshortcuts="Control+Enter Meta+Enter" disabled={diagnostics.length > 0 || hostBlocked !== null} title={hostBlocked ?? (diagnostics.length > 0 ? 'Fix the SSML problems first' : 'Ctrl/Cmd+Enter')} aria-describedby={hostBlocked ? CONNECTION_NOTICE_ID : undefined}>
+        <button className="primary" data-testid="generate" onClick={requestGenerate} aria-keyshortcuts="Control+Enter Meta+Enter" disabled={blocked !== null} title={blocked ?? 'Ctrl/Cmd+Enter'} aria-describedby={hostBlocked ? CONNECTION_NOTICE_ID : voiceBlocked ? 'generate-voice-blocked' : undefined}>
           Generate
         </button>
         <button data-testid="cancel" onClick={() => void cancelAll()} disabled={active.length === 0} aria-keyshortcuts="Escape">
@@ -42,6 +44,11 @@ export function GenerationPanel() {
         </button>
         {engine && <span className="muted">engine queue: {engine.numWaiting} waiting, {engine.numRunning} running</span>}
       </div>
+      {voiceBlocked && !hostBlocked && (
+        <p className="hint" role="status" id="generate-voice-blocked" data-testid="generate-blocked">
+          {voiceBlocked}
+        </p>
+      )}
       {refusal && (
         <div role="alert" className="error-box" data-testid="generate-refused">
           {refusal}
