@@ -1,7 +1,8 @@
 /**
  * The document editor area: SSML or plain-text mode, how SSML is read (dialect and strict or
  * lenient, beside the editor; stored in the project), the CodeMirror editor with the parser's
- * diagnostics, the warnings of the last check, and how many turns the document has.
+ * diagnostics, the warnings of the last check, and how many turns the document has; the editor's
+ * lexicon previews a word in the current voice (shared-state/pronunciation-preview.ts).
  */
 import { useMemo } from 'react';
 import { SSML_DIALECTS, type SsmlDialect } from '../../../src-shared/synthesis';
@@ -9,6 +10,8 @@ import { useStudioStore } from '../../store/store';
 import { SsmlEditor } from '../../components/SsmlEditor';
 import { useSsmlValidation } from './useSsmlValidation';
 import { speakableSavedVoices } from '../../components/voice-fit';
+import { hostBlockedReason } from '../../ipc/connection';
+import { PRONUNCIATION_PREVIEW, previewPronunciation } from '../../shared-state/pronunciation-preview';
 
 const DIALECT_NAMES: Record<SsmlDialect, string> = { auto: 'Auto-detect', ssml11: 'W3C SSML 1.1', azure: 'Azure', google: 'Google Cloud', polly: 'Amazon Polly' };
 
@@ -69,6 +72,13 @@ export function EditorPanel({ onSubmit }: { onSubmit(): void }) {
   const modelInfo = useStudioStore((s) => s.modelInfo);
   const setText = useStudioStore((s) => s.setEditorText);
   const setFormat = useStudioStore((s) => s.setEditorFormat);
+  const previewing = useStudioStore((s) => s.previewingVoice);
+  const hostBlocked = useStudioStore((s) => hostBlockedReason(s.connection));
+  const preview = {
+    run: (ssml: string) => void previewPronunciation(ssml, (m) => useStudioStore.getState().setGenerateRefusal(m)),
+    busy: previewing === PRONUNCIATION_PREVIEW,
+    blocked: hostBlocked ?? (modelInfo ? null : 'Waiting for the engine to load a model.'),
+  };
   // The speakers the loaded model can speak (its own and the saved voices that fit it); 'ryan' only until the engine reports.
   const names = useMemo(() => (modelInfo ? [...voices.map((v) => v.name), ...speakableSavedVoices(savedVoices, modelInfo).map((v) => v.name)] : ['ryan']), [modelInfo, voices, savedVoices]);
   return (
@@ -88,7 +98,7 @@ export function EditorPanel({ onSubmit }: { onSubmit(): void }) {
           {format === 'ssml' ? (diagnostics.length ? `${diagnostics.length} problem${diagnostics.length > 1 ? 's' : ''}` : numTurns !== null ? `${numTurns} turn${numTurns === 1 ? '' : 's'}` : '') : 'one turn'}
         </span>
       </div>
-      <SsmlEditor value={text} format={format} diagnostics={diagnostics} voiceNames={names} onChange={setText} onSubmit={onSubmit} />
+      <SsmlEditor value={text} format={format} diagnostics={diagnostics} voiceNames={names} onChange={setText} onSubmit={onSubmit} preview={preview} />
       {format === 'ssml' && <SsmlWarnings />}
     </section>
   );

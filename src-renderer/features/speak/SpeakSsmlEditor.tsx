@@ -2,7 +2,7 @@
  * Speak's SSML mode: the studio's SSML editor (tuning panel, lexicon editor, marks in the text) over
  * Speak's text, checked live by the generation parser (studio:ssml.validate, debounced, with the
  * reading options Generate sends), Mod-Enter to generate, and the lexicon's preview spoken with the
- * current voice (speak-actions.ts previewPronunciation).
+ * current voice (shared-state/pronunciation-preview.ts).
  */
 import { useEffect, useMemo, useState } from 'react';
 import { CHANNELS } from '../../../src-shared/ipc-contract';
@@ -10,7 +10,7 @@ import { call } from '../../ipc/client';
 import { useStudioStore } from '../../store/store';
 import { SsmlEditor, type EditorDiagnostic } from '../../components/SsmlEditor';
 import { speakableSavedVoices } from '../../components/voice-fit';
-import { PRONUNCIATION_PREVIEW, previewPronunciation } from './speak-actions';
+import { PRONUNCIATION_PREVIEW, previewPronunciation } from '../../shared-state/pronunciation-preview';
 
 export const SPEAK_CHECK_DELAY_MS = 300;
 
@@ -45,7 +45,7 @@ export function SpeakSsmlEditor(props: { blocker: string | null; running: boolea
   const previewing = useStudioStore((s) => s.previewingVoice);
   const diagnostics = useSpeakSsmlCheck(text, props.checkDelayMs ?? SPEAK_CHECK_DELAY_MS);
   const names = useMemo(() => [...voices.map((v) => v.name), ...speakableSavedVoices(savedVoices, modelInfo).map((v) => v.name)], [voices, savedVoices, modelInfo]);
-  const preview = { run: (ssml: string) => void previewPronunciation(ssml), busy: previewing === PRONUNCIATION_PREVIEW, blocked: props.blocker };
+  const preview = { run: (ssml: string) => void previewPronunciation(ssml, (m) => useStudioStore.getState().setSpeakError(m)), busy: previewing === PRONUNCIATION_PREVIEW, blocked: props.blocker };
   return (
     <div data-testid="speak-ssml-editor">
       <SsmlEditor value={text} format="ssml" diagnostics={diagnostics} voiceNames={names} onChange={setText} onSubmit={() => !props.running && props.blocker === null && diagnostics.length === 0 && props.onSubmit()} preview={preview} />

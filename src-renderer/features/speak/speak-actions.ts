@@ -2,8 +2,7 @@
  * Speak: one generation of the Speak screen's text with the voice settings (streamed as it is
  * made), filed in the Library under the voice the engine used and first in Speak's take history;
  * and speaker previews — a short
- * line in that speaker's voice, made once per model/speaker/language and replayed from memory; and the
- * lexicon editor's preview of one word with its pronunciation.
+ * line in that speaker's voice, made once per model/speaker/language and replayed from memory.
  */
 import { CHANNELS } from '../../../src-shared/ipc-contract';
 import { toStudioError } from '../../../src-shared/errors';
@@ -110,29 +109,6 @@ export async function previewVoice(voice: string): Promise<void> {
   } catch (err) {
     const e = toStudioError(err);
     useStudioStore.getState().setSpeakError(`preview of ${voice} failed: ${e.message} (${e.code})`);
-  } finally {
-    useStudioStore.getState().setPreviewingVoice(null);
-  }
-}
-
-/** What previewingVoice holds while the lexicon editor's preview is made (no speaker has this name). */
-export const PRONUNCIATION_PREVIEW = '\u0000pronunciation';
-
-/**
- * Plays one word with a pronunciation (the lexicon editor's <speak> document) in the current voice,
- * language and sampling, through the same request Generate sends; not streamed, not saved.
- */
-export async function previewPronunciation(ssml: string): Promise<void> {
-  const s = useStudioStore.getState();
-  if (s.previewingVoice !== null) return;
-  s.setPreviewingVoice(PRONUNCIATION_PREVIEW);
-  try {
-    const request = buildRequest(`preview-${newId()}`, s.voiceSettings.seed, { input: ssml, inputFormat: 'ssml' });
-    const result = await call(CHANNELS.synthesize, { ...request, stream: false });
-    playPcm(result.pcm, result.sampleRateHz);
-  } catch (err) {
-    const e = toStudioError(err);
-    useStudioStore.getState().setSpeakError(`pronunciation preview failed: ${e.message} (${e.code})`);
   } finally {
     useStudioStore.getState().setPreviewingVoice(null);
   }
