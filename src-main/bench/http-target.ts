@@ -7,6 +7,7 @@
  * Uses Node's global fetch (undici keeps connections alive by default). Loopback only unless allowRemote.
  */
 import { StudioError } from '../../src-shared/errors';
+import type { EnginePlanSummary } from '../../src-shared/synthesis';
 import type { BenchResponse, BenchSynthesisRequest, BenchTarget, BenchTargetDescription, BenchTargetStatus } from './target';
 import { checkTargetUrl } from './url-safety';
 import { wavDurationMs } from './wav-duration';
@@ -62,6 +63,16 @@ async function readBody(response: Response, sentMs: number): Promise<{ bytes: Ui
     offset += chunk.byteLength;
   }
   return { bytes, firstByteMs };
+}
+
+/** The engine plan of a /status answer, where it names one with every field of the right type (else null). */
+function planOf(value: unknown): EnginePlanSummary | null {
+  if (!value || typeof value !== 'object') return null;
+  const p = value as Record<string, unknown>;
+  const texts = ['provider', 'capture', 'concurrency', 'shapeBuckets'];
+  const counts = ['maxRunningSequences', 'maxPrefillSequences', 'talkerRows', 'talkerPrefillRows', 'codePredictorRows'];
+  if (!texts.every((k) => typeof p[k] === 'string') || !counts.every((k) => typeof p[k] === 'number')) return null;
+  return p as unknown as EnginePlanSummary;
 }
 
 function numberField(json: Record<string, unknown>, key: string): number | null {
@@ -141,6 +152,7 @@ export function createHttpTarget(url: string, overrides: Partial<HttpTargetOptio
         engineVersion: text(json?.version) ?? text(json?.engineVersion),
         provider: text(json?.provider),
         modelHash: text(model?.modelHash),
+        plan: planOf(json?.plan),
       };
     },
 

@@ -48,6 +48,7 @@ describe('createInprocTarget', () => {
   it('reports queue state and provider from the engine status', async () => {
     const target = createInprocTarget(fakeClient(() => {}));
     expect(await target.status?.()).toEqual({ queueDepth: 3, numWaiting: 2, numRunning: 1 });
-    expect(await target.describe?.()).toEqual({ engineVersion: '0.1.0+graphs.3', provider: 'cpu', modelHash: 'h1' });
+    // a status without a plan (an engine over fake stages) describes none
+    expect(await target.describe?.()).toEqual({ engineVersion: '0.1.0+graphs.3', provider: 'cpu', modelHash: 'h1', plan: null });
   });
 });

@@ -60,7 +60,7 @@ export function createInprocTarget(client: InprocEngineClient, name = 'inproc'):
 
     async describe() {
       const s = await client.status();
-      return { engineVersion: s.engineVersion || null, provider: s.provider, modelHash: s.model?.modelHash ?? null };
+      return { engineVersion: s.engineVersion || null, provider: s.provider, modelHash: s.model?.modelHash ?? null, plan: s.plan ?? null };
     },
 
     dispose() {},

@@ -6,7 +6,7 @@
  */
 import { DASH, fixed, pyBool, seconds, signedPct } from './report-format';
 import { closedMeasurements, passRows, summaryRows, variantOrder } from './run-tables';
-import type { BenchRunRecord } from './run-record';
+import type { BenchRunRecord, VariantInfo } from './run-record';
 
 export type ReportBlock =
   | { kind: 'heading'; level: 1 | 2; text: string }
@@ -14,13 +14,21 @@ export type ReportBlock =
   | { kind: 'table'; header: string[]; rows: string[][] }
   | { kind: 'list'; items: string[] };
 
+/** "plan: cuda, capture on, wide: 64 running (16 prefilled a step), buckets on: talker 64 rows (prefill 64), code predictor 64". */
+function planText(v: VariantInfo): string {
+  const p = v.plan;
+  if (!p) return 'plan not reported';
+  const buckets = p.shapeBuckets === 'on' ? `buckets on: talker ${p.talkerRows} rows (prefill ${p.talkerPrefillRows}), code predictor ${p.codePredictorRows}` : 'buckets off';
+  return `plan: ${p.provider}, capture ${p.capture}, ${p.concurrency}: ${p.maxRunningSequences} running (${p.maxPrefillSequences} prefilled a step), ${buckets}`;
+}
+
 function headerBlocks(record: BenchRunRecord): ReportBlock[] {
   const c = record.config as Record<string, unknown>;
   const gpu = record.machine.gpu;
   const gpuLine = gpu
     ? `GPU: ${gpu.name}, ${fixed(gpu.memoryTotalMiB, 0)} MiB; driver ${gpu.driverVersion}.`
     : `GPU: none reported; ${record.telemetry.gpuNote ?? 'no NVIDIA GPU telemetry'}.`;
-  const providers = record.variants.map((v) => `${v.name}: ${v.targetName}, provider ${v.provider ?? 'unknown'}, engine ${v.engineVersion ?? 'unknown'}${v.modelHash ? `, model ${v.modelHash.slice(0, 12)}` : ''}`).join('; ');
+  const providers = record.variants.map((v) => `${v.name}: ${v.targetName}, provider ${v.provider ?? 'unknown'}, engine ${v.engineVersion ?? 'unknown'}${v.modelHash ? `, model ${v.modelHash.slice(0, 12)}` : ''}, ${planText(v)}`).join('; ');
   const windowS = Number(c.windowMs) / 1000;
   const numPasses = Number(c.numPasses);
   return [

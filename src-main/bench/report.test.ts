@@ -1,5 +1,6 @@
 // Report rendering on a real two-variant, two-pass run against fake servers with fake GPU telemetry:
-// the Markdown tables carry the record's numbers and the HTML page is self-contained.
+// the Markdown tables carry the record's numbers, the header names each variant's engine plan (where its
+// /status gives one), and the HTML page is self-contained.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpTarget } from './http-target';
 import { renderHtml } from './report-html';
@@ -9,6 +10,9 @@ import { runBenchmark } from './run-benchmark';
 import type { BenchRunRecord } from './run-record';
 import { startFakeTtsServer, type FakeTtsServer } from './testing/fake-tts-server';
 import { writeFakeNvidiaSmi } from './testing/fake-nvidia-smi';
+
+/** The plan a wide CUDA engine's /status names (engine-plan.ts summarisePlan). */
+const WIDE_CUDA = { provider: 'cuda', capture: 'on', concurrency: 'wide', maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: 'on', talkerRows: 64, talkerPrefillRows: 64, codePredictorRows: 64 } as const;
 
 describe('reports of a two-variant run', () => {
   let before: FakeTtsServer;
@@ -20,7 +24,7 @@ describe('reports of a two-variant run', () => {
 
   beforeAll(async () => {
     before = await startFakeTtsServer({ serviceMs: 50, batchSize: 1 });
-    after = await startFakeTtsServer({ serviceMs: 50, batchSize: 2 });
+    after = await startFakeTtsServer({ serviceMs: 50, batchSize: 2, plan: WIDE_CUDA });
     smi = writeFakeNvidiaSmi();
     record = await runBenchmark({
       nvidiaSmiPath: smi.command,
@@ -46,6 +50,14 @@ describe('reports of a two-variant run', () => {
   it('runs pass 2 in reverse variant and workload order', () => {
     const order = record.measurements.map((m) => `${m.pass} ${m.variant} ${m.workload}`);
     expect(order).toEqual(['1 before plain', '1 before processed', '1 after plain', '1 after processed', '2 after processed', '2 after plain', '2 before processed', '2 before plain']);
+  });
+
+  it("names each variant's engine plan in the record and the report header, and says where a target reported none", () => {
+    expect(record.variants.find((v) => v.name === 'after')?.plan).toEqual(WIDE_CUDA);
+    expect(record.variants.find((v) => v.name === 'before')?.plan).toBeNull();
+    expect(markdown).toContain('plan: cuda, capture on, wide: 64 running (16 prefilled a step), buckets on: talker 64 rows (prefill 64), code predictor 64');
+    expect(markdown).toMatch(/before: [^;]*plan not reported/);
+    expect(html).toContain('plan: cuda, capture on, wide: 64 running');
   });
 
   it('puts the summary figures into the Markdown summary table', () => {

@@ -3,6 +3,7 @@
  * (requests, status, GPU), so reports can be re-rendered and runs compared later.
  * Types only, plus the schema version and harness version. Times are ms since the run started.
  */
+import type { EnginePlanSummary } from '../../src-shared/synthesis';
 import type { MachineInfo } from '../telemetry/machine-info';
 import type { GpuSample } from '../telemetry/nvidia-smi-parser';
 import type { LatencySummary } from '../telemetry/percentile';
@@ -168,6 +169,8 @@ export interface VariantInfo {
   provider: string | null;
   modelHash: string | null;
   statusAvailable: boolean;
+  /** The engine plan the target's status named at the start (absent in records written before it was kept). */
+  plan?: EnginePlanSummary | null;
 }
 
 export interface BenchRunRecord {

@@ -3,8 +3,7 @@
  * response bytes with timings. Targets: http (http-target.ts) and inproc (inproc-target.ts).
  * The harness never looks inside a target; it compares bytes, counts statuses and samples status().
  */
-
-import type { SsmlRequestOptions } from '../../src-shared/synthesis';
+import type { EnginePlanSummary, SsmlRequestOptions } from '../../src-shared/synthesis';
 
 export interface BenchSynthesisRequest {
   text?: string;
@@ -42,6 +41,8 @@ export interface BenchTargetDescription {
   engineVersion: string | null;
   provider: string | null;
   modelHash: string | null;
+  /** The engine plan its status names (provider, capture, batch limits, buckets); null where it names none. */
+  plan?: EnginePlanSummary | null;
 }
 
 export interface BenchTarget {

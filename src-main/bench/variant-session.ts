@@ -163,7 +163,7 @@ export async function runVariantSession(ctx: RunContext, pass: number, variant: 
       const statusAvailable = (await target.status?.().catch(() => null)) != null;
       ctx.out.variants.push({
         name: variant.name, description: variant.description ?? null, targetName: target.name,
-        engineVersion: description?.engineVersion ?? null, provider: description?.provider ?? null, modelHash: description?.modelHash ?? null, statusAvailable,
+        engineVersion: description?.engineVersion ?? null, provider: description?.provider ?? null, modelHash: description?.modelHash ?? null, statusAvailable, plan: description?.plan ?? null,
       });
     }
     const goldens = new Map<string, Uint8Array>();

@@ -55,8 +55,18 @@ describe('protocol bench runner', () => {
     expect(samples.length).toBeGreaterThan(2);
     const withGpu = samples.filter((s) => s.gpuUtilPct !== null);
     expect(withGpu.length).toBeGreaterThan(0);
-    expect(withGpu[withGpu.length - 1]).toMatchObject({ gpuUtilPct: 37, vramMiB: 1234 });
+    expect(withGpu[withGpu.length - 1]).toMatchObject({ gpuUtilPct: 37, vramMiB: 1234, gpuNote: null });
     expect(samples.some((s) => s.reqPerS > 0)).toBe(true);
+  }, 60_000);
+  it('says why the GPU figures are null where no nvidia-smi runs, in every live sample', async () => {
+    process.env.PATH = fs.mkdtempSync(path.join(os.tmpdir(), 'no-smi-'));
+    const samples: Omit<BenchSample, 'runId'>[] = [];
+    await createProtocolBenchRunner(fakeHost as never).run(
+      { variants: [{ name: 'a', target: 'inproc' }], workloads: ['plain'], clientCounts: [1], windowMs: 1000, numPasses: 1 },
+      { runId: '20261205-010203-abcdef13', onSample: (s) => samples.push(s), signal: new AbortController().signal },
+    );
+    expect(samples.length).toBeGreaterThan(2);
+    for (const s of samples) expect(s).toMatchObject({ gpuUtilPct: null, vramMiB: null, gpuNote: 'no NVIDIA GPU telemetry (nvidia-smi not found)' });
   }, 60_000);
 });
 

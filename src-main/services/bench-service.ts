@@ -225,6 +225,7 @@ export function createProtocolBenchRunner(host: BenchHostPort, savedVoicesFor: (
               numOutstanding: seen.inFlight,
               gpuUtilPct: lastGpu?.utilizationGpuPct ?? null,
               vramMiB: lastGpu?.memoryUsedMiB ?? null,
+              gpuNote: gpu.unavailableReason(),
             });
           });
       }, BENCH_SAMPLE_INTERVAL_MS);

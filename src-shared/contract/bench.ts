@@ -62,6 +62,8 @@ export interface BenchSample {
   numOutstanding: number;
   gpuUtilPct: number | null;
   vramMiB: number | null;
+  /** Why the GPU figures are null (no nvidia-smi, no working driver); null or absent while a GPU sampler reports. */
+  gpuNote?: string | null;
 }
 
 /** One summary row: its req/s and completions come from the valid passes (all passes where none is valid). */

@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { EnginePlanSummary } from '../../../src-shared/synthesis';
 
 export interface FakeTtsServerOptions {
   serviceMs: number;
@@ -22,6 +23,8 @@ export interface FakeTtsServerOptions {
   maxQueued?: number;
   /** Stream: send the WAV header immediately, the rest when the batch finishes. */
   streamHeaderFirst?: boolean;
+  /** The engine plan /status names (absent: none, as an older server). */
+  plan?: EnginePlanSummary;
 }
 
 export interface FakeTtsServer {
@@ -126,7 +129,7 @@ export async function startFakeTtsServer(options: FakeTtsServerOptions): Promise
 
   const server = http.createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/status') {
-      const body = JSON.stringify({ state: 'ready', provider: 'fake', queueDepth: waiting.length + running.length, numWaiting: waiting.length, numRunning: running.length });
+      const body = JSON.stringify({ state: 'ready', provider: 'fake', queueDepth: waiting.length + running.length, numWaiting: waiting.length, numRunning: running.length, ...(options.plan ? { plan: options.plan } : {}) });
       res.writeHead(200, { 'content-type': 'application/json' }).end(body);
       return;
     }

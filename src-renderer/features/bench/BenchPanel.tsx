@@ -1,7 +1,7 @@
 /**
  * The benchmark dashboard: configure a run (target, variants, workloads, client counts, window,
  * passes), start and stop, live charts (req/s and audio-s/s, latency p50/p95, queue depth and
- * outstanding, GPU %, VRAM MiB), the protocol's tables, exports, and two past runs side by side.
+ * outstanding, GPU %, VRAM MiB or "no GPU sampler": GpuCharts.tsx), the protocol's tables, exports, and two past runs side by side.
  */
 import { useEffect, useMemo } from 'react';
 import { useStudioStore } from '../../store/store';
@@ -12,6 +12,7 @@ import { exportBench, loadBenchRuns, loadBenchVoices, startBench, stopBench } fr
 import { BenchCompare, BenchTables } from './BenchTables';
 import { CompareCharts } from './CompareCharts';
 import { EngineList } from './EngineList';
+import { GpuCharts } from './GpuCharts';
 import { windowVsLatencyHint } from './window-check';
 import { benchRunName } from './run-name';
 import { PHASE_COLORS, phaseBands, type BenchPhase } from './phase-bands';
@@ -190,12 +191,10 @@ export function BenchPanel() {
             <LiveChart testId="chart-audio" title="Audio produced" unit="audio s/s" syncId={SYNC_ID} bands={bands} data={data} xKey="t" series={[{ key: 'audioSecondsPerS', label: 'audio s/s', color: '#2e7d32' }]} />
             <LiveChart testId="chart-latency" title="Latency" unit="s" syncId={SYNC_ID} bands={bands} data={data} xKey="t" series={[{ key: 'p50', label: 'p50', color: '#6a1b9a' }, { key: 'p95', label: 'p95', color: '#c62828' }]} />
             <LiveChart testId="chart-queue" title="Queue" unit="requests" syncId={SYNC_ID} bands={bands} data={data} xKey="t" series={[{ key: 'queueDepth', label: 'queue depth', color: '#ef6c00' }, { key: 'outstanding', label: 'outstanding', color: '#00838f' }]} />
-            <LiveChart testId="chart-gpu" title="GPU" unit="%" syncId={SYNC_ID} bands={bands} data={data} xKey="t" series={[{ key: 'gpu', label: 'GPU', color: '#37474f' }]} />
-            <LiveChart testId="chart-vram" title="VRAM" unit="MiB" syncId={SYNC_ID} bands={bands} data={data} xKey="t" series={[{ key: 'vram', label: 'VRAM', color: '#8d6e63' }]} />
+            <GpuCharts samples={samples} data={data} bands={bands} syncId={SYNC_ID} />
           </div>
         </>
       )}
-      {last && last.gpuUtilPct === null && <p className="hint">No NVIDIA GPU telemetry on this machine; GPU charts stay empty.</p>}
       {current && current.status !== 'running' && (
         <>
           <BenchTables run={current} />
