@@ -100,4 +100,18 @@ describe('SavedVoicesPanel', () => {
     await commitVoiceDelete(); // nothing pending: no second call
     expect(bridge.requestsTo('studio:voices.delete')).toHaveLength(1);
   });
+
+  it('says why when the library refuses a delete, and lists the saved voices again (the voice is still there)', async () => {
+    const bridge = installScriptedBridge({
+      'studio:voices.list': [ANNA],
+      'studio:voices.delete': () => {
+        throw new StudioError('internal', 'library is read-only');
+      },
+    });
+    useStudioStore.setState({ savedVoices: [ANNA] });
+    await deleteVoiceWithUndo(ANNA.id, 10);
+    await waitFor(() => expect(bridge.requestsTo('studio:voices.list')).toHaveLength(1));
+    expect(useStudioStore.getState().voiceLibraryError).toContain('library is read-only');
+    expect(useStudioStore.getState().savedVoices.map((v) => v.id)).toEqual([ANNA.id]);
+  });
 });

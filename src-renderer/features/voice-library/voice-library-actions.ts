@@ -9,6 +9,7 @@ import { toStudioError } from '../../../src-shared/errors';
 import type { SavedVoice } from '../../../src-shared/contract/voices';
 import { call } from '../../ipc/client';
 import { useStudioStore } from '../../store/store';
+import { loadSavedVoices } from '../../shared-state/voice-actions';
 import { VOICE_UNDO_MS } from './voice-library.slice';
 
 let pendingTimer: ReturnType<typeof setTimeout> | null = null;
