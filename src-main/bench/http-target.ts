@@ -7,7 +7,7 @@
  * Uses Node's global fetch (undici keeps connections alive by default). Loopback only unless allowRemote.
  */
 import { StudioError } from '../../src-shared/errors';
-import type { EnginePlanSummary } from '../../src-shared/synthesis';
+import type { EnginePlanSummary, EngineSteps } from '../../src-shared/synthesis';
 import type { BenchResponse, BenchSynthesisRequest, BenchTarget, BenchTargetDescription, BenchTargetStatus } from './target';
 import { checkTargetUrl } from './url-safety';
 import { wavDurationMs } from './wav-duration';
@@ -73,6 +73,13 @@ function planOf(value: unknown): EnginePlanSummary | null {
   const counts = ['maxRunningSequences', 'maxPrefillSequences', 'talkerRows', 'talkerPrefillRows', 'codePredictorRows'];
   if (!texts.every((k) => typeof p[k] === 'string') || !counts.every((k) => typeof p[k] === 'number')) return null;
   return p as unknown as EnginePlanSummary;
+}
+
+/** The engine's step totals of a /status answer (null where absent or malformed). */
+function stepsOf(value: unknown): EngineSteps | null {
+  if (!value || typeof value !== 'object') return null;
+  const s = value as Record<string, unknown>;
+  return ['numSteps', 'totalStepMs', 'totalHostMs'].every((k) => typeof s[k] === 'number' && Number.isFinite(s[k])) ? (s as unknown as EngineSteps) : null;
 }
 
 function numberField(json: Record<string, unknown>, key: string): number | null {
@@ -141,7 +148,8 @@ export function createHttpTarget(url: string, overrides: Partial<HttpTargetOptio
       const numWaiting = numberField(json, 'numWaiting');
       const numRunning = numberField(json, 'numRunning');
       if (queueDepth === null || numWaiting === null || numRunning === null) return null;
-      return { queueDepth, numWaiting, numRunning };
+      const steps = stepsOf(json.steps);
+      return { queueDepth, numWaiting, numRunning, ...(steps ? { steps } : {}) };
     },
 
     async describe(): Promise<BenchTargetDescription> {

@@ -55,7 +55,7 @@ export function createInprocTarget(client: InprocEngineClient, name = 'inproc'):
 
     async status() {
       const s = await client.status();
-      return { queueDepth: s.queueDepth, numWaiting: s.numWaiting, numRunning: s.numRunning };
+      return { queueDepth: s.queueDepth, numWaiting: s.numWaiting, numRunning: s.numRunning, ...(s.steps ? { steps: s.steps } : {}) };
     },
 
     async describe() {

@@ -2,8 +2,8 @@
 // throughput and latency, occupancy and time-weighted queue means, GPU over the whole span.
 import { describe, expect, it } from 'vitest';
 import { phaseOfCompletion } from './closed-loop';
-import { summariseClosedMeasurement } from './measurement-summary';
-import type { RequestSample } from './run-record';
+import { hostMsPerStepOver, summariseClosedMeasurement } from './measurement-summary';
+import type { RequestSample, StatusSample } from './run-record';
 
 function sample(requestIndex: number, clientIndex: number, sendMs: number, endMs: number, windowStartMs: number, windowEndMs: number): RequestSample {
   return {
@@ -87,5 +87,20 @@ describe('summariseClosedMeasurement', () => {
     expect(open.valid).toBe(false);
     expect(open.reqPerS).toBe(0);
     expect(open.invalidReasons).toContain('fill did not complete within fillTimeoutMs 10');
+  });
+});
+
+describe('hostMsPerStepOver', () => {
+  const at = (tMs: number, numSteps: number, totalHostMs: number): StatusSample => ({ measurementId: 'm', tMs, queueDepth: 0, numWaiting: 0, numRunning: 0, steps: { numSteps, totalStepMs: numSteps * 40, totalHostMs } });
+  it('differences the step totals of the first and last samples inside the window', () => {
+    // inside 100..300: 10 steps and 25 host ms at 100, 30 steps and 85 host ms at 300 → 60 / 20 = 3 ms a step; 0 and 500 are outside
+    const status = [at(0, 0, 0), at(100, 10, 25), at(200, 20, 50), at(300, 30, 85), at(500, 50, 200)];
+    expect(hostMsPerStepOver(status, 100, 300)).toBe(3);
+  });
+
+  it('is null without step totals, with fewer than two samples inside, or when no step ran', () => {
+    expect(hostMsPerStepOver([{ measurementId: 'm', tMs: 10, queueDepth: 0, numWaiting: 0, numRunning: 0 }, { measurementId: 'm', tMs: 20, queueDepth: 0, numWaiting: 0, numRunning: 0 }], 0, 100)).toBeNull();
+    expect(hostMsPerStepOver([at(10, 5, 5)], 0, 100)).toBeNull();
+    expect(hostMsPerStepOver([at(10, 5, 5), at(20, 5, 5)], 0, 100)).toBeNull();
   });
 });

@@ -56,6 +56,18 @@ export function gpuOver(gpu: readonly GpuSample[], startMs: number, endMs: numbe
   };
 }
 
+/**
+ * Host ms per engine step between startMs and endMs: the difference of the status's running step totals
+ * between the first and the last sample inside that carry them; null where none does or no step ran.
+ */
+export function hostMsPerStepOver(status: readonly StatusSample[], startMs: number, endMs: number): number | null {
+  const inside = status.filter((s) => s.steps && s.tMs >= startMs && s.tMs <= endMs);
+  if (inside.length < 2) return null;
+  const [first, last] = [inside[0].steps!, inside[inside.length - 1].steps!];
+  const numSteps = last.numSteps - first.numSteps;
+  return numSteps > 0 ? (last.totalHostMs - first.totalHostMs) / numSteps : null;
+}
+
 export interface ClosedSummaryInput {
   id: string;
   kind: ClosedMeasurement['kind'];
@@ -122,6 +134,7 @@ export function summariseClosedMeasurement(input: ClosedSummaryInput): ClosedMea
     meanWaiting: statusMean((s) => s.numWaiting),
     meanRunning: statusMean((s) => s.numRunning),
     numStatusSamples: status.length,
+    hostMsPerStep: opened ? hostMsPerStepOver(status, windowStartMs, windowEndMs) : null,
     ...gpuOver(input.gpu, input.fillStartMs, input.drainEndMs),
     counts,
     valid: invalidReasons.length === 0,

@@ -93,18 +93,18 @@ function passBlocks(record: BenchRunRecord): ReportBlock[] {
   if (measurements.length === 0) return [];
   const rows = passRows(record);
   const header = ['Pass', 'Variant', 'Workload', 'Clients', 'Req/s', 'Mean outstanding', 'Mean waiting', 'Median latency s', 'p95 latency s', 'Mean GPU use %', 'Peak VRAM MiB', 'Valid',
-    'Audio s/s', 'Median RTF', 'p99 latency s', 'First audio median s', 'Errors', 'Rejected', 'Timeouts'];
+    'Audio s/s', 'Median RTF', 'p99 latency s', 'First audio median s', 'Errors', 'Rejected', 'Timeouts', 'Host ms/step'];
   const table = rows.map((r, i) => {
     const m = measurements[i];
     return [String(r.pass), r.variant, r.workload, String(r.numClients), fixed(r.reqPerS, 4), fixed(r.meanOutstanding, 3), fixed(r.meanWaiting, 3), fixed(r.latencyMedianS, 3), fixed(r.latencyP95S, 3),
       fixed(r.gpuUtilMeanPct, 1), fixed(r.vramPeakMiB, 0), pyBool(r.valid),
-      fixed(m.audioSecondsPerS, 3), fixed(m.rtfMedian, 3), seconds(m.latency?.p99Ms), seconds(m.firstAudio?.medianMs), String(m.counts.numErrors), String(m.counts.numRejected), String(m.counts.numTimeouts)];
+      fixed(m.audioSecondsPerS, 3), fixed(m.rtfMedian, 3), seconds(m.latency?.p99Ms), seconds(m.firstAudio?.medianMs), String(m.counts.numErrors), String(m.counts.numRejected), String(m.counts.numTimeouts), fixed(m.hostMsPerStep, 1)];
   });
   const invalid = measurements.filter((m) => !m.valid).map((m) => `${m.id}: ${m.invalidReasons.join('; ')}`);
   return [
     { kind: 'heading', level: 2, text: 'Passes' },
     { kind: 'table', header, rows: table },
-    { kind: 'paragraph', text: 'GPU use and peak VRAM include other processes on the GPU (a desktop, other services). GPU telemetry covers fill and drain as well as the steady window. Mean waiting is time-weighted from the target status; "—" means the target reports no status.' },
+    { kind: 'paragraph', text: 'GPU use and peak VRAM include other processes on the GPU (a desktop, other services). GPU telemetry covers fill and drain as well as the steady window. Mean waiting is time-weighted from the target status; "—" means the target reports no status. Host ms/step: the engine\'s steps in the steady window, the time each spent outside the model stages\' runs (scheduling, sampling, copies), from its status.' },
     ...(invalid.length ? [{ kind: 'heading', level: 2, text: 'Invalid measurements' } as ReportBlock, { kind: 'list', items: invalid } as ReportBlock] : []),
   ];
 }

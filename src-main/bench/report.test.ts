@@ -24,7 +24,7 @@ describe('reports of a two-variant run', () => {
 
   beforeAll(async () => {
     before = await startFakeTtsServer({ serviceMs: 50, batchSize: 1 });
-    after = await startFakeTtsServer({ serviceMs: 50, batchSize: 2, plan: WIDE_CUDA });
+    after = await startFakeTtsServer({ serviceMs: 50, batchSize: 2, plan: WIDE_CUDA, hostMsPerStep: 3 });
     smi = writeFakeNvidiaSmi();
     record = await runBenchmark({
       nvidiaSmiPath: smi.command,
@@ -58,6 +58,15 @@ describe('reports of a two-variant run', () => {
     expect(markdown).toContain('plan: cuda, capture on, wide: 64 running (16 prefilled a step), buckets on: talker 64 rows (prefill 64), code predictor 64');
     expect(markdown).toMatch(/before: [^;]*plan not reported/);
     expect(html).toContain('plan: cuda, capture on, wide: 64 running');
+  });
+
+  it("gives each measurement's host ms per engine step from the status's step totals, and a dash where the target reports none", () => {
+    // the fake 'after' engine counts 3 host ms in every step (one step per batch it serves)
+    const after = record.measurements.filter((m) => m.variant === 'after');
+    for (const m of after) expect(m.hostMsPerStep).toBe(3);
+    for (const m of record.measurements.filter((x) => x.variant === 'before')) expect(m.hostMsPerStep).toBeNull();
+    expect(markdown).toMatch(/\| Timeouts \| Host ms\/step \|/);
+    expect(markdown).toMatch(/\| 1 \| after \| plain \|[^\n]*\| 3\.0 \|\n/);
   });
 
   it('puts the summary figures into the Markdown summary table', () => {

@@ -3,7 +3,7 @@
  * (requests, status, GPU), so reports can be re-rendered and runs compared later.
  * Types only, plus the schema version and harness version. Times are ms since the run started.
  */
-import type { EnginePlanSummary } from '../../src-shared/synthesis';
+import type { EnginePlanSummary, EngineSteps } from '../../src-shared/synthesis';
 import type { MachineInfo } from '../telemetry/machine-info';
 import type { GpuSample } from '../telemetry/nvidia-smi-parser';
 import type { LatencySummary } from '../telemetry/percentile';
@@ -50,6 +50,8 @@ export interface StatusSample {
   queueDepth: number;
   numWaiting: number;
   numRunning: number;
+  /** The engine's step totals at that time, where its status gives them. */
+  steps?: EngineSteps;
 }
 
 export interface GoldenRecord {
@@ -105,6 +107,8 @@ export interface ClosedMeasurement {
   meanWaiting: number | null;
   meanRunning: number | null;
   numStatusSamples: number;
+  /** Host ms per engine step over the steady window, from the status's step totals (null: none reported, or no step); absent in older records. */
+  hostMsPerStep?: number | null;
   /** Over fill + window + drain, as the reference does. */
   meanGpuUtilPct: number | null;
   peakVramMiB: number | null;

@@ -3,7 +3,7 @@
  * response bytes with timings. Targets: http (http-target.ts) and inproc (inproc-target.ts).
  * The harness never looks inside a target; it compares bytes, counts statuses and samples status().
  */
-import type { EnginePlanSummary, SsmlRequestOptions } from '../../src-shared/synthesis';
+import type { EnginePlanSummary, EngineSteps, SsmlRequestOptions } from '../../src-shared/synthesis';
 
 export interface BenchSynthesisRequest {
   text?: string;
@@ -35,6 +35,8 @@ export interface BenchTargetStatus {
   queueDepth: number;
   numWaiting: number;
   numRunning: number;
+  /** The engine's step totals (steps, their ms, the host's ms of them), where its status gives them. */
+  steps?: EngineSteps;
 }
 
 export interface BenchTargetDescription {

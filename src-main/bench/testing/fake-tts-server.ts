@@ -25,6 +25,8 @@ export interface FakeTtsServerOptions {
   streamHeaderFirst?: boolean;
   /** The engine plan /status names (absent: none, as an older server). */
   plan?: EnginePlanSummary;
+  /** With this, /status counts one engine step per batch (serviceMs each, this many of them host ms). */
+  hostMsPerStep?: number;
 }
 
 export interface FakeTtsServer {
@@ -74,6 +76,7 @@ export async function startFakeTtsServer(options: FakeTtsServerOptions): Promise
   const waiting: Pending[] = [];
   let running: Pending[] = [];
   let lastFinishMs = 0;
+  const steps = { numSteps: 0, totalStepMs: 0, totalHostMs: 0 };
   let numServed = 0;
   const bodies: Record<string, unknown>[] = [];
   const audioDurationMs = options.audioDurationMs ?? 1000;
@@ -113,6 +116,7 @@ export async function startFakeTtsServer(options: FakeTtsServerOptions): Promise
     // arrived, whichever is later, so a late timer in this process does not slow the fake down
     const startMs = Math.max(lastFinishMs, ...running.map((p) => p.arrivedMs));
     lastFinishMs = startMs + options.serviceMs;
+    if (options.hostMsPerStep !== undefined) [steps.numSteps, steps.totalStepMs, steps.totalHostMs] = [steps.numSteps + 1, steps.totalStepMs + options.serviceMs, steps.totalHostMs + options.hostMsPerStep];
     if (options.streamHeaderFirst) {
       for (const p of running) {
         p.res.writeHead(200, { 'content-type': 'audio/wav' });
@@ -129,7 +133,7 @@ export async function startFakeTtsServer(options: FakeTtsServerOptions): Promise
 
   const server = http.createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/status') {
-      const body = JSON.stringify({ state: 'ready', provider: 'fake', queueDepth: waiting.length + running.length, numWaiting: waiting.length, numRunning: running.length, ...(options.plan ? { plan: options.plan } : {}) });
+      const body = JSON.stringify({ state: 'ready', provider: 'fake', queueDepth: waiting.length + running.length, numWaiting: waiting.length, numRunning: running.length, ...(options.plan ? { plan: options.plan } : {}), ...(options.hostMsPerStep !== undefined ? { steps } : {}) });
       res.writeHead(200, { 'content-type': 'application/json' }).end(body);
       return;
     }
