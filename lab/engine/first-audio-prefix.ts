@@ -1,9 +1,9 @@
 /**
  * Lab: first audio of a repeated voice with the prompt-prefix KV cache on and off (issue 47, item 5),
- * on a tiny model on the CPU by default. Per config: one request alone per trial (a new text each
- * time, the same voice; the first trial of the cache-on engine is its miss, the rest hits), then
- * --clients requests of that voice submitted together. Reports first-audio ms (median and mean),
- * talker prefill ms per request, and the cache counters. Records numbers, never fails on them.
+ * on a tiny model on the CPU by default. Two engines (cache on, cache off), each warmed by one request
+ * (the cache-on engine's one miss); then, alternating between them, one request alone per trial (a new
+ * text, the same voice), then rounds of --clients requests of that voice submitted together. Reports
+ * first-audio ms and talker prefill ms per request (median, mean, min) and the cache counters.
  * Run: npx tsx lab/engine/first-audio-prefix.ts [--variant tiny|tiny-1.7b] [--trials 20] [--clients 8] [--instruct 'Speak calmly.']
  */
 import { parseArgs } from 'node:util';
@@ -66,40 +66,56 @@ function timePrefill(engine: Engine): { ms: number } {
 
 const summary = (xs: number[]) => ({ median: round(percentile(xs, 0.5)), mean: round(xs.reduce((a, b) => a + b, 0) / xs.length), min: round(Math.min(...xs)) });
 
-async function profile(modelDir: string, name: string, config: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const engine = await createEngine({ modelDir, config: { provider: args.provider, codePredictor: 'step', ...config }, log: () => {} });
-  try {
-    await run(engine, [speak('warm', 999)]); // opens every session once; its prefix is the miss below only when the cache is off
-    const prefill = timePrefill(engine);
-    const firstAudioMs: number[] = [];
-    const prefillMs: number[] = [];
-    for (let i = 0; i < numTrials; i++) {
-      prefill.ms = 0;
-      const [result] = await run(engine, [speak(`alone${i}`, i)]);
-      firstAudioMs.push(result.timings.latencyFirstAudioMs);
-      prefillMs.push(prefill.ms);
-    }
-    const statsAlone = engine.status().prefixCache;
-    const together = await run(engine, Array.from({ length: numClients }, (_, i) => speak(`c${i}`, 1000 + i)));
-    return {
-      name,
-      config,
-      alone: { numTrials, firstAudioMs: summary(firstAudioMs), prefillMs: summary(prefillMs), prefixCache: statsAlone },
-      [`clients${numClients}`]: { firstAudioMs: summary(together.map((r) => r.timings.latencyFirstAudioMs)), prefixCache: engine.status().prefixCache },
-    };
-  } finally {
-    await engine.dispose();
-  }
+interface Measured {
+  name: string;
+  engine: Engine;
+  prefill: { ms: number };
+  firstAudioMs: number[];
+  prefillMs: number[];
+  clientsFirstAudioMs: number[];
 }
 
 async function main(): Promise<void> {
   const { builtDir } = args.variant === 'tiny' ? await ensureTinyModel() : await ensureTinyVariant({ size: args.variant as 'tiny-1.7b', modelType: 'custom_voice' });
   const configs: [string, Record<string, unknown>][] = [
     ['cache on (hits after the warm request)', {}],
-    ['cache off (maxBytes 0)', { prefixCache: { maxBytes: 0 } }],
+    ['cache off (maxBytes 0: every request a miss)', { prefixCache: { maxBytes: 0 } }],
   ];
-  // alternate the order so neither config always runs on a colder process
-  for (const [name, config] of [...configs, ...configs.slice().reverse()]) console.log(JSON.stringify({ variant: args.variant, ...(await profile(builtDir, name, config)) }));
+  const runs: Measured[] = [];
+  for (const [name, config] of configs) {
+    const engine = await createEngine({ modelDir: builtDir, config: { provider: args.provider, codePredictor: 'step', ...config }, log: () => {} });
+    await run(engine, [speak('warm', 999)]); // opens every session once; with the cache on, the one miss
+    runs.push({ name, engine, prefill: timePrefill(engine), firstAudioMs: [], prefillMs: [], clientsFirstAudioMs: [] });
+  }
+  try {
+    // trials alternate between the configs, so load from other work on the machine falls on both alike
+    for (let i = 0; i < numTrials; i++) {
+      for (const m of i % 2 === 0 ? runs : [...runs].reverse()) {
+        m.prefill.ms = 0;
+        const [result] = await run(m.engine, [speak(`alone${i}`, i)]);
+        m.firstAudioMs.push(result.timings.latencyFirstAudioMs);
+        m.prefillMs.push(m.prefill.ms);
+      }
+    }
+    const numRounds = Math.max(1, Math.round(numTrials / 4));
+    for (let i = 0; i < numRounds; i++) {
+      for (const m of i % 2 === 0 ? runs : [...runs].reverse()) {
+        const together = await run(m.engine, Array.from({ length: numClients }, (_, c) => speak(`r${i}c${c}`, 1000 + c)));
+        m.clientsFirstAudioMs.push(...together.map((r) => r.timings.latencyFirstAudioMs));
+      }
+    }
+    for (const m of runs) {
+      console.log(JSON.stringify({
+        variant: args.variant,
+        name: m.name,
+        alone: { numTrials, firstAudioMs: summary(m.firstAudioMs), prefillMs: summary(m.prefillMs) },
+        [`clients${numClients}`]: { numRounds, firstAudioMs: summary(m.clientsFirstAudioMs) },
+        prefixCache: m.engine.status().prefixCache,
+      }));
+    }
+  } finally {
+    for (const m of runs) await m.engine.dispose();
+  }
 }
 
 void main();
