@@ -57,6 +57,8 @@ describe('protocol bench runner', () => {
     expect(withGpu.length).toBeGreaterThan(0);
     expect(withGpu[withGpu.length - 1]).toMatchObject({ gpuUtilPct: 37, vramMiB: 1234, gpuNote: null });
     expect(samples.some((s) => s.reqPerS > 0)).toBe(true);
+    // first audio of the recent completions: the fake host answers in ~40 ms with a first audio of 10 ms
+    expect(samples.some((s) => s.firstAudioP50Ms === 10 && s.firstAudioP95Ms === 10)).toBe(true);
   }, 60_000);
   it('says why the GPU figures are null where no nvidia-smi runs, in every live sample', async () => {
     process.env.PATH = fs.mkdtempSync(path.join(os.tmpdir(), 'no-smi-'));

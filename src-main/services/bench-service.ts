@@ -151,7 +151,7 @@ export const BENCH_SAMPLE_INTERVAL_MS = 250;
 export const BENCH_RATE_WINDOW_MS = 5_000;
 
 /** Wraps a target so the dashboard sees every completion live (the record has them only at the end). */
-function observeTarget(target: BenchTarget, seen: { inFlight: number; done: { atMs: number; latencyMs: number; audioMs: number }[] }): BenchTarget {
+function observeTarget(target: BenchTarget, seen: { inFlight: number; done: { atMs: number; latencyMs: number; audioMs: number; firstAudioMs: number | null }[] }): BenchTarget {
   return {
     ...target,
     name: target.name,
@@ -160,7 +160,7 @@ function observeTarget(target: BenchTarget, seen: { inFlight: number; done: { at
       seen.inFlight++;
       try {
         const res = await target.synthesize(req, signal);
-        if (res.status === 200) seen.done.push({ atMs: performance.now(), latencyMs: performance.now() - sentMs, audioMs: res.audioDurationMs ?? 0 });
+        if (res.status === 200) seen.done.push({ atMs: performance.now(), latencyMs: performance.now() - sentMs, audioMs: res.audioDurationMs ?? 0, firstAudioMs: res.firstByteMs });
         return res;
       } finally {
         seen.inFlight--;
@@ -191,7 +191,7 @@ export function createProtocolBenchRunner(host: BenchHostPort, savedVoicesFor: (
   };
   return {
     run: async (input, hooks) => {
-      const seen = { inFlight: 0, done: [] as { atMs: number; latencyMs: number; audioMs: number }[] };
+      const seen = { inFlight: 0, done: [] as { atMs: number; latencyMs: number; audioMs: number; firstAudioMs: number | null }[] };
       const variants: BenchVariant[] = input.variants.map((v) => ({
         name: v.name,
         description: v.target === 'http' ? `studio API at ${v.url}` : 'this studio engine host',
@@ -207,6 +207,7 @@ export function createProtocolBenchRunner(host: BenchHostPort, savedVoicesFor: (
         const recent = seen.done.filter((d) => d.atMs >= nowMs - BENCH_RATE_WINDOW_MS);
         const spanS = Math.min(BENCH_RATE_WINDOW_MS, nowMs - originMs) / 1000;
         const latencies = recent.map((d) => d.latencyMs);
+        const firstAudios = recent.flatMap((d) => (d.firstAudioMs === null ? [] : [d.firstAudioMs]));
         void host
           .call('status', {})
           .catch(() => null)
@@ -221,6 +222,8 @@ export function createProtocolBenchRunner(host: BenchHostPort, savedVoicesFor: (
               audioSecondsPerS: spanS > 0 ? recent.reduce((n, d) => n + d.audioMs, 0) / 1000 / spanS : 0,
               latencyP50Ms: percentileOrNull(latencies, 0.5),
               latencyP95Ms: percentileOrNull(latencies, 0.95),
+              firstAudioP50Ms: percentileOrNull(firstAudios, 0.5),
+              firstAudioP95Ms: percentileOrNull(firstAudios, 0.95),
               queueDepth: status?.queueDepth ?? 0,
               numOutstanding: seen.inFlight,
               gpuUtilPct: lastGpu?.utilizationGpuPct ?? null,

@@ -58,6 +58,9 @@ export interface BenchSample {
   audioSecondsPerS: number;
   latencyP50Ms: number | null;
   latencyP95Ms: number | null;
+  /** First audio (send → first audio) of the same recent completions; absent from an older main. */
+  firstAudioP50Ms?: number | null;
+  firstAudioP95Ms?: number | null;
   queueDepth: number;
   numOutstanding: number;
   gpuUtilPct: number | null;

@@ -77,8 +77,8 @@ describe('BenchPanel form', () => {
     render(<BenchPanel />);
     expect((await screen.findByTestId('bench-run-name')).textContent).toBe('before · plain · 1 client · 3 s × 1 · Dec 7 03:40');
     expect(screen.getByTestId('bench-phase-legend').textContent).toMatch(/warmup.*golden.*fill.*window.*drain/);
-    const units = ['chart-throughput', 'chart-audio', 'chart-latency', 'chart-queue', 'chart-gpu', 'chart-vram'].map((id) => screen.getByTestId(id).getAttribute('data-unit'));
-    expect(units).toEqual(['req/s', 'audio s/s', 's', 'requests', '%', 'MiB']);
+    const units = ['chart-throughput', 'chart-audio', 'chart-latency', 'chart-first-audio', 'chart-queue', 'chart-gpu', 'chart-vram'].map((id) => screen.getByTestId(id).getAttribute('data-unit'));
+    expect(units).toEqual(['req/s', 'audio s/s', 's', 's', 'requests', '%', 'MiB']);
   });
 
   it('says the loaded model has no voice to speak when nothing fits', () => {

@@ -1,6 +1,6 @@
 /**
  * The benchmark dashboard: configure a run (target, variants, workloads, client counts, window,
- * passes), start and stop, live charts (req/s and audio-s/s, latency p50/p95, queue depth and
+ * passes), start and stop, live charts (req/s and audio-s/s, latency and first audio p50/p95, queue depth and
  * outstanding, GPU %, VRAM MiB or "no GPU sampler": GpuCharts.tsx), the protocol's tables, exports, and two past runs side by side.
  */
 import { useEffect, useMemo } from 'react';
@@ -18,6 +18,9 @@ import { benchRunName } from './run-name';
 import { PHASE_COLORS, phaseBands, type BenchPhase } from './phase-bands';
 import { speakableSavedVoices } from '../../components/voice-fit';
 import { speakerDisplayName } from '../../components/voice-names';
+
+/** Milliseconds as seconds for a chart; null where a sample has none (absent from an older main too). */
+const secondsOrNull = (ms: number | null | undefined): number | null => (ms === null || ms === undefined ? null : ms / 1000);
 
 /** The voice a run speaks in when none is picked (the bench protocol's). */
 const BENCH_DEFAULT_VOICE = 'ryan';
@@ -152,6 +155,8 @@ export function BenchPanel() {
         audioSecondsPerS: s.audioSecondsPerS,
         p50: s.latencyP50Ms === null ? null : s.latencyP50Ms / 1000,
         p95: s.latencyP95Ms === null ? null : s.latencyP95Ms / 1000,
+        firstP50: secondsOrNull(s.firstAudioP50Ms),
+        firstP95: secondsOrNull(s.firstAudioP95Ms),
         queueDepth: s.queueDepth,
         outstanding: s.numOutstanding,
         gpu: s.gpuUtilPct,
@@ -190,6 +195,7 @@ export function BenchPanel() {
             <LiveChart testId="chart-throughput" title="Throughput" unit="req/s" syncId={SYNC_ID} bands={bands} data={data} xKey="t" series={[{ key: 'reqPerS', label: 'req/s', color: '#2f6fed' }]} />
             <LiveChart testId="chart-audio" title="Audio produced" unit="audio s/s" syncId={SYNC_ID} bands={bands} data={data} xKey="t" series={[{ key: 'audioSecondsPerS', label: 'audio s/s', color: '#2e7d32' }]} />
             <LiveChart testId="chart-latency" title="Latency" unit="s" syncId={SYNC_ID} bands={bands} data={data} xKey="t" series={[{ key: 'p50', label: 'p50', color: '#6a1b9a' }, { key: 'p95', label: 'p95', color: '#c62828' }]} />
+            <LiveChart testId="chart-first-audio" title="First audio" unit="s" syncId={SYNC_ID} bands={bands} data={data} xKey="t" series={[{ key: 'firstP50', label: 'p50', color: '#6a1b9a' }, { key: 'firstP95', label: 'p95', color: '#c62828' }]} />
             <LiveChart testId="chart-queue" title="Queue" unit="requests" syncId={SYNC_ID} bands={bands} data={data} xKey="t" series={[{ key: 'queueDepth', label: 'queue depth', color: '#ef6c00' }, { key: 'outstanding', label: 'outstanding', color: '#00838f' }]} />
             <GpuCharts samples={samples} data={data} bands={bands} syncId={SYNC_ID} />
           </div>
