@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // The editor's visual panels through the UI: select words, move a slider and Apply → the document
-// holds the prosody and the words show a mark with its badge; a pause shows as a badge; the lexicon
+// holds the prosody and the words show a mark with its badge (drawn from data-label: the text stays the document's); a pause shows as a badge; the lexicon
 // editor adds an alias, lists it, previews just that word and removes it; plain-text mode turns both off.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useState } from 'react';
@@ -45,12 +45,12 @@ describe('SsmlEditor visual panels', () => {
     fireEvent.click(screen.getByTestId('tune-apply'));
     expect(onText).toHaveBeenLastCalledWith('<speak>Read the W3C <prosody rate="-20%" pitch="-1.5st">notes slowly</prosody>.</speak>');
     expect(container.querySelector('.cm-mark-prosody')?.textContent).toBe('notes slowly');
-    expect(screen.getAllByTestId('mark-badge').map((b) => b.textContent)).toEqual(['rate -20% · pitch -1.5st']);
+    expect(screen.getAllByTestId('mark-badge').map((b) => b.dataset.label)).toEqual(['rate -20% · pitch -1.5st']);
     expect(screen.getByTestId('tune-message').textContent).toBe('Prosody added around the selection.');
 
     fireEvent.click(screen.getByTestId('tune-break-insert'));
     expect(onText).toHaveBeenLastCalledWith('<speak>Read the W3C <prosody rate="-20%" pitch="-1.5st">notes slowly<break time="500ms"/></prosody>.</speak>');
-    expect(screen.getAllByTestId('mark-badge').map((b) => b.textContent)).toContain('pause 500ms');
+    expect(screen.getAllByTestId('mark-badge').map((b) => b.dataset.label)).toContain('pause 500ms');
   });
 
   it('says why when nothing is selected, and leaves the document alone', () => {

@@ -5,7 +5,7 @@
  * a preview speaks. Attribute values are escaped, so any alias or phoneme string stays well formed.
  * Pure; the tests check every result with the generation parser.
  */
-import { OPAQUE_ELEMENTS, enclosing, readMarkup, toWordEdge, type Markup } from './ssml-markup';
+import { OPAQUE_ELEMENTS, decodeEntities, enclosing, readMarkup, toWordEdge, type Markup } from './ssml-markup';
 import type { Edit } from './ssml-tuning';
 
 /** The phoneme alphabets the editor offers (the parser takes <phoneme> with any alphabet; these two are the portable ones). */
@@ -25,7 +25,6 @@ export interface PronunciationEntry {
 }
 
 const escapeAttr = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
-const unescape = (v: string) => v.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
 /** Why `p` cannot be written ('' when it can). */
 export function pronunciationProblem(p: Pronunciation): string {
@@ -44,8 +43,8 @@ export function listPronunciations(doc: string): PronunciationEntry[] {
   return m.tags.flatMap((t, i): PronunciationEntry[] => {
     if (t.kind !== 'open' || (t.name !== 'sub' && t.name !== 'phoneme')) return [];
     const close = m.tags[t.partner];
-    const word = unescape(doc.slice(t.to, close.from).trim());
-    const pronunciation = t.name === 'sub' ? { kind: 'sub' as const, alias: unescape(t.attrs.alias ?? '') } : { kind: 'phoneme' as const, alphabet: t.attrs.alphabet ?? 'ipa', ph: unescape(t.attrs.ph ?? '') };
+    const word = decodeEntities(doc.slice(t.to, close.from).trim());
+    const pronunciation = t.name === 'sub' ? { kind: 'sub' as const, alias: t.attrs.alias ?? '' } : { kind: 'phoneme' as const, alphabet: t.attrs.alphabet ?? 'ipa', ph: t.attrs.ph ?? '' };
     return [{ tagIndex: i, word, pronunciation, from: t.from, to: close.to }];
   });
 }

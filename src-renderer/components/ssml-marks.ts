@@ -26,7 +26,10 @@ class BadgeWidget extends WidgetType {
     span.className = `cm-mark-badge cm-mark-badge-${this.kind}`;
     span.dataset.testid = 'mark-badge';
     span.dataset.mark = this.kind;
-    span.textContent = this.text;
+    // drawn by CSS from the attribute, so the editor's text (and what tests read of it) stays the document
+    span.dataset.label = this.text;
+    span.title = this.text;
+    span.setAttribute('aria-hidden', 'true');
     return span;
   }
 }
@@ -80,6 +83,7 @@ const marksTheme = EditorView.baseTheme({
   '.cm-mark-prosody': { backgroundColor: 'rgba(37, 99, 235, 0.12)', borderBottom: '2px solid rgba(37, 99, 235, 0.7)' },
   '.cm-mark-emphasis': { backgroundColor: 'rgba(217, 119, 6, 0.14)', borderBottom: '2px solid rgba(217, 119, 6, 0.8)' },
   '.cm-mark-sub, .cm-mark-phoneme': { borderBottom: '2px dotted rgba(5, 150, 105, 0.9)' },
+  '.cm-mark-badge::after': { content: 'attr(data-label)' },
   '.cm-mark-badge': { fontSize: '0.75em', fontFamily: 'system-ui, sans-serif', padding: '0 4px', margin: '0 2px', borderRadius: '8px', verticalAlign: 'super', whiteSpace: 'nowrap' },
   '&light .cm-mark-badge': { backgroundColor: '#e8eefc', color: '#1e3a8a' },
   '&dark .cm-mark-badge': { backgroundColor: '#1e293b', color: '#bfdbfe' },

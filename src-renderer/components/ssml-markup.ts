@@ -9,7 +9,7 @@
 export interface Tag {
   from: number;
   to: number;
-  /** Lower-cased element name ('' for comments, CDATA and processing instructions). */
+  /** Lower-cased element name ('' for comments, CDATA and processing instructions); attribute values decoded. */
   name: string;
   kind: 'open' | 'close' | 'empty' | 'other';
   /** Index of the matching open/close tag; -1 for empty and other tags. */
@@ -29,6 +29,14 @@ export const OPAQUE_ELEMENTS: ReadonlySet<string> = new Set(['say-as', 'sub', 'p
 
 const TAG = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>|<\/?[A-Za-z][^<>]*>/g;
 const ATTR = /([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+const ENTITIES: Record<string, string> = { quot: '"', apos: "'", lt: '<', gt: '>', amp: '&' };
+
+/** Text with XML's five named entities and numeric references read. */
+export function decodeEntities(text: string): string {
+  return text.replace(/&(?:#x([0-9a-f]+)|#(\d+)|(quot|apos|lt|gt|amp));/gi, (whole, hex, dec, name) =>
+    hex ? String.fromCodePoint(parseInt(hex, 16)) : dec ? String.fromCodePoint(Number(dec)) : (ENTITIES[name.toLowerCase()] ?? whole),
+  );
+}
 
 function readTag(text: string, from: number): Omit<Tag, 'partner'> {
   const to = from + text.length;
@@ -36,7 +44,7 @@ function readTag(text: string, from: number): Omit<Tag, 'partner'> {
   const name = /^<\/?([^\s/>]+)/.exec(text)![1].toLowerCase();
   if (text.startsWith('</')) return { from, to, name, kind: 'close', attrs: {} };
   const attrs: Record<string, string> = {};
-  for (const m of text.matchAll(ATTR)) attrs[m[1]] = m[2] ?? m[3] ?? '';
+  for (const m of text.matchAll(ATTR)) attrs[m[1]] = decodeEntities(m[2] ?? m[3] ?? '');
   return { from, to, name, kind: text.endsWith('/>') ? 'empty' : 'open', attrs };
 }
 
