@@ -61,7 +61,7 @@ export interface CreateEngineOptions {
  * The device memory the plans read: nvidia-smi's total for the GPU the engine runs on (CUDA_VISIBLE_DEVICES's
  * entry for deviceIndex where set), asked only where a candidate has wide limits and a count is 'auto'.
  */
-async function readPlanMachine(config: EngineConfig, candidates: readonly ProviderName[], env: NodeJS.ProcessEnv = process.env): Promise<PlanMachine> {
+export async function readPlanMachine(config: EngineConfig, candidates: readonly ProviderName[], env: NodeJS.ProcessEnv = process.env): Promise<PlanMachine> {
   const auto = [config.maxRunningSequences, config.maxPrefillSequences, config.shapeBuckets.talkerRows, config.shapeBuckets.codePredictorRows].includes('auto');
   if (!auto || !candidates.some((p) => PROVIDERS[p].wide)) return { deviceMemoryBytes: null };
   const index = Math.max(0, config.deviceIndex);
