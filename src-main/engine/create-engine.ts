@@ -194,7 +194,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
       const reason = `${candidate.reason}; graphs: ${build.reason}${tried}`;
       log(`engine: provider ${candidate.provider} (${reason})\n${describeEnginePlan(plan)}`);
       log(`engine: KV pool of ${kv.numBlocks} blocks × ${kv.blockTokens} positions, for the pool and for admission`);
-      log(describeProviderSummary({ choice: config.provider, provider: candidate.provider, probe, failed: failedProviders, concurrency: plan.concurrency }));
+      log(describeProviderSummary({ choice: config.provider, provider: candidate.provider, probe, failed: failedProviders, concurrency: plan.concurrency, shapeBuckets: plan.resolved.shapeBuckets.mode }));
       const engine = new Engine({ manifest: buildManifest, tokenizer, stages, config: planned, plan: summarisePlan(plan), provider: { name: candidate.provider, reason }, codecBatching: plan.resolved.codecBatching === 'on', kv, ...(scheduler ? { scheduler } : {}) });
       if (plan.resolved.warmUp === 'on') await warmUpOrDispose(engine, planWarmUp(plan, buildManifest), log);
       return engine;

@@ -22,11 +22,14 @@ export interface ProviderSummaryInput {
   order?: readonly ProviderName[];
   /** The batch limits the plan picked; absent: not named. */
   concurrency?: ConcurrencyPlan;
+  /** Whether the plan runs shape buckets (absent: on); off, the row counts are not named. */
+  shapeBuckets?: 'on' | 'off';
 }
 
 /** "concurrency: wide, 64 running, 16 prefilled a step, 64-row talker / 8-row code predictor buckets (why)". */
-function describeConcurrency(c: ConcurrencyPlan): string {
-  return `concurrency: ${c.kind}, ${c.maxRunningSequences} running, ${c.maxPrefillSequences} prefilled a step, ${c.talkerRows}-row talker / ${c.codePredictorRows}-row code predictor buckets (${c.reason})`;
+function describeConcurrency(c: ConcurrencyPlan, buckets: 'on' | 'off'): string {
+  const rows = buckets === 'on' ? `${c.talkerRows}-row talker / ${c.codePredictorRows}-row code predictor buckets` : 'no shape buckets';
+  return `concurrency: ${c.kind}, ${c.maxRunningSequences} running, ${c.maxPrefillSequences} prefilled a step, ${rows} (${c.reason})`;
 }
 
 /**
@@ -62,6 +65,6 @@ export function describeProviderSummary(input: ProviderSummaryInput): string {
   const installable = others.flatMap(({ p, faster, lack }) => (!faster && lack.kind === 'fixable' ? [`${label(p)} (${lack.text})`] : []));
 
   const alsoText = installable.length > 0 ? `; also possible: ${installable.join(', ')}` : '';
-  const concurrencyText = input.concurrency ? `; ${describeConcurrency(input.concurrency)}` : '';
+  const concurrencyText = input.concurrency ? `; ${describeConcurrency(input.concurrency, input.shapeBuckets ?? 'on')}` : '';
   return `provider: ${label(input.provider)} — ${why}; faster: ${faster.length > 0 ? faster.join(', ') : 'none here'}${alsoText}${concurrencyText}`;
 }
