@@ -65,6 +65,8 @@ export const ADMIN_CHANNELS: readonly Channel[] = Object.freeze([
   CHANNELS.designVoice,
   CHANNELS.renameVoice,
   CHANNELS.deleteVoice,
+  CHANNELS.addVoiceSample,
+  CHANNELS.useVoiceSample,
   // renders write files, hold the engines for long and are shared by every window
   CHANNELS.startRender,
   CHANNELS.listRenders,

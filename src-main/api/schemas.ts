@@ -163,18 +163,19 @@ export const projectDocumentSchema = z.strictObject({
 const voiceNameSchema = z.string().min(1).max(200);
 const voiceIdSchema = z.string().regex(VOICE_ID_PATTERN, 'a saved voice id (v- and 12 hex digits)');
 
-const cloneVoiceSchema = z
-  .strictObject({
-    name: voiceNameSchema,
-    audio: z
-      .instanceof(Uint8Array)
-      .refine((bytes) => bytes.byteLength <= MAX_REFERENCE_BYTES, `at most ${MAX_REFERENCE_BYTES / 1048576} MB; cut the clip to 5–15 s`)
-      .optional(),
-    path: z.string().min(1).max(4096).optional(),
-    originalName: z.string().max(255).optional(),
-    refText: z.string().max(4096).optional(),
-  })
-  .refine((r) => (r.audio === undefined) !== (r.path === undefined), 'send the clip as audio (its bytes) or as path (an imported file), one of the two');
+/** A reference clip for a clone or another sample of one: its bytes or an imported file, with what it says. */
+const referenceClipFields = {
+  audio: z
+    .instanceof(Uint8Array)
+    .refine((bytes) => bytes.byteLength <= MAX_REFERENCE_BYTES, `at most ${MAX_REFERENCE_BYTES / 1048576} MB; cut the clip to 5–15 s`)
+    .optional(),
+  path: z.string().min(1).max(4096).optional(),
+  originalName: z.string().max(255).optional(),
+  refText: z.string().max(4096).optional(),
+};
+const ONE_CLIP = 'send the clip as audio (its bytes) or as path (an imported file), one of the two';
+const cloneVoiceSchema = z.strictObject({ name: voiceNameSchema, ...referenceClipFields }).refine((r) => (r.audio === undefined) !== (r.path === undefined), ONE_CLIP);
+const addVoiceSampleSchema = z.strictObject({ id: voiceIdSchema, ...referenceClipFields }).refine((r) => (r.audio === undefined) !== (r.path === undefined), ONE_CLIP);
 
 const benchRunInputSchema = z.strictObject({
   variants: z
@@ -255,6 +256,8 @@ export const REQUEST_SCHEMAS: { readonly [C in Channel]: z.ZodType } = {
   [CHANNELS.designVoice]: z.strictObject({ name: voiceNameSchema, description: z.string().min(1).max(4096) }),
   [CHANNELS.renameVoice]: z.strictObject({ id: voiceIdSchema, name: voiceNameSchema }),
   [CHANNELS.deleteVoice]: z.strictObject({ id: voiceIdSchema }),
+  [CHANNELS.addVoiceSample]: addVoiceSampleSchema,
+  [CHANNELS.useVoiceSample]: z.strictObject({ id: voiceIdSchema, sampleId: z.string().regex(/^s-(0|[0-9a-f]{8})$/, "a sample id (s- and 8 hex digits, or s-0)") }),
   [CHANNELS.showOpenDocument]: empty,
   [CHANNELS.startRender]: z.strictObject({
     source: z.discriminatedUnion('kind', [

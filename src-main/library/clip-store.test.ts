@@ -29,7 +29,7 @@ describe('clips migration and ClipStore', () => {
   it('is the version-2 entry of the migration list and creates the table on a fresh database (3 adds voices and favourite, 4 takes)', () => {
     expect(LIBRARY_MIGRATIONS[CLIPS_MIGRATION_VERSION - 1]).toMatchObject({ version: 2, name: 'clips' });
     const library = openLibraryDb(tempDir());
-    expect(library.db.pragmaValue('user_version')).toBe(5);
+    expect(library.db.pragmaValue('user_version')).toBe(6);
     const store = new ClipStore(library.db);
     store.insert(clip('a', 1));
     store.insert(clip('b', 2));
@@ -49,7 +49,7 @@ describe('clips migration and ClipStore', () => {
       .run();
     v1.dispose();
     const library = openLibraryDb(dir);
-    expect(library.version).toBe(5);
+    expect(library.version).toBe(6);
     const store = new ClipStore(library.db);
     expect(store.list().map((c) => c.id)).toEqual(['old']);
     // Migration 3 gave the old row its one voice, so the voice filter still finds it.

@@ -122,6 +122,18 @@ export const LIBRARY_MIGRATIONS: readonly LibraryMigration[] = [
       `);
     },
   },
+  {
+    version: 6,
+    name: 'voice-samples',
+    up(db) {
+      // Every reference sample of a cloned voice, with its prompt; the row's prompt/clip/warnings stay
+      // the active sample's, so what speaks is read as before. '[]' (voices saved earlier): the one clip.
+      db.exec(`
+        ALTER TABLE saved_voices ADD COLUMN samples_json TEXT NOT NULL DEFAULT '[]';
+        ALTER TABLE saved_voices ADD COLUMN active_sample_id TEXT;
+      `);
+    },
+  },
 ];
 
 export interface LibraryDb {

@@ -57,7 +57,7 @@ describe('openSqlite', () => {
     const fallback = probe('node:sqlite').ok ? nodeSqliteLoader() : fakeNodeSqliteLoader();
     const library = openLibraryDb(tempDir(), undefined, { loaders: [failing('better-sqlite3', ABI_MISMATCH), fallback] });
     expect(library.backend).toBe('node:sqlite');
-    expect(library.version).toBe(5);
+    expect(library.version).toBe(6);
     library.dispose();
   });
 

@@ -68,7 +68,7 @@ for (const name of BACKENDS) {
       expect(library.db.pragmaValue('journal_mode')).toBe('wal');
       expect(library.db.pragmaValue('synchronous')).toBe(2); // 2 = FULL
       expect(library.db.pragmaValue('foreign_keys')).toBe(1);
-      expect(library.db.pragmaValue('user_version')).toBe(5);
+      expect(library.db.pragmaValue('user_version')).toBe(6);
       const clips = new ClipStore(library.db);
       clips.insert(clipRow('a', 1));
       clips.insert(clipRow('b', 2));

@@ -211,6 +211,13 @@ export class StudioServices {
       [CHANNELS.designVoice]: async (req) => this.voiceLibrary().design(req, await options.host.call('modelInfo', {})),
       [CHANNELS.renameVoice]: async (req) => this.voiceLibrary().rename(req.id, req.name),
       [CHANNELS.deleteVoice]: async (req) => ({ deleted: await this.voiceLibrary().delete(req.id) }),
+      [CHANNELS.addVoiceSample]: async (req) => {
+        const audio = req.audio ?? (await this.readGrantedClip(req.path!));
+        const originalName = req.originalName ?? (req.path ? path.basename(req.path) : 'clip');
+        const model = await options.host.call('modelInfo', {});
+        return this.voiceLibrary().addSample(req.id, { audio, originalName, refText: req.refText }, model, (bytes, refText) => options.host.call('makeVoice', { audio: bytes, refText }));
+      },
+      [CHANNELS.useVoiceSample]: async (req) => this.voiceLibrary().useSample(req.id, req.sampleId),
       [CHANNELS.showOpenDocument]: async () => this.desktop().showOpenDocument(),
       [CHANNELS.startRender]: async (req) => this.renderService().start(req),
       [CHANNELS.listRenders]: async () => this.renderService().list(),

@@ -1,7 +1,8 @@
 // The voice library service over a real library database and a fake speaker encoder: names are
 // trimmed and checked (pattern, reserved, taken), a clone copies the clip's bytes beside the
 // database only when the encoder accepted it, a design needs a VoiceDesign model and a description,
-// and delete removes the row and the clip.
+// and delete removes the row and every clip; a clone keeps more samples (on a Base model of its size)
+// and speaks with the one picked.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,6 +36,29 @@ afterEach(() => {
 });
 
 describe('VoiceLibraryService', () => {
+  it('keeps another sample of a cloned voice, speaks with the one picked, and deletes every clip with the voice', async () => {
+    const { voices, dir } = service();
+    const v = await voices.clone({ name: 'Anna', audio: MP3, originalName: 'a.mp3' }, BASE, made);
+    expect(v.samples).toEqual([{ sampleId: 's-0', clip: v.clip, cloneMode: 'xvector', warnings: [], addedAtMs: 7 }]);
+    const more = await voices.addSample(v.id, { audio: MP3, originalName: 'b.mp3', refText: 'Hi there.' }, BASE, made);
+    const added = more.samples![1];
+    expect(added).toMatchObject({ cloneMode: 'icl', clip: { originalName: 'b.mp3', fileName: `${v.id}-${added.sampleId}.mp3` } });
+    expect(more.activeSampleId).toBe('s-0'); // adding keeps what speaks
+    expect(voices.conditioning()[0].prompt).toEqual({ mode: 'xvector', embedding: [0.5, 0.25] });
+    expect(voices.useSample(v.id, added.sampleId)).toMatchObject({ activeSampleId: added.sampleId, clip: added.clip, cloneMode: 'icl' });
+    expect(voices.conditioning()[0].prompt).toMatchObject({ mode: 'icl', refText: 'Hi there.' });
+    expect(voices.list()[0].samples).toHaveLength(2);
+
+    await expect(voices.addSample(v.id, { audio: MP3, originalName: 'c.mp3' }, { ...BASE, size: '1.7B' }, made)).rejects.toThrow(/cloned with a 0.6B Base model but the loaded one is 1.7B/);
+    const designed = voices.design({ name: 'Calm', description: 'calm' }, DESIGN);
+    await expect(voices.addSample(designed.id, { audio: MP3, originalName: 'c.mp3' }, BASE, made)).rejects.toThrow(/only cloned voices keep reference samples/);
+    expect(() => voices.useSample(v.id, 's-99999999')).toThrow(/has no sample/);
+
+    expect(readdirSync(path.join(dir, 'library', 'voices')).sort()).toEqual([`${v.id}-${added.sampleId}.mp3`, `${v.id}.mp3`].sort());
+    expect(await voices.delete(v.id)).toBe(true);
+    expect(readdirSync(path.join(dir, 'library', 'voices'))).toEqual([]);
+  });
+
   it('checks names: trims, refuses bad characters, ids, built-in speakers, OpenAI names and taken names', async () => {
     const { voices } = service();
     expect(voices.checkName('  Anna   Lee ')).toBe('Anna Lee');

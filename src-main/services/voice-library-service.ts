@@ -1,8 +1,9 @@
 /**
  * The voice library: saves cloned voices (the Base model's speaker embedding, with the source clip
  * copied beside the database) and designed voices (a VoiceDesign description) under a unique name,
- * lists, renames and deletes them, and hands the engine host what a request's saved voices need.
- * Layout: rows in <dataDir>/library/library.sqlite, clips in <dataDir>/library/voices/<id>.<ext>.
+ * lists, renames and deletes them, keeps several reference samples per cloned voice (one speaks), and
+ * hands the engine host what a request's saved voices need. Layout: rows in
+ * <dataDir>/library/library.sqlite, clips in <dataDir>/library/voices/<id>.<ext> (more samples: <id>-<sample>.<ext>).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -25,7 +26,7 @@ import { readVoiceDescriptors } from '../engine/list-voices';
 import { defaultOpenAiVoiceMap } from '../api/openai-voices';
 import { sniffAudioContainer } from '../audio/reference-audio';
 import type { LibraryDb } from '../library/library-db';
-import { VoiceStore, conditioningOf, publicVoice, type StoredVoice } from '../library/voice-store';
+import { FIRST_SAMPLE_ID, VoiceStore, conditioningOf, publicVoice, type StoredSample, type StoredVoice } from '../library/voice-store';
 
 export interface VoiceLibraryOptions {
   dataDir: string;
@@ -47,6 +48,11 @@ export interface NewClonedVoice {
 }
 
 const newVoiceId = () => `v-${randomBytes(6).toString('hex')}`;
+const newSampleId = () => `s-${randomBytes(4).toString('hex')}`;
+const clipExtension = (audio: Uint8Array) => {
+  const container = sniffAudioContainer(audio);
+  return container === 'mp4' || container === null ? 'bin' : container;
+};
 
 /** Writes `bytes` next to `file`, flushes it to disk, then renames it into place: a crash leaves the old file or none. */
 async function writeFileAtomic(file: string, bytes: Uint8Array): Promise<void> {
@@ -119,11 +125,10 @@ export class VoiceLibraryService {
   async clone(input: NewClonedVoice, model: ModelInfo | null, makeVoice: MakeVoice): Promise<SavedVoice> {
     const name = this.checkName(input.name);
     requireModel('clone', model);
-    const container = sniffAudioContainer(input.audio);
     const refText = input.refText?.trim() || undefined;
     const made = await makeVoice(input.audio, refText); // decodes and checks the clip; refuses bad audio
     const id = newVoiceId();
-    const fileName = `${id}.${container === 'mp4' || container === null ? 'bin' : container}`;
+    const fileName = `${id}.${clipExtension(input.audio)}`;
     const file = path.join(this.voicesDir, fileName);
     await writeFileAtomic(file, input.audio);
     const voice: StoredVoice = {
@@ -138,6 +143,8 @@ export class VoiceLibraryService {
       warnings: made.warnings,
       prompt: made.prompt,
     };
+    voice.storedSamples = [{ sampleId: FIRST_SAMPLE_ID, clip: voice.clip!, cloneMode: made.prompt.mode, warnings: made.warnings, addedAtMs: voice.createdAtMs, prompt: made.prompt }];
+    voice.activeSampleId = FIRST_SAMPLE_ID;
     try {
       this.store.insert(voice);
     } catch (err) {
@@ -177,13 +184,56 @@ export class VoiceLibraryService {
     return publicVoice(renamed);
   }
 
-  /** Deletes the row, then the clip (a crash in between leaves only an unreferenced file). */
+  /**
+   * Clones another clip of the same voice with the loaded Base model (which must be the kind and size
+   * the voice was made with) and keeps it as one more sample; the sample the voice speaks with stays.
+   */
+  async addSample(id: string, input: Omit<NewClonedVoice, 'name'>, model: ModelInfo | null, makeVoice: MakeVoice): Promise<SavedVoice> {
+    const voice = this.stored(id);
+    if (voice.kind !== 'clone' || !voice.storedSamples) throw new StudioError('invalid-argument', `${voice.name} is a designed voice; only cloned voices keep reference samples`, { field: 'id', value: id });
+    requireModel('clone', model);
+    if (model!.size !== voice.model.size) {
+      throw new StudioError('unsupported', `${voice.name} was cloned with a ${voice.model.size} Base model but the loaded one is ${model!.size}; load a ${voice.model.size} Base model to add a sample`, { field: 'model', validValues: [voice.model.size] });
+    }
+    const made = await makeVoice(input.audio, input.refText?.trim() || undefined);
+    const sampleId = newSampleId();
+    const fileName = `${id}-${sampleId}.${clipExtension(input.audio)}`;
+    const file = path.join(this.voicesDir, fileName);
+    await writeFileAtomic(file, input.audio);
+    const sample: StoredSample = {
+      sampleId,
+      clip: { originalName: input.originalName.slice(0, 255), fileName, sizeBytes: input.audio.byteLength, durationMs: Math.round(made.durationMs) },
+      cloneMode: made.prompt.mode,
+      warnings: made.warnings,
+      addedAtMs: this.nowMs(),
+      prompt: made.prompt,
+    };
+    const updated = this.store.setSamples(id, [...voice.storedSamples, sample], voice.activeSampleId ?? voice.storedSamples[0].sampleId);
+    if (!updated) {
+      await rm(file, { force: true });
+      throw notFound(id);
+    }
+    return publicVoice(updated);
+  }
+
+  /** Makes `sampleId` the sample the voice speaks with. */
+  useSample(id: string, sampleId: string): SavedVoice {
+    const voice = this.stored(id);
+    const updated = this.store.setSamples(id, voice.storedSamples ?? [], sampleId);
+    if (!updated) throw notFound(id);
+    return publicVoice(updated);
+  }
+
+  /** Deletes the row, then its clips (a crash in between leaves only unreferenced files). */
   async delete(id: string): Promise<boolean> {
     const voice = this.store.get(id);
     if (!voice) return false;
     const deleted = this.store.delete(id);
-    const file = this.clipPath(voice);
-    if (file) await rm(file, { force: true });
+    const clips = voice.storedSamples?.map((x) => x.clip) ?? (voice.clip ? [voice.clip] : []);
+    for (const clip of clips) {
+      const file = this.clipPath({ clip });
+      if (file) await rm(file, { force: true });
+    }
     return deleted;
   }
 

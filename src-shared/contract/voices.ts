@@ -13,6 +13,8 @@ export const VOICE_CHANNELS = Object.freeze({
   designVoice: 'studio:voices.design',
   renameVoice: 'studio:voices.rename',
   deleteVoice: 'studio:voices.delete',
+  addVoiceSample: 'studio:voices.addSample',
+  useVoiceSample: 'studio:voices.useSample',
 } as const);
 
 export type SavedVoiceKind = 'clone' | 'design';
@@ -29,6 +31,16 @@ export interface SavedVoiceClip {
   sizeBytes: number;
   /** Seconds of sound the voice was made from, after trimming. */
   durationMs: number;
+}
+
+/** One reference sample of a cloned voice: a clip and what the clip checks said of it. */
+export interface SavedVoiceSample {
+  /** 's-' and 8 hex digits, or 's-0' for the clip a voice saved before samples was made from. */
+  sampleId: string;
+  clip: SavedVoiceClip;
+  cloneMode: VoiceClonePrompt['mode'];
+  warnings: string[];
+  addedAtMs: number;
 }
 
 /** A saved voice as every client sees it (no embeddings, no local paths). */
@@ -48,6 +60,13 @@ export interface SavedVoice {
   clip: SavedVoiceClip | null;
   /** What the clip checks said when the voice was made (short, clipped). */
   warnings: string[];
+  /**
+   * clone: every reference sample the voice keeps, oldest first; `clip`, `cloneMode` and `warnings`
+   * above are the active one's. Absent from a client older than samples: one sample, the clip.
+   */
+  samples?: SavedVoiceSample[];
+  /** clone: which sample the voice speaks with. */
+  activeSampleId?: string;
 }
 
 /** The model a voice needs, per kind: the checkpoint type to pull when the active model cannot. */
@@ -74,6 +93,10 @@ export interface VoicesApi {
   [VOICE_CHANNELS.designVoice]: { request: { name: string; description: string }; response: SavedVoice };
   [VOICE_CHANNELS.renameVoice]: { request: { id: string; name: string }; response: SavedVoice };
   [VOICE_CHANNELS.deleteVoice]: { request: { id: string }; response: { deleted: boolean } };
+  /** Adds another reference sample to a cloned voice (cloned with the loaded Base model, which must fit the voice); the active sample stays. */
+  [VOICE_CHANNELS.addVoiceSample]: { request: { id: string; audio?: Uint8Array; path?: string; originalName?: string; refText?: string }; response: SavedVoice };
+  /** Makes one of a cloned voice's samples the one it speaks with. */
+  [VOICE_CHANNELS.useVoiceSample]: { request: { id: string; sampleId: string }; response: SavedVoice };
 }
 
 export interface VoicesEvents {}
