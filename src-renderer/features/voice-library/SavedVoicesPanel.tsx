@@ -2,7 +2,7 @@
  * The voice library on the Speak screen: clone a voice from a clip (Base models; the clip picked or
  * recorded from the microphone, and heard before cloning: ReferenceClip.tsx) or design one from a
  * description (VoiceDesign), each saved under a name; the saved voices to use, rename or delete (with
- * a confirm and an undo). When the loaded model cannot make a kind of voice, it says which to pull.
+ * a confirm and an undo), a clone's reference samples (SavedVoiceSamples.tsx). When the loaded model cannot make a kind of voice, it says which to pull.
  */
 import { useEffect, useState } from 'react';
 import { VOICE_MODEL_KINDS, type SavedVoice } from '../../../src-shared/contract/voices';
@@ -11,6 +11,7 @@ import { savedVoiceMismatch, speakableSavedVoices } from '../../components/voice
 import { MicRecorder, ReferenceClipPlayer } from './ReferenceClip';
 import { cloneVoiceFromFile, deleteVoiceWithUndo, designVoice, renameVoice, undoVoiceDelete } from './voice-library-actions';
 import { loadSavedVoices } from '../../shared-state/voice-actions';
+import { SavedVoiceSamples } from './SavedVoiceSamples';
 
 function NeedsModel({ kind, onModels }: { kind: 'clone' | 'design'; onModels: () => void }) {
   return (
@@ -66,6 +67,7 @@ function SavedVoiceRow({ v, active, mismatch }: { v: SavedVoice; active: boolean
           </button>
         )}
       </span>
+      <SavedVoiceSamples v={v} mismatch={mismatch} />
     </li>
   );
 }

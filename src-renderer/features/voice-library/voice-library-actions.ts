@@ -1,6 +1,7 @@
 /**
  * The voice library from the Speak screen: clone a voice from a clip the user picked (its bytes
- * are uploaded), design one from a description, rename, and delete with an undo window (the library
+ * are uploaded), add more reference samples to a clone and pick the one it speaks with, design one
+ * from a description, rename, and delete with an undo window (the library
  * call happens when the window ends, so Undo needs no restore). Loading the saved voices is
  * shared-state/voice-actions.ts (every screen names them).
  */
@@ -56,6 +57,42 @@ export function cloneVoiceFromFile(name: string, file: Blob & { name?: string },
     const audio = await readBytes(file);
     return call(CHANNELS.cloneVoice, { name, audio, originalName: file.name ?? 'clip', ...(refText.trim() ? { refText: refText.trim() } : {}) });
   });
+}
+
+/** The library's answer in place of the voice it was (samples change the voice, not the list's order). */
+function replaceVoice(voice: SavedVoice): void {
+  const s = useStudioStore.getState();
+  s.setSavedVoices(s.savedVoices.map((v) => (v.id === voice.id ? voice : v)));
+}
+
+/** Adds `file` as another reference sample of the cloned voice `id` (what it speaks with stays). */
+export async function addVoiceSample(id: string, file: Blob & { name?: string }, refText = ''): Promise<SavedVoice | null> {
+  const store = useStudioStore.getState();
+  store.setVoiceLibraryBusy('clone');
+  store.setVoiceLibraryError(null);
+  try {
+    const audio = await readBytes(file);
+    const voice = await call(CHANNELS.addVoiceSample, { id, audio, originalName: file.name ?? 'clip', ...(refText.trim() ? { refText: refText.trim() } : {}) });
+    replaceVoice(voice);
+    return voice;
+  } catch (err) {
+    fail(err);
+    return null;
+  } finally {
+    useStudioStore.getState().setVoiceLibraryBusy(null);
+  }
+}
+
+/** Makes `sampleId` the sample the voice speaks with. */
+export async function pickVoiceSample(id: string, sampleId: string): Promise<boolean> {
+  useStudioStore.getState().setVoiceLibraryError(null);
+  try {
+    replaceVoice(await call(CHANNELS.useVoiceSample, { id, sampleId }));
+    return true;
+  } catch (err) {
+    fail(err);
+    return false;
+  }
 }
 
 export function designVoice(name: string, description: string): Promise<SavedVoice | null> {
