@@ -115,7 +115,7 @@ describe('layer rules', () => {
 
   it('refuses the two former import loops (render → services) and the upward imports (engine → app)', async () => {
     expect(await restrictedImports('src-main/render/planted.ts', importing('../services/studio-services'))).toHaveLength(1);
-    expect(await restrictedImports('src-main/services/planted.ts', importing('../headless/speech-routes'))).toHaveLength(1);
+    expect(await restrictedImports('src-main/services/planted.ts', importing('../headless/synthesis-bodies'))).toHaveLength(1);
     expect(await restrictedImports('src-main/models/planted.ts', importing('../app/studio-runtime'))).toHaveLength(1);
     expect(await restrictedImports('src-main/services/planted.ts', importing('../render/render-queue'))).toEqual([]);
   });

@@ -1,7 +1,7 @@
 // Issue 26's HTTP fields: /api/v1/tts takes ssml_dialect and lenient; /v1/audio/speech takes them
 // with input_format "ssml" as an extension of the OpenAI shape.
 import { describe, expect, it } from 'vitest';
-import { speechBodySchema, speechToRequest, ttsBodySchema, ttsToRequest } from './speech-routes';
+import { speechBodySchema, speechToRequest, ttsBodySchema, ttsToRequest } from './synthesis-bodies';
 
 describe('SSML reading over HTTP', () => {
   it('passes ssml_dialect and lenient on /api/v1/tts into the request', () => {

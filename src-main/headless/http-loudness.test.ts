@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OUTPUT_LOUDNESS } from '../../src-shared/audio-format';
 import { synthesisRequestSchema } from '../api/schemas';
-import { speechBodySchema, speechToRequest, ttsBodySchema, ttsToRequest } from './speech-routes';
+import { speechBodySchema, speechToRequest, ttsBodySchema, ttsToRequest } from './synthesis-bodies';
 
 describe('loudness over HTTP', () => {
   it('passes the target and ceiling into the request on both routes', () => {

@@ -1,13 +1,13 @@
 /**
  * GET /v1/models and GET /v1/models/{id}: the loaded model under its public id (no local path) plus
- * OpenAI's model names as its aliases (speech-routes.ts); an id not served here is 404 naming the
+ * OpenAI's model names as its aliases (synthesis-bodies.ts); an id not served here is 404 naming the
  * list. loadedModelId is also what POST /v1/audio/speech checks its `model` against.
  */
 import { StudioError } from '../../../src-shared/errors';
 import type { StudioRuntime } from '../../app/studio-runtime';
 import { publicModelId } from '../../models/model-store';
 import { sendJson } from '../http-errors';
-import { OPENAI_MODEL_ALIASES, modelMatches } from '../speech-routes';
+import { OPENAI_MODEL_ALIASES, modelMatches } from '../synthesis-bodies';
 import type { Route } from './api-route';
 
 /** The loaded model's public id (the last status's, else asked of the host); null when none is loaded. */

@@ -1,12 +1,12 @@
 /**
  * POST /v1/audio/speech (OpenAI's shape: model checked against the loaded one, 404 naming the
  * aliases) and POST /api/v1/tts: a JSON body (request-body.ts: 415, 413) read strictly by its schema
- * (../speech-routes.ts: 400 naming the field), the voice resolved by the one voice lookup, then the
+ * (../synthesis-bodies.ts: 400 naming the field), the voice resolved by the one voice lookup, then the
  * audio (audio-response.ts). 503 + Retry-After while the server drains.
  */
 import { StudioError } from '../../../src-shared/errors';
 import { parseBody, readJsonBody } from '../request-body';
-import { OPENAI_MODEL_ALIASES, modelMatches, speechBodySchema, speechToRequest, ttsBodySchema, ttsToRequest } from '../speech-routes';
+import { OPENAI_MODEL_ALIASES, modelMatches, speechBodySchema, speechToRequest, ttsBodySchema, ttsToRequest } from '../synthesis-bodies';
 import { refuseWhileDraining, type HttpApiOptions, type Route } from './api-route';
 import { sendSynthesizedAudio } from './audio-response';
 import { loadedModelId } from './model-routes';
