@@ -18,6 +18,7 @@ import { benchRunName } from './run-name';
 import { PHASE_COLORS, phaseBands, type BenchPhase } from './phase-bands';
 import { speakableSavedVoices } from '../../components/voice-fit';
 import { speakerDisplayName } from '../../components/voice-names';
+import { hostBlockedProps, useHostBlocked } from '../../shared-state/useHostBlocked';
 
 /** Milliseconds as seconds for a chart; null where a sample has none (absent from an older main too). */
 const secondsOrNull = (ms: number | null | undefined): number | null => (ms === null || ms === undefined ? null : ms / 1000);
@@ -147,6 +148,7 @@ export function BenchPanel() {
 
   const current = runs.find((r) => r.runId === runId) ?? null;
   const running = current?.status === 'running';
+  const hostBlocked = useHostBlocked();
   const data = useMemo(
     () =>
       samples.map((s) => ({
@@ -178,7 +180,7 @@ export function BenchPanel() {
       <EngineList />
       <BenchForm form={form} onChange={setForm} disabled={running} lastLatencyP50Ms={lastLatencyP50Ms} />
       <div className="toolbar">
-        <button className="primary" data-testid="bench-start" disabled={running} onClick={() => void startBench()}>Start</button>
+        <button className="primary" data-testid="bench-start" disabled={running || hostBlocked !== null} onClick={() => void startBench()} {...hostBlockedProps(hostBlocked)}>Start</button>
         <button data-testid="bench-stop" disabled={!running} onClick={() => void stopBench()}>Stop</button>
         {current && <span className="muted" data-testid="bench-status" aria-live="polite">{current.status}{last ? ` · ${last.label} · ${last.phase}` : ''}</span>}
       </div>

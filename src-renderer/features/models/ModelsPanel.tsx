@@ -13,6 +13,7 @@ import { activateModel, cancelPull, planPull, removeModel, runPull, verifyModel 
 import { PullConfirm, formatSize } from './PullConfirm';
 import { modelEntryName, modelEntryTypeLabel } from '../../components/model-name';
 import { useModelList } from './useModelList';
+import { hostBlockedProps, useHostBlocked } from '../../shared-state/useHostBlocked';
 
 export { formatSize };
 
@@ -23,6 +24,8 @@ function ModelRow({ m, activeId }: { m: ModelEntry; activeId: string | null }) {
   const typeLabel = useStudioStore((s) => modelEntryTypeLabel(m, s.modelInfo));
   const p = useStudioStore((s) => s.pulls[m.id]);
   const switching = useStudioStore((s) => s.modelSwitching);
+  const hostBlocked = useHostBlocked();
+  const host = hostBlockedProps(hostBlocked);
   const [note, setNote] = useState<string | null>(null);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const running = p !== undefined && RUNNING.has(p.phase);
@@ -55,18 +58,18 @@ function ModelRow({ m, activeId }: { m: ModelEntry; activeId: string | null }) {
       <td className="actions">
         {running && <button onClick={() => void cancelPull(m.id)}>Cancel</button>}
         {!running && m.kind === 'known' && source && (
-          <button onClick={() => void planPull(source)} data-testid={`pull-${m.id}`}>
+          <button onClick={() => void planPull(source)} data-testid={`pull-${m.id}`} disabled={hostBlocked !== null} {...host}>
             Pull…
           </button>
         )}
-        {!running && m.kind === 'installed' && m.status === 'downloading' && source && <button onClick={() => void runPull(source)}>Resume pull</button>}
+        {!running && m.kind === 'installed' && m.status === 'downloading' && source && <button onClick={() => void runPull(source)} disabled={hostBlocked !== null} {...host}>Resume pull</button>}
         {!running && m.kind === 'installed' && (m.status === 'downloaded' || m.status === 'building') && (
-          <button onClick={() => void runPull(m.id)} data-testid={`build-${m.id}`}>
+          <button onClick={() => void runPull(m.id)} data-testid={`build-${m.id}`} disabled={hostBlocked !== null} {...host}>
             Build
           </button>
         )}
         {m.status === 'ready' && !active && (
-          <button className="primary" disabled={switching} onClick={() => void activateModel(m.id)} data-testid={`use-${m.id}`}>
+          <button className="primary" disabled={switching || hostBlocked !== null} onClick={() => void activateModel(m.id)} data-testid={`use-${m.id}`} {...host}>
             {switching ? 'Loading…' : 'Use'}
           </button>
         )}

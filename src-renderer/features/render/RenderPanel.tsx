@@ -15,6 +15,7 @@ import { RenderJobCard } from './RenderJobCard';
 import { savedVoiceLabel, speakerDisplayName } from '../../components/voice-names';
 import { speakableSavedVoices } from '../../components/voice-fit';
 import './render.css';
+import { hostBlockedProps, useHostBlocked } from '../../shared-state/useHostBlocked';
 
 type SourceKind = 'editor' | 'text' | 'project' | 'file';
 
@@ -83,6 +84,7 @@ export function RenderPanel() {
     if (kind === 'project') void listRenderableProjects().then(setProjects);
   }, [kind]);
   const patch = (p: Partial<typeof draft>) => setDraft((d) => ({ ...d, ...p }));
+  const hostBlocked = useHostBlocked();
   const ready = kind === 'editor' ? editor.text.trim() !== '' : kind === 'text' ? draft.text.trim() !== '' : draft.path.trim() !== '';
   return (
     <section className="panel render-form" aria-labelledby="render-heading">
@@ -129,7 +131,7 @@ export function RenderPanel() {
           Seed <NumberField aria-label="Render seed" range={SEED_LIMIT} value={seed} onValue={(s) => s !== null && setSeed(s)} />
         </label>
         <input className="grow" aria-label="Output folder" placeholder="Output folder (default: the data folder's renders/)" value={outputDir} onChange={(e) => setOutputDir(e.target.value)} />
-        <button className="primary" disabled={!ready} onClick={() => void startRender(sourceOf(kind, draft, editor), { seed, outputDir: outputDir.trim() || undefined })}>Start render</button>
+        <button className="primary" disabled={!ready || hostBlocked !== null} {...hostBlockedProps(hostBlocked)} onClick={() => void startRender(sourceOf(kind, draft, editor), { seed, outputDir: outputDir.trim() || undefined })}>Start render</button>
       </div>
       <QueueSetting />
       {error && <p role="alert" className="error">{error}</p>}

@@ -23,6 +23,7 @@ import { speakBlocker } from './speak-blocker';
 import { SpeakTakes } from './SpeakTakes';
 import { SpeakSsmlEditor } from './SpeakSsmlEditor';
 import { hostBlockedReason } from '../../ipc/connection';
+import { hostBlockedProps } from '../../shared-state/useHostBlocked';
 
 function UsedLine({ r }: { r: SpeakResult }) {
   const u = r.used;
@@ -195,7 +196,7 @@ export function SpeakPanel({ voiceLibrary = null }: { voiceLibrary?: ReactNode }
                   </optgroup>
                 )}
               </select>
-              <button data-testid="speak-preview" disabled={!modelInfo || previewing !== null} onClick={() => void previewVoice(settings.voice)} aria-label={`Preview ${settings.voice}`}>
+              <button data-testid="speak-preview" disabled={!modelInfo || previewing !== null || hostBlocked !== null} onClick={() => void previewVoice(settings.voice)} aria-label={`Preview ${settings.voice}`} {...hostBlockedProps(hostBlocked)}>
                 {previewing === settings.voice ? 'Making preview…' : 'Preview'}
               </button>
             </div>

@@ -14,7 +14,8 @@ import { NumberField } from '../../components/NumberField';
 import { voiceDisplayName } from '../../components/voice-names';
 import { SEED_LIMIT } from '../../../src-shared/sampling-limits';
 import { isEdited, NO_EDIT, takeSamples, type ClipAudio } from '../../components/compose-timeline';
-import { generate, type SeedChoice } from '../../shared-state/generate-actions';
+import { generate, turnVoiceBlocker, type SeedChoice } from '../../shared-state/generate-actions';
+import { hostBlockedProps, useHostBlocked } from '../../shared-state/useHostBlocked';
 import { takeNameAt } from '../../components/take-name';
 
 export function takeLabel(turn: ProjectTurn, take: TakeRef): string {
@@ -47,6 +48,8 @@ export function TurnTakes({ turn, sampleRateHz, region, onPlayRegion, exportLabe
   const compare = useStudioStore((s) => s.compare);
   const setCompare = useStudioStore((s) => s.setCompare);
   const busy = useStudioStore((s) => s.jobs.some((j) => j.kind === 'turn' && j.turnIndex === turn.turnIndex && (j.state === 'waiting' || j.state === 'running')));
+  const hostBlocked = useHostBlocked();
+  const voiceBlocked = useStudioStore(turnVoiceBlocker);
   const setTurnEdit = useStudioStore((s) => s.setTurnEdit);
   const edit = { ...NO_EDIT, ...turn.edit };
   const [seedKind, setSeedKind] = useState<SeedChoice['kind']>('random');
@@ -154,7 +157,7 @@ export function TurnTakes({ turn, sampleRateHz, region, onPlayRegion, exportLabe
         {seedKind === 'typed' && (
           <NumberField aria-label={`Typed seed for turn ${n}`} data-testid={`take-typed-seed-${turn.turnIndex}`} range={SEED_LIMIT} value={typedSeed} onValue={(s) => s !== null && setTypedSeed(s)} />
         )}
-        <button data-testid={`regenerate-${turn.turnIndex}`} disabled={busy} onClick={() => void generate({ turnIndex: turn.turnIndex, seed: seedChoice })}>
+        <button data-testid={`regenerate-${turn.turnIndex}`} disabled={busy || hostBlocked !== null || voiceBlocked !== null} title={voiceBlocked ?? undefined} onClick={() => void generate({ turnIndex: turn.turnIndex, seed: seedChoice })} {...hostBlockedProps(hostBlocked)}>
           {busy ? 'Making a take…' : 'New take'}
         </button>
       </div>

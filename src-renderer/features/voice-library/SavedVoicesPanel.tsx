@@ -12,6 +12,7 @@ import { MicRecorder, ReferenceClipPlayer } from './ReferenceClip';
 import { cloneVoiceFromFile, deleteVoiceWithUndo, designVoice, renameVoice, undoVoiceDelete } from './voice-library-actions';
 import { loadSavedVoices } from '../../shared-state/voice-actions';
 import { SavedVoiceSamples } from './SavedVoiceSamples';
+import { hostBlockedProps, useHostBlocked } from '../../shared-state/useHostBlocked';
 
 function NeedsModel({ kind, onModels }: { kind: 'clone' | 'design'; onModels: () => void }) {
   return (
@@ -80,6 +81,7 @@ export function SavedVoicesPanel() {
   const busy = useStudioStore((s) => s.voiceLibraryBusy);
   const current = useStudioStore((s) => s.voiceSettings.voice);
   const setArea = useStudioStore((s) => s.setArea);
+  const hostBlocked = useHostBlocked();
   const [cloneName, setCloneName] = useState('');
   const [cloneFile, setCloneFile] = useState<File | null>(null);
   const [cloneText, setCloneText] = useState('');
@@ -139,7 +141,7 @@ export function SavedVoicesPanel() {
               onChange={(e) => setCloneText(e.target.value)}
               placeholder="What the clip says (optional): with it the voice is cloned in-context, more faithfully; without it from its timbre alone"
             />
-            <button className="primary" data-testid="voice-clone-save" type="submit" disabled={!cloneFile || cloneName.trim() === '' || busy !== null}>
+            <button className="primary" data-testid="voice-clone-save" type="submit" disabled={!cloneFile || cloneName.trim() === '' || busy !== null || hostBlocked !== null} {...hostBlockedProps(hostBlocked)}>
               {busy === 'clone' ? 'Cloning…' : 'Clone and save'}
             </button>
           </form>
@@ -158,7 +160,7 @@ export function SavedVoicesPanel() {
           >
             <input aria-label="Name of the designed voice" data-testid="voice-design-name" placeholder="Name, e.g. Calm narrator" value={designName} maxLength={64} onChange={(e) => setDesignName(e.target.value)} />
             <textarea aria-label="Voice description" data-testid="voice-design-description" rows={2} maxLength={4096} value={description} onChange={(e) => setDescription(e.target.value)} placeholder="e.g. a calm elderly woman with a low, warm voice" />
-            <button className="primary" data-testid="voice-design-save" type="submit" disabled={designName.trim() === '' || description.trim() === '' || busy !== null}>
+            <button className="primary" data-testid="voice-design-save" type="submit" disabled={designName.trim() === '' || description.trim() === '' || busy !== null || hostBlocked !== null} {...hostBlockedProps(hostBlocked)}>
               {busy === 'design' ? 'Saving…' : 'Save voice'}
             </button>
           </form>
