@@ -10,7 +10,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures/app';
-import { importsTempFolder, setDocument, waitForEngine } from './ui-helpers';
+import { discardLeftoverRecovery, importsTempFolder, setDocument, waitForEngine } from './ui-helpers';
 import { WALK_VIEWPORTS, typeInto, viewportLabel, walkShot } from './walk-helpers';
 
 const GENERATION_MS = 90_000;
@@ -54,6 +54,7 @@ for (const viewport of WALK_VIEWPORTS) {
       const numSynthesizeRequests = () => sent.filter((f) => f.includes('studio:tts.synthesize')).length;
       await page.reload(); // watched from the first request
       await waitForEngine(page);
+      await discardLeftoverRecovery(page);
       await expect(page.getByTestId('nav-speak')).toHaveAttribute('aria-current', 'page');
       // Bug: favicon 404.
       expect(notFound.filter((url) => url.includes('favicon'))).toEqual([]);
@@ -184,7 +185,7 @@ for (const viewport of WALK_VIEWPORTS) {
       expect(voicesText.split(voiceName).length - 1, `the clip's voices read "${voicesText}"`).toBe(1);
       await expect(clip.getByTestId('clip-model')).toContainText('walk-base');
       await expect(clip.getByTestId('clip-model')).not.toHaveText(HASH);
-      await walkShot(page, testInfo, 'designer-library', 'library');
+      await walkShot(page, testInfo, 'designer-library');
 
       // Back to the embedded model for the specs that follow.
       await ui.openArea('models');
