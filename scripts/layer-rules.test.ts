@@ -60,17 +60,17 @@ describe('layer rules', () => {
 
   it('keeps the ONNX Runtime adapters below engine/runtime/: other folders open sessions through runtime/ort.ts', async () => {
     await expectRefused([
-      ['src-main/engine/models/planted.ts', '../runtime/capi/capi-runtime'],
+      ['src-main/engine/stages/planted.ts', '../runtime/capi/capi-runtime'],
       ['src-main/engine/planted.ts', './runtime/node-runtime'],
       ['src-main/engine-host/planted.ts', '../engine/runtime/capi'],
     ], 'only src-main/engine/runtime/ imports the ONNX Runtime adapters');
-    expect(await restrictedImports('src-main/engine/models/planted.ts', importing('../runtime/ort'))).toEqual([]);
+    expect(await restrictedImports('src-main/engine/stages/planted.ts', importing('../runtime/ort'))).toEqual([]);
     expect(await restrictedImports('src-main/engine/runtime/planted.ts', importing('./capi/capi-runtime'))).toEqual([]);
     expect(await restrictedImports('src-main/engine/runtime/capi/planted.ts', importing('../node-runtime'))).toEqual([]);
   });
 
-  it('reads an import by the depth of the importing file (engine/models is not src-main/models)', async () => {
-    expect(await restrictedImports('src-main/engine/kv/planted.ts', importing('../models/talker'))).toEqual([]);
+  it('reads an import by the depth of the importing file (../stages/ in engine/kv/ is engine/stages/, ../../models/ is src-main/models/)', async () => {
+    expect(await restrictedImports('src-main/engine/kv/planted.ts', importing('../stages/talker'))).toEqual([]);
     expect(await restrictedImports('src-main/engine/kv/planted.ts', importing('../../models/model-store'))).toHaveLength(1);
     expect(await restrictedImports('src-main/engine/runtime/capi/planted.ts', importing('../../../engine-host/engine-loop'))).toHaveLength(1);
   });
@@ -78,10 +78,10 @@ describe('layer rules', () => {
   it('refuses an engine module that imports the model builder; the engine takes the manifest and graph toolkit from model-format', async () => {
     await expectRefused([
       ['src-main/engine/planted.ts', '../model-builder/manifest'],
-      ['src-main/engine/models/planted.ts', '../../model-builder/codec/codec-graph'],
+      ['src-main/engine/stages/planted.ts', '../../model-builder/codec/codec-graph'],
       ['src-main/engine/runtime/capi/planted.ts', '../../../model-builder/tiny-model'],
     ], 'src-main/engine/ may import only');
-    expect(await restrictedImports('src-main/engine/models/planted.ts', importing('../../model-format/manifest'))).toEqual([]);
+    expect(await restrictedImports('src-main/engine/stages/planted.ts', importing('../../model-format/manifest'))).toEqual([]);
     expect(await restrictedImports('src-main/engine/kv/planted.ts', importing('../../model-format/onnx/graph-builder'))).toEqual([]);
   });
 
@@ -96,7 +96,7 @@ describe('layer rules', () => {
     expect(await restrictedImports('src-main/engine/planted.model.test.ts', importing('../model-builder/tiny-model'))).toEqual([]);
     expect(await restrictedImports('src-main/engine/runtime/capi/planted.model.test.ts', importing('../../../model-builder/tiny-model'))).toEqual([]);
     expect(await restrictedImports('src-main/engine/testing/planted.ts', importing('../../model-builder/speech-encoder/reference-speech-encoder'))).toEqual([]);
-    const messages = await restrictedImports('src-main/engine/models/planted.test.ts', importing('../../model-builder/talker-graph'));
+    const messages = await restrictedImports('src-main/engine/stages/planted.test.ts', importing('../../model-builder/talker-graph'));
     expect(messages).toHaveLength(1);
     expect(messages[0]).toContain('engine tests may import from src-main/model-builder/ only its fixtures');
     // the package rules still hold in engine tests beside it

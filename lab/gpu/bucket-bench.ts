@@ -16,7 +16,7 @@ import { buildModel } from '../../src-main/model-builder/build';
 import { writeSyntheticCheckpoint } from '../../src-main/model-builder/synthetic-checkpoint';
 import { createEngine } from '../../src-main/engine/create-engine';
 import type { Engine } from '../../src-main/engine/engine';
-import type { CodePredictorRow, TalkerInput, TalkerOutput } from '../../src-main/engine/models/stages';
+import type { CodePredictorRow, TalkerInput, TalkerOutput } from '../../src-main/engine/stages/stages';
 
 const { values: args } = parseArgs({ options: { work: { type: 'string', default: '/tmp/w' }, out: { type: 'string', default: '.cache/bucket-out' }, frames: { type: 'string', default: '32' }, mode: { type: 'string', default: 'auto' }, provider: { type: 'string', default: 'webgpu' }, offRun: { type: 'string', default: '1' }, budgetS: { type: 'string', default: '480' }, size: { type: 'string', default: '0.6b' }, cpRows: { type: 'string', default: '8' } } });
 const t0 = performance.now();

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { createEngine } from '../../src-main/engine/create-engine';
-import type { OrtTalker } from '../../src-main/engine/models/talker';
+import type { OrtTalker } from '../../src-main/engine/stages/talker';
 import { runAndCollect } from '../../src-main/engine/testing/run-and-collect';
 
 const { values: args } = parseArgs({ options: { model: { type: 'string' }, provider: { type: 'string', default: 'webgpu' }, requests: { type: 'string', default: '16' }, frames: { type: 'string', default: '16' }, forms: { type: 'string', default: 'off,bound,on' } } });

@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadModelManifest } from '../../src-main/engine/models/model-manifest';
-import { BoundRuns, type BoundIo } from '../../src-main/engine/models/bound-runs';
+import { loadModelManifest } from '../../src-main/engine/stages/model-manifest';
+import { BoundRuns, type BoundIo } from '../../src-main/engine/stages/bound-runs';
 import type { HostTensorData, ProviderName, TensorDtype } from '../../src-main/engine/runtime/runtime';
 import { PROVIDERS } from '../../src-main/engine/runtime/providers';
 import { createSession, tensor, type OrtTensor } from '../../src-main/engine/runtime/ort';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { float32ToFloat16Bits } from '../../src-main/model-format/float-bits';
 import { GraphBuilder } from '../../src-main/model-format/onnx/graph-builder';
-import { BoundRuns, type BoundIo } from '../../src-main/engine/models/bound-runs';
+import { BoundRuns, type BoundIo } from '../../src-main/engine/stages/bound-runs';
 import type { HostTensorData, ProviderName } from '../../src-main/engine/runtime/runtime';
 import { PROVIDERS } from '../../src-main/engine/runtime/providers';
 import { createSession } from '../../src-main/engine/runtime/ort';

@@ -8,9 +8,9 @@
  */
 import { parseArgs } from 'node:util';
 import { ensureTinyModel } from '../../src-main/model-builder/tiny-model';
-import { loadModelManifest } from '../../src-main/engine/models/model-manifest';
-import { openCodecDecoder } from '../../src-main/engine/models/codec-decoder';
-import type { CodecWindow } from '../../src-main/engine/models/stages';
+import { loadModelManifest } from '../../src-main/engine/stages/model-manifest';
+import { openCodecDecoder } from '../../src-main/engine/stages/codec-decoder';
+import type { CodecWindow } from '../../src-main/engine/stages/stages';
 import type { ProviderName } from '../../src-main/engine/runtime/ort';
 
 const { values: args } = parseArgs({

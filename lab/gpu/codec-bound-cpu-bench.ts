@@ -9,9 +9,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ModelManifest } from '../../src-main/model-format/manifest';
 import { ensureTinyModel } from '../../src-main/model-builder/tiny-model';
-import { BoundCodecStream } from '../../src-main/engine/models/codec-bound-stream';
-import { openCodecDecoder } from '../../src-main/engine/models/codec-decoder';
-import type { CodecStage } from '../../src-main/engine/models/stages';
+import { BoundCodecStream } from '../../src-main/engine/stages/codec-bound-stream';
+import { openCodecDecoder } from '../../src-main/engine/stages/codec-decoder';
+import type { CodecStage } from '../../src-main/engine/stages/stages';
 import { createSession } from '../../src-main/engine/runtime/ort';
 
 const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '15' }, rows: { type: 'string', default: '8' }, chunk: { type: 'string', default: '8' }, chunks: { type: 'string', default: '6' } } });

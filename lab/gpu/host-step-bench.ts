@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { Engine } from '../../src-main/engine/engine';
 import { resolveEngineConfig } from '../../src-main/engine/engine-config';
-import type { CodecStreamRow, ModelStages, TalkerInput } from '../../src-main/engine/models/stages';
+import type { CodecStreamRow, ModelStages, TalkerInput } from '../../src-main/engine/stages/stages';
 import { applyTopK, kthLargestBySort } from '../../src-main/engine/sampling/logits-processors';
 import { sampleTalkerToken } from '../../src-main/engine/sampling/sampler';
 import { fakeManifest, fakeTokenizer } from '../../src-main/engine/testing/fake-stages';

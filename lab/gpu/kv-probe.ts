@@ -15,7 +15,7 @@ import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { buildCopyGraph } from '../../src-main/model-format/copy-graph';
 import { createEngine } from '../../src-main/engine/create-engine';
 import { createSession, runSession, tensor } from '../../src-main/engine/runtime/ort';
-import type { OrtTalker } from '../../src-main/engine/models/talker';
+import type { OrtTalker } from '../../src-main/engine/stages/talker';
 import { runAndCollect } from '../../src-main/engine/testing/run-and-collect';
 
 const { values: args } = parseArgs({

@@ -12,11 +12,11 @@ import { parseArgs } from 'node:util';
 import { talkerOptionsFor } from '../../src-main/engine/kv/create-kv-store';
 import { resolveEngineConfig } from '../../src-main/engine/engine-config';
 import { planEngine } from '../../src-main/engine/engine-plan';
-import { OrtCodePredictorLoop } from '../../src-main/engine/models/code-predictor-loop';
-import { OrtCodecDecoder } from '../../src-main/engine/models/codec-decoder';
-import { EmbeddingTables } from '../../src-main/engine/models/embedding-tables';
-import { loadModelManifest } from '../../src-main/engine/models/model-manifest';
-import { OrtTalker } from '../../src-main/engine/models/talker';
+import { OrtCodePredictorLoop } from '../../src-main/engine/stages/code-predictor-loop';
+import { OrtCodecDecoder } from '../../src-main/engine/stages/codec-decoder';
+import { EmbeddingTables } from '../../src-main/engine/stages/embedding-tables';
+import { loadModelManifest } from '../../src-main/engine/stages/model-manifest';
+import { OrtTalker } from '../../src-main/engine/stages/talker';
 import { capturesGraphs, type CapiStageSession } from '../../src-main/engine/runtime/capi/capi-runtime';
 import { createSession, type OrtSession, type OrtTensor, type ProviderName, type SessionOptions, type TensorDtype } from '../../src-main/engine/runtime/ort';
 

@@ -18,8 +18,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { createEngine } from '../../src-main/engine/create-engine';
-import { OrtCodecDecoder } from '../../src-main/engine/models/codec-decoder';
-import { loadModelManifest } from '../../src-main/engine/models/model-manifest';
+import { OrtCodecDecoder } from '../../src-main/engine/stages/codec-decoder';
+import { loadModelManifest } from '../../src-main/engine/stages/model-manifest';
 import { createSession, type ProviderName } from '../../src-main/engine/runtime/ort';
 import { runAndCollect } from '../../src-main/engine/testing/run-and-collect';
 

@@ -9,11 +9,11 @@ import { fifoSchedulerConfig } from '../scheduler/batch-policy';
 import { createEngine } from './create-engine';
 import { resolveEngineConfig } from './engine-config';
 import { planEngine } from './engine-plan';
-import { loadModelManifest } from './models/model-manifest';
+import { loadModelManifest } from './stages/model-manifest';
 import type { Engine } from './engine';
-import { BucketedCodec, BucketedCodePredictor } from './models/bucketed-stages';
-import type { OrtCodecDecoder } from './models/codec-decoder';
-import type { OrtTalker } from './models/talker';
+import { BucketedCodec, BucketedCodePredictor } from './stages/bucketed-stages';
+import type { OrtCodecDecoder } from './stages/codec-decoder';
+import type { OrtTalker } from './stages/talker';
 import { runAndCollect } from './testing/run-and-collect';
 
 const REQUESTS: SynthesisRequest[] = [

@@ -7,10 +7,10 @@ import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
 import type { Engine } from './engine';
-import type { CodecStateStats } from './models/codec-state';
-import { openCodecDecoder } from './models/codec-decoder';
-import { loadModelManifest } from './models/model-manifest';
-import type { CodecStage } from './models/stages';
+import type { CodecStateStats } from './stages/codec-state';
+import { openCodecDecoder } from './stages/codec-decoder';
+import { loadModelManifest } from './stages/model-manifest';
+import type { CodecStage } from './stages/stages';
 import { runAndCollect } from './testing/run-and-collect';
 
 const text = 'Hello world, this is the studio.';

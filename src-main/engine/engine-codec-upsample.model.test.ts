@@ -6,7 +6,7 @@ import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
 import type { Engine } from './engine';
-import { BoundCodecStream } from './models/codec-bound-stream';
+import { BoundCodecStream } from './stages/codec-bound-stream';
 import { runAndCollect, runTogether } from './testing/run-and-collect';
 
 const CONFIG = { provider: 'cpu', maxRunningSequences: 8, maxPrefillSequences: 8 };

@@ -10,7 +10,7 @@ import { ensureTinyModel } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
 import type { Engine } from './engine';
 import { modelDirForProvider } from './model-dir-for-provider';
-import { loadModelManifest } from './models/model-manifest';
+import { loadModelManifest } from './stages/model-manifest';
 import { preferredDtype } from './provider-select';
 
 let fp32Dir: string;

@@ -10,7 +10,7 @@ import { ensureTinyModel } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
 import { kvBytesPerPosition } from './kv/kv-capacity';
 import type { Engine } from './engine';
-import type { OrtTalker } from './models/talker';
+import type { OrtTalker } from './stages/talker';
 import { runAndCollect, type RequestOutputs } from './testing/run-and-collect';
 
 const CONFIG = { provider: 'cpu', codePredictor: 'step', maxRunningSequences: 8, maxPrefillSequences: 8 };

@@ -3,7 +3,7 @@
 // explicit settings winning over 'auto', and a start-up description with nothing left unresolved.
 import { describe, expect, it } from 'vitest';
 import { resolveEngineConfig } from './engine-config';
-import { codecChunks } from './models/bucketed-stages';
+import { codecChunks } from './stages/bucketed-stages';
 import { describeEnginePlan, planEngine, stageCaptureOptions, type PlanFacts } from './engine-plan';
 import type { ProviderName } from './runtime/providers';
 

@@ -9,7 +9,7 @@ import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { ensureTinyModel, ensureTinyVariant } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
 import type { Engine } from './engine';
-import type { OrtTalker } from './models/talker';
+import type { OrtTalker } from './stages/talker';
 import { referenceSynthesis } from './reference-synthesis';
 import { runTogether } from './testing/run-and-collect';
 

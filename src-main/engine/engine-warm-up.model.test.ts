@@ -8,9 +8,9 @@ import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
 import type { Engine } from './engine';
-import { BoundCodePredictorLoop } from './models/code-predictor-bound-loop';
-import { BoundCodecStream } from './models/codec-bound-stream';
-import type { OrtTalker } from './models/talker';
+import { BoundCodePredictorLoop } from './stages/code-predictor-bound-loop';
+import { BoundCodecStream } from './stages/codec-bound-stream';
+import type { OrtTalker } from './stages/talker';
 import { runAndCollect, type RequestOutputs } from './testing/run-and-collect';
 
 const CONFIG = { provider: 'cpu', maxRunningSequences: 8, maxPrefillSequences: 8, graphCapture: { mode: 'bound' } };

@@ -13,9 +13,9 @@ import { GraphBuilder } from '../model-format/onnx/graph-builder';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
 import type { Engine } from './engine';
-import { BoundCodePredictorLoop } from './models/code-predictor-bound-loop';
-import { BoundCodecStream } from './models/codec-bound-stream';
-import type { OrtTalker } from './models/talker';
+import { BoundCodePredictorLoop } from './stages/code-predictor-bound-loop';
+import { BoundCodecStream } from './stages/codec-bound-stream';
+import type { OrtTalker } from './stages/talker';
 import { createSession } from './runtime/ort';
 import { runAndCollect, type RequestOutputs } from './testing/run-and-collect';
 

@@ -12,7 +12,7 @@ import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { createEngine } from './create-engine';
 import type { Engine } from './engine';
-import { loadModelManifest } from './models/model-manifest';
+import { loadModelManifest } from './stages/model-manifest';
 import { referenceSynthesis } from './reference-synthesis';
 import { runTogether } from './testing/run-and-collect';
 import { encodeWav } from '../audio/wav-encode';

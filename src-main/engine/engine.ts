@@ -3,7 +3,7 @@
  * addRequest queues (prepare + enqueue are its two halves), step() runs one tick, cancel/dispose end
  * things. The scheduler (scheduler/) owns the queue: enqueue submits to it, each step asks it for the
  * batch, and the engine keeps only each sequence's model state, keyed by request id. Knows the
- * model stages through models/stages.ts, nothing of IPC.
+ * model stages through stages/stages.ts, nothing of IPC.
  *
  * Each step: (1) the scheduler ends cancelled and expired sequences and admits waiting ones, which
  * are prefilled as one batch; (2) sample codebook 0 per row (EOS finishes a row); (3) code predictor
@@ -27,7 +27,7 @@ import { batchLimitsOf, type EngineConfig } from './engine-config';
 import { decodeAudio, decodeStep, predictCodebooks, sampleCodebook0, type FrameContext } from './frame-steps';
 import { PrefixKvCache } from './kv/prefix-kv-cache';
 import { prefill } from './prefix-prefill';
-import type { ModelStages } from './models/stages';
+import type { ModelStages } from './stages/stages';
 import { findProvider } from './runtime/providers';
 import { isDone, type Sequence } from './sequence';
 import type { TextTokenizer } from './tokenizer';

@@ -6,7 +6,7 @@
  * row that samples no valid code is reported as a RowFailure for the engine to fail alone.
  */
 import { StudioError } from '../../src-shared/errors';
-import type { CodecWindow, CodePredictorRow, ModelStages } from './models/stages';
+import type { CodecWindow, CodePredictorRow, ModelStages } from './stages/stages';
 import { decodeTextId } from './prompt';
 import { counterUniform } from './sampling/counter-rng';
 import { sampleTalkerToken, type TalkerRules } from './sampling/sampler';

@@ -6,7 +6,7 @@
  * so output bytes never depend on a hit (engine-prefix-cache.model.test.ts).
  */
 import { promptEmbeds, type FrameContext } from './frame-steps';
-import type { TalkerInput } from './models/stages';
+import type { TalkerInput } from './stages/stages';
 import { prefixKvKey, type PrefixKv } from './kv/prefix-kv-cache';
 import type { Sequence } from './sequence';
 

@@ -8,7 +8,7 @@ import type { ModelManifest } from '../model-format/manifest';
 import type { EngineConfig } from './engine-config';
 import { createSequence } from './create-sequence';
 import { codecFrames, codePredictorRow, frameEmbed, promptEmbeds, type FrameContext } from './frame-steps';
-import type { ModelStages } from './models/stages';
+import type { ModelStages } from './stages/stages';
 import { counterUniform } from './sampling/counter-rng';
 import { sampleTalkerToken } from './sampling/sampler';
 import type { TextTokenizer } from './tokenizer';

@@ -4,7 +4,7 @@
  * helpers; the engine loop mutates it, nothing here touches ORT.
  */
 import type { SamplingParams, SynthesisRequest } from '../../src-shared/synthesis';
-import type { TalkerOutput } from './models/stages';
+import type { TalkerOutput } from './stages/stages';
 import type { Prompt } from './prompt';
 
 export type SequenceStatus = 'waiting' | 'running' | 'finished' | 'cancelled' | 'failed';

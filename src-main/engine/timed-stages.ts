@@ -4,7 +4,7 @@
  * of a step as the host's part (scheduler, sampling, lookups, bookkeeping; issue 42). Each stage object is
  * wrapped in a Proxy that times every method returning a promise; properties and synchronous calls pass through.
  */
-import type { ModelStages } from './models/stages';
+import type { ModelStages } from './stages/stages';
 
 /** The ms spent awaiting the stages so far; the engine differences it per step. */
 export interface StageClock {

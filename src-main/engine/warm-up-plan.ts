@@ -11,8 +11,8 @@ import type { ModelManifest } from '../model-format/manifest';
 import type { EnginePlan } from './engine-plan';
 import { kvBytesPerPosition } from './kv/kv-capacity';
 import { kvCapacity } from './kv/kv-layout';
-import { codecChunks } from './models/bucketed-stages';
-import type { CodePredictorWarpers } from './models/stages';
+import { codecChunks } from './stages/bucketed-stages';
+import type { CodePredictorWarpers } from './stages/stages';
 
 /** One talker decode bucket: a run of `rows` rows at KV `capacity`, reached by `numRealRows` fake sequences (the rest are the talker's padded copies). */
 export interface TalkerWarmUp {

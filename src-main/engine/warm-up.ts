@@ -7,7 +7,7 @@
  */
 import type { EngineWarmUp } from '../../src-shared/synthesis';
 import type { CodecWarmUp, CodePredictorWarmUp, TalkerWarmUp, WarmUpPlan } from './warm-up-plan';
-import type { ModelStages } from './models/stages';
+import type { ModelStages } from './stages/stages';
 
 /** What a warm-up did, per stage: buckets run (prefill: talker prefill calls of distinct rows × capacity). */
 export interface WarmUpReport extends EngineWarmUp {

@@ -15,7 +15,7 @@ import { HostKvStore } from './host-kv-store';
 import type { TalkerKvStore } from './kv-store';
 import type { KvSize } from '../../scheduler/kv-budget';
 import { kvCapacityFor } from './kv-capacity';
-import type { OrtTalkerOptions } from '../models/talker';
+import type { OrtTalkerOptions } from '../stages/talker';
 
 /**
  * A downloader for device-resident tensors: one run of a copy graph on `provider` whose outputs stay

@@ -8,7 +8,7 @@
  */
 import { StudioError } from '../../../src-shared/errors';
 import { disposeTensor, tensor, type OrtTensor } from '../runtime/ort';
-import { emptyActivation, type ActivationData, type ActivationDtype } from '../models/activations';
+import { emptyActivation, type ActivationData, type ActivationDtype } from '../stages/activations';
 import type { HostKvPool } from './host-kv-pool';
 import { stagedFeeds, storeRows } from './host-kv-store';
 import { kvCapacity } from './kv-layout';

@@ -5,7 +5,7 @@
  * the same memory. Staging copies a row's positions into a reusable [rows, KVH, capacity, D] buffer.
  */
 import { StudioError } from '../../../src-shared/errors';
-import type { ActivationData, ActivationDtype } from '../models/activations';
+import type { ActivationData, ActivationDtype } from '../stages/activations';
 import { blockElements, blockOffset, stagedElements, type KvDims } from './kv-layout';
 
 export interface HostKvPoolOptions {

@@ -4,7 +4,7 @@
  */
 import { StudioError } from '../../../src-shared/errors';
 import { tensor, type OrtTensor } from '../runtime/ort';
-import type { ActivationData, ActivationDtype } from '../models/activations';
+import type { ActivationData, ActivationDtype } from '../stages/activations';
 import type { HostKvPool } from './host-kv-pool';
 import { pastName, presentNames, type KvGroup, type KvStoreStats, type TalkerKvStore } from './kv-store';
 

@@ -5,7 +5,7 @@
  * straight back while its group of rows is unchanged; see device-kv-store.ts).
  */
 import type { OrtTensor } from '../runtime/ort';
-import type { ActivationData } from '../models/activations';
+import type { ActivationData } from '../stages/activations';
 import type { KvPoolStats } from './host-kv-pool';
 
 /** The rows of one talker run: pads (to a fixed row count) repeat the last real row's sequence. */

@@ -6,7 +6,7 @@
  * bookkeeping only; prefix-prefill.ts moves entries in and out of the talker.
  */
 import { createHash } from 'node:crypto';
-import type { ActivationData } from '../models/activations';
+import type { ActivationData } from '../stages/activations';
 import type { PromptRow } from '../prompt';
 
 /** One sequence's first numPositions KV positions: per layer [keys, values], each [numKvHeads, numPositions, headDim]. */

@@ -1,10 +1,10 @@
 /**
  * Test doubles for the engine loop: a pure-TypeScript "model" with the stage contracts of
- * models/stages.ts, a character-level tokenizer and a small manifest. Each row's outputs depend on
+ * stages/stages.ts, a character-level tokenizer and a small manifest. Each row's outputs depend on
  * that row's inputs only, and EOS becomes likely after ~20 frames, so loops end. Unit tests only.
  */
 import type { ModelManifest } from '../../model-format/manifest';
-import type { CodePredictorStage, CodecStage, EmbeddingLookup, ModelStages, TalkerInput, TalkerOutput, TalkerStage } from '../models/stages';
+import type { CodePredictorStage, CodecStage, EmbeddingLookup, ModelStages, TalkerInput, TalkerOutput, TalkerStage } from '../stages/stages';
 import { sampleCodePredictorToken } from '../sampling/sampler';
 import type { TextTokenizer } from '../tokenizer';
 
