@@ -28,20 +28,24 @@ function fakeSmi(): { calls: string } {
 describe('the device memory the engine plan reads', () => {
   it("reads nvidia-smi's total of the visible GPU where a candidate can run wide", async () => {
     fakeSmi();
-    const auto = resolveEngineConfig({});
-    expect(await readPlanMachine(auto, ['cuda', 'cpu'], { CUDA_VISIBLE_DEVICES: '3,4' })).toEqual({ deviceMemoryBytes: 81559 * 1024 * 1024 });
+    const auto = resolveEngineConfig({ workload: 'server' });
+    expect(await readPlanMachine(auto, ['webgpu', 'cpu'], { CUDA_VISIBLE_DEVICES: '3,4' })).toEqual({ deviceMemoryBytes: 81559 * 1024 * 1024 });
     // no CUDA_VISIBLE_DEVICES: deviceIndex, or GPU 0
     expect(await readPlanMachine(auto, ['webgpu'], {})).toEqual({ deviceMemoryBytes: 16384 * 1024 * 1024 });
-    expect(await readPlanMachine(resolveEngineConfig({ deviceIndex: 3 }), ['cuda'], {})).toEqual({ deviceMemoryBytes: 81559 * 1024 * 1024 });
+    expect(await readPlanMachine(resolveEngineConfig({ workload: 'server', deviceIndex: 3 }), ['webgpu'], {})).toEqual({ deviceMemoryBytes: 81559 * 1024 * 1024 });
   });
 
   it('asks nothing where no candidate has wide limits or every count is set, and reads null without nvidia-smi', async () => {
     const { calls } = fakeSmi();
-    expect(await readPlanMachine(resolveEngineConfig({}), ['cpu'], {})).toEqual({ deviceMemoryBytes: null });
-    const set = resolveEngineConfig({ maxRunningSequences: 8, maxPrefillSequences: 4, shapeBuckets: { talkerRows: 8, codePredictorRows: 8 } });
-    expect(await readPlanMachine(set, ['cuda'], {})).toEqual({ deviceMemoryBytes: null });
+    const server = resolveEngineConfig({ workload: 'server' });
+    expect(await readPlanMachine(server, ['cpu'], {})).toEqual({ deviceMemoryBytes: null });
+    // CUDA has no wide limits yet; interactive use (the studio) never asks
+    expect(await readPlanMachine(server, ['cuda'], {})).toEqual({ deviceMemoryBytes: null });
+    expect(await readPlanMachine(resolveEngineConfig({}), ['webgpu'], {})).toEqual({ deviceMemoryBytes: null });
+    const set = resolveEngineConfig({ workload: 'server', maxRunningSequences: 8, maxPrefillSequences: 4, shapeBuckets: { talkerRows: 8, codePredictorRows: 8 } });
+    expect(await readPlanMachine(set, ['webgpu'], {})).toEqual({ deviceMemoryBytes: null });
     expect(fs.existsSync(calls)).toBe(false);
     process.env.PATH = fs.mkdtempSync(path.join(os.tmpdir(), 'no-smi-'));
-    expect(await readPlanMachine(resolveEngineConfig({}), ['cuda'], {})).toEqual({ deviceMemoryBytes: null });
+    expect(await readPlanMachine(server, ['webgpu'], {})).toEqual({ deviceMemoryBytes: null });
   });
 });

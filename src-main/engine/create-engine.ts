@@ -59,11 +59,11 @@ export interface CreateEngineOptions {
 
 /**
  * The device memory the plans read: nvidia-smi's total for the GPU the engine runs on (CUDA_VISIBLE_DEVICES's
- * entry for deviceIndex where set), asked only where a candidate has wide limits and a count is 'auto'.
+ * entry for deviceIndex where set), asked only for a server workload where a candidate has wide limits and a count is 'auto'.
  */
 export async function readPlanMachine(config: EngineConfig, candidates: readonly ProviderName[], env: NodeJS.ProcessEnv = process.env): Promise<PlanMachine> {
   const auto = [config.maxRunningSequences, config.maxPrefillSequences, config.shapeBuckets.talkerRows, config.shapeBuckets.codePredictorRows].includes('auto');
-  if (!auto || !candidates.some((p) => PROVIDERS[p].wide)) return { deviceMemoryBytes: null };
+  if (!auto || config.workload !== 'server' || !candidates.some((p) => PROVIDERS[p].wide)) return { deviceMemoryBytes: null };
   const index = Math.max(0, config.deviceIndex);
   const visible = env.CUDA_VISIBLE_DEVICES?.split(',')[index]?.trim();
   const gpu = await readGpuInfo('nvidia-smi', visible && /^\d+$/.test(visible) ? Number(visible) : index);

@@ -35,6 +35,9 @@ describe('engine config', () => {
     expect(resolveEngineConfig({ warmUp: 'off' }).warmUp).toBe('off');
     expect(() => resolveEngineConfig({ warmUp: 'always' })).toThrow(/warmUp.*auto, on, off/);
     expect(() => resolveEngineConfig({ warmUp: true })).toThrow(/warmUp.*must be a string/);
+    expect(resolveEngineConfig({}).workload).toBe('interactive');
+    expect(resolveEngineConfig({ workload: 'server' }).workload).toBe('server');
+    expect(() => resolveEngineConfig({ workload: 'batch' })).toThrow(/workload.*interactive, server/);
   });
 
   it('takes provider options as a free string map and refuses other values, naming the key', () => {

@@ -22,6 +22,7 @@ const CHOICES = {
   'graphCapture.mode': ['auto', 'off', 'bound', 'on'],
   'graphCapture.codec': ['auto', 'on', 'off'],
   warmUp: ['auto', 'on', 'off'],
+  workload: ['interactive', 'server'],
 } as const;
 type Choice<K extends keyof typeof CHOICES> = (typeof CHOICES)[K][number];
 
@@ -40,6 +41,7 @@ export type CodecModeChoice = Choice<'codec.mode'>;
 export type CodecStateChoice = Choice<'codec.stateStore'>;
 export type CodecUpsampleChoice = Choice<'codec.upsample'>;
 export type WarmUpChoice = Choice<'warmUp'>;
+export type WorkloadChoice = Choice<'workload'>;
 
 /**
  * Fixed call shapes for providers whose kernels change a row's result with the batch's row count.
@@ -177,6 +179,12 @@ export interface EngineConfig {
    * on a provider with a capture option), off elsewhere.
    */
   warmUp: WarmUpChoice;
+  /**
+   * Who waits on the engine: 'interactive' (the studio: one listener at a time, so the 'auto' counts keep the
+   * narrow limits and a stream's step stays short) or 'server' (`studio serve`: many clients, so 'auto' takes the
+   * provider table's wide limits where the device's memory holds them).
+   */
+  workload: WorkloadChoice;
   /** Options of the execution provider for every session (any key reaches it through the C-API adapter). */
   providerOptions: Record<string, string>;
 }
@@ -201,6 +209,7 @@ export function defaultEngineConfig(): EngineConfig {
     prefixCache: { maxBytes: 128 * 2 ** 20 },
     graphCapture: { mode: 'auto', codec: 'auto', maxBuckets: 16 },
     warmUp: 'auto',
+    workload: 'interactive',
     providerOptions: {},
   };
 }

@@ -190,34 +190,42 @@ describe('engine plan', () => {
     for (const stage of ['talker', 'codePredictor', 'codec'] as const) expect(stageCaptureOptions(bound, stage)).toEqual({});
   });
 
-  it("goes wide where the provider table has wide limits and half the device's memory holds their KV, else stays at 8 running", () => {
+  it("goes wide for a server where the provider table has wide limits and half the device's memory holds their KV, else stays at 8 running", () => {
     const GIB = 1024 ** 3;
-    const auto = resolveEngineConfig({});
+    const server = resolveEngineConfig({ workload: 'server' });
     const limits = (p: ReturnType<typeof planEngine>) => [p.resolved.maxRunningSequences, p.resolved.maxPrefillSequences, p.resolved.shapeBuckets.talkerRows, p.resolved.shapeBuckets.codePredictorRows];
     // 64 sequences × 4096 tokens × 114,688 bytes (28 layers × 8 KV heads × 128 × 2 × fp16) = 28.0 GiB ≤ 80 / 2
-    const cuda = planEngine(auto, 'cuda', REAL, NO_ENV, { deviceMemoryBytes: 80 * GIB });
-    expect(cuda.concurrency.kind).toBe('wide');
-    expect(limits(cuda)).toEqual([64, 16, 64, 64]);
-    // CUDA's full-row rule then runs prefill and codec calls at 64 rows too
-    expect(cuda.resolved.shapeBuckets).toMatchObject({ talkerPrefillRows: 64, codecMinRows: 64, codecMaxRowFrames: 64 });
-    expect(limits(planEngine(auto, 'webgpu', REAL, NO_ENV, { deviceMemoryBytes: 80 * GIB }))).toEqual([64, 16, 64, 64]);
+    const webgpu = planEngine(server, 'webgpu', REAL, NO_ENV, { deviceMemoryBytes: 80 * GIB });
+    expect(webgpu.concurrency.kind).toBe('wide');
+    expect(limits(webgpu)).toEqual([64, 16, 64, 64]);
+    // interactive use (the studio's default) stays narrow on the same device, and says why
+    const studio = planEngine(resolveEngineConfig({}), 'webgpu', REAL, NO_ENV, { deviceMemoryBytes: 80 * GIB });
+    expect(studio.concurrency).toMatchObject({ kind: 'narrow', reason: expect.stringMatching(/interactive use/) });
+    expect(limits(studio)).toEqual([8, 4, 8, 8]);
+    // CUDA has no wide limits until its buckets share one KV (the H200's out-of-memory run): narrow for a server too
+    const cuda = planEngine(server, 'cuda', REAL, NO_ENV, { deviceMemoryBytes: 80 * GIB });
+    expect(cuda.concurrency).toMatchObject({ kind: 'narrow', reason: expect.stringMatching(/CUDA has no wide limits/) });
     // too small (28.0 GiB > 48 / 2): the narrow defaults, and the reason names both sizes
-    const small = planEngine(auto, 'cuda', REAL, NO_ENV, { deviceMemoryBytes: 48 * GIB });
+    const small = planEngine(server, 'webgpu', REAL, NO_ENV, { deviceMemoryBytes: 48 * GIB });
     expect(small.concurrency).toMatchObject({ kind: 'narrow', reason: expect.stringMatching(/need 28\.0 GiB of KV, more than half the device's 48\.0 GiB/) });
     expect(limits(small)).toEqual([8, 4, 8, 8]);
     // unknown memory, or a provider without wide limits (the CPU: every golden's shapes), stay narrow too
-    expect(limits(planEngine(auto, 'cuda', REAL, NO_ENV))).toEqual([8, 4, 8, 8]);
-    const cpu = planEngine(auto, 'cpu', REAL, NO_ENV, { deviceMemoryBytes: 1024 * GIB });
+    expect(limits(planEngine(server, 'webgpu', REAL, NO_ENV))).toEqual([8, 4, 8, 8]);
+    const cpu = planEngine(server, 'cpu', REAL, NO_ENV, { deviceMemoryBytes: 1024 * GIB });
     expect([cpu.concurrency.kind, ...limits(cpu)]).toEqual(['narrow', 8, 4, 8, 8]);
-    expect(limits(planEngine(auto, 'dml', REAL, NO_ENV, { deviceMemoryBytes: 1024 * GIB }))).toEqual([8, 4, 8, 8]);
-    expect(describeEnginePlan(cuda)).toMatch(/maxRunningSequences=64 maxPrefillSequences=16[\s\S]*concurrency wide \(CUDA with 80\.0 GiB/);
+    expect(limits(planEngine(server, 'dml', REAL, NO_ENV, { deviceMemoryBytes: 1024 * GIB }))).toEqual([8, 4, 8, 8]);
+    expect(describeEnginePlan(webgpu)).toMatch(/maxRunningSequences=64 maxPrefillSequences=16[\s\S]*concurrency wide \(WebGPU with 80\.0 GiB/);
+    // CUDA's full-row rule runs prefill and codec calls at the talker's rows when 64 are set by hand
+    const cudaSet = planEngine(resolveEngineConfig({ maxRunningSequences: 64, shapeBuckets: { talkerRows: 64 } }), 'cuda', REAL, NO_ENV, { deviceMemoryBytes: 80 * GIB });
+    expect(cudaSet.resolved.shapeBuckets).toMatchObject({ talkerPrefillRows: 64, codecMinRows: 64, codecMaxRowFrames: 64 });
   });
 
   it('lets an explicit batch limit or bucket row count win over the wide pick, each on its own', () => {
     const big = { deviceMemoryBytes: 80 * 1024 ** 3 };
+    const server = { workload: 'server' } as const;
     const counts = (p: ReturnType<typeof planEngine>) => [p.resolved.maxRunningSequences, p.resolved.maxPrefillSequences, p.resolved.shapeBuckets.talkerRows, p.resolved.shapeBuckets.codePredictorRows];
     // running 'auto' goes wide; talker rows 16 as set, the rest wide's
-    const rows = planEngine(resolveEngineConfig({ shapeBuckets: { talkerRows: 16 } }), 'cuda', REAL, NO_ENV, big);
+    const rows = planEngine(resolveEngineConfig({ ...server, shapeBuckets: { talkerRows: 16 } }), 'webgpu', REAL, NO_ENV, big);
     expect([rows.concurrency.kind, ...counts(rows)]).toEqual(['wide', 64, 16, 16, 64]);
     // running set: the other 'auto' counts are the narrow defaults (prefill 4, code-predictor rows 8), talker rows 16 as set
     const some = planEngine(resolveEngineConfig({ maxRunningSequences: 12, shapeBuckets: { talkerRows: 16 } }), 'cuda', REAL, NO_ENV, big);

@@ -105,19 +105,20 @@ const GIB = 1024 ** 3;
 const gib = (bytes: number) => `${(bytes / GIB).toFixed(1)} GiB`;
 
 /**
- * The 'auto' counts (maxRunningSequences, maxPrefillSequences, talkerRows, codePredictorRows): the provider
- * table's wide limits where it has them and half the device's memory holds the wide running set's KV at full
+ * The 'auto' counts (maxRunningSequences, maxPrefillSequences, talkerRows, codePredictorRows): for workload
+ * 'server', the provider table's wide limits where it has them and half the device's memory holds the wide running set's KV at full
  * length (maxRunningSequences × maxSequenceTokens positions; half, as a host gives its KV pool half the free
  * memory), else defaultConcurrency(). The running limit decides: set to a number, the other 'auto' counts take the
  * narrow defaults; any count set wins on its own; prefill never exceeds running.
  */
-export function resolveConcurrency(config: Pick<EngineConfig, 'maxRunningSequences' | 'maxPrefillSequences' | 'shapeBuckets' | 'maxSequenceTokens'>, provider: ProviderName, facts: Parameters<typeof kvBytesPerPosition>[0], machine: PlanMachine): ConcurrencyPlan {
+export function resolveConcurrency(config: Pick<EngineConfig, 'maxRunningSequences' | 'maxPrefillSequences' | 'shapeBuckets' | 'maxSequenceTokens' | 'workload'>, provider: ProviderName, facts: Parameters<typeof kvBytesPerPosition>[0], machine: PlanMachine): ConcurrencyPlan {
   const asked = { maxRunningSequences: config.maxRunningSequences, maxPrefillSequences: config.maxPrefillSequences, talkerRows: config.shapeBuckets.talkerRows, codePredictorRows: config.shapeBuckets.codePredictorRows };
   const { label, wide } = PROVIDERS[provider];
   const wideKvBytes = wide ? wide.maxRunningSequences * config.maxSequenceTokens * kvBytesPerPosition(facts) : 0;
   let kind: ConcurrencyPlan['kind'] = 'narrow';
   let reason: string;
   if (asked.maxRunningSequences !== 'auto') [kind, reason] = ['set', "maxRunningSequences set in the engine config; other 'auto' counts take the narrow defaults"];
+  else if (config.workload !== 'server') reason = "interactive use keeps one stream's steps short (a 64-row step costs one stream ~1.7×); `studio serve` (workload 'server') runs wide";
   else if (!wide) reason = `${label} has no wide limits in the provider table`;
   else if (machine.deviceMemoryBytes === null) reason = `the device's memory is unknown (no nvidia-smi reading); set maxRunningSequences to run wider`;
   else if (wideKvBytes > machine.deviceMemoryBytes / 2) reason = `${wide.maxRunningSequences} sequences of ${config.maxSequenceTokens} tokens need ${gib(wideKvBytes)} of KV, more than half the device's ${gib(machine.deviceMemoryBytes)}`;

@@ -74,13 +74,13 @@ describe('provider summary line', () => {
 
   it('names the concurrency the plan picked: wide where the device memory allows, the narrow defaults on a small device', () => {
     const facts = { talker: { numLayers: 28, numKvHeads: 8, headDim: 128 }, dtype: 'fp16' as const };
-    const limits = resolveEngineConfig({});
-    const wide = resolveConcurrency(limits, 'cuda', facts, { deviceMemoryBytes: 80 * 1024 ** 3 });
-    expect(describeProviderSummary({ choice: 'cuda', provider: 'cuda', probe: CUDA_READY, concurrency: wide })).toMatch(/; concurrency: wide, 64 running, 16 prefilled a step, 64-row talker \/ 64-row code predictor buckets \(CUDA with 80\.0 GiB/);
+    const limits = resolveEngineConfig({ workload: 'server' });
+    const wide = resolveConcurrency(limits, 'webgpu', facts, { deviceMemoryBytes: 80 * 1024 ** 3 });
+    expect(describeProviderSummary({ choice: 'webgpu', provider: 'webgpu', probe: CUDA_READY, concurrency: wide })).toMatch(/; concurrency: wide, 64 running, 16 prefilled a step, 64-row talker \/ 64-row code predictor buckets \(WebGPU with 80\.0 GiB/);
     // the CPU runs no shape buckets: its row counts are not named
     const cpu = resolveConcurrency(limits, 'cpu', facts, { deviceMemoryBytes: null });
     expect(describeProviderSummary({ choice: 'auto', provider: 'cpu', probe: CPU_ONLY, concurrency: cpu, shapeBuckets: 'off' })).toMatch(/; concurrency: narrow, 8 running, 4 prefilled a step, no shape buckets \(CPU has no wide limits in the provider table\)$/);
-    const narrow = resolveConcurrency(limits, 'cuda', facts, { deviceMemoryBytes: 16 * 1024 ** 3 });
-    expect(describeProviderSummary({ choice: 'cuda', provider: 'cuda', probe: CUDA_READY, concurrency: narrow })).toMatch(/; concurrency: narrow, 8 running, 4 prefilled a step, 8-row talker \/ 8-row code predictor buckets \(64 sequences of 4096 tokens need 28\.0 GiB/);
+    const narrow = resolveConcurrency(limits, 'webgpu', facts, { deviceMemoryBytes: 16 * 1024 ** 3 });
+    expect(describeProviderSummary({ choice: 'webgpu', provider: 'webgpu', probe: CUDA_READY, concurrency: narrow })).toMatch(/; concurrency: narrow, 8 running, 4 prefilled a step, 8-row talker \/ 8-row code predictor buckets \(64 sequences of 4096 tokens need 28\.0 GiB/);
   });
 });

@@ -36,9 +36,9 @@ describe('warm-up plan', () => {
   });
 
   it("keeps a wide plan's talker buckets within half the device's memory, and only a small device's count limit where they fit", () => {
-    // 80 GiB: the plan goes wide (64-row buckets); bucket k (capacity 64k) holds 64 × 64k × 114,688 bytes, and
+    // 80 GiB and 64-row buckets (set by hand: CUDA has no wide 'auto' yet); bucket k (capacity 64k) holds 64 × 64k × 114,688 bytes, and
     // 64 × 64 × 114,688 × k(k + 1)/2 ≤ 40 GiB holds for k ≤ 13 (91 × 469,762,048 = 42.7e9 ≤ 42.9e9; 14 would be 49.3e9)
-    const wide = planWarmUp(cudaPlan({}, 80 * GIB), GENERATION);
+    const wide = planWarmUp(cudaPlan({ maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, codePredictorRows: 64 } }, 80 * GIB), GENERATION);
     expect(new Set(wide.talker.map((t) => t.rows))).toEqual(new Set([64]));
     expect(wide.talker).toHaveLength(13);
     expect(wide.numLeftOut.talker).toBe(64 - 13);

@@ -81,6 +81,9 @@ export interface ProviderCapabilities {
    * whose kernels gain nothing from wider runs, and DirectML, not measured). Issue 42: 64 closed-loop clients queued
    * behind 8 running sequences on the H100; the 64-row settings are the `cudawide` bench variant's (CUDA) and the
    * README's server setting (WebGPU, 2.3× the defaults' throughput at 64 clients on the H200, docs/benchmarks.md).
+   * Taken only for workload 'server' (`studio serve`). CUDA has none yet: at 64 rows every talker bucket owns its
+   * KV buffers, and on an H200 (143 GB) the `cudawide` variant ran out of memory instantiating a graph at 16 and
+   * 64 clients and its warm-up passed 120 s at 1 client (2026-12-07, docs/benchmarks.md).
    */
   readonly wide: { readonly maxRunningSequences: number; readonly maxPrefillSequences: number; readonly talkerRows: number; readonly codePredictorRows: number } | null;
   /** CUDA runtime calls work on its memory: cudaMalloc for a capturing session's bound buffers, cudaMemcpy when ORT's CopyTensors cannot copy. */
@@ -184,7 +187,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     autoRank: 2,
     graphCapture: { options: { enable_cuda_graph: '1' }, graphsPerSession: 'many', unsharedGqa: true, byDefault: true, codecReplays: false },
     codecUpsample: 'matmul',
-    wide: { maxRunningSequences: 64, maxPrefillSequences: 16, talkerRows: 64, codePredictorRows: 64 },
+    wide: null,
     cudaRuntime: true,
     pinning: 'option',
     devices: { lister: 'nvidia-smi', perEngine: 'visible-env' },
