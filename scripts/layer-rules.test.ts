@@ -40,7 +40,7 @@ beforeAll(() => {
 
 describe('layer rules', () => {
   it('refuses an engine module that imports the engine host, services or the composition root', async () => {
-    for (const specifier of ['../engine-host/synthesis-service', '../services/studio-services', '../app/studio-runtime', '../headless/http-api']) {
+    for (const specifier of ['../engine-host/synthesis-service', '../services/studio-services', '../app/studio-stack', '../headless/http-api']) {
       const messages = await restrictedImports('src-main/engine/planted.ts', importing(specifier));
       expect(messages, specifier).toHaveLength(1);
       expect(messages[0]).toContain('src-main/engine/ may import only');
@@ -116,7 +116,7 @@ describe('layer rules', () => {
   it('refuses the two former import loops (render → services) and the upward imports (engine → app)', async () => {
     expect(await restrictedImports('src-main/render/planted.ts', importing('../services/studio-services'))).toHaveLength(1);
     expect(await restrictedImports('src-main/services/planted.ts', importing('../headless/synthesis-bodies'))).toHaveLength(1);
-    expect(await restrictedImports('src-main/models/planted.ts', importing('../app/studio-runtime'))).toHaveLength(1);
+    expect(await restrictedImports('src-main/models/planted.ts', importing('../app/studio-stack'))).toHaveLength(1);
     expect(await restrictedImports('src-main/services/planted.ts', importing('../render/render-queue'))).toEqual([]);
   });
 
@@ -140,12 +140,12 @@ describe('layer rules', () => {
   });
 
   it('leaves tests and lab scripts free to start a whole stack', async () => {
-    expect(await restrictedImports('src-main/engine/planted.test.ts', importing('../app/studio-runtime'))).toEqual([]);
-    expect(await restrictedImports('lab/render/planted.ts', importing('../../src-main/app/studio-runtime'))).toEqual([]);
+    expect(await restrictedImports('src-main/engine/planted.test.ts', importing('../app/studio-stack'))).toEqual([]);
+    expect(await restrictedImports('lab/render/planted.ts', importing('../../src-main/app/studio-stack'))).toEqual([]);
   });
 
   it('holds a lab/ folder inside src-main to its folder\'s layer (probes belong in the top-level lab/)', async () => {
-    const messages = await restrictedImports('src-main/render/lab/planted.ts', importing('../../app/studio-runtime'));
+    const messages = await restrictedImports('src-main/render/lab/planted.ts', importing('../../app/studio-stack'));
     expect(messages).toHaveLength(1);
     expect(messages[0]).toContain('src-main/render/ may import only');
   });
@@ -160,7 +160,7 @@ describe('layer rules', () => {
   it('reads import() and require() with a literal path by the same rules as a static import', async () => {
     const dynamic = (specifier: string) => `export const m = await import('${specifier}');\n`;
     const required = (specifier: string) => `export const m = require('${specifier}');\n`;
-    for (const code of [dynamic('../services/studio-services'), required('../services/studio-services'), dynamic('../../app/studio-runtime')]) {
+    for (const code of [dynamic('../services/studio-services'), required('../services/studio-services'), dynamic('../../app/studio-stack')]) {
       const file = code.includes('../../') ? 'src-main/engine/kv/planted.ts' : 'src-main/engine/planted.ts';
       const messages = await restrictedImports(file, code);
       expect(messages, code).toHaveLength(1);

@@ -1,5 +1,5 @@
 /**
- * Electron composition root: checks the native modules, builds the shared runtime with a
+ * Electron composition root: checks the native modules, builds the shared stack with a
  * utilityProcess engine host and the desktop service (dialogs, grants, imports), registers IPC,
  * the menu, notifications and export downloads, and opens the window. No logic lives here.
  */
@@ -15,7 +15,7 @@ import { createMainWindow } from './desktop/electron-window';
 import { checkNativeModules, formatNativeChecks } from './desktop/native-modules';
 import { registerDesktopIpc, sendToWindow } from './ipc/desktop-ipc';
 import { registerIpc } from './ipc/register-ipc';
-import { createStudioRuntime } from './app/studio-runtime';
+import { createStudioStack } from './app/studio-stack';
 import { defaultUserDataDir } from './platform/paths';
 import { spawnUtilityHost } from './engine-client/utility-host';
 import { CONTENT_SECURITY_POLICY } from './headless/static-files';
@@ -33,7 +33,7 @@ async function start(): Promise<void> {
   const dataDir = defaultUserDataDir();
   const grants = new FileGrants();
   const desktop = new DesktopService({ dialogs: electronDialogs(), grants, dataDir });
-  const runtime = createStudioRuntime({
+  const stack = createStudioStack({
     hostKind: 'electron',
     version: app.getVersion(),
     userDataDir: dataDir,
@@ -43,14 +43,14 @@ async function start(): Promise<void> {
     grants, // one set: what the dialogs grant is what the project service checks
   });
   const notifier = createBackgroundNotifier({ isWindowFocused: () => BrowserWindow.getFocusedWindow() !== null, show: showNotification });
-  registerIpc(runtime.dispatcher, runtime.services, warn, { onDidCall: (c, ms, ok) => notifier.onDidCall(c, ms, ok), onDidEmit: (e, p) => notifier.onDidEmit(e, p) });
+  registerIpc(stack.dispatcher, stack.services, warn, { onDidCall: (c, ms, ok) => notifier.onDidCall(c, ms, ok), onDidEmit: (e, p) => notifier.onDidEmit(e, p) });
   registerDesktopIpc((paths) => desktop.acceptDroppedPaths(paths), warn);
   installAppMenu((command) => {
     const win = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
     if (win) sendToWindow(win.webContents, EVENTS.onDidInvokeMenu, { command });
   });
   handleExportDownloads(session.defaultSession, desktop);
-  void runtime.host.start().catch((err: Error) => console.error(`[studio] engine host failed to start: ${err.message}`));
+  void stack.host.start().catch((err: Error) => console.error(`[studio] engine host failed to start: ${err.message}`));
   const openWindow = () =>
     createMainWindow({
       dataDir,
@@ -63,7 +63,7 @@ async function start(): Promise<void> {
     if (BrowserWindow.getAllWindows().length === 0) openWindow();
   });
   app.on('window-all-closed', () => {
-    void runtime.dispose().finally(() => app.quit());
+    void stack.dispose().finally(() => app.quit());
   });
 }
 

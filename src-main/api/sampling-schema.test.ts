@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SAMPLING_PARAM_LIMITS, type NumericSamplingParam } from '../../src-shared/sampling-limits';
 import { CHANNELS } from '../../src-shared/ipc-contract';
-import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
+import { createStudioStack, type StudioStack } from '../app/studio-stack';
 import { FakeHostProcess } from '../engine-client/testing/fake-host-process';
 import { startHeadlessServer, type HeadlessServer } from '../headless/headless-server';
 import { resolveSamplingParams } from '../engine/sampling/sampling-params';
@@ -71,30 +71,30 @@ describe('sampling param ranges', () => {
 });
 
 describe('sampling params over the HTTP API and the contract', () => {
-  let runtime: StudioRuntime | null = null;
+  let stack: StudioStack | null = null;
   let server: HeadlessServer | null = null;
 
   afterEach(async () => {
     await server?.close();
-    await runtime?.dispose();
-    [server, runtime] = [null, null];
+    await stack?.dispose();
+    [server, stack] = [null, null];
   });
 
-  async function start(): Promise<{ url: string; runtime: StudioRuntime }> {
-    runtime = createStudioRuntime({
+  async function start(): Promise<{ url: string; stack: StudioStack }> {
+    stack = createStudioStack({
       hostKind: 'headless',
       version: 'test',
       userDataDir: mkdtempSync(path.join(os.tmpdir(), 'studio-sampling-')),
       spawnHost: () => new FakeHostProcess(1, { status: () => ({ state: 'ready', numWaiting: 0 }) }),
       log: () => {},
     });
-    await runtime.host.start();
-    server = await startHeadlessServer({ runtime, port: 0, hostname: '127.0.0.1', rendererDir: null, log: () => {} });
-    return { url: server.url, runtime };
+    await stack.host.start();
+    server = await startHeadlessServer({ stack, port: 0, hostname: '127.0.0.1', rendererDir: null, log: () => {} });
+    return { url: server.url, stack };
   }
 
   it('answers 400 naming params.temperature on both synthesis routes, and refuses it over the contract', async () => {
-    const { url, runtime: rt } = await start();
+    const { url, stack: rt } = await start();
     const headers = { 'content-type': 'application/json' };
     const bodies: [string, Record<string, unknown>][] = [
       ['/api/v1/tts', { text: 'hi', voice: 'ryan', params: { temperature: 1e-300 } }],

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTinyVariant } from '../model-builder/tiny-model';
 import { builtInWorkload } from '../bench/workloads';
 import { createInprocVariant } from './inproc-bench-variants';
-import { createStudioRuntime } from './studio-runtime';
+import { createStudioStack } from './studio-stack';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-saved-voice-'));
 const userDataDir = path.join(tmp, 'data');
@@ -18,13 +18,13 @@ let model: string;
 
 beforeAll(async () => {
   model = (await ensureTinyVariant({ size: 'tiny-1.7b', modelType: 'voice_design' })).builtDir;
-  const runtime = createStudioRuntime({ hostKind: 'headless', version: 'test', model, userDataDir, engineConfig: { provider: 'cpu' }, log: () => {} });
+  const stack = createStudioStack({ hostKind: 'headless', version: 'test', model, userDataDir, engineConfig: { provider: 'cpu' }, log: () => {} });
   try {
-    await runtime.host.start();
-    const reply = await runtime.dispatcher.dispatch('studio:voices.design', { name: 'Calm Narrator', description: 'a calm, low narrator' }, { callerId: 'w', role: 'admin', emit: () => {} });
+    await stack.host.start();
+    const reply = await stack.dispatcher.dispatch('studio:voices.design', { name: 'Calm Narrator', description: 'a calm, low narrator' }, { callerId: 'w', role: 'admin', emit: () => {} });
     expect(reply.ok, JSON.stringify(reply)).toBe(true);
   } finally {
-    await runtime.dispose();
+    await stack.dispose();
   }
 }, 300_000);
 

@@ -1,5 +1,5 @@
 /**
- * Inproc benchmark variants: each starts its own engine host (the studio runtime) under one engine
+ * Inproc benchmark variants: each starts its own engine host (the studio stack) under one engine
  * configuration and exposes it as a BenchTarget through the same contract the UI uses, so the
  * benchmark measures what users get. 'serial' is one sequence at a time (the baseline), 'batched'
  * the defaults; the others each change one thing (arrival gathering, 64 running sequences and their
@@ -12,7 +12,7 @@ import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-
 import { createInprocTarget } from '../bench/inproc-target';
 import type { BenchTarget, BenchVariant } from '../bench/target';
 import { encodeWav } from '../audio/wav-encode';
-import { createStudioRuntime, type StudioRuntime } from './studio-runtime';
+import { createStudioStack, type StudioStack } from './studio-stack';
 
 export interface InprocVariantOptions {
   model?: string;
@@ -159,16 +159,16 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
   },
 };
 
-function runtimeTarget(runtime: StudioRuntime, name: string): BenchTarget {
+function stackTarget(stack: StudioStack, name: string): BenchTarget {
   let next = 0;
   return createInprocTarget(
     {
       async synthesize(request: SynthesisRequest, signal: AbortSignal) {
         const id = `${request.requestId}-${next++}`;
-        const onAbort = () => void runtime.host.call('cancel', { requestId: id }).catch(() => {});
+        const onAbort = () => void stack.host.call('cancel', { requestId: id }).catch(() => {});
         signal.addEventListener('abort', onAbort, { once: true });
         try {
-          const reply = await runtime.dispatcher.dispatch('studio:tts.synthesize', { ...request, requestId: id, priority: 'bulk' }, { callerId: `bench-${name}`, role: 'client', emit: () => {} });
+          const reply = await stack.dispatcher.dispatch('studio:tts.synthesize', { ...request, requestId: id, priority: 'bulk' }, { callerId: `bench-${name}`, role: 'client', emit: () => {} });
           if (!reply.ok) throw StudioError.fromSerialized(reply.error);
           const result = reply.value as SynthesisResult;
           return { ...result, wav: encodeWav(result.pcm, result.sampleRateHz, 'pcm16') };
@@ -176,7 +176,7 @@ function runtimeTarget(runtime: StudioRuntime, name: string): BenchTarget {
           signal.removeEventListener('abort', onAbort);
         }
       },
-      status: () => runtime.host.call('status', {}) as Promise<EngineStatus>,
+      status: () => stack.host.call('status', {}) as Promise<EngineStatus>,
     },
     name,
   );
@@ -187,12 +187,12 @@ export function createInprocVariant(name: string, options: InprocVariantOptions 
   if (!preset) {
     throw new StudioError('invalid-argument', `'${name}' is not an inproc variant; valid: ${Object.keys(INPROC_VARIANT_CONFIGS).join(', ')}`, { field: 'variants', value: name });
   }
-  let runtime: StudioRuntime | null = null;
+  let stack: StudioStack | null = null;
   return {
     name,
     description: preset.description,
     async createTarget() {
-      runtime = createStudioRuntime({
+      stack = createStudioStack({
         hostKind: 'headless',
         version: 'bench',
         model: options.model,
@@ -201,12 +201,12 @@ export function createInprocVariant(name: string, options: InprocVariantOptions 
         schedulerConfig: preset.schedulerConfig,
         log: options.log,
       });
-      await runtime.host.start();
-      return runtimeTarget(runtime, name);
+      await stack.host.start();
+      return stackTarget(stack, name);
     },
     async teardown() {
-      await runtime?.dispose();
-      runtime = null;
+      await stack?.dispose();
+      stack = null;
     },
   };
 }

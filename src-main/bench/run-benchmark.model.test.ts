@@ -6,31 +6,31 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHeadlessServer, type HeadlessServer } from '../headless/headless-server';
 import { ensureTinyModel } from '../model-builder/tiny-model';
-import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
+import { createStudioStack, type StudioStack } from '../app/studio-stack';
 import { createHttpTarget } from './http-target';
 import { runBenchmark } from './run-benchmark';
 import type { BenchRunRecord } from './run-record';
 
 describe('runBenchmark against the headless server with the tiny model', () => {
-  let runtime: StudioRuntime;
+  let stack: StudioStack;
   let server: HeadlessServer;
   let record: BenchRunRecord;
 
   beforeAll(async () => {
     const modelDir = (await ensureTinyModel()).builtDir;
-    runtime = createStudioRuntime({
+    stack = createStudioStack({
       hostKind: 'headless', version: 'bench-test', model: modelDir, userDataDir: mkdtempSync(path.join(os.tmpdir(), 'studio-bench-')),
       engineConfig: { minFramesCap: 6, framesPerTextToken: 1, maxRunningSequences: 16, maxPrefillSequences: 16 }, schedulerConfig: {}, log: () => {},
     });
-    await runtime.host.start();
-    server = await startHeadlessServer({ runtime, port: 0, hostname: '127.0.0.1', rendererDir: null, log: () => {} });
+    await stack.host.start();
+    server = await startHeadlessServer({ stack, port: 0, hostname: '127.0.0.1', rendererDir: null, log: () => {} });
     const url = server.url;
     record = await runBenchmark({ nvidiaSmiPath: '/nonexistent/nvidia-smi', variants: [{ name: 'headless', createTarget: () => createHttpTarget(url) }], workloads: ['plain'], clientCounts: [2], windowMs: 6000, numPasses: 1 });
   }, 120_000);
 
   afterAll(async () => {
     await server?.close();
-    await runtime?.dispose();
+    await stack?.dispose();
   });
 
   it('completes requests in the window and every response matches the golden', () => {

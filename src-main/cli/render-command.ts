@@ -13,7 +13,7 @@ import { DEFAULT_SEED, MAX_SEED } from '../../src-shared/sampling-limits';
 import { StudioError, isErrorCode } from '../../src-shared/errors';
 import { EMBEDDED_TINY } from '../engine-protocol/protocol';
 import { engineDevicesFor } from '../engine-client/engine-devices';
-import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
+import { createStudioStack, type StudioStack } from '../app/studio-stack';
 import { planRender, type RenderSettings } from '../render/render-plan';
 import { assembleWork } from '../render/render-parts';
 import { checkOutputDir } from '../render/render-job-schema';
@@ -56,12 +56,12 @@ interface WorkerOptions extends EngineFlags {
 }
 
 /** The local engine pool for --model/--provider/--engine-config/--devices, started. */
-async function startEngines(opts: EngineFlags): Promise<StudioRuntime> {
+async function startEngines(opts: EngineFlags): Promise<StudioStack> {
   const engineConfig = engineOverridesFromFlags(opts);
   const devices = engineDevicesFor(opts.devices, String(engineConfig.provider ?? 'auto'), engineConfig);
-  const runtime = createStudioRuntime({ hostKind: 'headless', version: STUDIO_VERSION, model: opts.model ?? process.env.STUDIO_MODEL ?? EMBEDDED_TINY, engineConfig, devices });
-  await runtime.host.start();
-  return runtime;
+  const stack = createStudioStack({ hostKind: 'headless', version: STUDIO_VERSION, model: opts.model ?? process.env.STUDIO_MODEL ?? EMBEDDED_TINY, engineConfig, devices });
+  await stack.host.start();
+  return stack;
 }
 
 /** One line per change of a chapter's count (a TTY shows a running line). */
@@ -106,11 +106,11 @@ async function runRender(document: string, opts: RenderOptions): Promise<void> {
     const result = await submitRender(opts.queue, plan, outputDir, onProgress, { ...defaultQueueConfig(), attempts, backoffMs }, { savedVoicesFor, onNotice });
     failures = result.failures;
   } else {
-    const runtime = await startEngines(opts);
+    const stack = await startEngines(opts);
     try {
-      failures = (await renderLocally(runtime.host, plan, outputDir, onProgress, { concurrency, attempts, savedVoicesFor })).failures;
+      failures = (await renderLocally(stack.host, plan, outputDir, onProgress, { concurrency, attempts, savedVoicesFor })).failures;
     } finally {
-      await runtime.dispose();
+      await stack.dispose();
     }
   }
   if (failures.length > 0) {
@@ -134,12 +134,12 @@ async function runWorker(opts: WorkerOptions): Promise<void> {
   connectionFor(opts.queue); // a redis:// URL, or a usage error
   // Redis first (a URL that is not Redis fails here, naming it), before the engines load
   await probeRedis(opts.queue, { timeoutMs: defaultQueueConfig().connectTimeoutMs });
-  const runtime = await startEngines(opts);
-  const concurrency = opts.concurrency ? parseIntFlag('concurrency', opts.concurrency, 1, 1024) : 8 * runtime.host.size;
+  const stack = await startEngines(opts);
+  const concurrency = opts.concurrency ? parseIntFlag('concurrency', opts.concurrency, 1, 1024) : 8 * stack.host.size;
   const model = opts.model ?? process.env.STUDIO_MODEL ?? EMBEDDED_TINY;
   const worker = startRenderWorker({
     url: opts.queue,
-    host: runtime.host,
+    host: stack.host,
     model,
     concurrency,
     name: opts.name,
@@ -152,11 +152,11 @@ async function runWorker(opts: WorkerOptions): Promise<void> {
     async () => {
       // past the lock a running job is another worker's anyway (BullMQ finds it stalled)
       await within(worker.close(), lockDurationMs);
-      await runtime.dispose();
+      await stack.dispose();
     },
   );
   await worker.waitUntilReady();
-  console.log(`worker ready: ${runtime.host.size} engine(s) (${runtime.host.labels.join(', ')}), ${concurrency} jobs at a time, model ${model}, queue ${redactedUrl(opts.queue)}`);
+  console.log(`worker ready: ${stack.host.size} engine(s) (${stack.host.labels.join(', ')}), ${concurrency} jobs at a time, model ${model}, queue ${redactedUrl(opts.queue)}`);
   await new Promise<never>(() => {});
 }
 

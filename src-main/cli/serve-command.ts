@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { createStudioRuntime } from '../app/studio-runtime';
+import { createStudioStack } from '../app/studio-stack';
 import { rendererDir } from '../platform/paths';
 import { startHeadlessServer, type HeadlessServer } from '../headless/headless-server';
 import { parseIntFlag } from './cli-errors';
@@ -66,10 +66,10 @@ export async function runServe(opts: ServeOptions): Promise<void> {
   const engineConfig = engineOverridesFromFlags(opts);
   const voiceMap = voiceMapFrom(opts.openaiVoiceMap);
   const devices = engineDevicesFor(opts.devices, String(engineConfig.provider ?? 'auto'), engineConfig);
-  const runtime = createStudioRuntime({ hostKind: 'headless', version: STUDIO_VERSION, model: opts.model, engineConfig, devices });
+  const stack = createStudioStack({ hostKind: 'headless', version: STUDIO_VERSION, model: opts.model, engineConfig, devices });
   const uiDir = rendererDir();
   const server = await startHeadlessServer({
-    runtime,
+    stack,
     port,
     hostname: opts.host,
     rendererDir: uiDir,
@@ -78,8 +78,8 @@ export async function runServe(opts: ServeOptions): Promise<void> {
     voiceMap,
   });
   for (const line of startupLines(server, { userToken: opts.token ?? process.env.STUDIO_TOKEN, uiBuilt: uiDir !== null })) console.log(line);
-  runtime.host.start().then(
-    () => console.log(`engine ready: ${runtime.host.lastKnownStatus?.model?.displayName ?? 'model loaded'} on ${runtime.host.lastKnownStatus?.provider ?? '?'}${runtime.host.size > 1 ? ` (${runtime.host.size} engines: ${runtime.host.labels.join(', ')})` : ''}`),
+  stack.host.start().then(
+    () => console.log(`engine ready: ${stack.host.lastKnownStatus?.model?.displayName ?? 'model loaded'} on ${stack.host.lastKnownStatus?.provider ?? '?'}${stack.host.size > 1 ? ` (${stack.host.size} engines: ${stack.host.labels.join(', ')})` : ''}`),
     (err: Error) => console.error(`engine failed to start: ${err.message}`),
   );
   stopOnSignals(
@@ -88,7 +88,7 @@ export async function runServe(opts: ServeOptions): Promise<void> {
       const { numUnfinished } = await server.drain(drainMs);
       if (numUnfinished > 0) console.log(`${numUnfinished} response(s) did not finish within ${drainMs} ms`);
       await server.close();
-      await runtime.dispose();
+      await stack.dispose();
     },
   );
   await new Promise<never>(() => {}); // runs until a signal drains and exits

@@ -1,5 +1,5 @@
 // Dialog-granted paths honoured and others refused, end to end through the services: the desktop's
-// dialogs and the project service share one FileGrants (as main.ts wires them through the runtime),
+// dialogs and the project service share one FileGrants (as main.ts wires them through the stack),
 // so a project the user picked outside the data folder opens and saves, and its neighbour does not.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
-import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
+import { createStudioStack, type StudioStack } from '../app/studio-stack';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { engineDevicesFor } from './engine-devices';
 import { startHeadlessServer } from '../headless/headless-server';
@@ -19,8 +19,8 @@ const MAX_HOST_START_MS = 120_000;
 const ENGINE = { minFramesCap: 6, framesPerTextToken: 1, intraOpNumThreads: 1, provider: 'cpu' };
 const NUM_CLIENTS = 4;
 const NUM_PER_CLIENT = 3;
-let one: StudioRuntime;
-let two: StudioRuntime;
+let one: StudioStack;
+let two: StudioStack;
 
 const sha = (pcm: Float32Array) => createHash('sha256').update(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength)).digest('hex');
 const request = (client: number, k: number): SynthesisRequest => ({
@@ -34,13 +34,13 @@ const request = (client: number, k: number): SynthesisRequest => ({
 });
 
 /** NUM_CLIENTS clients, each sending its next request when the last one answered. */
-async function closedLoop(runtime: StudioRuntime): Promise<Map<string, SynthesisResult>> {
+async function closedLoop(stack: StudioStack): Promise<Map<string, SynthesisResult>> {
   const results = new Map<string, SynthesisResult>();
   await Promise.all(
     Array.from({ length: NUM_CLIENTS }, async (_, client) => {
       for (let k = 0; k < NUM_PER_CLIENT; k++) {
         const req = request(client, k);
-        results.set(req.requestId, await runtime.host.call('synthesize', req));
+        results.set(req.requestId, await stack.host.call('synthesize', req));
       }
     }),
   );
@@ -50,7 +50,7 @@ async function closedLoop(runtime: StudioRuntime): Promise<Map<string, Synthesis
 beforeAll(async () => {
   const { builtDir } = await ensureTinyModel();
   const make = (devices: string) =>
-    createStudioRuntime({
+    createStudioStack({
       hostKind: 'headless',
       version: 'test',
       model: builtDir,
@@ -91,7 +91,7 @@ describe('engine pool of two CPU engine hosts', () => {
   }, 120_000);
 
   it('serves /status with the summed fields, the totals and one entry per engine', async () => {
-    const server = await startHeadlessServer({ runtime: two, port: 0, hostname: '127.0.0.1', rendererDir: null, log: () => {} });
+    const server = await startHeadlessServer({ stack: two, port: 0, hostname: '127.0.0.1', rendererDir: null, log: () => {} });
     try {
       const body = (await (await fetch(`${server.url}/status`)).json()) as { ready: boolean; hostState: string; numCompleted: number; totals: { numCompleted: number }; engines: { label: string; ready: boolean; totals: { numCompleted: number } }[] };
       expect(body.ready).toBe(true);

@@ -1,6 +1,6 @@
 /**
  * Several engine hosts on one machine: one supervised HostClient per device, each with its own
- * scheduler, behind the same surface as one HostClient (what StudioRuntime.host offers). A request
+ * scheduler, behind the same surface as one HostClient (what StudioStack.host offers). A request
  * goes whole to the engine with the most free capacity (SSML turns are split inside the engine host,
  * so a request's turns stay on one engine); cancel follows it there. A request whose engine died
  * (or refused it, draining) before accepting it goes to another engine; one it had accepted fails

@@ -1,5 +1,5 @@
 /**
- * The real engine host process (Node child, tiny synthetic model on CPU) under the studio runtime:
+ * The real engine host process (Node child, tiny synthetic model on CPU) under the studio stack:
  * a request runs out of process and comes back byte-identical across processes; killing the host
  * mid-request fails that request with 'engine-crashed', the caller hears about the restart, the
  * host comes back, and the same request then gives the same bytes again. Nothing hangs.
@@ -11,13 +11,13 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { EVENTS } from '../../src-shared/ipc-contract';
 import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
-import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
+import { createStudioStack, type StudioStack } from '../app/studio-stack';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 import { encodeWav } from '../audio/wav';
 import { refusalWarning, AUDIO_INSERT_MAX_BYTES } from './audio-inserts';
 
 const MAX_HOST_START_MS = 90_000;
-let runtime: StudioRuntime;
+let stack: StudioStack;
 let dataDir: string;
 const statusEvents: EngineStatus[] = [];
 const audioEvents: string[] = [];
@@ -27,7 +27,7 @@ const sha = (pcm: Float32Array) => createHash('sha256').update(new Uint8Array(pc
 
 async function synth(req: SynthesisRequest): Promise<SynthesisResult> {
   const ctx = { callerId: 'test', role: 'client' as const, emit: (event: string, payload: unknown) => (event === EVENTS.onDidProduceAudio ? audioEvents.push((payload as { requestId: string }).requestId) : undefined) };
-  const reply = await runtime.dispatcher.dispatch('studio:tts.synthesize', req, ctx);
+  const reply = await stack.dispatcher.dispatch('studio:tts.synthesize', req, ctx);
   if (!reply.ok) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
   return reply.value as SynthesisResult;
 }
@@ -38,13 +38,13 @@ beforeAll(async () => {
   // <data>/imports is one of the default <audio> roots (paths.ts defaultAudioInsertRoots)
   mkdirSync(path.join(dataDir, 'imports'));
   writeFileSync(path.join(dataDir, 'imports', 'ding.wav'), encodeWav(new Float32Array(4800).fill(0.1), 24000, 'pcm16'));
-  runtime = createStudioRuntime({ hostKind: 'headless', version: 'test', model: builtDir, userDataDir: dataDir, log: () => {} });
-  runtime.services.attach({ callerId: 'watcher', role: 'client', emit: (event, payload) => (event === EVENTS.onDidChangeEngineStatus ? statusEvents.push(payload as EngineStatus) : undefined) });
-  await runtime.host.start();
+  stack = createStudioStack({ hostKind: 'headless', version: 'test', model: builtDir, userDataDir: dataDir, log: () => {} });
+  stack.services.attach({ callerId: 'watcher', role: 'client', emit: (event, payload) => (event === EVENTS.onDidChangeEngineStatus ? statusEvents.push(payload as EngineStatus) : undefined) });
+  await stack.host.start();
 }, MAX_HOST_START_MS);
 
 afterAll(async () => {
-  await runtime?.dispose();
+  await stack?.dispose();
 });
 
 describe('engine host process', () => {
@@ -93,7 +93,7 @@ describe('engine host process', () => {
 
   it('fails the in-flight request with engine-crashed when the host is killed, restarts, and reproduces the same bytes', async () => {
     const before = await synth(request('golden-1', 'The same sentence every time.'));
-    const pid = runtime.host.pid!;
+    const pid = stack.host.pid!;
     const inFlight = synth(request('doomed', 'This request is running when its process is killed, so it must fail and not hang.'));
     while (!audioEvents.includes('doomed')) await new Promise((r) => setTimeout(r, 5));
     process.kill(pid, 'SIGKILL');
@@ -101,22 +101,22 @@ describe('engine host process', () => {
     expect(err.code).toBe('engine-crashed');
     expect(err.message).toMatch(/in flight/);
     expect(statusEvents.map((s) => s.state)).toContain('restarting');
-    await runtime.host.whenReady();
-    expect(runtime.host.pid).not.toBe(pid);
-    const status = await runtime.host.call('status', {});
+    await stack.host.whenReady();
+    expect(stack.host.pid).not.toBe(pid);
+    const status = await stack.host.call('status', {});
     expect(status.numRestarts).toBe(1);
     // the supervisor's counters span both processes: the doomed request counts as crashed
-    expect(runtime.host.requestCounters()).toMatchObject({ numCrashed: 1, numRestarts: 1, numInFlight: 0 });
-    expect(runtime.host.health()).toMatchObject({ ready: true });
+    expect(stack.host.requestCounters()).toMatchObject({ numCrashed: 1, numRestarts: 1, numInFlight: 0 });
+    expect(stack.host.health()).toMatchObject({ ready: true });
     const after = await synth(request('golden-2', 'The same sentence every time.'));
     expect(sha(after.pcm)).toBe(sha(before.pcm));
   }, 120_000);
 
   it('switches to another model on request, refuses an unknown one, and keeps serving', async () => {
-    const unknown = await runtime.dispatcher.dispatch('studio:engine.loadModel', { modelId: 'nobody/no-such-model' }, { callerId: 't', role: 'admin', emit: () => {} });
+    const unknown = await stack.dispatcher.dispatch('studio:engine.loadModel', { modelId: 'nobody/no-such-model' }, { callerId: 't', role: 'admin', emit: () => {} });
     expect(unknown.ok).toBe(false);
     const before = await synth(request('pre-switch', 'Still here.'));
-    const reply = await runtime.dispatcher.dispatch('studio:engine.loadModel', { modelId: 'embedded:tiny' }, { callerId: 't', role: 'admin', emit: () => {} });
+    const reply = await stack.dispatcher.dispatch('studio:engine.loadModel', { modelId: 'embedded:tiny' }, { callerId: 't', role: 'admin', emit: () => {} });
     expect(reply).toMatchObject({ ok: true, value: { id: 'embedded:tiny', synthetic: true } });
     // the embedded model is the same synthetic checkpoint (seed 1) as the test fixture: same bytes
     const after = await synth(request('post-switch', 'Still here.'));

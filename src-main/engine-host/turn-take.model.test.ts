@@ -6,27 +6,27 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
-import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
+import { createStudioStack, type StudioStack } from '../app/studio-stack';
 import { ensureTinyModel } from '../model-builder/tiny-model';
 
-let runtime: StudioRuntime;
+let stack: StudioStack;
 const DOC = `<speak><voice name="ryan">First turn here.</voice><break time="150ms"/><voice name="vivian"><prosody rate="90%">The second turn.</prosody></voice><break time="150ms"/><voice name="aiden">Third.</voice></speak>`;
 const request = (requestId: string, extra: Partial<SynthesisRequest> = {}): SynthesisRequest => ({ requestId, input: DOC, inputFormat: 'ssml', voice: 'ryan', language: 'english', seed: 7, params: { doSample: false, subtalkerDoSample: false }, ...extra });
 
 async function call<T>(channel: string, req: unknown): Promise<T> {
-  const reply = await runtime.dispatcher.dispatch(channel, req, { callerId: 'test', role: 'client', emit: () => {} });
+  const reply = await stack.dispatcher.dispatch(channel, req, { callerId: 'test', role: 'client', emit: () => {} });
   if (!reply.ok) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
   return reply.value as T;
 }
 
 beforeAll(async () => {
   const { builtDir } = await ensureTinyModel();
-  runtime = createStudioRuntime({ hostKind: 'headless', version: 'test', model: builtDir, userDataDir: mkdtempSync(path.join(os.tmpdir(), 'studio-take-')), log: () => {} });
-  await runtime.host.start();
+  stack = createStudioStack({ hostKind: 'headless', version: 'test', model: builtDir, userDataDir: mkdtempSync(path.join(os.tmpdir(), 'studio-take-')), log: () => {} });
+  await stack.host.start();
 }, 90_000);
 
 afterAll(async () => {
-  await runtime?.dispose();
+  await stack?.dispose();
 });
 
 describe('regenerating one turn', () => {

@@ -104,8 +104,8 @@ describe('headless server', () => {
   });
 
   it('refuses to bind beyond loopback without a token, naming the fix', async () => {
-    const runtime = servers.runtime({ version: 't' });
-    await expect(startHeadlessServer({ runtime, port: 0, hostname: '0.0.0.0', rendererDir: null, log: () => {} })).rejects.toThrow(/--token/);
+    const stack = servers.stack({ version: 't' });
+    await expect(startHeadlessServer({ stack, port: 0, hostname: '0.0.0.0', rendererDir: null, log: () => {} })).rejects.toThrow(/--token/);
   });
 
   it('rejects an oversized or malformed JSON body with a 4xx naming the problem', async () => {

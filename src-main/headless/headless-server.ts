@@ -9,7 +9,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { StudioError } from '../../src-shared/errors';
-import type { StudioRuntime } from '../app/studio-runtime';
+import type { StudioStack } from '../app/studio-stack';
 import { AccessPolicy, isLoopbackBind, type EntryPoint } from '../access/access-policy';
 import { serveStatic } from './static-files';
 import { attachWsBridge } from './ws-bridge';
@@ -20,7 +20,7 @@ import { accessLogLine } from './access-log';
 import { defaultOpenAiVoiceMap } from '../api/openai-voices';
 
 export interface HeadlessServerOptions {
-  runtime: StudioRuntime;
+  stack: StudioStack;
   port: number;
   hostname: string;
   rendererDir: string | null;
@@ -113,7 +113,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
       });
     },
   };
-  const api = createHttpApi({ runtime: options.runtime, lifecycle, voiceMap: options.voiceMap ?? defaultOpenAiVoiceMap(), log });
+  const api = createHttpApi({ stack: options.stack, lifecycle, voiceMap: options.voiceMap ?? defaultOpenAiVoiceMap(), log });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const rawUrl = req.url ?? '';
@@ -202,7 +202,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 20_000;
   server.requestTimeout = 120_000;
-  const ws = attachWsBridge(server, { dispatcher: options.runtime.dispatcher, services: options.runtime.services, policy, log });
+  const ws = attachWsBridge(server, { dispatcher: options.stack.dispatcher, services: options.stack.services, policy, log });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(
@@ -245,7 +245,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
     async drain(graceMs) {
       draining = true;
       // The engine finishes (or, past graceMs, cancels) its work; then the last bytes are written.
-      await Promise.all([options.runtime.host.call('drain', { graceMs }).catch(() => null), waitIdle(graceMs)]);
+      await Promise.all([options.stack.host.call('drain', { graceMs }).catch(() => null), waitIdle(graceMs)]);
       await waitIdle(2_000);
       return { numUnfinished: inFlight.size };
     },

@@ -166,7 +166,7 @@ describe('access: Host, Origin, token', () => {
 
 describe('input that must not reach or block the engine', () => {
   it('refuses <audio src> outside the allowed folders, devices and FIFOs, without touching them, with one message', async () => {
-    const imports = path.join(open.runtime.userDataDir, 'imports');
+    const imports = path.join(open.stack.userDataDir, 'imports');
     mkdirSync(imports, { recursive: true });
     const good = path.join(imports, 'beep.wav');
     writeFileSync(good, encodeWav(new Float32Array(2400).fill(0.1), 24_000, 'pcm16'));
@@ -195,7 +195,7 @@ describe('input that must not reach or block the engine', () => {
   it('rejects 1 MB of text before it reaches the engine host, while another request completes normally', async () => {
     const hugeText = 'word '.repeat(209_715); // 1,048,575 characters
     // What it costs is checked by where it stops, not by a wall-clock limit (that depends on the machine's load).
-    const startedBefore = open.runtime.host.requestCounters().numStarted;
+    const startedBefore = open.stack.host.requestCounters().numStarted;
     const other = postJson(`${open.server.url}/api/v1/tts`, { text: 'A normal request beside the hostile one.', voice: 'ryan', seed: 9 });
     for (let i = 0; i < 3; i++) {
       const huge = await postJson(`${open.server.url}/api/v1/tts`, { text: hugeText, voice: 'ryan' });
@@ -204,7 +204,7 @@ describe('input that must not reach or block the engine', () => {
     }
     expect((await other).status).toBe(200);
     // Only the normal request was handed to the engine host: the three megabytes never were.
-    expect(open.runtime.host.requestCounters().numStarted - startedBefore).toBe(1);
+    expect(open.stack.host.requestCounters().numStarted - startedBefore).toBe(1);
   }, 60_000);
 
   it('answers a document that can never be admitted with a permanent error, not 429', async () => {
@@ -222,9 +222,9 @@ describe('input that must not reach or block the engine', () => {
       expect((await postJson(`${s.server.url}/api/v1/tts`, { text: 'Counted once.', voice: 'ryan', params: { maxNewTokens: 4 } })).status).toBe(200);
       const pending = postJson(`${s.server.url}/api/v1/tts`, { text: 'This one dies with its engine, mid sentence, on purpose.', voice: 'ryan' });
       await untilRunning(s);
-      process.kill(s.runtime.host.pid!, 'SIGKILL');
+      process.kill(s.stack.host.pid!, 'SIGKILL');
       expect((await pending).status).toBe(503);
-      await s.runtime.host.whenReady();
+      await s.stack.host.whenReady();
       const totals = ((await (await fetch(`${s.server.url}/status`)).json()) as { totals: { numCompleted: number; numCrashed: number; numRestarts: number } }).totals;
       expect(totals).toMatchObject({ numCompleted: 1, numCrashed: 1, numRestarts: 1 });
     } finally {
@@ -263,7 +263,7 @@ describe('status codes a client can trust', () => {
     try {
       const pending = postJson(`${s.server.url}/api/v1/tts`, { text: 'A sentence that will not finish, because its engine dies.', voice: 'ryan' });
       await untilRunning(s);
-      process.kill(s.runtime.host.pid!, 'SIGKILL');
+      process.kill(s.stack.host.pid!, 'SIGKILL');
       const r = await pending;
       expect(r.status).toBe(503);
       expect(r.headers.get('retry-after')).toBe('2');
@@ -282,8 +282,8 @@ describe('lifecycle', () => {
       const texts = Array.from({ length: 12 }, (_, i) => `In flight number ${i}, while the server drains.`);
       const inFlight = texts.map((text, i) => postJson(`${s.server.url}/api/v1/tts`, { text, voice: 'ryan', seed: i }));
       // Drain once all twelve are with the engine (a request still uploading when the drain starts is refused, rightly).
-      for (let i = 0; i < 1000 && s.runtime.host.requestCounters().numInFlight < texts.length; i++) await new Promise((r) => setTimeout(r, 10));
-      expect(s.runtime.host.requestCounters().numInFlight).toBe(texts.length);
+      for (let i = 0; i < 1000 && s.stack.host.requestCounters().numInFlight < texts.length; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(s.stack.host.requestCounters().numInFlight).toBe(texts.length);
       const drained = s.server.drain(60_000);
       const ready = await fetch(`${s.server.url}/readyz`);
       expect(ready.status).toBe(503);

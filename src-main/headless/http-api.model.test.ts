@@ -115,8 +115,8 @@ describe('HTTP API', () => {
     const d = await serve(modelDir);
     try {
       const inFlight = Promise.all([0, 1, 2].map((i) => tts(d.server.url, { text: `Draining ${i}.`, voice: 'ryan', seed: i })));
-      for (let i = 0; i < 1000 && d.runtime.host.requestCounters().numInFlight < 3; i++) await new Promise((r) => setTimeout(r, 10));
-      const drained = await d.runtime.host.call('drain', { graceMs: 30_000 });
+      for (let i = 0; i < 1000 && d.stack.host.requestCounters().numInFlight < 3; i++) await new Promise((r) => setTimeout(r, 10));
+      const drained = await d.stack.host.call('drain', { graceMs: 30_000 });
       const results = await inFlight;
       expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
       expect(drained.numCancelled).toBe(0);

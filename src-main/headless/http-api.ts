@@ -19,7 +19,7 @@ export function createHttpApi(options: HttpApiOptions) {
     ...createHealthRoutes(options),
     ...createModelRoutes(options),
     ...createVoiceRoutes(options),
-    ...createSynthesisRoutes(options, createVoiceLookup(options.runtime, options.voiceMap)),
+    ...createSynthesisRoutes(options, createVoiceLookup(options.stack, options.voiceMap)),
   ];
   return {
     /** Whether `pathname` belongs to the API (the server checks access before calling handle). */

@@ -124,8 +124,8 @@ beforeAll(async () => {
   const saved = await socket.call<ClipRecord>('studio:library.saveClip', { clip: newClip({ title: 'Soak insert', sampleRateHz: RATE_HZ }), pcm });
   socket.ws.close();
   if (!saved.ok) throw new Error(`saveClip failed: ${saved.error.code}: ${saved.error.message}`);
-  if (!existsSync(path.join(served.runtime.userDataDir, 'library', 'clips', `${saved.value.id}.wav`))) throw new Error('the saved clip has no audio file');
-  clipPath = pathToFileURL(path.join(served.runtime.userDataDir, 'library', 'clips', `${saved.value.id}.wav`)).href;
+  if (!existsSync(path.join(served.stack.userDataDir, 'library', 'clips', `${saved.value.id}.wav`))) throw new Error('the saved clip has no audio file');
+  clipPath = pathToFileURL(path.join(served.stack.userDataDir, 'library', 'clips', `${saved.value.id}.wav`)).href;
 }, 180_000);
 
 afterAll(async () => {
@@ -134,7 +134,7 @@ afterAll(async () => {
 
 it(`answers every request of ${NUM_CLIENTS} mixed clients exactly once over ${SOAK_S} s with a host restart in the middle, within memory bounds`, async () => {
   const url = served.server.url;
-  const host = served.runtime.host;
+  const host = served.stack.host;
   const violations: string[] = [];
   const sent: Sent[] = [];
   const okRequestIds = new Set<string>();

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { ensureTinyModel } from '../model-builder/tiny-model';
-import { createStudioRuntime, type StudioRuntime } from '../app/studio-runtime';
+import { createStudioStack, type StudioStack } from '../app/studio-stack';
 import { planRender, type RenderPlan, type RenderSettings } from './render-plan';
 import { assembleWork, partFile } from './render-parts';
 import { renderLocally } from './render-local';
@@ -29,7 +29,7 @@ if (!HAVE_REDIS) {
 
 let modelDir = '';
 let redis: TestRedis;
-let reference: StudioRuntime;
+let reference: StudioStack;
 const workers: ChildProcess[] = [];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-render-'));
 
@@ -95,7 +95,7 @@ beforeAll(async () => {
   if (!HAVE_REDIS) return;
   modelDir = (await ensureTinyModel()).builtDir;
   redis = await TestRedis.start();
-  reference = createStudioRuntime({ hostKind: 'headless', version: 'test', model: modelDir, userDataDir: fs.mkdtempSync(path.join(tmp, 'refdata-')), engineConfig: ENGINE, log: () => {} });
+  reference = createStudioStack({ hostKind: 'headless', version: 'test', model: modelDir, userDataDir: fs.mkdtempSync(path.join(tmp, 'refdata-')), engineConfig: ENGINE, log: () => {} });
   await reference.host.start();
 }, 120_000);
 

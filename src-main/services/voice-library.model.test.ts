@@ -35,7 +35,7 @@ let served: Served;
 let mp3: Uint8Array;
 
 async function call<T>(channel: string, payload: unknown, ctx: CallContext = admin): Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string } }> {
-  return (await served.runtime.dispatcher.dispatch(channel, payload, ctx)) as never;
+  return (await served.stack.dispatcher.dispatch(channel, payload, ctx)) as never;
 }
 
 async function value<T>(channel: string, payload: unknown): Promise<T> {
@@ -63,7 +63,7 @@ describe('voice library on a Base model', () => {
     expect(anna.id).toMatch(/^v-[0-9a-f]{12}$/);
     expect(anna.clip).toMatchObject({ originalName: 'anna.mp3', fileName: `${anna.id}.mp3`, sizeBytes: mp3.byteLength });
     expect(anna.clip!.durationMs).toBeGreaterThan(3800);
-    const copy = path.join(served.runtime.userDataDir, 'library', 'voices', anna.clip!.fileName);
+    const copy = path.join(served.stack.userDataDir, 'library', 'voices', anna.clip!.fileName);
     expect(new Uint8Array(readFileSync(copy))).toEqual(mp3);
     expect(await value<SavedVoice[]>('studio:voices.list', {})).toEqual([anna]);
   });
@@ -74,8 +74,8 @@ describe('voice library on a Base model', () => {
     const byName = await postJson(`${served.server.url}/api/v1/tts`, { text: 'Hello there.', voice: 'anna reads', response_format: 'wav', seed: 5 });
     expect(byName.status).toBe(200);
     expect(byName.bytes).toEqual(byId.bytes);
-    const made = await served.runtime.host.call('makeVoice', { audio: mp3 });
-    const direct = (await served.runtime.host.call('synthesize', { requestId: 'direct', input: 'Hello there.', inputFormat: 'text', voice: '', language: 'auto', seed: 5, speakerEmbedding: made.prompt.embedding })) as SynthesisResult;
+    const made = await served.stack.host.call('makeVoice', { audio: mp3 });
+    const direct = (await served.stack.host.call('synthesize', { requestId: 'direct', input: 'Hello there.', inputFormat: 'text', voice: '', language: 'auto', seed: 5, speakerEmbedding: made.prompt.embedding })) as SynthesisResult;
     const viaLibrary = await value<SynthesisResult>('studio:tts.synthesize', { requestId: 'lib', input: 'Hello there.', inputFormat: 'text', voice: anna.id, language: 'auto', seed: 5 });
     expect(viaLibrary.pcm).toEqual(direct.pcm);
     expect(viaLibrary.effectiveParams.voice).toBe('Anna Reads');
@@ -84,10 +84,10 @@ describe('voice library on a Base model', () => {
   it('clones in-context when given the transcript, and speaks with the bytes of its prompt by hand', async () => {
     const icl = await value<SavedVoice>('studio:voices.clone', { name: 'Anna ICL', audio: mp3, originalName: 'anna.mp3', refText: 'A steady tone.' });
     expect(icl.cloneMode).toBe('icl');
-    const made = await served.runtime.host.call('makeVoice', { audio: mp3, refText: 'A steady tone.' });
+    const made = await served.stack.host.call('makeVoice', { audio: mp3, refText: 'A steady tone.' });
     expect(made.prompt).toMatchObject({ mode: 'icl', refText: 'A steady tone.' });
     expect(made.prompt.refCodes!.length).toBeGreaterThan(40); // 12.5 frames a second of the ~4 s trimmed clip
-    const direct = (await served.runtime.host.call('synthesize', { requestId: 'direct-icl', input: 'Hello there.', inputFormat: 'text', voice: '', language: 'auto', seed: 5, ...clonePromptFields(made.prompt) })) as SynthesisResult;
+    const direct = (await served.stack.host.call('synthesize', { requestId: 'direct-icl', input: 'Hello there.', inputFormat: 'text', voice: '', language: 'auto', seed: 5, ...clonePromptFields(made.prompt) })) as SynthesisResult;
     const viaLibrary = await value<SynthesisResult>('studio:tts.synthesize', { requestId: 'lib-icl', input: 'Hello there.', inputFormat: 'text', voice: 'anna icl', language: 'auto', seed: 5 });
     expect(viaLibrary.pcm).toEqual(direct.pcm);
     const xvector = await value<SynthesisResult>('studio:tts.synthesize', { requestId: 'lib-x', input: 'Hello there.', inputFormat: 'text', voice: anna.id, language: 'auto', seed: 5 });
@@ -120,7 +120,7 @@ describe('voice library on a Base model', () => {
   it('runs the benchmark in-process in a saved voice', async () => {
     const finished = new Promise<{ status: string; error: string | null; passes: { numErrors: number }[] }>((resolve) => {
       const ctx: CallContext = { callerId: 'bench', role: 'admin', emit: (event, payload) => event === 'studio:bench.onDidFinishRun' && resolve(payload as never) };
-      void served.runtime.dispatcher
+      void served.stack.dispatcher
         .dispatch('studio:bench.start', { variants: [{ name: 'a', target: 'inproc' }], workloads: ['plain'], clientCounts: [1], windowMs: 1000, numPasses: 1, voice: anna.id }, ctx)
         .then((reply) => !reply.ok && resolve({ status: 'refused', error: reply.error.message, passes: [] }));
     });
@@ -159,7 +159,7 @@ describe('voice library on a Base model', () => {
     const outside = path.join(mkdtempSync(path.join(os.tmpdir(), 'voice-clip-')), 'clip.mp3');
     writeFileSync(outside, mp3);
     expect(await call('studio:voices.clone', { name: 'Outside', path: outside })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    served.runtime.grants.grant(outside, 'read', 'file');
+    served.stack.grants.grant(outside, 'read', 'file');
     const granted = await value<SavedVoice>('studio:voices.clone', { name: 'Granted', path: outside });
     expect(granted.clip).toMatchObject({ originalName: 'clip.mp3' });
     for (const [channel, payload] of [
@@ -178,7 +178,7 @@ describe('voice library on a Base model', () => {
     expect(renamed).toMatchObject({ id: anna.id, name: 'Narrator' });
     expect((await postJson(`${served.server.url}/api/v1/tts`, { text: 'Hi.', voice: 'Narrator', seed: 1 })).status).toBe(200);
     expect(await value('studio:voices.delete', { id: anna.id })).toEqual({ deleted: true });
-    expect(existsSync(path.join(served.runtime.userDataDir, 'library', 'voices', anna.clip!.fileName))).toBe(false);
+    expect(existsSync(path.join(served.stack.userDataDir, 'library', 'voices', anna.clip!.fileName))).toBe(false);
     expect(await value('studio:voices.delete', { id: anna.id })).toEqual({ deleted: false });
     const gone = await postJson(`${served.server.url}/v1/audio/speech`, { input: 'Hi.', voice: anna.id });
     expect(gone.status).toBe(400);

@@ -1,12 +1,12 @@
 /**
  * What the HTTP API's route modules share: a route (an anchored path pattern and a handler per
- * method; HEAD runs GET), the options every module is built over (the runtime, the server's
+ * method; HEAD runs GET), the options every module is built over (the stack, the server's
  * lifecycle, the OpenAI voice map, the log), and the 503 + Retry-After a new request gets while the
  * server drains. createHttpApi (../http-api.ts) registers the modules' routes in one table.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StudioError } from '../../../src-shared/errors';
-import type { StudioRuntime } from '../../app/studio-runtime';
+import type { StudioStack } from '../../app/studio-stack';
 
 /** What the API needs to know of the server's lifecycle. */
 export interface ApiLifecycle {
@@ -16,7 +16,7 @@ export interface ApiLifecycle {
 }
 
 export interface HttpApiOptions {
-  runtime: StudioRuntime;
+  stack: StudioStack;
   lifecycle: ApiLifecycle;
   voiceMap: Record<string, string[]>;
   log: (m: string) => void;

@@ -45,7 +45,7 @@ function sseEvent(payload: unknown): string {
 
 /** `savedVoices`: the voice library as the voice lookup read it for this request (the services attach from it). */
 export async function sendSynthesizedAudio(
-  { runtime, lifecycle, log }: Pick<HttpApiOptions, 'runtime' | 'lifecycle' | 'log'>,
+  { stack, lifecycle, log }: Pick<HttpApiOptions, 'stack' | 'lifecycle' | 'log'>,
   res: ServerResponse,
   request: SynthesisRequest,
   savedVoices: ResolvedVoice['savedVoices'],
@@ -59,7 +59,7 @@ export async function sendSynthesizedAudio(
   const out: { encoder: AudioEncodeStream | null; failure: Error | null } = { encoder: null, failure: null };
   res.on('close', () => {
     if (finished) return;
-    void runtime.host.call('cancel', { requestId: request.requestId }).catch(() => {});
+    void stack.host.call('cancel', { requestId: request.requestId }).catch(() => {});
     void out.encoder?.cancel();
   });
   let started = false;
@@ -92,7 +92,7 @@ export async function sendSynthesizedAudio(
       out.encoder.write(chunk.pcm).catch((err: Error) => (out.failure ??= err));
     },
   };
-  const reply = await runtime.dispatcher.dispatch('studio:tts.synthesize', request, ctx);
+  const reply = await stack.dispatcher.dispatch('studio:tts.synthesize', request, ctx);
   finished = true;
   if (!reply.ok) {
     void out.encoder?.cancel();

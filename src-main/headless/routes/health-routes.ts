@@ -26,21 +26,21 @@ function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T | nul
   });
 }
 
-export function createHealthRoutes({ runtime, lifecycle }: Pick<HttpApiOptions, 'runtime' | 'lifecycle'>): Route[] {
+export function createHealthRoutes({ stack, lifecycle }: Pick<HttpApiOptions, 'stack' | 'lifecycle'>): Route[] {
   // A status call the host left unanswered (a stopped or blocked host) makes /readyz and /status say
   // not ready alike, until a status call is answered again or the host changes state.
   let statusUnanswered = false;
   let recheck: Promise<unknown> | null = null;
-  runtime.host.onDidChangeState((): void => void (statusUnanswered = false));
+  stack.host.onDidChangeState((): void => void (statusUnanswered = false));
   async function askStatus() {
-    const live = await withTimeout(runtime.host.call('status', {}), STATUS_CALL_TIMEOUT_MS);
+    const live = await withTimeout(stack.host.call('status', {}), STATUS_CALL_TIMEOUT_MS);
     statusUnanswered = live === null;
     return live;
   }
 
   /** The one readiness /readyz and /status both report (synchronous: a stuck host cannot stall it). */
   function readiness(): { ready: boolean; state: string; detail: string } {
-    const health = runtime.host.health();
+    const health = stack.host.health();
     if (lifecycle.draining) return { ready: false, state: 'draining', detail: 'shutting down' };
     if (!health.ready) return { ready: false, state: stateWithoutHost(health.state), detail: health.detail };
     if (statusUnanswered) return { ready: false, state: 'unresponsive', detail: `the engine host did not answer a status call within ${STATUS_CALL_TIMEOUT_MS} ms` };
@@ -53,12 +53,12 @@ export function createHealthRoutes({ runtime, lifecycle }: Pick<HttpApiOptions, 
    * cumulative counters, which survive engine restarts. Never waits on the host for longer than that.
    */
   async function status(): Promise<Record<string, unknown>> {
-    const health = runtime.host.health();
+    const health = stack.host.health();
     const live = health.ready ? await askStatus() : null;
-    const s = live ?? runtime.host.lastKnownStatus;
+    const s = live ?? stack.host.lastKnownStatus;
     const { ready, state, detail } = readiness();
     const model = clientModelInfo(s?.model ?? null);
-    return { ...s, state: ready && live ? live.state : state, model, hostState: health.state, ready, readyDetail: detail, totals: runtime.host.requestCounters(), engines: runtime.host.engineEntries() };
+    return { ...s, state: ready && live ? live.state : state, model, hostState: health.state, ready, readyDetail: detail, totals: stack.host.requestCounters(), engines: stack.host.engineEntries() };
   }
 
   return [
@@ -72,7 +72,7 @@ export function createHealthRoutes({ runtime, lifecycle }: Pick<HttpApiOptions, 
         GET: async (_req, res) => {
           // Synchronous: a stuck engine host cannot stall the probe; one unanswered status call is asked again in the background.
           const { ready, state, detail } = readiness();
-          if (statusUnanswered && !recheck && runtime.host.health().ready) recheck = askStatus().finally(() => (recheck = null));
+          if (statusUnanswered && !recheck && stack.host.health().ready) recheck = askStatus().finally(() => (recheck = null));
           sendJson(res, ready ? 200 : 503, ready ? { ready, state } : { ready, state, detail }, ready ? {} : { 'retry-after': '2' });
         },
       },

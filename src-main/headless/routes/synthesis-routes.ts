@@ -13,7 +13,7 @@ import { loadedModelId } from './model-routes';
 import type { VoiceLookup } from './voice-lookup';
 
 export function createSynthesisRoutes(options: HttpApiOptions, lookupVoice: VoiceLookup): Route[] {
-  const { runtime, lifecycle } = options;
+  const { stack, lifecycle } = options;
   return [
     {
       pattern: /^\/v1\/audio\/speech$/,
@@ -21,7 +21,7 @@ export function createSynthesisRoutes(options: HttpApiOptions, lookupVoice: Voic
         POST: async (req, res) => {
           refuseWhileDraining(lifecycle);
           const body = parseBody(speechBodySchema, await readJsonBody(req));
-          if (!modelMatches(body.model, await loadedModelId(runtime))) {
+          if (!modelMatches(body.model, await loadedModelId(stack))) {
             throw new StudioError('not-found', `model '${body.model}' is not served here; use ${OPENAI_MODEL_ALIASES.join(', ')} or the id from GET /v1/models`, { field: 'model' });
           }
           const { voice, savedVoices } = await lookupVoice(typeof body.voice === 'string' ? body.voice : body.voice.id);

@@ -45,17 +45,17 @@ async function start() {
       return result((args as SynthesisRequest).requestId);
     },
   };
-  const runtime = servers.runtime({ spawnHost: () => new FakeHostProcess(1, handlers) });
-  await runtime.host.start();
-  server = await startHeadlessServer({ runtime, port: 0, hostname: '127.0.0.1', rendererDir: null, log: () => {} });
-  return { runtime, server, calls };
+  const stack = servers.stack({ spawnHost: () => new FakeHostProcess(1, handlers) });
+  await stack.host.start();
+  server = await startHeadlessServer({ stack, port: 0, hostname: '127.0.0.1', rendererDir: null, log: () => {} });
+  return { stack, server, calls };
 }
 
 describe('the HTTP voice lookup', () => {
   it('reads the voice library once per request, and the engine host gets what that read found', async () => {
-    const { runtime, server, calls } = await start();
+    const { stack, server, calls } = await start();
     const reads = vi.spyOn(VoiceStore.prototype, 'list');
-    const saved = await runtime.services.voiceLibrary().clone({ name: 'Anna', audio: Uint8Array.of(1, 2, 3), originalName: 'a.wav' }, BASE, made);
+    const saved = await stack.services.voiceLibrary().clone({ name: 'Anna', audio: Uint8Array.of(1, 2, 3), originalName: 'a.wav' }, BASE, made);
 
     const cases: { path: string; body: Record<string, unknown>; voice: string; savedIds: string[] }[] = [
       { path: '/api/v1/tts', body: { text: 'Hello.', voice: 'anna' }, voice: saved.id, savedIds: [saved.id] },

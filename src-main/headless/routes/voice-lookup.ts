@@ -5,7 +5,7 @@
  * services pick the saved voices to attach from it instead of reading the library again.
  */
 import type { SavedVoiceConditioning } from '../../../src-shared/contract/voices';
-import type { StudioRuntime } from '../../app/studio-runtime';
+import type { StudioStack } from '../../app/studio-stack';
 import { resolveVoice } from '../../api/openai-voices';
 
 export interface ResolvedVoice {
@@ -17,18 +17,18 @@ export interface ResolvedVoice {
 
 export type VoiceLookup = (requested: string) => Promise<ResolvedVoice>;
 
-export function createVoiceLookup(runtime: StudioRuntime, voiceMap: Record<string, string[]>): VoiceLookup {
+export function createVoiceLookup(stack: StudioStack, voiceMap: Record<string, string[]>): VoiceLookup {
   // The loaded model's speakers, asked of the engine host once per model (by the model the last status named).
   let speakerCache: { modelId: string; names: string[] } | null = null;
   async function speakers(): Promise<string[]> {
-    const modelId = runtime.host.lastKnownStatus?.model?.id;
+    const modelId = stack.host.lastKnownStatus?.model?.id;
     if (modelId !== undefined && speakerCache?.modelId === modelId) return speakerCache.names;
-    const names = (await runtime.host.call('listVoices', {})).map((v) => v.name);
+    const names = (await stack.host.call('listVoices', {})).map((v) => v.name);
     if (modelId !== undefined) speakerCache = { modelId, names };
     return names;
   }
   return async (requested) => {
-    const savedVoices = runtime.services.savedVoiceLibrary();
+    const savedVoices = stack.services.savedVoiceLibrary();
     return { voice: await resolveVoice(requested, { saved: savedVoices, speakers, voiceMap }), savedVoices };
   };
 }

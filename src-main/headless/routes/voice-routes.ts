@@ -4,24 +4,24 @@
  * on this host) and the OpenAI voice map this server resolves names with.
  */
 import type { SavedVoice } from '../../../src-shared/contract/voices';
-import type { StudioRuntime } from '../../app/studio-runtime';
+import type { StudioStack } from '../../app/studio-stack';
 import { clientSavedVoices } from '../../access/client-view';
 import { sendJson } from '../http-errors';
 import type { HttpApiOptions, Route } from './api-route';
 
-function savedVoiceList(runtime: StudioRuntime): SavedVoice[] {
+function savedVoiceList(stack: StudioStack): SavedVoice[] {
   try {
-    return clientSavedVoices(runtime.services.voiceLibrary().list());
+    return clientSavedVoices(stack.services.voiceLibrary().list());
   } catch {
     return [];
   }
 }
 
-export function createVoiceRoutes({ runtime, voiceMap }: Pick<HttpApiOptions, 'runtime' | 'voiceMap'>): Route[] {
+export function createVoiceRoutes({ stack, voiceMap }: Pick<HttpApiOptions, 'stack' | 'voiceMap'>): Route[] {
   return [
     {
       pattern: /^\/v1\/voices$/,
-      methods: { GET: async (_req, res) => sendJson(res, 200, { voices: await runtime.host.call('listVoices', {}), saved: savedVoiceList(runtime), openai: voiceMap }) },
+      methods: { GET: async (_req, res) => sendJson(res, 200, { voices: await stack.host.call('listVoices', {}), saved: savedVoiceList(stack), openai: voiceMap }) },
     },
   ];
 }

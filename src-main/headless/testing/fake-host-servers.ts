@@ -1,10 +1,10 @@
 /**
  * Test harness: the headless server on a port over a fake engine host (FakeHostProcess), for tests of
- * the server itself and of what `studio serve` prints. Every runtime and server a test starts here is
+ * the server itself and of what `studio serve` prints. Every stack and server a test starts here is
  * closed after that test. For a real engine host with the tiny model, see serve-tiny.ts.
  */
 import { afterEach } from 'vitest';
-import { createStudioRuntime, type StudioRuntime } from '../../app/studio-runtime';
+import { createStudioStack, type StudioStack } from '../../app/studio-stack';
 import { FakeHostProcess } from '../../engine-client/testing/fake-host-process';
 import { tempDirs } from '../../platform/testing/temp-dirs';
 import { startHeadlessServer, type HeadlessServer } from '../headless-server';
@@ -19,24 +19,24 @@ export interface FakeHostServerOptions {
   log?: (message: string) => void;
 }
 
-export function fakeHostServers(dataDirPrefix: string): { runtime(options?: FakeHostServerOptions): StudioRuntime; start(options?: FakeHostServerOptions): Promise<HeadlessServer> } {
+export function fakeHostServers(dataDirPrefix: string): { stack(options?: FakeHostServerOptions): StudioStack; start(options?: FakeHostServerOptions): Promise<HeadlessServer> } {
   const dataDir = tempDirs(dataDirPrefix);
-  let runtime: StudioRuntime | null = null;
+  let stack: StudioStack | null = null;
   let server: HeadlessServer | null = null;
   afterEach(async () => {
     await server?.close();
-    await runtime?.dispose();
+    await stack?.dispose();
     server = null;
-    runtime = null;
+    stack = null;
   });
-  const newRuntime = (o: FakeHostServerOptions = {}) =>
-    (runtime = createStudioRuntime({ hostKind: 'headless', version: o.version ?? 'test', userDataDir: dataDir(), spawnHost: o.spawnHost ?? (() => new FakeHostProcess(1)), log: o.log ?? (() => {}) }));
+  const newStack = (o: FakeHostServerOptions = {}) =>
+    (stack = createStudioStack({ hostKind: 'headless', version: o.version ?? 'test', userDataDir: dataDir(), spawnHost: o.spawnHost ?? (() => new FakeHostProcess(1)), log: o.log ?? (() => {}) }));
   return {
-    runtime: newRuntime,
+    stack: newStack,
     async start(o = {}) {
-      const r = newRuntime(o);
+      const r = newStack(o);
       await r.host.start();
-      server = await startHeadlessServer({ runtime: r, port: 0, hostname: o.hostname ?? '127.0.0.1', rendererDir: o.rendererDir ?? null, bearerToken: o.token, log: o.log ?? (() => {}) });
+      server = await startHeadlessServer({ stack: r, port: 0, hostname: o.hostname ?? '127.0.0.1', rendererDir: o.rendererDir ?? null, bearerToken: o.token, log: o.log ?? (() => {}) });
       return server;
     },
   };

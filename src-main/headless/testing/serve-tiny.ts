@@ -5,14 +5,14 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createStudioRuntime, type StudioRuntime } from '../../app/studio-runtime';
+import { createStudioStack, type StudioStack } from '../../app/studio-stack';
 import { startHeadlessServer, type HeadlessServer, type HeadlessServerOptions } from '../headless-server';
 
 // Frames cap = 6 + 1 per text token.
 export const TINY_ENGINE = { minFramesCap: 6, framesPerTextToken: 1, maxRunningSequences: 16, maxPrefillSequences: 16 };
 
 export interface Served {
-  runtime: StudioRuntime;
+  stack: StudioStack;
   server: HeadlessServer;
   logs: string[];
   dispose(): Promise<void>;
@@ -23,7 +23,7 @@ export async function serveTiny(
   options: { schedulerConfig?: Record<string, unknown>; engineConfig?: Record<string, unknown>; server?: Partial<HeadlessServerOptions> } = {},
 ): Promise<Served> {
   const logs: string[] = [];
-  const runtime = createStudioRuntime({
+  const stack = createStudioStack({
     hostKind: 'headless',
     version: 'test',
     model: modelDir,
@@ -32,15 +32,15 @@ export async function serveTiny(
     schedulerConfig: options.schedulerConfig ?? {},
     log: (m) => logs.push(m),
   });
-  await runtime.host.start();
-  const server = await startHeadlessServer({ runtime, port: 0, hostname: '127.0.0.1', rendererDir: null, log: (m) => logs.push(m), ...options.server });
+  await stack.host.start();
+  const server = await startHeadlessServer({ stack, port: 0, hostname: '127.0.0.1', rendererDir: null, log: (m) => logs.push(m), ...options.server });
   return {
-    runtime,
+    stack,
     server,
     logs,
     dispose: async () => {
       await server.close();
-      await runtime.dispose();
+      await stack.dispose();
     },
   };
 }

@@ -18,7 +18,7 @@ import { FileGrants } from '../access/file-grants';
 import { defaultAudioInsertRoots, defaultUserDataDir, resolveHostEntry } from '../platform/paths';
 import { createModelManagerPort } from './model-manager-port';
 
-export interface StudioRuntimeOptions {
+export interface StudioStackOptions {
   hostKind: AppInfo['hostKind'];
   version: string;
   /** Model to load: a folder or 'embedded:tiny' (default). */
@@ -42,7 +42,7 @@ export interface StudioRuntimeOptions {
   grants?: FileGrants;
 }
 
-export interface StudioRuntime {
+export interface StudioStack {
   /** The engine hosts (one unless `devices` names several), behind one HostClient-like surface. */
   host: EnginePool;
   /** Paths clients may name (projects); the desktop app's dialogs add to it. */
@@ -64,7 +64,7 @@ function inputLimitsFor(engineConfig: Record<string, unknown>): InputLimits | un
   }
 }
 
-export function createStudioRuntime(options: StudioRuntimeOptions): StudioRuntime {
+export function createStudioStack(options: StudioStackOptions): StudioStack {
   const userDataDir = options.userDataDir ?? defaultUserDataDir();
   const devices = options.devices && options.devices.length > 0 ? options.devices : [{ label: 'default', env: {}, engineConfig: {} }];
   const startOptions = (model: string, device: EngineDevice, modelId?: string): HostStartOptions => ({
