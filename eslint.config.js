@@ -2,7 +2,7 @@
 // way with ESLint's own no-restricted-imports, extended (layers/imports below) to dynamic import()
 // and require() with a literal path. Packages: only the ORT adapters (engine/runtime/) import
 // onnxruntime-node, only capi/ imports koffi, pure folders stay free of electron, react and ORT, only
-// audio/codec-runtime.ts imports the codec runtimes. Layers (docs/architecture.md): each folder
+// audio/codec-encode.ts imports the codec libraries. Layers (docs/architecture.md): each folder
 // imports only the folders LAYERS lists, and every folder of src-main is in LAYERS (an allow-list:
 // layers/listed-folder refuses a file in a folder the table lacks); the renderer likewise by
 // RENDERER_LAYERS, its features never importing each other. Product code never imports lab/,
@@ -19,7 +19,7 @@ const KOFFI = { name: 'koffi', message: 'only the C-API adapter in src-main/engi
 const ELECTRON = { name: 'electron', message: 'electron is imported only by main.ts, ipc/, engine-client/utility-host.ts, desktop/electron-*.ts and the preload' };
 const REACT = { name: 'react', message: 'pure modules must not import react' };
 const REACT_DOM = { name: 'react-dom', message: 'pure modules must not import react-dom' };
-const CODECS = { group: ['mediabunny', '@mediabunny/*', 'opusscript'], message: 'only src-main/audio/codec-runtime.ts imports the codec runtimes; call encode-audio.ts' };
+const CODECS = { group: ['mediabunny', '@mediabunny/*', 'opusscript'], message: 'only src-main/audio/codec-encode.ts imports the codec libraries; call encode-audio.ts' };
 const NODE_IN_SHARED = { group: ['node:*', 'fs', 'path', 'os', 'child_process'], message: 'src-shared is types and constants only: no Node imports' };
 const NODE_IN_RENDERER = { group: ['node:*'], message: 'the renderer runs in a sandboxed browser: no Node imports' };
 // Renderer tests included; the renderer's own code is held tighter by its layer rule below.
@@ -40,7 +40,7 @@ const PACKAGE_RULES = [
   [['src-main/engine/runtime/capi/**'], [ELECTRON], [CODECS]],
   [['src-main/main.ts', 'src-main/ipc/**', 'src-main/engine-client/utility-host.ts', 'src-main/desktop/electron-*.ts', 'src-preload/**'], [ORT], [CODECS]],
   [['src-main/scheduler/**', 'src-main/ssml/**', 'src-main/audio/**', 'src-shared/**'], [ORT, ELECTRON, REACT, REACT_DOM], [CODECS]],
-  [['src-main/audio/codec-runtime.ts'], [ORT, ELECTRON, REACT, REACT_DOM], []],
+  [['src-main/audio/codec-encode.ts'], [ORT, ELECTRON, REACT, REACT_DOM], []],
   [['src-shared/**'], [ORT, ELECTRON, REACT], [CODECS, NODE_IN_SHARED]],
   [['src-renderer/**'], [ORT, ELECTRON], [CODECS, NODE_IN_RENDERER, MAIN_IN_RENDERER]],
 ];

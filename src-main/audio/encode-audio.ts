@@ -3,7 +3,7 @@
  * (encodeAudio) or as a stream (createAudioEncodeStream) for chunked HTTP responses. Validates the
  * input, picks each codec's rate (resampling with resample.ts where the codec cannot take the PCM's)
  * and bitrate; whole mp3 and opus files are read back and kept as loud as the input (lossy-loudness-match.ts).
- * The codec libraries sit behind codec-runtime.ts and codec-decode.ts, which import each on first use.
+ * The codec libraries sit behind codec-encode.ts and codec-decode.ts, which import each on first use.
  */
 import { StudioError } from '../../src-shared/errors';
 import { AUDIO_FORMATS, contentTypeFor, isAudioFormat, type AudioFormat } from '../../src-shared/audio-format';
@@ -13,7 +13,7 @@ import { resample } from './resample';
 import { encodeWav, encodeWavHeader } from './wav-encode';
 import { canDecodeBack, decodeOwnEncode } from './codec-decode';
 import { encodeLoudnessMatched } from './lossy-loudness-match';
-import { CODEC_SAMPLE_RATES_HZ, encodeWithCodec, openCodecStream, type CodecKind, type CodecStream } from './codec-runtime';
+import { CODEC_SAMPLE_RATES_HZ, encodeWithCodec, openCodecStream, type CodecKind, type CodecStream } from './codec-encode';
 
 export { AUDIO_FORMATS, contentTypeFor, type AudioFormat };
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeWithCodec } from './codec-runtime';
+import { encodeWithCodec } from './codec-encode';
 import { encodeAudio } from './encode-audio';
 import { encodeLoudnessMatched, LOSSY_LOUDNESS_TOLERANCE_LU } from './lossy-loudness-match';
 import { measureIntegratedLoudness } from './loudness';

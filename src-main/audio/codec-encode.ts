@@ -1,7 +1,7 @@
 /**
- * The only file that imports the audio codec runtimes: mediabunny (muxers for MP3, ADTS, FLAC and
+ * The only file that imports the audio encoding libraries: mediabunny (muxers for MP3, ADTS, FLAC and
  * Ogg) with its WebAssembly encoder extensions (LAME, FFmpeg's AAC, libFLAC) and opusscript (libopus).
- * Each runtime is imported on first use, so start-up pays for none of them. Knows nothing about
+ * Each library is imported on first use, so start-up pays for none of them. Knows nothing about
  * formats' defaults or validation: encode-audio.ts decides rates and bitrates and calls in here.
  */
 import type * as Mediabunny from 'mediabunny';
