@@ -185,6 +185,8 @@ for (const viewport of WALK_VIEWPORTS) {
 
       // Bug: re-opening from the Library relabelled every original take with the first speaker and lost gap edits.
       const gapBefore = await page.getByTestId('gap-1').inputValue();
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      await page.getByRole('button', { name: 'Zoom in' }).click();
       await page.getByTestId('project-new').click();
       const confirm = page.getByTestId('project-confirm');
       if (await confirm.isVisible().catch(() => false)) await confirm.getByRole('button', { name: 'Discard and start new' }).click();
@@ -199,6 +201,7 @@ for (const viewport of WALK_VIEWPORTS) {
       await expect(page.getByLabel('Project name')).toHaveValue(`Walk ${mark}`);
       await expect.poll(async () => (await turnRegions(page, 3)).map((r) => r.label)).toEqual(['Ryan', 'Uncle Fu', 'Ryan']);
       expect((await turnRegions(page, 3)).map((r) => r.color)).toEqual(regions.map((r) => r.color));
+      await expect.poll(overflowPx, { message: 'a re-opened clip wider than the view (zoomed in before) is fitted to it' }).toBeLessThanOrEqual(1);
       await expect(page.getByTestId('gap-1')).toHaveValue(gapBefore);
       await expect(page.getByTestId('gap-2')).toHaveValue('300');
       await expect(page.getByTestId('gain-2')).toHaveValue('-6');
