@@ -4,9 +4,9 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeSqliteLoader } from '../library/open-sqlite';
-import { checkKoffi, checkNativeModules, checkOnnxRuntime, checkSqlite, currentRuntimeFacts, formatNativeChecks, nodeModulesLocator } from './native-modules';
+import { checkKoffi, checkNativeModules, checkOnnxRuntime, checkSqlite, currentProcessFacts, formatNativeChecks, nodeModulesLocator } from './native-modules';
 
-const here = currentRuntimeFacts();
+const here = currentProcessFacts();
 
 describe('native module check', () => {
   it('finds onnxruntime-node for this machine and every platform it ships, and none for others', () => {

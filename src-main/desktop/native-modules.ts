@@ -19,7 +19,8 @@ export interface NativeCheck {
   detail: string;
 }
 
-export interface RuntimeFacts {
+/** This Node or Electron process: where the native binaries must match. */
+export interface ProcessFacts {
   platform: NodeJS.Platform;
   arch: string;
   /** process.versions.napi */
@@ -50,7 +51,7 @@ export function nodeModulesLocator(fromFile: string = import.meta.url): PackageL
 /** onnxruntime-node ships bin/napi-v<N>/<platform>/<arch>/onnxruntime_binding.node for each platform. */
 export const ORT_NAPI_VERSION = 6;
 
-export function checkOnnxRuntime(locate: PackageLocator, facts: RuntimeFacts, exists: (p: string) => boolean = existsSync): NativeCheck {
+export function checkOnnxRuntime(locate: PackageLocator, facts: ProcessFacts, exists: (p: string) => boolean = existsSync): NativeCheck {
   const name = 'onnxruntime-node';
   const dir = locate(name);
   if (!dir) return { name, status: 'unavailable', detail: 'not installed; run `npm ci` (the engine cannot start without it)' };
@@ -68,7 +69,7 @@ export function checkOnnxRuntime(locate: PackageLocator, facts: RuntimeFacts, ex
  * koffi (FFI, optional: a GPU adapter may use it). Version 3 ships its binary in a per-platform
  * package @koromix/koffi-<platform>-<arch>; version 2 in build/koffi/<platform>_<arch>/koffi.node.
  */
-export function checkKoffi(locate: PackageLocator, facts: RuntimeFacts, exists: (p: string) => boolean = existsSync): NativeCheck {
+export function checkKoffi(locate: PackageLocator, facts: ProcessFacts, exists: (p: string) => boolean = existsSync): NativeCheck {
   const name = 'koffi';
   const dir = locate(name);
   if (!dir) return { name, status: 'absent', detail: 'not installed (optional)' };
@@ -91,12 +92,12 @@ export function checkSqlite(loaders: readonly SqliteBackendLoader[] = defaultSql
   return { name: 'library SQLite', status: 'unavailable', detail: `${reasons.join('; ')}; the library is off, the rest of the studio works` };
 }
 
-export function currentRuntimeFacts(): RuntimeFacts {
+export function currentProcessFacts(): ProcessFacts {
   return { platform: process.platform, arch: process.arch, napiVersion: Number(process.versions.napi ?? 0), electron: process.versions.electron };
 }
 
 /** Every check, for the start-up log. */
-export function checkNativeModules(facts: RuntimeFacts = currentRuntimeFacts(), locate: PackageLocator = nodeModulesLocator()): NativeCheck[] {
+export function checkNativeModules(facts: ProcessFacts = currentProcessFacts(), locate: PackageLocator = nodeModulesLocator()): NativeCheck[] {
   return [checkOnnxRuntime(locate, facts), checkKoffi(locate, facts), checkSqlite()];
 }
 

@@ -15,7 +15,8 @@ export interface SqliteBackendLoader {
   load(): (filePath: string) => SqliteConnection;
 }
 
-export interface RuntimeVersions {
+/** The parts of process.versions that pick a SQLite backend. */
+export interface ProcessVersions {
   node: string;
   electron?: string;
   modules?: string;
@@ -47,7 +48,7 @@ export function nodeSqliteLoader(getBuiltin: (id: string) => unknown = (id) => p
 }
 
 /** Backends in the order this runtime should try them. */
-export function defaultSqliteLoaders(versions: RuntimeVersions = process.versions): SqliteBackendLoader[] {
+export function defaultSqliteLoaders(versions: ProcessVersions = process.versions): SqliteBackendLoader[] {
   return versions.electron ? [nodeSqliteLoader(), betterSqliteLoader()] : [betterSqliteLoader(), nodeSqliteLoader()];
 }
 
@@ -66,7 +67,7 @@ export function describeLoadFailure(name: SqliteBackendName, err: unknown): stri
   return firstLine.startsWith(`${name} `) ? firstLine : `${name} did not load: ${firstLine}`;
 }
 
-function fixFor(versions: RuntimeVersions): string {
+function fixFor(versions: ProcessVersions): string {
   return versions.electron
     ? `this Electron (${versions.electron}, Node ${versions.node}) lacks node:sqlite; use Electron 45 as package.json pins it`
     : `run \`npm rebuild better-sqlite3\` with the Node that runs the studio (Node ${versions.node}), or run the studio on Node 22.13+, which has node:sqlite built in`;
@@ -76,7 +77,7 @@ function fixFor(versions: RuntimeVersions): string {
  * Opens `filePath` with the first backend that loads. Errors from the database itself (a corrupt or
  * unwritable file) propagate as they are: only failures to load a driver move on to the next one.
  */
-export function openSqlite(filePath: string, loaders: readonly SqliteBackendLoader[] = defaultSqliteLoaders(), versions: RuntimeVersions = process.versions): SqliteConnection {
+export function openSqlite(filePath: string, loaders: readonly SqliteBackendLoader[] = defaultSqliteLoaders(), versions: ProcessVersions = process.versions): SqliteConnection {
   const reasons: string[] = [];
   for (const loader of loaders) {
     let open: (filePath: string) => SqliteConnection;
