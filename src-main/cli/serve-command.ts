@@ -60,10 +60,15 @@ export function startupLines(server: Pick<HeadlessServer, 'url' | 'uiUrl' | 'tok
   return lines;
 }
 
+/** A server's clients come many at once: workload 'server' lets the plan's 'auto' counts run wide where the provider and memory allow; the flags win. */
+export function serveEngineOverrides(opts: Pick<ServeOptions, 'provider' | 'engineConfig'>): Record<string, unknown> {
+  return { workload: 'server', ...engineOverridesFromFlags(opts) };
+}
+
 export async function runServe(opts: ServeOptions): Promise<void> {
   const port = parseIntFlag('port', opts.port, 0, 65535);
   const drainMs = parseIntFlag('drain-ms', opts.drainMs, 0, 600_000);
-  const engineConfig = engineOverridesFromFlags(opts);
+  const engineConfig = serveEngineOverrides(opts);
   const voiceMap = voiceMapFrom(opts.openaiVoiceMap);
   const devices = engineDevicesFor(opts.devices, String(engineConfig.provider ?? 'auto'), engineConfig);
   const stack = createStudioStack({ hostKind: 'headless', version: STUDIO_VERSION, model: opts.model, engineConfig, devices });
