@@ -5,6 +5,7 @@
  * x-vector bytes, reference frames), so whatever changes their KV changes the key. Host arrays and
  * bookkeeping only; prefix-prefill.ts moves entries in and out of the talker.
  */
+import type { EnginePrefixCache } from '../../../src-shared/synthesis';
 import { createHash } from 'node:crypto';
 import type { ActivationData } from '../stages/activations';
 import type { PromptRow } from '../prompt';
@@ -15,14 +16,8 @@ export interface PrefixKv {
   data: ActivationData[];
 }
 
-export interface PrefixKvCacheStats {
-  numHits: number;
-  numMisses: number;
-  numEntries: number;
-  numBytes: number;
-  maxBytes: number;
-  numEvictions: number;
-}
+/** The counters engine status reports (one shape, shared with the status the host sends). */
+export type PrefixKvCacheStats = EnginePrefixCache;
 
 export const prefixKvBytes = (kv: PrefixKv): number => kv.data.reduce((n, a) => n + a.byteLength, 0);
 
