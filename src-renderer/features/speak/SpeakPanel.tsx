@@ -5,7 +5,7 @@
  * streamed playback, and the result with the voice, seed and parameters the engine actually used,
  * a player and a WAV download; under it the take history with A/B compare (SpeakTakes.tsx).
  */
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStudioStore } from '../../store/store';
 import { encodeWav, downloadBytes } from '../../components/wav-encode';
 import { SEED_LIMIT } from '../../../src-shared/sampling-limits';
@@ -89,6 +89,9 @@ export function SpeakPanel({ voiceLibrary = null }: { voiceLibrary?: ReactNode }
   const canInstruct = modelInfo?.supportsInstruct === true && modelInfo.kind !== 'voice_design';
   const hostBlocked = useStudioStore((s) => hostBlockedReason(s.connection)); // the host is away or this browser signed out
   const blocker = hostBlocked ?? (modelInfo ? speakBlocker({ model: modelInfo, modelName: modelName ?? modelInfo.displayName, voice: settings.voice, speakers: voices, savedVoices }) : null);
+  // SSML mode: the live check's problems keep Generate off too (the preview of a word is not held by them)
+  const [numSsmlProblems, setNumSsmlProblems] = useState(0);
+  const generateBlocker = blocker ?? (format === 'ssml' && numSsmlProblems > 0 ? `Fix the SSML problem${numSsmlProblems > 1 ? 's' : ''} shown under the editor first.` : null);
 
   return (
     <section className="panel speak-panel" aria-labelledby="speak-heading">
@@ -121,7 +124,7 @@ export function SpeakPanel({ voiceLibrary = null }: { voiceLibrary?: ReactNode }
             <span className="muted">{text.length} characters</span>
           </div>
           {format === 'ssml' ? (
-            <SpeakSsmlEditor blocker={blocker} running={running} onSubmit={() => void speak()} />
+            <SpeakSsmlEditor blocker={blocker} running={running} onSubmit={() => void speak()} onProblems={setNumSsmlProblems} />
           ) : (
             <textarea
               id="speak-input"
@@ -143,10 +146,10 @@ export function SpeakPanel({ voiceLibrary = null }: { voiceLibrary?: ReactNode }
             <button
               className="primary"
               data-testid="speak-generate"
-              disabled={running || !modelInfo || blocker !== null}
-              aria-describedby={blocker ? 'speak-blocked' : undefined}
+              disabled={running || !modelInfo || generateBlocker !== null}
+              aria-describedby={generateBlocker ? 'speak-blocked' : undefined}
               onClick={() => void speak()}
-              title={blocker ?? 'Ctrl/Cmd+Enter in the text box'}
+              title={generateBlocker ?? 'Ctrl/Cmd+Enter in the text box'}
             >
               {running ? 'Generating…' : 'Generate'}
             </button>
@@ -157,9 +160,9 @@ export function SpeakPanel({ voiceLibrary = null }: { voiceLibrary?: ReactNode }
               will use {savedVoices.find((v) => v.id === settings.voice)?.name ?? settings.voice} · seed {seedMode === 'random' ? 'new random' : settings.seed}
             </span>
           </div>
-          {blocker && (
+          {generateBlocker && (
             <p className="hint" role="status" id="speak-blocked" data-testid="speak-blocked">
-              {blocker}
+              {generateBlocker}
             </p>
           )}
           {error && (

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // Speak's SSML mode: the SSML editor with its panels replaces the text box, the parser's diagnostics
-// arrive from the live check (with the screen's language), Ctrl+Enter does not send a document with
-// problems, and the lexicon's preview synthesises just the word with the current voice, unsaved.
+// arrive from the live check (with the screen's language) and are counted for Speak's Generate, Ctrl+Enter
+// does not send a document with problems, and the lexicon's preview synthesises just the word with the current voice, unsaved.
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { EditorView } from 'codemirror';
@@ -21,12 +21,14 @@ Range.prototype.getBoundingClientRect ??= () => new DOMRect();
 describe('SpeakSsmlEditor', () => {
   resetBetweenTests();
 
-  it('shows the live check\'s problems and keeps Ctrl+Enter from sending them', async () => {
+  it('shows the live check\'s problems, reports how many, and keeps Ctrl+Enter from sending them', async () => {
     const bridge = installScriptedBridge({ 'studio:ssml.validate': { ok: false, diagnostics: [{ line: 1, column: 9, message: 'SSML 1:9: <prosody> is not closed' }] } });
     useStudioStore.setState({ speakText: '<speak><prosody>x</speak>', speakFormat: 'ssml' });
     const onSubmit = vi.fn();
-    render(<SpeakSsmlEditor blocker={null} running={false} onSubmit={onSubmit} checkDelayMs={0} />);
+    const onProblems = vi.fn();
+    render(<SpeakSsmlEditor blocker={null} running={false} onSubmit={onSubmit} onProblems={onProblems} checkDelayMs={0} />);
     expect((await screen.findByTestId('ssml-diagnostics')).textContent).toContain('<prosody> is not closed');
+    expect(onProblems).toHaveBeenLastCalledWith(1); // Speak keeps Generate off meanwhile
     expect(bridge.requestsTo('studio:ssml.validate')[0]).toMatchObject({ text: '<speak><prosody>x</speak>', language: useStudioStore.getState().voiceSettings.language });
     fireEvent.keyDown(screen.getByTestId('editor-content'), { key: 'Enter', ctrlKey: true });
     expect(onSubmit).not.toHaveBeenCalled();

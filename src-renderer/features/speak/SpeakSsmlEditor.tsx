@@ -36,7 +36,8 @@ function useSpeakSsmlCheck(text: string, delayMs: number): EditorDiagnostic[] {
   return diagnostics;
 }
 
-export function SpeakSsmlEditor(props: { blocker: string | null; running: boolean; onSubmit(): void; checkDelayMs?: number }) {
+/** `onProblems`: how many problems the live check found (Speak keeps Generate off while there are any). */
+export function SpeakSsmlEditor(props: { blocker: string | null; running: boolean; onSubmit(): void; onProblems?(numProblems: number): void; checkDelayMs?: number }) {
   const text = useStudioStore((s) => s.speakText);
   const setText = useStudioStore((s) => s.setSpeakText);
   const voices = useStudioStore((s) => s.voices);
@@ -44,6 +45,11 @@ export function SpeakSsmlEditor(props: { blocker: string | null; running: boolea
   const modelInfo = useStudioStore((s) => s.modelInfo);
   const previewing = useStudioStore((s) => s.previewingVoice);
   const diagnostics = useSpeakSsmlCheck(text, props.checkDelayMs ?? SPEAK_CHECK_DELAY_MS);
+  const onProblems = props.onProblems;
+  useEffect(() => {
+    onProblems?.(diagnostics.length);
+    return () => onProblems?.(0); // plain-text mode has no SSML problems
+  }, [diagnostics.length, onProblems]);
   const names = useMemo(() => [...voices.map((v) => v.name), ...speakableSavedVoices(savedVoices, modelInfo).map((v) => v.name)], [voices, savedVoices, modelInfo]);
   const preview = { run: (ssml: string) => void previewPronunciation(ssml, (m) => useStudioStore.getState().setSpeakError(m)), busy: previewing === PRONUNCIATION_PREVIEW, blocked: props.blocker };
   return (
