@@ -117,6 +117,7 @@ test('Timeline editor: emphasis and an X-SAMPA phoneme, edited from the list, at
   await page.getByTestId('lexicon-apply').click();
   await expect(content).toContainText('I say <sub alias="pee can">pecan</sub>, <emphasis level="strong">you say</emphasis> pecan.');
   await expect(page.getByTestId('lexicon-entry')).toContainText('says “pee can”');
+  await expect(page.getByTestId('lexicon-word')).toHaveText('“pecan”'); // the word stays selected, without its markup
   await expect(page.getByTestId('ssml-diagnostics')).toHaveCount(0);
   await expect(page.getByTestId('turn-count')).toHaveText('1 turn', { timeout: 10_000 });
   await expect(page.getByTestId('generate')).toBeEnabled();

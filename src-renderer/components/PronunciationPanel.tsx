@@ -41,7 +41,8 @@ export function PronunciationPanel({ blocked, doc, selection, apply, preview }: 
   // An entry's offsets hold only for the document it was read from.
   useEffect(() => setEditing(null), [doc]);
 
-  const selected = editing?.word ?? doc.slice(selection.from, selection.to).trim();
+  // what the selection says, markup aside (a selection over an element shows its word)
+  const selected = editing?.word ?? doc.slice(selection.from, selection.to).replace(/<[^>]*>/g, '').trim();
   const pronunciation: Pronunciation = kind === 'sub' ? { kind, alias } : { kind, alphabet, ph };
   const off = blocked !== null;
   const previewWhy = !preview ? 'Preview is not offered here.' : preview.blocked ?? (selected ? null : 'Select a word to preview.');

@@ -50,6 +50,7 @@ describe('pronunciations', () => {
     const [entry] = listPronunciations(DOC);
     const changed = edit(updatePronunciation(DOC, entry, { kind: 'phoneme', alphabet: 'ipa', ph: 'dʌbəljuː' }));
     expect(changed.text).toContain('<phoneme alphabet="ipa" ph="dʌbəljuː">W3C</phoneme></speak>');
+    expect(changed.text.slice(changed.anchor, changed.head)).toBe('W3C');
     expect(() => parseSsml(changed.text)).not.toThrow();
     const removed = removePronunciation(DOC, entry);
     expect(removed.text).toBe('<speak>The W3C wrote it. Ask W3C, not W3Cx. W3C</speak>');

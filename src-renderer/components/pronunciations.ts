@@ -107,7 +107,8 @@ export function updatePronunciation(doc: string, entry: PronunciationEntry, p: P
   if (problem) return problem;
   const inner = doc.slice(doc.indexOf('>', entry.from) + 1, doc.lastIndexOf('</', entry.to - 1));
   const element = `${openTag(p)}${inner}${p.kind === 'sub' ? '</sub>' : '</phoneme>'}`;
-  return { text: doc.slice(0, entry.from) + element + doc.slice(entry.to), anchor: entry.from, head: entry.from + element.length };
+  const word = entry.from + openTag(p).length; // the word stays selected
+  return { text: doc.slice(0, entry.from) + element + doc.slice(entry.to), anchor: word, head: word + inner.length };
 }
 
 /** The entry's element taken off (its word stays, spoken as written). */
