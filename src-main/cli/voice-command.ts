@@ -56,7 +56,8 @@ async function withModel<T>(flags: ModelFlags, use: (service: SynthesisService, 
 
 function describeVoice(v: SavedVoice): string {
   const what = v.kind === 'clone' ? `cloned ${v.cloneMode === 'icl' ? 'in-context' : 'x-vector'} (${v.model.size} Base${v.clip ? `, ${(v.clip.durationMs / 1000).toFixed(1)} s of ${v.clip.originalName}` : ''})` : `designed: "${v.description}"`;
-  return `${v.id}  ${v.name.padEnd(20)} ${what}`;
+  const samples = (v.samples?.length ?? 0) > 1 ? `, sample ${v.activeSampleId} of ${v.samples!.length}` : '';
+  return `${v.id}  ${v.name.padEnd(20)} ${what}${samples}`;
 }
 
 function found(voices: VoiceLibraryService, idOrName: string): SavedVoice {
