@@ -17,7 +17,7 @@ test('find a two-voice clip by each voice, rename, favourite, and re-open only a
   await ui.openArea('library');
   const first = page.getByTestId('library-clip').first();
   await expect(first).toContainText('Hello from the first turn');
-  await expect(first.getByTestId('clip-voices')).toContainText('ryan, vivian');
+  await expect(first.getByTestId('clip-voices')).toContainText('Ryan, Vivian');
   for (const voice of ['ryan', 'vivian']) {
     await page.getByLabel('Filter by voice').selectOption(voice);
     await expect(page.getByTestId('library-clip').first()).toContainText('Hello from the first turn');

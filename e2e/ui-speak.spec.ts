@@ -19,7 +19,7 @@ test('speaks from one screen and shows the voice and seed used', async ({ ui }) 
   await speaker.selectOption('aiden');
   await page.getByTestId('speak-seed').fill('4242');
   await page.getByTestId('speak-input').fill('Good morning, this is a test of the speak screen.');
-  await expect(page.getByTestId('speak-will-use')).toHaveText('will use aiden · seed 4242');
+  await expect(page.getByTestId('speak-will-use')).toHaveText('will use Aiden · seed 4242');
 
   await page.getByTestId('speak-preview').click();
   await expect(page.getByTestId('speak-preview')).toHaveText('Preview', { timeout: 60_000 });
@@ -27,7 +27,7 @@ test('speaks from one screen and shows the voice and seed used', async ({ ui }) 
 
   await page.getByTestId('speak-generate').click();
   await expect(page.getByTestId('speak-result')).toBeVisible({ timeout: 90_000 });
-  await expect(page.getByTestId('speak-used-voice')).toHaveText('aiden');
+  await expect(page.getByTestId('speak-used-voice')).toHaveText('Aiden');
   await expect(page.getByTestId('speak-used-seed')).toHaveText('4242');
   await expect(page.getByTestId('speak-audio')).toHaveAttribute('src', /^blob:/);
   await ui.screenshot('ui-speak-1440-dark');

@@ -47,7 +47,7 @@ test('generates a two-turn document, plays it, keeps a new take and exports a WA
     expect(takeRequests[0]).toContain('"turnIndex":1');
     expect(takeRequests[0]).toContain('"seed":777');
   }
-  await expect(page.getByTestId('turn-1-uses')).toContainText('uses Take 2 · seed 777 · vivian');
+  await expect(page.getByTestId('turn-1-uses')).toContainText('uses Take 2 · seed 777 · Vivian');
   await expect(page.getByTestId('turn-0-uses')).toContainText('uses Take 1');
   await takes.nth(0).check();
   await expect(takes.nth(0)).toBeChecked();

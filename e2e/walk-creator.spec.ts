@@ -169,9 +169,10 @@ for (const viewport of WALK_VIEWPORTS) {
       const entry = page.getByTestId('library-clip');
       await expect(entry).toHaveCount(1);
       await expect(entry.getByTestId('clip-model')).not.toHaveText(HASH);
-      expect((await entry.getByTestId('clip-voices').innerText()).split('\n')[0]).toMatch(/^(Ryan, Uncle Fu|ryan, uncle_fu)$/); // never "Uncle_fu"
+      expect((await entry.getByTestId('clip-voices').innerText()).split('\n')[0]).toBe('Ryan, Uncle Fu'); // as the Timeline names them: never "uncle_fu" or "Uncle_fu"
       await entry.getByTestId('clip-takes-toggle').click();
       await expect.poll(() => libraryTakeNames(page, 1)).toEqual(inTimeline);
+      await expect(page.getByTestId('clip-takes').getByTestId('clip-turn-1').locator('label').last()).toContainText(/Take 2 · Uncle Fu · seed \d+/); // not "Take 2 · uncle_fu"
       await walkShot(page, testInfo, 'creator-library-takes', 'library');
 
       // Bug: the timeline kept stale audio with no mark after the document changed.

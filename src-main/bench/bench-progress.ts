@@ -1,8 +1,10 @@
 /**
  * Progress events a running benchmark emits (phase, what is measured, window time left, completed
  * so far), and a small TTY renderer that redraws one status line (plain lines when not a TTY).
- * The renderer throttles redraws; it never affects measurement.
+ * The renderer throttles redraws; it never affects measurement. measurementLabel names what is
+ * measured for the dashboard's live status ("pass 1 · before · plain · 1 client").
  */
+import { formatCountOf } from '../../src-shared/format-count';
 
 export type BenchPhase = 'starting' | 'setup' | 'warmup' | 'golden' | 'fill' | 'window' | 'drain' | 'burst' | 'ramp' | 'open' | 'teardown' | 'done';
 
@@ -26,8 +28,13 @@ export interface ProgressStream {
   write(text: string): unknown;
 }
 
+/** What a progress event measures, as the dashboard's live status reads it: "pass 1 · before · plain · 2 clients". */
+export function measurementLabel(p: BenchProgress): string {
+  return `pass ${p.pass} · ${p.variant ?? ''} · ${p.workload ?? ''} · ${formatCountOf(p.numClients ?? 0, 'client')}`;
+}
+
 export function formatProgress(p: BenchProgress): string {
-  const where = [p.variant, p.workload, p.numClients === null ? null : `${p.numClients} clients`].filter(Boolean).join(' · ');
+  const where = [p.variant, p.workload, p.numClients === null ? null : formatCountOf(p.numClients, 'client')].filter(Boolean).join(' · ');
   const windowLeft = p.windowLeftMs === null ? '' : ` · window ${(p.windowLeftMs / 1000).toFixed(1)} s left`;
   return `[pass ${p.pass}/${p.numPasses} · ${p.measurementIndex}/${p.numMeasurements}] ${p.phase}${where ? ` · ${where}` : ''}${windowLeft} · ${p.numCompleted} completed`;
 }

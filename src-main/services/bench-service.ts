@@ -12,7 +12,7 @@ import type { BenchPassRow, BenchRunInput, BenchRunView, BenchSample, BenchSumma
 import type { EngineStatus, SynthesisRequest, SynthesisResult } from '../../src-shared/synthesis';
 import { runBenchmark } from '../bench/run-benchmark';
 import { createRunId } from '../bench/run-id';
-import type { BenchProgress } from '../bench/bench-progress';
+import { measurementLabel, type BenchProgress } from '../bench/bench-progress';
 import type { BenchRunRecord } from '../bench/run-record';
 import type { BenchTarget, BenchVariant } from '../bench/target';
 import { createInprocTarget } from '../bench/inproc-target';
@@ -216,7 +216,7 @@ export function createProtocolBenchRunner(host: BenchHostPort, savedVoicesFor: (
             const lastGpu = gpu.samples.length > 0 ? gpu.samples[gpu.samples.length - 1] : null;
             hooks.onSample({
               elapsedMs: nowMs - originMs,
-              label: p ? `pass ${p.pass} · ${p.variant ?? ''} · ${p.workload ?? ''} · ${p.numClients ?? 0} clients` : 'starting',
+              label: p ? measurementLabel(p) : 'starting',
               phase: p && ['warmup', 'golden', 'fill', 'window', 'drain', 'done'].includes(p.phase) ? (p.phase as BenchSample['phase']) : 'warmup',
               reqPerS: spanS > 0 ? recent.length / spanS : 0,
               audioSecondsPerS: spanS > 0 ? recent.reduce((n, d) => n + d.audioMs, 0) / 1000 / spanS : 0,

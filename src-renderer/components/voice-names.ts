@@ -1,15 +1,20 @@
 /**
- * Voices as people know them: clips, takes and traces record a saved voice by its id ('v-…'),
- * which is shown by the voice's name (a deleted one says so), and a search for a name finds the
- * voices it names, so the Library can list the clips spoken in them; a saved voice's picker label. Pure.
+ * Voices as people know them: clips, takes and traces record a saved voice by its id ('v-…') and a
+ * model speaker by the name the model knows ('uncle_fu'); voiceDisplayName is the one name every
+ * screen shows for either ('Anna Reads', 'Uncle Fu'; a deleted voice says so). A search for a name
+ * finds the voices it names, so the Library can list the clips spoken in them. Pure.
  */
 import { VOICE_ID_PATTERN, type SavedVoice } from '../../src-shared/contract/voices';
 
-/** The name to show for a recorded voice: a saved voice's name, else the voice as recorded. */
+/**
+ * The name to show for a recorded voice, wherever a voice or speaker is shown: a saved voice's
+ * name (recorded by id, or by name as SSML may), a deleted saved voice as such, and a model
+ * speaker as a person reads it (speakerDisplayName).
+ */
 export function voiceDisplayName(voice: string, saved: readonly Pick<SavedVoice, 'id' | 'name'>[]): string {
-  const found = saved.find((v) => v.id === voice);
+  const found = saved.find((v) => v.id === voice) ?? saved.find((v) => v.name === voice);
   if (found) return found.name;
-  return VOICE_ID_PATTERN.test(voice) ? `${voice} (deleted voice)` : voice;
+  return VOICE_ID_PATTERN.test(voice) ? `${voice} (deleted voice)` : speakerDisplayName(voice);
 }
 
 /**

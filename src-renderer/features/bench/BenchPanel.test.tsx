@@ -2,7 +2,7 @@
 // The Benchmark form, typed key by key as a user types: client counts as a list, the window in
 // seconds from a cleared field, passes; and the voice picker offers only what the loaded model speaks.
 import { describe, expect, it } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useStudioStore } from '../../store/store';
 import { installScriptedBridge } from '../../testing/scripted-bridge';
 import { resetBetweenTests } from '../../testing/reset-between-tests';
@@ -67,6 +67,23 @@ describe('BenchPanel form', () => {
     // the protocol's default speaker is not on a Base model
     expect(picker.options[0].disabled).toBe(true);
     expect(picker.options[0].textContent).toContain('not on this model');
+  });
+
+  it('names the default speaker as every screen does ("Ryan", not "ryan")', () => {
+    renderBench();
+    const picker = screen.getByTestId('bench-voice') as HTMLSelectElement;
+    expect(picker.options[0].textContent).toBe('default (Ryan)');
+    expect(picker.options[0].value).toBe('');
+  });
+
+  it('names a run spoken in a saved voice by the voice\'s name, not its id', async () => {
+    const anna = saved('v-00000000000a', 'Anna', 'clone', '0b6');
+    const run = { runId: '20261207-034000-abcdef13', status: 'done', startedAtMs: 0, finishedAtMs: 1, input: { variants: [{ name: 'before', target: 'inproc' }], workloads: ['plain'], clientCounts: [2], windowMs: 3_000, numPasses: 1, voice: anna.id }, summary: [], passes: [], error: null };
+    installScriptedBridge({ 'studio:bench.listRuns': [run], 'studio:voices.list': [anna] });
+    useStudioStore.setState({ benchRunId: run.runId });
+    render(<BenchPanel />);
+    await waitFor(() => expect(screen.getByTestId('bench-run-name').textContent).toMatch(/^before · plain · 2 clients · 3 s × 1 · Anna · /));
+    expect(screen.getByTestId('bench-summary').querySelector('caption')?.textContent).toContain(' · Anna · ');
   });
 
   it('names the live run by its config and start time, with the phase legend and one unit per chart', async () => {

@@ -87,7 +87,7 @@ function BenchForm({ form, onChange, disabled, lastLatencyP50Ms }: { form: Bench
           Voice{' '}
           <select aria-label="Voice" data-testid="bench-voice" value={form.voice ?? ''} onChange={(e) => onChange({ ...form, voice: e.target.value || undefined })}>
             <option value="" disabled={modelInfo !== null && !hasDefault}>
-              default ({BENCH_DEFAULT_VOICE}){modelInfo !== null && !hasDefault ? ' — not on this model' : ''}
+              default ({speakerDisplayName(BENCH_DEFAULT_VOICE)}){modelInfo !== null && !hasDefault ? ' — not on this model' : ''}
             </option>
             {speakers.map((v) => (
               <option key={v.name} value={v.name}>
@@ -140,6 +140,7 @@ export function BenchPanel() {
   const error = useStudioStore((s) => s.benchError);
   const pair = useStudioStore((s) => s.benchCompare);
   const setPair = useStudioStore((s) => s.setBenchCompare);
+  const savedVoices = useStudioStore((s) => s.savedVoices);
 
   useEffect(() => {
     void loadBenchRuns();
@@ -189,7 +190,7 @@ export function BenchPanel() {
         <>
           {current && (
             <h3 className="bench-run-name" data-testid="bench-run-name" title={current.runId}>
-              {benchRunName(current)}
+              {benchRunName(current, savedVoices)}
             </h3>
           )}
           <PhaseLegend />
@@ -223,7 +224,7 @@ export function BenchPanel() {
               <select key={i} aria-label={`Compare run ${i === 0 ? 'A' : 'B'}`} value={pair[i] ?? ''} onChange={(e) => setPair(i === 0 ? [e.target.value || null, pair[1]] : [pair[0], e.target.value || null])}>
                 <option value="">Run {i === 0 ? 'A' : 'B'}…</option>
                 {runs.map((r) => (
-                  <option key={r.runId} value={r.runId}>{benchRunName(r)} ({r.status})</option>
+                  <option key={r.runId} value={r.runId}>{benchRunName(r, savedVoices)} ({r.status})</option>
                 ))}
               </select>
             ))}

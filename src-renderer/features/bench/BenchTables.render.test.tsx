@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import type { BenchPassRow, BenchRunView } from '../../../src-shared/contract/bench';
-import { BenchTables } from './BenchTables';
+import { BenchCompare, BenchTables } from './BenchTables';
 
 afterEach(cleanup);
 
@@ -32,6 +32,9 @@ describe('BenchTables per-pass table', () => {
     expect(cell(first, 'Errors')).toBe('3 / 40');
     expect(within(first).getByTestId('bench-errors').className).toBe('error');
     expect(cell(second, 'Errors')).toBe('0 / 40');
+    // counts read in the singular for exactly one: row 1 has numErrors 1
+    expect(within(first).getByTestId('bench-errors').getAttribute('title')).toBe('1 error, 2 rejected, 0 timed out of 40 sent');
+    expect(within(second).getByTestId('bench-errors').getAttribute('title')).toBe('0 errors, 0 rejected, 0 timed out of 40 sent');
     expect(cell(second, 'First audio s')).toBe('—');
   });
 });
@@ -49,5 +52,21 @@ describe('BenchTables summary', () => {
     render(<BenchTables run={view} />);
     expect(screen.getByTestId('bench-summary-before').textContent).toBe('0.2500 (1 of 2 passes; 1 invalid left out)');
     expect(screen.getByTestId('bench-window-warning').textContent).toMatch(/The 4 s window finished no request in 1 of 2 passes/);
+  });
+});
+
+describe('BenchCompare', () => {
+  it('says "1 request", not "1 requests", for a single pass that completed one', () => {
+    const oneOfEach = (runId: string, reqPerS: number): BenchRunView => ({
+      ...run,
+      runId,
+      input: { ...run.input, clientCounts: [1] },
+      summary: [{ workload: 'plain', numClients: 1, beforeReqPerS: reqPerS, afterReqPerS: null, throughputChange: null, passChangeMin: null, passChangeMax: null, numCompletedBefore: 1, numCompletedAfter: null }],
+      passes: [{ ...row, numClients: 1, reqPerS }],
+    });
+    render(<BenchCompare a={oneOfEach('20261205-010203-aaaaaaaa', 0.25)} b={oneOfEach('20261205-010203-bbbbbbbb', 0.5)} />);
+    const rowText = within(screen.getByTestId('bench-deltas')).getAllByRole('row')[1].textContent;
+    expect(rowText).toContain('(1 pass, 1 request: no spread known)');
+    expect(rowText).not.toContain('1 requests');
   });
 });

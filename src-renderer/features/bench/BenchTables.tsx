@@ -9,6 +9,8 @@ import type { BenchPassRow, BenchRunView } from '../../../src-shared/contract/be
 import { ColumnHeads, type ColumnHead } from '../../components/ColumnHeads';
 import { shortWindowWarning, summarySourceNote } from './window-check';
 import { benchRunName } from './run-name';
+import { useStudioStore } from '../../store/store';
+import { formatCountOf } from '../../../src-shared/format-count';
 
 /** One row of a two-run comparison; req/s of the first variant of each run, ranges over its passes. */
 export interface CompareRow {
@@ -51,7 +53,7 @@ export function compareRuns(a: BenchRunView, b: BenchRunView): CompareRow[] {
 
 export function BenchCompare({ a, b }: { a: BenchRunView; b: BenchRunView }) {
   const rows = compareRuns(a, b);
-  const range = (s: CompareRow['a']) => (s.numPasses > 1 ? `${num(s.min, 2)}–${num(s.max, 2)} over ${s.numPasses} passes` : `1 pass, ${s.numCompleted} requests: no spread known`);
+  const range = (s: CompareRow['a']) => (s.numPasses > 1 ? `${num(s.min, 2)}–${num(s.max, 2)} over ${s.numPasses} passes` : `1 pass, ${formatCountOf(s.numCompleted, 'request')}: no spread known`);
   return (
     <div className="table-scroll">
       <table className="bench-table" data-testid="bench-deltas">
@@ -114,6 +116,7 @@ function SummaryReqPerS({ value, note }: { value: number | null; note: string | 
 export function BenchTables({ run }: { run: BenchRunView }) {
   const [before, after] = run.input.variants.map((v) => v.name);
   const windowWarning = shortWindowWarning(run);
+  const savedVoices = useStudioStore((s) => s.savedVoices);
   return (
     <div className="bench-tables" data-testid={`bench-tables-${run.runId}`}>
       {windowWarning && (
@@ -123,7 +126,7 @@ export function BenchTables({ run }: { run: BenchRunView }) {
       )}
       <div className="table-scroll">
       <table className="bench-table" data-testid="bench-summary">
-        <caption title={run.runId}>Summary · {benchRunName(run)} · {run.status}</caption>
+        <caption title={run.runId}>Summary · {benchRunName(run, savedVoices)} · {run.status}</caption>
         <ColumnHeads columns={['Workload', 'Clients', 'Before req/s', 'After req/s', 'Throughput change', 'Pass change range', 'Completed before / after']} />
         <tbody>
           {run.summary.map((r) => (
@@ -162,7 +165,7 @@ export function BenchTables({ run }: { run: BenchRunView }) {
               <td>{num(p.latencyMedianS, 3)}</td>
               <td>{num(p.latencyP95S, 3)}</td>
               <td>{num(p.latencyP99S, 3)}</td>
-              <td data-testid="bench-errors" className={errorsOf(p) > 0 ? 'error' : undefined} title={`${p.numErrors} errors, ${p.numRejected} rejected, ${p.numTimeouts} timed out of ${p.numRequests} sent`}>
+              <td data-testid="bench-errors" className={errorsOf(p) > 0 ? 'error' : undefined} title={`${formatCountOf(p.numErrors, 'error')}, ${p.numRejected} rejected, ${p.numTimeouts} timed out of ${p.numRequests} sent`}>
                 {errorsOf(p)} / {p.numRequests}
               </td>
               <td>{num(p.meanOutstanding, 2)}</td>

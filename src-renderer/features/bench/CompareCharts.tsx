@@ -8,6 +8,7 @@ import { memo, type ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { BenchRunView } from '../../../src-shared/contract/bench';
 import { percentileOrNull } from '../../../src-shared/percentile';
+import { formatCountOf } from '../../../src-shared/format-count';
 import { compareRuns } from './BenchTables';
 import { evenTicks, formatTick } from '../../components/even-ticks';
 
@@ -46,7 +47,7 @@ const B_COLOR = '#ef6c00';
 function CompareFigure({ testId, title, label, data, maxValue, children }: { testId: string; title: string; label: string; data: CompareChartPoint[]; maxValue: number; children: ReactNode }) {
   const y = evenTicks(0, maxValue, 5);
   return (
-    <figure className="chart" data-testid={testId} data-num-points={data.length} aria-label={`${label}, run A against run B, ${data.length} workloads`}>
+    <figure className="chart" data-testid={testId} data-num-points={data.length} aria-label={`${label}, run A against run B, ${formatCountOf(data.length, 'workload')}`}>
       <h3>{title}</h3>
       <ResponsiveContainer width="100%" height={190} minWidth={0}>
         <BarChart data={data} margin={{ top: 4, right: 8, bottom: 4, left: 0 }}>

@@ -11,16 +11,20 @@ const INPUT: BenchRunInput = { variants: [{ name: 'before', target: 'inproc' }],
 describe('benchRunName', () => {
   it('names a run by its config and its local start time', () => {
     const startedAtMs = new Date(2026, 11, 7, 3, 40, 12).getTime();
-    expect(benchRunName({ input: INPUT, startedAtMs })).toBe('before · plain · 1 client · 5 s × 1 · Dec 7 03:40');
+    expect(benchRunName({ input: INPUT, startedAtMs }, [])).toBe('before · plain · 1 client · 5 s × 1 · Dec 7 03:40');
   });
 
-  it('lists both variants, every workload and client count, passes and the voice', () => {
-    const input: BenchRunInput = { variants: [{ name: 'a', target: 'inproc' }, { name: 'b', target: 'http', url: 'http://x' }], workloads: ['plain', 'processed'], clientCounts: [1, 2, 4], windowMs: 12_500, numPasses: 3, voice: 'vivian' };
-    expect(runConfigLabel(input)).toBe('a vs b (HTTP) · plain + processed · 1, 2, 4 clients · 12.5 s × 3 · vivian');
+  it('lists both variants, every workload and client count, passes and the voice by its display name', () => {
+    const input: BenchRunInput = { variants: [{ name: 'a', target: 'inproc' }, { name: 'b', target: 'http', url: 'http://x' }], workloads: ['plain', 'processed'], clientCounts: [1, 2, 4], windowMs: 12_500, numPasses: 3, voice: 'uncle_fu' };
+    expect(runConfigLabel(input, [])).toBe('a vs b (HTTP) · plain + processed · 1, 2, 4 clients · 12.5 s × 3 · Uncle Fu');
+  });
+
+  it('names a saved voice by its name, not its id', () => {
+    expect(runConfigLabel({ ...INPUT, voice: 'v-0123456789ab' }, [{ id: 'v-0123456789ab', name: 'Anna Reads' }])).toMatch(/ · Anna Reads$/);
   });
 
   it('says clients for one count above one', () => {
-    expect(runConfigLabel({ ...INPUT, clientCounts: [8] })).toContain('8 clients');
+    expect(runConfigLabel({ ...INPUT, clientCounts: [8] }, [])).toContain('8 clients');
   });
 });
 

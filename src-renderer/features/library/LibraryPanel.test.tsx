@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 // Library: Delete asks first (Keep leaves the clip, the second click deletes it), each clip
 // downloads as a 16-bit WAV named after its title, voice and seed, rename and favourite go to the
-// library and show its answer, the voices column lists every voice, and Re-open asks before it
+// library and show its answer, the voices column lists every voice by the name the Timeline shows
+// ('Uncle Fu', not 'uncle_fu'), and Re-open asks before it
 // replaces unsaved work (and replaces an untouched document without asking).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
@@ -10,6 +11,7 @@ import { resetBetweenTests } from '../../testing/reset-between-tests';
 import { resetStore, useStudioStore } from '../../store/store';
 import type { ClipRecord } from '../../../src-shared/contract/library';
 import type { SavedVoice } from '../../../src-shared/contract/voices';
+import type { VoiceInfo } from '../../../src-shared/synthesis';
 import { LibraryPanel } from './LibraryPanel';
 
 const CLIP = { id: 'c1', title: 'Good morning', input: 'Good morning', inputFormat: 'text', voice: 'aiden', language: 'english', seed: 7, instruct: null, params: { temperature: 0.9, topK: 50, topP: 1 }, modelHash: 'abcdef123456', timings: { latencyFirstAudioMs: 10, latencyTotalMs: 20, rtf: 0.5 }, sampleRateHz: 24_000, turnSpans: [], createdAtMs: 1, numSamples: 240, durationMs: 10, voices: ['aiden', 'vivian'], favourite: false } as unknown as ClipRecord;
@@ -51,7 +53,7 @@ describe('LibraryPanel', () => {
 
   it('renames and favourites a clip, and lists every voice it speaks in', async () => {
     render(<LibraryPanel />);
-    expect((await screen.findByTestId('clip-voices')).textContent).toContain('aiden, vivian');
+    expect((await screen.findByTestId('clip-voices')).textContent).toContain('Aiden, Vivian');
     fireEvent.click(screen.getByRole('button', { name: 'Mark Good morning as favourite' }));
     await screen.findByRole('button', { name: 'Unmark Good morning as favourite' });
     expect(bridge.requestsTo('studio:library.updateClip')[0]).toEqual({ id: 'c1', favourite: true });
@@ -97,7 +99,7 @@ describe('LibraryPanel', () => {
       },
     });
     render(<LibraryPanel />);
-    await waitFor(() => expect(screen.getAllByTestId('clip-voices').map((td) => td.firstChild?.textContent)).toEqual(['Anna Reads', 'aiden, vivian']));
+    await waitFor(() => expect(screen.getAllByTestId('clip-voices').map((td) => td.firstChild?.textContent)).toEqual(['Anna Reads', 'Aiden, Vivian']));
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search clips' }), { target: { value: 'anna' } });
     await waitFor(() => expect(screen.getAllByTestId('clip-title').map((t) => t.textContent)).toEqual(['Bedtime story']));
     expect(searched.requestsTo('studio:library.listClips')).toContainEqual({ voice: anna.id });
@@ -110,6 +112,18 @@ describe('LibraryPanel', () => {
     const annaClip = { ...CLIP, id: 'c3', voice: anna.id, voices: [anna.id, anna.name, 'aiden'] } as ClipRecord;
     installScriptedBridge({ 'studio:voices.list': [anna], 'studio:library.listClips': [annaClip] });
     render(<LibraryPanel />);
-    await waitFor(() => expect(screen.getByTestId('clip-voices').firstChild?.textContent).toBe('Anna Reads, aiden'));
+    await waitFor(() => expect(screen.getByTestId('clip-voices').firstChild?.textContent).toBe('Anna Reads, Aiden'));
+  });
+
+  it('shows model speakers as the Timeline does, in the voices column and the voice filter', async () => {
+    const dialogue = { ...CLIP, id: 'c4', voice: 'ryan', voices: ['ryan', 'uncle_fu', 'ryan'] } as ClipRecord;
+    installScriptedBridge({ 'studio:library.listClips': [dialogue] });
+    const speaker = (name: string): VoiceInfo => ({ name, description: '', nativeLanguage: 'english', dialect: null });
+    useStudioStore.setState({ voices: [speaker('ryan'), speaker('uncle_fu')] });
+    render(<LibraryPanel />);
+    await waitFor(() => expect(screen.getByTestId('clip-voices').firstChild?.textContent).toBe('Ryan, Uncle Fu'));
+    const options = Array.from((screen.getByRole('combobox', { name: 'Filter by voice' }) as HTMLSelectElement).options);
+    // the filter still sends the name the clips record
+    expect(options.map((o) => [o.value, o.textContent])).toEqual([['', 'All voices'], ['ryan', 'Ryan'], ['uncle_fu', 'Uncle Fu']]);
   });
 });

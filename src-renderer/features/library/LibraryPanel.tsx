@@ -1,5 +1,5 @@
 /**
- * The clip library: every generated clip with its text, voices (saved voices by name), parameters,
+ * The clip library: every generated clip with its text, voices (by the names the Timeline shows: a saved voice's, 'Uncle Fu'), parameters,
  * seed, duration, timings and model hash; search (text, title or a voice's name), a voice filter
  * (a clip matches by any of its turns' voices) and favourites only; per clip: favourite, rename, play, download as WAV, re-open in the editor
  * (asked first when it would replace unsaved work), delete (asked first). One entry per clip: a
@@ -12,7 +12,7 @@ import type { ClipRecord } from '../../../src-shared/contract/library';
 import { useStudioStore } from '../../store/store';
 import { deleteClip, downloadClip, loadTakes, playClip, refreshLibrary, reopenClip, reopenWouldReplaceWork, updateClip } from './library-actions';
 import { loadSavedVoices } from '../../shared-state/voice-actions';
-import { voiceDisplayName } from '../../components/voice-names';
+import { speakerDisplayName, voiceDisplayName } from '../../components/voice-names';
 import { ColumnHeads } from '../../components/ColumnHeads';
 import { clipModelLabel } from '../../components/model-name';
 import { takeNameAt } from '../../components/take-name';
@@ -136,7 +136,7 @@ export function LibraryPanel() {
         <select aria-label="Filter by voice" value={voice} onChange={(e) => setFilter({ voice: e.target.value })}>
           <option value="">All voices</option>
           {voices.map((v) => (
-            <option key={v.name} value={v.name}>{v.name}</option>
+            <option key={v.name} value={v.name}>{speakerDisplayName(v.name)}</option>
           ))}
           {savedVoices.length > 0 && (
             <optgroup label="Saved voices">

@@ -13,7 +13,7 @@ import { clipAudioWithTakes } from './library-actions';
 const BASE = { title: 'Story', input: 'x', inputFormat: 'ssml', voice: 'ryan', language: 'english', seed: 7, instruct: null, params: { temperature: 0.9, topK: 50, topP: 1 }, modelHash: 'abc', timings: { latencyFirstAudioMs: 1, latencyTotalMs: 2, rtf: 0.5 }, sampleRateHz: 24_000, createdAtMs: 1, numSamples: 240, durationMs: 1000, favourite: false };
 const CLIP = { ...BASE, id: 'c1', turnSpans: [], voices: ['ryan', 'aiden'], takeOf: null, numTakes: 2, chosenTakes: { 1: 't2' } } as unknown as ClipRecord;
 const TAKES = [
-  { ...BASE, id: 't1', voice: 'aiden', seed: 11, turnSpans: [], voices: ['aiden'], takeOf: { clipId: 'c1', turnIndex: 1 }, numTakes: 0, chosenTakes: {} },
+  { ...BASE, id: 't1', voice: 'uncle_fu', seed: 11, turnSpans: [], voices: ['uncle_fu'], takeOf: { clipId: 'c1', turnIndex: 1 }, numTakes: 0, chosenTakes: {} },
   { ...BASE, id: 't2', voice: 'aiden', seed: 12, turnSpans: [], voices: ['aiden'], takeOf: { clipId: 'c1', turnIndex: 1 }, numTakes: 0, chosenTakes: {} },
 ] as unknown as ClipRecord[];
 
@@ -40,8 +40,10 @@ describe('LibraryPanel takes', () => {
     expect((radios[2] as HTMLInputElement).checked).toBe(true);
     // Named as the Timeline names them: the turn's own audio is Take 1, its first regeneration Take 2.
     expect(turn.textContent).toContain('Take 1 · original · seed 7');
-    expect(turn.textContent).toContain('Take 2 · aiden · seed 11');
-    expect(turn.textContent).toContain('Take 3 · aiden · seed 12');
+    // Speakers by the name the Timeline shows: 'Uncle Fu', not 'uncle_fu'.
+    expect(turn.textContent).toContain('Take 2 · Uncle Fu · seed 11');
+    expect(turn.textContent).toContain('Take 3 · Aiden · seed 12');
+    expect(turn.textContent).not.toContain('uncle_fu');
     fireEvent.click(screen.getByRole('button', { name: 'Play turn 2 Take 2' }));
     await waitFor(() => expect(bridge.requestsTo('studio:library.readClipAudio')).toContainEqual({ id: 't1' }));
     fireEvent.click(radios[0]);

@@ -1,10 +1,11 @@
 /**
  * One render on the Render page: state, where its parts run, progress per chapter, retries and
  * failed parts with their reasons, Cancel while it runs, Resume when it stopped (finished parts
- * are kept), and the finished file with its Library clip.
+ * are kept), and the finished file with its Library clip; the voice by the name every screen shows.
  */
 import type { RenderJob } from '../../../src-shared/contract/render';
 import { useStudioStore } from '../../store/store';
+import { voiceDisplayName } from '../../components/voice-names';
 import { cancelRender, resumeRender } from './render-actions';
 
 const STATE_LABELS: Record<RenderJob['state'], string> = {
@@ -17,13 +18,14 @@ const STATE_LABELS: Record<RenderJob['state'], string> = {
 
 export function RenderJobCard({ job }: { job: RenderJob }) {
   const setArea = useStudioStore((s) => s.setArea);
+  const savedVoices = useStudioStore((s) => s.savedVoices);
   return (
     <article className="render-job" data-testid="render-job" data-state={job.state} aria-label={`Render ${job.title}`}>
       <h3>{job.title}</h3>
       <div className="toolbar">
         <span className="job-state" data-testid="render-state">{STATE_LABELS[job.state]}</span>
         <span data-testid="render-count">{job.numDone}/{job.numParts} parts</span>
-        <span className="muted">{job.mode === 'queue' ? 'on the render queue' : 'on this machine'} · {job.voice} · seed {job.seed}</span>
+        <span className="muted">{job.mode === 'queue' ? 'on the render queue' : 'on this machine'} · {voiceDisplayName(job.voice, savedVoices)} · seed {job.seed}</span>
         {job.state === 'running' && <button aria-label={`Cancel ${job.title}`} onClick={() => void cancelRender(job.id)}>Cancel</button>}
         {(job.state === 'interrupted' || job.state === 'failed' || job.state === 'cancelled') && (
           <button aria-label={`Resume ${job.title}`} onClick={() => void resumeRender(job.id)}>Resume</button>

@@ -80,13 +80,13 @@ describe('SpeakPanel', () => {
     fireEvent.change(speaker, { target: { value: 'aiden' } });
     fireEvent.change(screen.getByTestId('speak-seed'), { target: { value: '1234' } });
     fireEvent.change(screen.getByTestId('speak-input'), { target: { value: 'Good morning.' } });
-    expect(screen.getByTestId('speak-will-use').textContent).toBe('will use aiden · seed 1234');
+    expect(screen.getByTestId('speak-will-use').textContent).toBe('will use Aiden · seed 1234');
     fireEvent.click(screen.getByTestId('speak-generate'));
 
     await screen.findByTestId('speak-result');
     expect(fake.syntheses).toHaveLength(1);
     expect(fake.syntheses[0]).toMatchObject({ input: 'Good morning.', inputFormat: 'text', voice: 'aiden', seed: 1234, stream: true });
-    expect(screen.getByTestId('speak-used-voice').textContent).toBe('aiden');
+    expect(screen.getByTestId('speak-used-voice').textContent).toBe('Aiden'); // the speaker's display name, as the Timeline shows it
     expect(screen.getByTestId('speak-used-seed').textContent).toBe('1234');
     expect(screen.getByTestId('speak-used').textContent).toContain('language english');
     // Filed in the Library under the voice that was used.

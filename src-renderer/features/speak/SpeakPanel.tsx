@@ -85,7 +85,7 @@ export function SpeakPanel({ voiceLibrary = null }: { voiceLibrary?: ReactNode }
   const speakable = speakableSavedVoices(savedVoices, modelInfo);
   const offered = selected !== undefined || speakable.some((v) => v.id === settings.voice);
   const chosenSaved = savedVoices.find((v) => v.id === settings.voice);
-  const unavailable = modelInfo && !offered ? { name: chosenSaved?.name ?? settings.voice, why: chosenSaved ? savedVoiceMismatch(chosenSaved, modelInfo) : `${modelName} has no speaker of that name` } : null;
+  const unavailable = modelInfo && !offered ? { name: chosenSaved?.name ?? voiceDisplayName(settings.voice, savedVoices), why: chosenSaved ? savedVoiceMismatch(chosenSaved, modelInfo) : `${modelName} has no speaker of that name` } : null;
   const canInstruct = modelInfo?.supportsInstruct === true && modelInfo.kind !== 'voice_design';
   const hostBlocked = useStudioStore((s) => hostBlockedReason(s.connection)); // the host is away or this browser signed out
   const blocker = hostBlocked ?? (modelInfo ? speakBlocker({ model: modelInfo, modelName: modelName ?? modelInfo.displayName, voice: settings.voice, speakers: voices, savedVoices }) : null);
@@ -157,7 +157,7 @@ export function SpeakPanel({ voiceLibrary = null }: { voiceLibrary?: ReactNode }
               Cancel
             </button>
             <span className="muted" data-testid="speak-will-use">
-              will use {savedVoices.find((v) => v.id === settings.voice)?.name ?? settings.voice} · seed {seedMode === 'random' ? 'new random' : settings.seed}
+              will use {voiceDisplayName(settings.voice, savedVoices)} · seed {seedMode === 'random' ? 'new random' : settings.seed}
             </span>
           </div>
           {generateBlocker && (
@@ -199,7 +199,7 @@ export function SpeakPanel({ voiceLibrary = null }: { voiceLibrary?: ReactNode }
                   </optgroup>
                 )}
               </select>
-              <button data-testid="speak-preview" disabled={!modelInfo || previewing !== null || hostBlocked !== null} onClick={() => void previewVoice(settings.voice)} aria-label={`Preview ${settings.voice}`} {...hostBlockedProps(hostBlocked)}>
+              <button data-testid="speak-preview" disabled={!modelInfo || previewing !== null || hostBlocked !== null} onClick={() => void previewVoice(settings.voice)} aria-label={`Preview ${voiceDisplayName(settings.voice, savedVoices)}`} {...hostBlockedProps(hostBlocked)}>
                 {previewing === settings.voice ? 'Making preview…' : 'Preview'}
               </button>
             </div>

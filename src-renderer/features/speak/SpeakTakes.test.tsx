@@ -9,6 +9,7 @@ import { resetBetweenTests } from '../../testing/reset-between-tests';
 import { installScriptedBridge } from '../../testing/scripted-bridge';
 import { stopPcm } from '../../components/pcm-player';
 import type { SpeakTake } from './speak-takes';
+import type { SavedVoice } from '../../../src-shared/contract/voices';
 import { SpeakTakes } from './SpeakTakes';
 import { waveformPeaks } from '../../components/TakeWaveform';
 
@@ -63,6 +64,18 @@ describe('SpeakTakes', () => {
     expect(rows.map((r) => within(r).getByTestId('speak-take-name').textContent)).toEqual(['Take 2', 'Take 1']);
     expect(within(rows[0]).getByTestId('speak-take-used').textContent).toContain('Uncle Fu · english · seed 22');
     expect(within(rows[1]).getByTestId('take-waveform').querySelector('path')?.getAttribute('d')).toMatch(/^M0\.5 /);
+  });
+
+  it('names a saved voice by its name and a deleted one as deleted, as the Library does', () => {
+    const s = useStudioStore.getState();
+    const inVoice = (id: string, voice: string) => ({ ...fields(id, 33), used: { ...USED, seed: 33, voice } });
+    s.addSpeakTake(inVoice('clip-c', 'v-0123456789ab'), { sampleRateHz: 24_000, pcm: new Float32Array(240) });
+    s.addSpeakTake(inVoice('clip-d', 'v-ffffffffffff'), { sampleRateHz: 24_000, pcm: new Float32Array(240) });
+    useStudioStore.setState({ savedVoices: [{ id: 'v-0123456789ab', name: 'Anna Reads' } as SavedVoice] });
+    render(<SpeakTakes />);
+    const used = screen.getAllByTestId('speak-take-used').map((u) => u.textContent ?? '');
+    expect(used[0]).toMatch(/^v-ffffffffffff \(deleted voice\) · english/);
+    expect(used[1]).toMatch(/^Anna Reads · english/);
   });
 
   it('says which take is sounding while A and then B play, B from where A was', async () => {

@@ -9,7 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useStudioStore } from '../../store/store';
 import { TakeWaveform } from '../../components/TakeWaveform';
 import { takeName } from '../../components/take-name';
-import { speakerDisplayName, voiceDisplayName } from '../../components/voice-names';
+import { voiceDisplayName } from '../../components/voice-names';
 import { defaultCompare, MAX_SPEAK_TAKES, type SpeakTake } from './speak-takes';
 import { downloadSpeakTake, loadSpeakTakeAudio, playCompareSide, playSpeakTake, reuseSpeakTake, soundingPositionS, stopSpeakTake } from './speak-takes-actions';
 import './speak-takes.css';
@@ -82,7 +82,7 @@ function TakeRow({ take }: { take: SpeakTake }) {
   const name = takeName(take.takeNumber);
   const side = compare?.takeIdA === take.takeId ? 'A' : compare?.takeIdB === take.takeId ? 'B' : null;
   const u = take.used;
-  const voice = savedVoices.some((v) => v.id === u.voice) ? voiceDisplayName(u.voice, savedVoices) : speakerDisplayName(u.voice);
+  const voice = voiceDisplayName(u.voice, savedVoices);
   // Picking this take as one side keeps the other side, or pairs it with the newest other take.
   const other = (keep: string | undefined) => (keep && keep !== take.takeId ? keep : (useStudioStore.getState().speakTakes.find((t) => t.takeId !== take.takeId)?.takeId ?? take.takeId));
   return (

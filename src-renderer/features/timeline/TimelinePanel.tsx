@@ -17,7 +17,7 @@ import { TraceTable } from './TraceTable';
 import { fitZoomPxPerS, speakerRegions, staleAudioReason, turnVoice } from './speaker-regions';
 import { editForRegionDrop } from './region-edits';
 import { TURN_KEYS_HINT, steppedTakeId, turnKeyAction } from './turn-keys';
-import { speakerDisplayName, voiceDisplayName } from '../../components/voice-names';
+import { voiceDisplayName } from '../../components/voice-names';
 import { exportAudioFile } from './export-actions';
 import { withChosenTakeSync } from '../../shared-state/chosen-take-sync';
 import { normalizeLoudness } from '../../../src-main/audio/normalize-loudness';
@@ -75,10 +75,7 @@ export function TimelinePanel() {
       const fallback = baseClip?.voice ?? fallbackVoice;
       return turn ? turnVoice(turn, spanVoice?.voice, fallback) : (spanVoice?.voice ?? fallback);
     };
-    const displayName = (voice: string) => {
-      const name = voiceDisplayName(voice, savedVoices);
-      return name === voice ? speakerDisplayName(voice) : name;
-    };
+    const displayName = (voice: string) => voiceDisplayName(voice, savedVoices);
     return speakerRegions(composed.regions, composed.sampleRateHz, voiceOf, displayName).map((r) => ({ ...r, editable: true, title: `${r.title}: drag the name to move the gap before it, an edge to trim` }));
   }, [composed, baseLayout, turns, baseClip, fallbackVoice, savedVoices]);
   const setTurnEdit = useStudioStore((s) => s.setTurnEdit);

@@ -85,7 +85,7 @@ describe('TurnTakes', () => {
 
   it('makes a take of that turn only, with the kept seed, filed under the turn’s voice, and chooses it', async () => {
     renderTurn(1);
-    expect(screen.getByTestId('turn-1-uses').textContent).toBe('uses Take 1 · seed 42 · vivian');
+    expect(screen.getByTestId('turn-1-uses').textContent).toBe('uses Take 1 · seed 42 · Vivian'); // the speaker as its region on the Timeline names it
     fireEvent.change(screen.getByTestId('take-seed-1'), { target: { value: 'keep' } });
     fireEvent.click(screen.getByTestId('regenerate-1'));
     await waitFor(() => expect(useStudioStore.getState().turns[1].takes).toHaveLength(2));
@@ -96,7 +96,7 @@ describe('TurnTakes', () => {
     expect(take).toMatchObject({ clipId: 'take-clip-1', seed: 42, startSample: 0, endSample: 60, voice: 'vivian', label: 'Take 2' });
     expect(useStudioStore.getState().turns[1].chosenTakeId).toBe(take.takeId);
     expect(useStudioStore.getState().turns[0].takes).toHaveLength(1); // the other turn is untouched
-    await waitFor(() => expect(screen.getByTestId('turn-1-uses').textContent).toBe('uses Take 2 · seed 42 · vivian'));
+    await waitFor(() => expect(screen.getByTestId('turn-1-uses').textContent).toBe('uses Take 2 · seed 42 · Vivian'));
     expect(screen.getByRole('list', { name: 'Take history of turn 2' }).querySelectorAll('li')).toHaveLength(2);
   });
 
