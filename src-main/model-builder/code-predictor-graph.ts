@@ -5,6 +5,7 @@
  * Also owns the weight loading and the decoder pass shared with the loop graph.
  */
 import path from 'node:path';
+import { StudioError } from '../../src-shared/errors';
 import type { CheckpointConfig } from './checkpoint-config';
 import { decoderLayer, loadDecoderLayerWeights, type DecoderAttention, type DecoderLayerWeights, type FusedAttentionInputs } from './decoder-layer';
 import type { GraphSpec, IoSpec } from '../model-format/manifest';
@@ -19,18 +20,21 @@ export const CODE_PREDICTOR_STEP_FILE = 'code_predictor_step.onnx';
 export interface CodePredictorWeights {
   layers: DecoderLayerWeights[];
   finalNorm: string;
-  /** lm_heads stacked [numCodeGroups - 1, hidden, vocab]. */
+  /** lm_heads stacked [numCodeGroups - 1, hidden, vocab] (headsT), or one [hidden, vocab] each (headT, for build-time head indices). */
   headsT: string;
+  headT: string[] | null;
   projection: { wT: string; bias: string } | null;
 }
 
-export function loadCodePredictorWeights(loader: WeightLoader, config: CheckpointConfig): CodePredictorWeights {
+export function loadCodePredictorWeights(loader: WeightLoader, config: CheckpointConfig, separateHeads = false): CodePredictorWeights {
   const cp = config.codePredictor;
   const numHeads = config.numCodeGroups - 1;
+  const headNames = Array.from({ length: numHeads }, (_, j) => `talker.code_predictor.lm_head.${j}.weight`);
   return {
     layers: Array.from({ length: cp.numLayers }, (_, i) => loadDecoderLayerWeights(loader, `talker.code_predictor.model.layers.${i}`)),
     finalNorm: loader.norm('talker.code_predictor.model.norm.weight'),
-    headsT: loader.stackedLinearT(Array.from({ length: numHeads }, (_, j) => `talker.code_predictor.lm_head.${j}.weight`), 'code_predictor.lm_heads_T'),
+    headsT: separateHeads ? '' : loader.stackedLinearT(headNames, 'code_predictor.lm_heads_T'),
+    headT: separateHeads ? headNames.map((n) => loader.linearT(n)) : null,
     projection: cp.hasInputProjection
       ? { wT: loader.linearT('talker.code_predictor.small_to_mtp_projection.weight'), bias: loader.plain('talker.code_predictor.small_to_mtp_projection.bias') }
       : null,
@@ -40,7 +44,8 @@ export function loadCodePredictorWeights(loader: WeightLoader, config: Checkpoin
 /**
  * Runs rows [B, S, talkerHidden] through the code predictor given per-layer pasts (null = empty) and
  * the past length (an int64 [1] value, or the past length and row count known at build time, as in the
- * unrolled loop graph: positions and mask are then constants); returns fp32 logits [B, vocab] of the last row under head `headIndex` (an int64 scalar value) and the presents.
+ * unrolled loop graph: positions and mask are then constants); returns fp32 logits [B, vocab] of the last row under head `head`
+ * (an int64 scalar value, or a head index known at build time, which needs w.headT) and the presents.
  */
 export function codePredictorPass(
   g: GraphBuilder,
@@ -51,7 +56,7 @@ export function codePredictorPass(
   pasts: { key: string | null; value: string | null }[],
   /** plainAttention: RoPE, mask and MatMul attention even in fused builds (WebGPU capture refuses GroupQueryAttention whose past and present are separate buffers, as inside the loop). */
   past: string | { pastLength: number; numRows: number; batchShape: string; plainAttention?: boolean },
-  headIndex: string,
+  head: string | number,
 ): { logits: string; presents: { key: string; value: string }[] } {
   const cp = config.codePredictor;
   let x = w.projection ? linear(g, rows, w.projection.wT, w.projection.bias) : rows;
@@ -72,9 +77,12 @@ export function codePredictorPass(
     x = out.x;
     return { key: out.presentKey, value: out.presentValue };
   });
-  const last = g.slice(x, 1, -1, 1 << 30); // [B, 1, H], the last row whatever S is
+  const singleRow = typeof past !== 'string' && past.numRows === 1;
+  const last = singleRow ? x : g.slice(x, 1, -1, 1 << 30); // [B, 1, H], the last row whatever S is
   const hidden = rmsNorm(g, g.squeeze(last, [1]), w.finalNorm, cp.rmsNormEps, dtype); // [B, H]
-  let logits = g.matmul(hidden, g.gather(w.headsT, headIndex, 0));
+  const headT = typeof head === 'number' ? w.headT?.[head] : g.gather(w.headsT, head, 0);
+  if (!headT) throw new StudioError('internal', `code predictor head ${String(head)} needs the heads loaded one by one (loadCodePredictorWeights separateHeads)`);
+  let logits = g.matmul(hidden, headT);
   if (dtype === 'float16') logits = g.cast(logits, 'float32');
   return { logits, presents };
 }
@@ -82,8 +90,8 @@ export function codePredictorPass(
 /** GroupQueryAttention inputs for rows at a build-time past length: seqlens_k = P + S − 1 for every row of batchShape. */
 function fixedGqaInputs(g: GraphBuilder, fixed: { pastLength: number; numRows: number; batchShape: string }, caches: { cosCache: string; sinCache: string }): FusedAttentionInputs {
   const total = fixed.pastLength + fixed.numRows;
-  const seqlensK = g.op('Expand', [g.cast(g.constInt64([total - 1]), 'int32'), fixed.batchShape]);
-  return { seqlensK, totalSequenceLength: g.cast(g.constInt64([total], []), 'int32'), ...caches };
+  const seqlensK = g.op('Expand', [g.constInt32([total - 1]), fixed.batchShape]);
+  return { seqlensK, totalSequenceLength: g.constInt32([total], []), ...caches };
 }
 
 export function codePredictorStepIo(config: CheckpointConfig, dtype: ActivationType): { inputs: IoSpec[]; outputs: IoSpec[] } {

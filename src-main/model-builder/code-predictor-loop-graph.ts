@@ -59,8 +59,9 @@ function writeLoopGraph(args: GraphBuildArgs, form: LoopForm, file: string, data
   const io = codePredictorLoopIo(config, dtype, form);
   for (const spec of io.inputs) g.input(spec.name, spec.dtype, spec.dims);
   const loader = new WeightLoader(g, args.weights, dtype);
-  const w = loadCodePredictorWeights(loader, config);
   const numSteps = config.numCodeGroups - 1;
+  // heads one by one: each sub-step's is an initializer, not a Gather of the stack
+  const w = loadCodePredictorWeights(loader, config, true);
   const tables = Array.from({ length: numSteps }, (_, j) => loader.plain(`talker.code_predictor.model.codec_embedding.${j}.weight`));
   const sampler = form === 'dynamic'
     ? prepareSampler(g, { temperature: 'temperature', topK: 'top_k', topP: 'top_p' })
@@ -71,12 +72,12 @@ function writeLoopGraph(args: GraphBuildArgs, form: LoopForm, file: string, data
   let pastLength = 0;
   const batchShape = g.dim('last_hidden', 0); // [1] = [B], for per-row attention inputs
   const codes: string[] = [];
+  const uniforms = g.node('Split', ['uniforms', g.constInt64(Array(numSteps).fill(1), [numSteps])], numSteps, { axis: 1 }); // numSteps × [B, 1]
   let embedSum: string | null = null;
   for (let j = 0; j < numSteps; j++) {
     const numRows = j === 0 ? 2 : 1;
-    const { logits, presents } = codePredictorPass(g, w, config, dtype, rows, pasts, { pastLength, numRows, batchShape, plainAttention }, g.constInt64([j], []));
-    const uniform = g.slice('uniforms', 1, j, j + 1); // [B, 1]
-    const code = sampleInGraph(g, logits, uniform, sampler); // int32 [B, 1]
+    const { logits, presents } = codePredictorPass(g, w, config, dtype, rows, pasts, { pastLength, numRows, batchShape, plainAttention }, j);
+    const code = sampleInGraph(g, logits, uniforms[j], sampler); // int32 [B, 1]
     codes.push(code);
     const embed = g.gather(tables[j], code, 0); // [B, 1, H]
     embedSum = embedSum ? g.add(embedSum, embed) : embed;

@@ -57,6 +57,8 @@ export interface DecoderLayerIo {
   pastValue: string | null;
   /** Fixed-capacity KV: write the new rows into the past at their slots instead of appending. */
   kvWrite?: KvWritePlan;
+  /** Every sequence brings exactly one new row (talker decode): a Transpose of the size-1 row axis is a Reshape, merged with its neighbours. */
+  singleRow?: boolean;
 }
 
 /** One Split of the last axis into parts of the given widths (the packed projections' outputs). */
@@ -64,8 +66,9 @@ function splitLast(g: GraphBuilder, x: string, widths: readonly number[]): strin
   return g.node('Split', [x, g.constInt64(widths, [widths.length])], widths.length, { axis: -1 });
 }
 
-/** Splits [B, S, heads*D] into heads [B, heads, S, D]. */
-function toHeads(g: GraphBuilder, x: string, numHeads: number, headDim: number): string {
+/** Splits [B, S, heads*D] into heads [B, heads, S, D]; with S = 1 one Reshape (the bytes are already in that order). */
+function toHeads(g: GraphBuilder, x: string, numHeads: number, headDim: number, singleRow = false): string {
+  if (singleRow) return g.reshape(x, [0, numHeads, 1, headDim]);
   return g.transpose(g.reshape(x, [0, 0, numHeads, headDim]), [0, 2, 1, 3]);
 }
 
@@ -85,16 +88,17 @@ export function decoderLayer(g: GraphBuilder, w: DecoderLayerWeights, d: Transfo
   const k4 = g.reshape(kFlat, [0, 0, d.numKvHeads, d.headDim]);
   if ('fused' in io.attention) return fusedAttentionLayer(g, w, d, dtype, io, q4, k4, vFlat, io.attention.fused);
   const { rope, mask } = io.attention;
-  const qRot = ropeHeads(g, rmsNorm(g, q4, w.qNorm, d.rmsNormEps, dtype), rope, d.numHeads, d.headDim); // [B, Hq, S, D]
-  const kRot = ropeHeads(g, rmsNorm(g, k4, w.kNorm, d.rmsNormEps, dtype), rope, d.numKvHeads, d.headDim);
-  const v = toHeads(g, vFlat, d.numKvHeads, d.headDim);
+  const single = io.singleRow ?? false;
+  const qRot = ropeHeads(g, rmsNorm(g, q4, w.qNorm, d.rmsNormEps, dtype), rope, d.numHeads, d.headDim, single && 'flat'); // [B, Hq, S, D] (or [B, 1, Hq*D])
+  const kRot = ropeHeads(g, rmsNorm(g, k4, w.kNorm, d.rmsNormEps, dtype), rope, d.numKvHeads, d.headDim, single);
+  const v = toHeads(g, vFlat, d.numKvHeads, d.headDim, single);
   const present = (past: string | null, rows: string): string => {
     if (!past) return rows;
     return io.kvWrite ? writeKv(g, past, rows, io.kvWrite) : g.concat([past, rows], 2);
   };
   const presentKey = present(io.pastKey, kRot);
   const presentValue = present(io.pastValue, v);
-  const attn = groupedQueryAttention(g, { q: qRot, k: presentKey, v: presentValue, mask, numHeads: d.numHeads, numKvHeads: d.numKvHeads, headDim: d.headDim, dtype });
+  const attn = groupedQueryAttention(g, { q: qRot, k: presentKey, v: presentValue, mask, numHeads: d.numHeads, numKvHeads: d.numKvHeads, headDim: d.headDim, dtype, singleRow: single });
   return { x: residualAndMlp(g, w, d, dtype, io.x, attn), presentKey, presentValue, newKey: kRot, newValue: v };
 }
 

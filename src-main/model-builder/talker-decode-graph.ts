@@ -3,7 +3,8 @@
  * buffer that past and present share (bind one buffer as past_* and present_*), with the attention
  * mask and the KV write slots as host-written fp32 inputs, so no node computes shapes, ranges or
  * int64 math and every shape is fixed per (rows, capacity) bucket (CUDA graphs, WebGPU capture).
- * Its nodes are the talker graph's for one new row, so on CPU it gives the same bytes. new_key_i /
+ * Its arithmetic is the talker graph's for one new row (Reshapes where a Transpose moves the size-1
+ * row axis), so on CPU it gives the same bytes. new_key_i /
  * new_value_i are the new rows alone (what the host KV pool stores). Weights are shared with
  * talker.onnx.data when the bytes match (they do unless the builder changed), else written apart.
  */
@@ -63,7 +64,7 @@ function writeGraph(args: GraphBuildArgs, dataPath: string, location: string): v
   let x = 'inputs_embeds';
   for (let i = 0; i < t.numLayers; i++) {
     const w = loadDecoderLayerWeights(loader, `talker.model.layers.${i}`);
-    const out = decoderLayer(g, w, t, dtype, { x, attention: { rope, mask: 'attention_bias' }, pastKey: `past_key_${i}`, pastValue: `past_value_${i}`, kvWrite: { onehot, isNew } });
+    const out = decoderLayer(g, w, t, dtype, { x, attention: { rope, mask: 'attention_bias' }, pastKey: `past_key_${i}`, pastValue: `past_value_${i}`, kvWrite: { onehot, isNew }, singleRow: true });
     x = out.x;
     for (const [value, name] of [[out.presentKey, `present_key_${i}`], [out.presentValue, `present_value_${i}`], [out.newKey, `new_key_${i}`], [out.newValue, `new_value_${i}`]] as const) {
       if (!value) throw new StudioError('internal', `the decoder layer gave no ${name}`);

@@ -1,6 +1,6 @@
 /**
  * Moves checkpoint tensors into a GraphBuilder as initializers: linear weights transposed to [in, out]
- * for MatMul, stored fp32 or fp16 per the build dtype; norm weights always fp32 (norms run in fp32).
+ * for MatMul, stored fp32 or fp16 per the build dtype; norm weights fp32 unless the fused RMSNorm takes them in fp16.
  * Reads one tensor at a time from the safetensors file, so peak memory is about one weight matrix.
  */
 import type { GraphBuilder } from '../model-format/onnx/graph-builder';
@@ -60,8 +60,13 @@ export class WeightLoader {
     return this.g.initializer(name, this.weights.readFloat32(name), this.weights.info(name).shape, this.storage);
   }
 
-  /** Norm weights stay fp32. */
+  /**
+   * RMSNorm weights: fp32 for the portable op set (it multiplies in fp32); in the build storage for the
+   * fused kernel, whose scale has the activation type: converted here once (round to nearest even, as
+   * ORT's Cast), not by a Cast node per use.
+   */
   norm(name: string): string {
-    return this.g.initializer(name, this.weights.readFloat32(name), this.weights.info(name).shape, 'float32');
+    const storage = this.g.ops === 'fused' ? this.storage : 'float32';
+    return this.g.initializer(name, this.weights.readFloat32(name), this.weights.info(name).shape, storage);
   }
 }

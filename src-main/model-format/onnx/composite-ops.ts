@@ -21,17 +21,17 @@ export function linear(g: GraphBuilder, x: string, weightT: string, bias?: strin
 /**
  * weight * x / sqrt(mean(x², last axis) + eps), computed in fp32; returns the activation type.
  * 'fused': one SimplifiedLayerNormalization node (ORT's RMSNorm kernel, fp32 accumulation via
- * stash_type 1; ORT folds the Cast of the weight); 'portable': eight plain ops around fp32 Casts.
+ * stash_type 1) whose scale has the activation type: pass the weight stored so (WeightLoader.norm),
+ * else a Cast is added; 'portable': eight plain ops around fp32 Casts, the weight fp32.
  */
-export function rmsNorm(g: GraphBuilder, x: string, weightFp32: string, eps: number, dtype: ActivationType): string {
+export function rmsNorm(g: GraphBuilder, x: string, weight: string, eps: number, dtype: ActivationType): string {
   if (g.ops === 'fused') {
-    const weight = dtype === 'float32' ? weightFp32 : g.cast(weightFp32, 'float16');
-    return g.op('SimplifiedLayerNormalization', [x, weight], { axis: -1, epsilon: attr.float(eps), stash_type: 1 });
+    return g.op('SimplifiedLayerNormalization', [x, g.cast(weight, dtype)], { axis: -1, epsilon: attr.float(eps), stash_type: 1 });
   }
   const x32 = dtype === 'float32' ? x : g.cast(x, 'float32');
   const meanSquare = g.op('ReduceMean', [g.mul(x32, x32)], { axes: [-1], keepdims: 1 });
   const rms = g.op('Sqrt', [g.add(meanSquare, g.constFloat(eps))]);
-  const y = g.mul(g.div(x32, rms), weightFp32);
+  const y = g.mul(g.div(x32, rms), g.cast(weight, 'float32'));
   return dtype === 'float32' ? y : g.cast(y, 'float16');
 }
 
@@ -133,12 +133,18 @@ export function ropeCaches(g: GraphBuilder, headDim: number, theta: number, dtyp
   return names;
 }
 
-/** Rotates heads x [B, S, H, D] and returns them as [B, H, S, D]. */
-export function ropeHeads(g: GraphBuilder, x: string, rope: Rope, numHeads: number, headDim: number): string {
-  if (rope.kind === 'tables') return applyRope(g, g.transpose(x, [0, 2, 1, 3]), rope.cos, rope.sin, headDim);
+/**
+ * Rotates heads x [B, S, H, D] and returns them as [B, H, S, D]. singleRow (S = 1): the heads' bytes are
+ * already in [B, H, 1, D] order, so a Reshape stands for the Transpose (the same copy); 'flat' returns the
+ * fused kernel's [B, 1, H*D] as it is, for a consumer that reshapes anyway (groupedQueryAttention's q).
+ */
+export function ropeHeads(g: GraphBuilder, x: string, rope: Rope, numHeads: number, headDim: number, singleRow: false | true | 'flat' = false): string {
+  const toHeads = (y: string): string => (singleRow ? g.reshape(y, [0, numHeads, 1, headDim]) : g.transpose(y, [0, 2, 1, 3]));
+  if (rope.kind === 'tables') return applyRope(g, toHeads(x), rope.cos, rope.sin, headDim);
   const flat = g.reshape(x, [0, 0, numHeads * headDim]); // [B, S, H*D]
   const rotated = g.op('RotaryEmbedding', [flat, rope.positionIds, rope.cosCache, rope.sinCache], { interleaved: 0, num_heads: numHeads }, 'com.microsoft');
-  return g.transpose(g.reshape(rotated, [0, 0, numHeads, headDim]), [0, 2, 1, 3]);
+  if (singleRow === 'flat') return rotated;
+  return singleRow ? toHeads(rotated) : toHeads(g.reshape(rotated, [0, 0, numHeads, headDim]));
 }
 
 /**
@@ -215,7 +221,7 @@ export function writeKv(g: GraphBuilder, past: string, rows: string, plan: KvWri
 }
 
 export interface AttentionArgs {
-  q: string; // [B, Hq, S, D], RoPE applied
+  q: string; // [B, Hq, S, D], RoPE applied (with singleRow also [B, 1, Hq*D]: the same bytes)
   k: string; // [B, KVH, T, D], full key cache incl. the new positions
   v: string; // [B, KVH, T, D]
   mask: string; // additive fp32 [B|1, 1, 1, S, T]
@@ -223,6 +229,8 @@ export interface AttentionArgs {
   numKvHeads: number;
   headDim: number;
   dtype: ActivationType;
+  /** S = 1 (one new row per sequence): the context's [B, KVH, G, 1, D] bytes are already [B, 1, Hq*D], so no Transpose. */
+  singleRow?: boolean;
 }
 
 /**
@@ -240,6 +248,7 @@ export function groupedQueryAttention(g: GraphBuilder, a: AttentionArgs): string
   let probs = g.softmax(g.add(scores, a.mask), -1);
   if (a.dtype === 'float16') probs = g.cast(probs, 'float16');
   const context = g.matmul(probs, g.unsqueeze(a.v, [2])); // [B, KVH, G, S, D]
+  if (a.singleRow) return g.reshape(context, [0, 1, a.numHeads * a.headDim]);
   const bshd = g.transpose(context, [0, 3, 1, 2, 4]); // [B, S, KVH, G, D]
   return g.reshape(bshd, [0, 0, a.numHeads * a.headDim]);
 }

@@ -15,6 +15,7 @@
  *   node(opType, inputs, numOutputs | names, attrs?, domain?) → output names
  *   op(opType, inputs, attrs?) → the single output name
  *   matmul/add/sub/mul/div/cast/reshape/transpose/concat/gather/unsqueeze/squeeze/sigmoid/softmax/shape
+ *   (cast of a value to its own type is the value; a value cast twice to one type shares one Cast)
  *   attrs: plain integers → INT, other numbers → FLOAT, number[] → INTS (floats via attr.floats()),
  *          strings → STRING; attr.float(x), attr.floats(xs), attr.graph(proto) for the ambiguous cases
  *   toGraphObject() → subgraph for attr.graph(); toBytes() → Uint8Array of the .onnx file; save(path) writes it and closes the external data file
@@ -48,7 +49,8 @@ export interface GraphBuilderOptions {
   /**
    * Every graph output is written by a compute kernel (capture-ready graphs): WebGPU graph capture records
    * compute dispatches only, so an output that an Identity or Reshape copies into its bound buffer is
-   * written once at capture and never on replay. Such outputs get an exact Max(x, x) instead.
+   * written once at capture and never on replay. Such outputs get an exact Max(x, x) instead; an output
+   * under a new name whose producer is a compute kernel (and reads no graph input) is that kernel's output, renamed.
    */
   outputsByKernels?: boolean;
 }
@@ -75,6 +77,8 @@ export const attr = {
 
 const EXTERNAL_ALIGN_BYTES = 4096;
 
+const ELEM_TYPE_OF: Record<number, ElemType> = { [ONNX_DATA_TYPE.float32]: 'float32', [ONNX_DATA_TYPE.float16]: 'float16', [ONNX_DATA_TYPE.int64]: 'int64', [ONNX_DATA_TYPE.int32]: 'int32', [ONNX_DATA_TYPE.bool]: 'bool' };
+
 export class GraphBuilder {
   readonly name: string;
   private readonly opsetVersion: number;
@@ -87,6 +91,12 @@ export class GraphBuilder {
   /** Names handed out by fresh() that have not been defined yet. */
   private readonly freshNames = new Set<string>();
   private readonly constCache = new Map<string, string>();
+  /** Element types of the inputs, initializers and Cast outputs, so a Cast to a value's own type is no node. */
+  private readonly valueTypes = new Map<string, ElemType>();
+  /** `${value}->${type}` → the Cast output already made: a value is cast once per type and reused. */
+  private readonly castCache = new Map<string, string>();
+  /** Values renamed to the graph output a kernel writes directly (outputsByKernels): later uses read the new name. */
+  private readonly renamed = new Map<string, string>();
   readonly ops: GraphOps;
   private nameCounter = 0;
   private externalFd: number | null = null;
@@ -110,15 +120,26 @@ export class GraphBuilder {
 
   input(name: string, elemType: ElemType, dims: readonly Dim[]): string {
     this.claim(name);
+    this.valueTypes.set(name, elemType);
     this.inputs.push(valueInfo(name, elemType, dims));
     return name;
   }
 
   /** Marks `value` as a graph output called `name` (defaults to the value's own name). */
-  output(value: string, elemType: ElemType, dims: readonly Dim[], name = value): string {
+  output(given: string, elemType: ElemType, dims: readonly Dim[], name = given): string {
+    const value = this.renamed.get(given) ?? given;
     if (this.options.outputsByKernels) {
       const producer = this.nodes.find((n) => (n.output as string[]).includes(value));
       const opType = producer?.opType as string | undefined;
+      if (producer && opType && !COPYING_OPS.has(opType) && name !== value && this.canRenameOutput(producer, value)) {
+        // the kernel writes the output itself: its value takes the output's name (no Max copy)
+        this.claim(name);
+        this.renamed.set(value, name);
+        for (const n of this.nodes) n.input = (n.input as string[]).map((v) => (v === value ? name : v));
+        producer.output = (producer.output as string[]).map((v) => (v === value ? name : v));
+        this.outputs.push(valueInfo(name, elemType, dims));
+        return name;
+      }
       if (!opType || COPYING_OPS.has(opType) || name !== value) {
         if (name === value) throw new StudioError('internal', `output '${name}' is copied by ${opType ?? 'no node'}; give it a new name so a kernel can write it`);
         this.claim(name);
@@ -133,6 +154,18 @@ export class GraphBuilder {
     }
     this.outputs.push(valueInfo(name, elemType, dims));
     return name;
+  }
+
+  /**
+   * Whether `value` may simply be renamed to an output name: it is no output yet, its producer reads no
+   * graph input (an output bound to an input's buffer, as past/present KV, must not be written by a kernel
+   * that reads that input), and no node carries a subgraph (which could name the value from inside).
+   */
+  private canRenameOutput(producer: Record<string, unknown>, value: string): boolean {
+    const inputNames = new Set(this.inputs.map((i) => (i as { name: string }).name));
+    if ((producer.input as string[]).some((v) => inputNames.has(v))) return false;
+    if (this.outputs.some((o) => (o as { name: string }).name === value)) return false;
+    return !this.nodes.some((n) => ((n.attribute ?? []) as { type: number }[]).some((a) => a.type === ONNX_ATTRIBUTE_TYPE.graph));
   }
 
   /** A float initializer from fp32 data, stored as fp32 or fp16. */
@@ -193,7 +226,7 @@ export class GraphBuilder {
     this.nodes.push({
       opType,
       domain,
-      input: [...inputs],
+      input: inputs.map((v) => this.renamed.get(v) ?? v),
       output: outputNames,
       name: this.fresh(`n_${opType}`),
       attribute: Object.entries(attrs).map(([key, value]) => encodeAttribute(key, value)),
@@ -214,7 +247,17 @@ export class GraphBuilder {
   sigmoid(x: string): string { return this.op('Sigmoid', [x]); }
   shape(x: string): string { return this.op('Shape', [x]); }
   softmax(x: string, axis = -1): string { return this.op('Softmax', [x], { axis }); }
-  cast(x: string, to: ElemType): string { return this.op('Cast', [x], { to: ONNX_DATA_TYPE[to] }); }
+  /** x as `to`: x itself when it already has that type, else one Cast per (x, to), reused (exact either way). */
+  cast(x: string, to: ElemType): string {
+    if (this.valueTypes.get(x) === to) return x;
+    const key = `${x}->${to}`;
+    const cached = this.castCache.get(key);
+    if (cached) return cached;
+    const y = this.op('Cast', [x], { to: ONNX_DATA_TYPE[to] });
+    this.valueTypes.set(y, to);
+    this.castCache.set(key, y);
+    return y;
+  }
   reshape(x: string, dims: readonly number[]): string { return this.op('Reshape', [x, this.constInt64(dims)]); }
   reshapeTo(x: string, shape: string): string { return this.op('Reshape', [x, shape]); }
   transpose(x: string, perm: readonly number[]): string { return this.op('Transpose', [x], { perm: [...perm] }); }
@@ -282,6 +325,8 @@ export class GraphBuilder {
 
   private rawInitializer(name: string, dataType: number, dims: readonly number[], bytes: Uint8Array): string {
     this.claim(name);
+    const elemType = ELEM_TYPE_OF[dataType];
+    if (elemType) this.valueTypes.set(name, elemType);
     const external = this.options.externalData;
     if (external && bytes.byteLength >= (external.minBytes ?? 1024)) {
       const offset = this.appendExternal(external, bytes);
