@@ -5,7 +5,7 @@
  * streamed playback, and the result with the voice, seed and parameters the engine actually used,
  * a player and a WAV download; under it the take history with A/B compare (SpeakTakes.tsx).
  */
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStudioStore } from '../../store/store';
 import { encodeWav, downloadBytes } from '../../components/wav-encode';
 import { SEED_LIMIT } from '../../../src-shared/sampling-limits';
@@ -21,9 +21,12 @@ import { savedVoiceLabel, speakerDisplayName, voiceDisplayName } from '../../com
 import { loadedModelName, modelTypeLabel } from '../../components/model-name';
 import { speakBlocker } from './speak-blocker';
 import { SpeakTakes } from './SpeakTakes';
-import { SpeakSsmlEditor } from './SpeakSsmlEditor';
+import { lazyWithRetry } from '../../components/lazy-with-retry';
 import { hostBlockedReason } from '../../ipc/connection';
 import { hostBlockedProps } from '../../shared-state/useHostBlocked';
+
+/** CodeMirror loads with SSML mode, not with the first page (scripts/renderer-budget.test.ts). */
+const SpeakSsmlEditor = lazyWithRetry(() => import('./SpeakSsmlEditor').then((m) => m.SpeakSsmlEditor));
 
 function UsedLine({ r }: { r: SpeakResult }) {
   const u = r.used;
@@ -124,7 +127,7 @@ export function SpeakPanel({ voiceLibrary = null }: { voiceLibrary?: ReactNode }
             <span className="muted">{text.length} characters</span>
           </div>
           {format === 'ssml' ? (
-            <SpeakSsmlEditor blocker={blocker} running={running} onSubmit={() => void speak()} onProblems={setNumSsmlProblems} />
+            <Suspense fallback={<p className="muted">Loading the SSML editor…</p>}><SpeakSsmlEditor blocker={blocker} running={running} onSubmit={() => void speak()} onProblems={setNumSsmlProblems} /></Suspense>
           ) : (
             <textarea
               id="speak-input"
