@@ -4,6 +4,7 @@
  * windowMs → drain (stop issuing, wait for outstanding). Every loop is bounded: requests per client,
  * fill timeout, drain timeout, and the run's abort signal.
  */
+import { formatCountOf } from '../../src-shared/format-count';
 import type { RequestPhase, RequestSample } from './run-record';
 import { sendRequest } from './send-request';
 import { drainWithin, sendContextOf, startMeasurement, type MeasurementParams } from './measurement';
@@ -90,7 +91,7 @@ export async function runClosedLoop(p: ClosedLoopParams): Promise<ClosedLoopRun>
   timers.push(
     setTimeout(() => {
       if (windowStartMs !== null) return;
-      notes.push(`fill did not complete within fillTimeoutMs ${p.fillTimeoutMs}: ${completedClients.size} of ${p.numClients} clients finished a request`);
+      notes.push(`fill did not complete within fillTimeoutMs ${p.fillTimeoutMs}: ${completedClients.size} of ${formatCountOf(p.numClients, 'client')} finished a request`);
       stop();
     }, p.fillTimeoutMs),
   );

@@ -2,6 +2,7 @@
  * Finds the knee of a ramp: the smallest client count beyond which throughput stops growing
  * (no later step beats it by more than kneeGainFraction) while latency keeps rising. Pure.
  */
+import { formatCountOf } from '../../src-shared/format-count';
 
 export interface RampStepFigures {
   numClients: number;
@@ -20,14 +21,14 @@ export function findRampKnee(steps: readonly RampStepFigures[], kneeGainFraction
       const lastLatencyMs = last.latencyMedianMs;
       const latencyNote =
         kneeLatencyMs !== null && lastLatencyMs !== null
-          ? `; median latency ${(kneeLatencyMs / 1000).toFixed(3)} s → ${(lastLatencyMs / 1000).toFixed(3)} s at ${last.numClients} clients`
+          ? `; median latency ${(kneeLatencyMs / 1000).toFixed(3)} s → ${(lastLatencyMs / 1000).toFixed(3)} s at ${formatCountOf(last.numClients, 'client')}`
           : '';
       return {
         knee: steps[i],
-        note: `throughput stops growing at ${steps[i].numClients} clients (${steps[i].reqPerS.toFixed(3)} req/s; no later step is more than ${(kneeGainFraction * 100).toFixed(0)}% higher)${latencyNote}`,
+        note: `throughput stops growing at ${formatCountOf(steps[i].numClients, 'client')} (${steps[i].reqPerS.toFixed(3)} req/s; no later step is more than ${(kneeGainFraction * 100).toFixed(0)}% higher)${latencyNote}`,
       };
     }
   }
   const last = steps[steps.length - 1];
-  return { knee: null, note: `throughput still grows at ${last.numClients} clients; extend the ramp to find the knee` };
+  return { knee: null, note: `throughput still grows at ${formatCountOf(last.numClients, 'client')}; extend the ramp to find the knee` };
 }

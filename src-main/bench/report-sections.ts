@@ -4,6 +4,7 @@
  * Follows the reference report: header paragraphs, summary table, caveat, per-pass table, hashes.
  * Pure.
  */
+import { formatCountOf } from '../../src-shared/format-count';
 import { DASH, fixed, pyBool, seconds, signedPct } from './report-format';
 import { closedMeasurements, passRows, summaryRows, variantOrder } from './run-tables';
 import type { BenchRunRecord, VariantInfo } from './run-record';
@@ -123,7 +124,7 @@ function otherModeBlocks(record: BenchRunRecord): ReportBlock[] {
       kind: 'table',
       header: ['Clients', 'Req/s', 'Median latency s', 'Error rate'],
       rows: ramp.steps.map((s) => [String(s.numClients), fixed(s.reqPerS, 4), seconds(s.latencyMedianMs), signedPct(s.errorRate).replace('+', '')]),
-    }, { kind: 'paragraph', text: `Knee: ${ramp.knee ? `${ramp.knee.numClients} clients` : 'not found'} — ${ramp.kneeNote}.` });
+    }, { kind: 'paragraph', text: `Knee: ${ramp.knee ? formatCountOf(ramp.knee.numClients, 'client') : 'not found'} — ${ramp.kneeNote}.` });
   }
   if (record.openLoops.length) {
     blocks.push({ kind: 'heading', level: 2, text: 'Open loop (Poisson arrivals; latency from the scheduled send)' }, {
