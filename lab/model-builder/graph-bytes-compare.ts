@@ -1,18 +1,19 @@
 /**
  * Lab: do two builds of one checkpoint give the same bytes? Runs the talker and code-predictor graphs of
- * two built model dirs (say builder v15 and v16 of the tiny model) on the CPU provider with the same
- * seeded inputs (valid positions, masks, KV writes and sampler settings) and compares every output byte
- * for byte. Exits 1 on any difference, naming the graph, output and first differing element.
- * Run: npx tsx lab/model-builder/graph-bytes-compare.ts --before <built dir> --after <built dir>
+ * two built model dirs (say builder v15 and v16 of the tiny model) on one provider (CPU by default) with
+ * the same seeded inputs (valid positions, masks, KV writes and sampler settings) and compares every output
+ * byte for byte. Exits 1 on any difference, naming the graph, output and first differing byte.
+ * Run: npx tsx lab/model-builder/graph-bytes-compare.ts --before <built dir> --after <built dir> [--provider webgpu]
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { IoSpec, ModelManifest } from '../../src-main/model-format/manifest';
 import { float32ToFloat16Bits } from '../../src-main/model-format/float-bits';
-import { createSession, disposeSession, runSession, tensor, type OrtTensor } from '../../src-main/engine/runtime/ort';
+import { createSession, disposeSession, runSession, tensor, type OrtTensor, type ProviderName } from '../../src-main/engine/runtime/ort';
 
-const { values: args } = parseArgs({ options: { before: { type: 'string' }, after: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { before: { type: 'string' }, after: { type: 'string' }, provider: { type: 'string', default: 'cpu' } } });
+const provider = args.provider as ProviderName;
 if (!args.before || !args.after) throw new Error('pass --before <built dir> --after <built dir>');
 
 const NUM_ROWS = 3;
@@ -71,8 +72,9 @@ for (const key of ['talker', 'talkerDecode', 'codePredictorStep', 'codePredictor
   const specA = before.graphs[key];
   const specB = after.graphs[key];
   if (!specA || !specB) continue;
-  const a = await createSession(path.join(args.before, specA.file), { provider: 'cpu' });
-  const b = await createSession(path.join(args.after, specB.file), { provider: 'cpu' });
+  const runtime = provider === 'webgpu' ? 'c-api' : undefined;
+  const a = await createSession(path.join(args.before, specA.file), { provider, runtime });
+  const b = await createSession(path.join(args.after, specB.file), { provider, runtime });
   for (const c of cases(key)) {
     const feeds = Object.fromEntries(specA.inputs.map((s) => [s.name, feed(s, c)]));
     const outA = await runSession(a, feeds);
@@ -85,7 +87,7 @@ for (const key of ['talker', 'talkerDecode', 'codePredictorStep', 'codePredictor
       console.log(`DIFFERS ${key} (${c.label}) ${o.name}: first differing byte ${at} of ${x.length}`);
     }
     numDiffering += differing.length;
-    console.log(`${key} (${c.label}, ${before.dtype}): ${specA.outputs.length - differing.length}/${specA.outputs.length} outputs byte-identical`);
+    console.log(`${key} (${c.label}, ${before.dtype}, ${provider}): ${specA.outputs.length - differing.length}/${specA.outputs.length} outputs byte-identical`);
   }
   await disposeSession(a);
   await disposeSession(b);
