@@ -1,7 +1,7 @@
 // Shape buckets on ORT CPU, tiny model: with buckets forced on (talker runs of exactly 2 rows,
 // code-predictor calls padded to 4, codec calls of at least 3 rows and at most 12 row-frames), three
 // sampled requests get the same codes and PCM bytes as with buckets off (CPU's default), and the stages
-// really ran at those shapes; so do they at the 64-row shapes the plan picks for a wide CUDA engine (issue 42).
+// really ran at those shapes; so do they at the 64-row shapes of a wide CUDA engine (issue 42).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { ensureTinyModel } from '../model-builder/tiny-model';
@@ -79,10 +79,12 @@ describe('engine shape buckets (tiny, CPU)', () => {
     expect([...pcm[6]]).toEqual([...(await inner.decode(windows[6]))]);
   });
 
-  it("gives the same bytes at the wide CUDA plan's 64-row shapes (64 running, every stage padded to 64 rows) as with buckets off", async () => {
+  it("gives the same bytes at a wide CUDA plan's 64-row shapes (64 running, every stage padded to 64 rows) as with buckets off", async () => {
     const { builtDir } = await ensureTinyModel();
-    // the shapes a CUDA engine on an 80 GiB GPU plans ('auto' counts, full-row buckets), run on the CPU's kernels
-    const cuda = planEngine(resolveEngineConfig({}), 'cuda', loadModelManifest(builtDir), {}, { deviceMemoryBytes: 80 * 1024 ** 3 }).resolved;
+    // the shapes a wide CUDA engine plans (64 running and 16 admitted set by hand, as the cudawide variant does:
+    // CUDA has no wide 'auto' yet; full-row buckets), run on the CPU's kernels
+    const wideCounts = { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, codePredictorRows: 64 } };
+    const cuda = planEngine(resolveEngineConfig(wideCounts), 'cuda', loadModelManifest(builtDir), {}, { deviceMemoryBytes: 80 * 1024 ** 3 }).resolved;
     expect([cuda.maxRunningSequences, cuda.shapeBuckets.talkerRows, cuda.shapeBuckets.talkerPrefillRows, cuda.shapeBuckets.codePredictorRows, cuda.shapeBuckets.codecMinRows]).toEqual([64, 64, 64, 64, 64]);
     const { mode: _mode, ...rows } = cuda.shapeBuckets;
     let limits: { maxRunningSequences: number; maxPrefillSequences: number } | null = null;
