@@ -118,8 +118,8 @@ export function resolveConcurrency(config: Pick<EngineConfig, 'maxRunningSequenc
   let kind: ConcurrencyPlan['kind'] = 'narrow';
   let reason: string;
   if (asked.maxRunningSequences !== 'auto') [kind, reason] = ['set', "maxRunningSequences set in the engine config; other 'auto' counts take the narrow defaults"];
-  else if (config.workload !== 'server') reason = "interactive use keeps one stream's steps short (a 64-row step costs one stream ~1.7×); `studio serve` (workload 'server') runs wide";
   else if (!wide) reason = `${label} has no wide limits in the provider table`;
+  else if (config.workload !== 'server') reason = "interactive use keeps one stream's steps short (a 64-row step costs one stream ~1.7×); `studio serve` (workload 'server') runs wide";
   else if (machine.deviceMemoryBytes === null) reason = `the device's memory is unknown (no nvidia-smi reading); set maxRunningSequences to run wider`;
   else if (wideKvBytes > machine.deviceMemoryBytes / 2) reason = `${wide.maxRunningSequences} sequences of ${config.maxSequenceTokens} tokens need ${gib(wideKvBytes)} of KV, more than half the device's ${gib(machine.deviceMemoryBytes)}`;
   else [kind, reason] = ['wide', `${label} with ${gib(machine.deviceMemoryBytes)} of device memory holds ${wide.maxRunningSequences} sequences' KV (${gib(wideKvBytes)})`];
