@@ -202,6 +202,8 @@ describe('engine plan', () => {
     const studio = planEngine(resolveEngineConfig({}), 'webgpu', REAL, NO_ENV, { deviceMemoryBytes: 80 * GIB });
     expect(studio.concurrency).toMatchObject({ kind: 'narrow', reason: expect.stringMatching(/interactive use/) });
     expect(limits(studio)).toEqual([8, 4, 8, 8]);
+    // a provider that never runs wide says that, not the interactive reason
+    expect(planEngine(resolveEngineConfig({}), 'cpu', REAL, NO_ENV).concurrency.reason).toMatch(/^CPU has no wide limits/);
     // CUDA has no wide limits until its buckets share one KV (the H200's out-of-memory run): narrow for a server too
     const cuda = planEngine(server, 'cuda', REAL, NO_ENV, { deviceMemoryBytes: 80 * GIB });
     expect(cuda.concurrency).toMatchObject({ kind: 'narrow', reason: expect.stringMatching(/CUDA has no wide limits/) });
