@@ -24,6 +24,14 @@ describe('documentVoiceBlocker', () => {
     expect(documentVoiceBlocker({ ...customVoice, doc: doc.replace('bob', 'vivian').replace('bob', 'vivian'), format: 'ssml', chosenVoice: 'ryan' })).toBeNull();
   });
 
+  it('read leniently, checks the chosen voice for a name the model does not know (the parser falls back to it)', () => {
+    const doc = '<speak><voice name="bob">b</voice></speak>';
+    expect(documentVoiceBlocker({ ...customVoice, doc, format: 'ssml', chosenVoice: 'ryan', lenient: true })).toBeNull();
+    // the fallback voice itself is still checked, and a known saved voice is still checked on its model
+    expect(documentVoiceBlocker({ ...customVoice, doc, format: 'ssml', chosenVoice: 'aiden', lenient: true })).toBe('CV 0.6B has no speaker "aiden". Pick one of its speakers.');
+    expect(documentVoiceBlocker({ ...customVoice, doc: '<speak><voice name="Anna">a</voice></speak>', format: 'ssml', chosenVoice: 'ryan', lenient: true })).toMatch(/^A turn's voice "Anna": Anna cannot speak on CV 0\.6B/);
+  });
+
   it('checks a saved voice named in the document on the model it was made for', () => {
     const doc = '<speak><voice name="Anna">hello</voice></speak>';
     expect(documentVoiceBlocker({ ...customVoice, doc, format: 'ssml', chosenVoice: 'ryan' })).toMatch(/^A turn's voice "Anna": Anna cannot speak on CV 0.6B/);

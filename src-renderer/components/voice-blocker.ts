@@ -67,9 +67,15 @@ export function documentVoices(doc: string, format: 'text' | 'ssml', chosenVoice
   return [...new Set(found)];
 }
 
-/** Why the document cannot be generated on the loaded model because of a turn's voice, or null. */
-export function documentVoiceBlocker(input: Omit<VoiceBlockerInput, 'voice'> & { doc: string; format: 'text' | 'ssml'; chosenVoice: string }): string | null {
-  for (const name of documentVoices(input.doc, input.format, input.chosenVoice)) {
+/**
+ * Why the document cannot be generated on the loaded model because of a turn's voice, or null. Read
+ * leniently, a name that is neither the model's speaker nor a saved voice falls back to the chosen
+ * voice (the parser warns), so the chosen voice is what is checked for it.
+ */
+export function documentVoiceBlocker(input: Omit<VoiceBlockerInput, 'voice'> & { doc: string; format: 'text' | 'ssml'; chosenVoice: string; lenient?: boolean }): string | null {
+  const known = (name: string) => input.speakers.some((s) => s.name === name) || findSavedVoice(name, input.savedVoices) !== null || input.savedVoices.some((v) => v.id === name);
+  const names = documentVoices(input.doc, input.format, input.chosenVoice).map((name) => (input.lenient && !known(name) ? input.chosenVoice : name));
+  for (const name of new Set(names)) {
     const voice = input.savedVoices.find((v) => v.id === name) ? name : (findSavedVoice(name, input.savedVoices)?.id ?? name);
     const why = voiceBlocker({ ...input, voice });
     if (why) return name === input.chosenVoice ? why : `A turn's voice "${name}": ${why}`;

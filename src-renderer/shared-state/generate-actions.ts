@@ -173,7 +173,7 @@ export async function generate(options: { turnIndex?: number; stream?: boolean; 
 /** Why the loaded model cannot speak one of the document's turn voices, or null (and null before a model is known: the engine checks then). */
 export function turnVoiceBlocker(s: StudioState): string | null {
   if (!s.modelInfo) return null;
-  return documentVoiceBlocker({ model: s.modelInfo, modelName: loadedModelName(s.modelInfo, s.models), doc: s.editorText, format: s.editorFormat, chosenVoice: s.voiceSettings.voice, speakers: s.voices, savedVoices: s.savedVoices });
+  return documentVoiceBlocker({ model: s.modelInfo, modelName: loadedModelName(s.modelInfo, s.models), doc: s.editorText, format: s.editorFormat, chosenVoice: s.voiceSettings.voice, speakers: s.voices, savedVoices: s.savedVoices, lenient: s.editorSsmlOptions.lenient === true });
 }
 
 /**
