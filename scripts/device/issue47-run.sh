@@ -7,6 +7,8 @@
 #   source .device/setup.sh > /dev/null; STEP=sanitize bash scripts/device/issue47-run.sh (the codec's replays under memcheck)
 #   source .device/setup.sh > /dev/null; STEP=quick bash scripts/device/issue47-run.sh    (capture check and bench in one call)
 #   source .device/setup.sh > /dev/null; STEP=codecwhy bash scripts/device/issue47-run.sh (why the captured codec differs: one change per line)
+#   source .device/setup.sh > /dev/null; STEP=sessions bash scripts/device/issue47-run.sh (the codec's sessions per bucket vs
+#                                                                                       shared: step profile and bench side by side)
 #   source .device/setup.sh > /dev/null; STEP=profile bash scripts/device/issue47-run.sh  (step profile only, CONFIGS as in check; then
 #                                                                                       1 client of cudaauto with the prefix KV cache off)
 # The configs side by side: cudaconv (CUDA graphs as shipped before issue 47), cudacodecbound (the MatMul codec and
@@ -76,6 +78,19 @@ case "${STEP:-check}" in
     # the prefix KV cache off, one client, beside the default's figure from STEP=quick
     PASS=P ORDER=cudaauto CLIENTS=1 VARIANT_TIMEOUT_S=60 WINDOW=5 RT=0 \
       ENGINE_CONFIG='{"framesPerTextToken":0,"minFramesCap":16,"prefixCache":{"maxBytes":0}}' bash scripts/device/gpu-run.sh
+    ;;
+  sessions)
+    # graphCapture.codecSessions: 'auto' (per bucket on CUDA) against 'shared' (one session, every Conv's plan
+    # rebuilt when the chunk length changes); the step profile's request0Sha256 must agree across both
+    shared='{"provider":"cuda","graphCapture":{"codecSessions":"shared"}}'
+    t=$(date +%s)
+    timeout "${PROFILE_TIMEOUT_S:-200}" node .cache/device-bundle/step-profile.js --model "$built" --configs "[$auto,$shared]" \
+      --streams "${STREAMS:-1,4,8}" --frames "${FRAMES:-16}" --codecOptions '[]' > "$OUT/step-profile.log" 2>&1
+    echo "=== step-profile rc=$? in $(( $(date +%s) - t )) s"
+    grep -E '^\{' "$OUT/step-profile.log" | cut -c1-1500
+    grep -iE 'error' "$OUT/step-profile.log" | grep -v cudnnDestroy | head -3 | cut -c1-300
+    PASS=S ORDER=${ORDER:-cudaauto,cudacodecshared,webgpu} CLIENTS=${CLIENTS:-1,8} VARIANT_TIMEOUT_S=${VARIANT_TIMEOUT_S:-60} WINDOW=${WINDOW:-5} RT=0 \
+      bash scripts/device/gpu-run.sh
     ;;
   sanitize)
     ONLY=loop+stream bash scripts/device/graph-sanitize.sh

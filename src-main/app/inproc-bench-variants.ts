@@ -137,6 +137,11 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     engineConfig: { provider: 'cuda' },
     schedulerConfig: {},
   },
+  cudacodecshared: {
+    description: "cudaauto with one session for every codec bucket (graphCapture.codecSessions 'shared'), as before a session per bucket: cuDNN rebuilds each Conv's plan when the chunk length changes",
+    engineConfig: { provider: 'cuda', graphCapture: { codecSessions: 'shared' } },
+    schedulerConfig: {},
+  },
   cudacodeccapture: {
     description: "cudaauto with the streaming codec captured too (graphCapture.codec 'on'): faster, but its replays were not byte-exact on the H100 (2026-12-07); for finding why",
     engineConfig: { provider: 'cuda', graphCapture: { codec: 'on' } },

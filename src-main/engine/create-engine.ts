@@ -93,6 +93,7 @@ function captureSetup(manifest: ModelManifest, modelDir: string, plan: EnginePla
       location: capture.location,
       maxBuckets: capture.maxBuckets,
       perGraph: capturePerGraph(plan.provider, captureOptions),
+      perBucket: stage === 'codec' && capture.sessionPerBucket.codec,
     },
   };
 }

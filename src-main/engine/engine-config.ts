@@ -21,6 +21,7 @@ const CHOICES = {
   'codec.upsample': ['auto', ...CODEC_UPSAMPLE_FORMS],
   'graphCapture.mode': ['auto', 'off', 'bound', 'on'],
   'graphCapture.codec': ['auto', 'on', 'off'],
+  'graphCapture.codecSessions': ['auto', 'shared', 'per-bucket'],
   warmUp: ['auto', 'on', 'off'],
   workload: ['interactive', 'server'],
 } as const;
@@ -37,6 +38,7 @@ export type ShapeBucketsChoice = Choice<'shapeBuckets.mode'>;
 export type KvCacheChoice = Choice<'kvCache.mode'>;
 export type GraphCaptureChoice = Choice<'graphCapture.mode'>;
 export type GraphCaptureCodecChoice = Choice<'graphCapture.codec'>;
+export type CodecSessionsChoice = Choice<'graphCapture.codecSessions'>;
 export type CodecModeChoice = Choice<'codec.mode'>;
 export type CodecStateChoice = Choice<'codec.stateStore'>;
 export type CodecUpsampleChoice = Choice<'codec.upsample'>;
@@ -108,6 +110,12 @@ export interface GraphCaptureConfig {
    * graph uncaptured; 'on' captures it anyway (to investigate).
    */
   codec: GraphCaptureCodecChoice;
+  /**
+   * The sessions of the bound streaming codec when it runs uncaptured: 'per-bucket' gives each shape bucket a
+   * session of its own (its Conv plans are built once for its shape), 'shared' one for all. 'auto' (the default):
+   * 'per-bucket' where the provider rebuilds a Conv's plan on each new shape (CUDA's cuDNN), else 'shared'.
+   */
+  codecSessions: CodecSessionsChoice;
   /** Buckets (rows × capacity) with buffers held at once; the least recently used is released past this. */
   maxBuckets: number;
 }
@@ -207,7 +215,7 @@ export function defaultEngineConfig(): EngineConfig {
     kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0, regroupOnDevice: true },
     // 128 MiB: ~100 CustomVoice prefixes of 0.6B fp16 (12 positions × 112 KiB)
     prefixCache: { maxBytes: 128 * 2 ** 20 },
-    graphCapture: { mode: 'auto', codec: 'auto', maxBuckets: 16 },
+    graphCapture: { mode: 'auto', codec: 'auto', codecSessions: 'auto', maxBuckets: 16 },
     warmUp: 'auto',
     workload: 'interactive',
     providerOptions: {},
@@ -342,6 +350,6 @@ export function describeEngineConfig(config: EngineConfig): string {
     `framesPerTextToken=${config.framesPerTextToken} minFramesCap=${config.minFramesCap} promptLayout=${config.promptLayout} codePredictor=${config.codePredictor} codecBatching=${config.codecBatching}`,
     `shapeBuckets mode=${config.shapeBuckets.mode} talkerRows=${config.shapeBuckets.talkerRows} talkerPrefillRows=${config.shapeBuckets.talkerPrefillRows} codePredictorRows=${config.shapeBuckets.codePredictorRows} codecMinRows=${config.shapeBuckets.codecMinRows} codecMaxRowFrames=${config.shapeBuckets.codecMaxRowFrames}`,
     `kvCache mode=${config.kvCache.mode} blockPositions=${config.kvCache.blockPositions} initialBlocks=${config.kvCache.initialBlocks} maxBlocks=${config.kvCache.maxBlocks} regroupOnDevice=${config.kvCache.regroupOnDevice} prefixCache maxBytes=${config.prefixCache.maxBytes}`,
-    `graphCapture mode=${config.graphCapture.mode} codec=${config.graphCapture.codec} maxBuckets=${config.graphCapture.maxBuckets} warmUp=${config.warmUp} providerOptions=${JSON.stringify(config.providerOptions)}`,
+    `graphCapture mode=${config.graphCapture.mode} codec=${config.graphCapture.codec} codecSessions=${config.graphCapture.codecSessions} maxBuckets=${config.graphCapture.maxBuckets} warmUp=${config.warmUp} providerOptions=${JSON.stringify(config.providerOptions)}`,
   ].join('\n');
 }

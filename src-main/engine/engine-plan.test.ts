@@ -90,7 +90,7 @@ describe('engine plan', () => {
   it('captures on CUDA with many graphs per session and the GQA loop, buffers on the device, KV and codec state staged from the host', () => {
     const plan = planEngine(resolveEngineConfig({ graphCapture: { mode: 'on' } }), 'cuda', TINY, NO_ENV);
     expect(plan.capture).toEqual({
-      mode: 'on', options: { enable_cuda_graph: '1' }, perGraph: false, location: 'device', maxBuckets: 16,
+      mode: 'on', options: { enable_cuda_graph: '1' }, perGraph: false, sessionPerBucket: { codec: true }, location: 'device', maxBuckets: 16,
       captured: { talker: true, codePredictor: true, codec: false },
       graphs: { talker: 'talkerDecode', codePredictor: 'codePredictorLoopStatic', codec: 'codecStreamStaticMatMul' },
     });
@@ -116,6 +116,25 @@ describe('engine plan', () => {
     expect(cpu.runtime).toBe('c-api');
     const dml = planEngine(resolveEngineConfig({ graphCapture: { mode: 'on' } }), 'dml', TINY, NO_ENV);
     expect(dml.capture).toMatchObject({ options: {}, perGraph: false, location: 'device' });
+  });
+
+  it("gives CUDA's uncaptured streaming codec a session per shape bucket (cuDNN rebuilds a Conv's plan on each new shape), and no captured codec or other provider", () => {
+    const cuda = planEngine(resolveEngineConfig({}), 'cuda', TINY, NO_ENV);
+    expect(cuda.capture?.sessionPerBucket).toEqual({ codec: true });
+    expect(describeEnginePlan(cuda)).toContain('(a session per shape bucket)');
+    const bound = planEngine(resolveEngineConfig({ graphCapture: { mode: 'bound' } }), 'cuda', TINY, NO_ENV);
+    expect(bound.capture?.sessionPerBucket).toEqual({ codec: true });
+    const captured = planEngine(resolveEngineConfig({ graphCapture: { codec: 'on' } }), 'cuda', TINY, NO_ENV);
+    expect(captured.capture?.sessionPerBucket).toEqual({ codec: false });
+    const window = planEngine(resolveEngineConfig({ codec: { mode: 'window' } }), 'cuda', TINY, NO_ENV);
+    expect(window.capture?.sessionPerBucket).toEqual({ codec: false });
+    const webgpu = planEngine(resolveEngineConfig({ graphCapture: { mode: 'bound' } }), 'webgpu', TINY, NO_ENV);
+    expect(webgpu.capture?.sessionPerBucket).toEqual({ codec: false });
+    const shared = planEngine(resolveEngineConfig({ graphCapture: { codecSessions: 'shared' } }), 'cuda', TINY, NO_ENV);
+    expect(shared.capture?.sessionPerBucket).toEqual({ codec: false });
+    const forced = planEngine(resolveEngineConfig({ graphCapture: { mode: 'bound', codecSessions: 'per-bucket' } }), 'webgpu', TINY, NO_ENV);
+    expect(forced.capture?.sessionPerBucket).toEqual({ codec: true });
+    expect(() => resolveEngineConfig({ graphCapture: { codecSessions: 'each' } })).toThrow(/codecSessions/);
   });
 
   it('leaves the step code predictor and the window codec on their plain graphs when capture is on', () => {

@@ -44,7 +44,7 @@ export type ResolvedEngineConfig = Omit<EngineConfig, 'provider' | 'codePredicto
   codePredictor: 'step' | 'loop';
   codecBatching: 'on' | 'off';
   codec: EngineConfig['codec'] & { mode: 'window' | 'stream'; stateStore: 'host' | 'device'; upsample: CodecUpsampleForm };
-  graphCapture: EngineConfig['graphCapture'] & { mode: GraphCaptureMode; codec: 'on' | 'off' };
+  graphCapture: EngineConfig['graphCapture'] & { mode: GraphCaptureMode; codec: 'on' | 'off'; codecSessions: 'shared' | 'per-bucket' };
   shapeBuckets: Omit<EngineConfig['shapeBuckets'], 'talkerRows' | 'codePredictorRows'> & { mode: 'on' | 'off'; talkerRows: number; codePredictorRows: number };
   kvCache: EngineConfig['kvCache'] & { mode: 'host' | 'device' };
 };
@@ -59,6 +59,8 @@ export interface CapturePlan {
   options: Record<string, string>;
   /** Each gpu_graph_id runs in a session of its own (capture on a provider that keeps one captured graph per session). */
   perGraph: boolean;
+  /** Each shape bucket of the stage runs in a session of its own: the uncaptured codec where the provider's Conv plans follow the last shape. */
+  sessionPerBucket: { codec: boolean };
   /** Where the bound buffers live: the provider's device memory, or host memory where it has none. */
   location: BufferLocation;
   maxBuckets: number;
@@ -194,6 +196,13 @@ export function resolveCodecCapture(config: Pick<EngineConfig, 'graphCapture'>, 
   return c === 'auto' ? PROVIDERS[provider].graphCapture.codecReplays : c === 'on';
 }
 
+/** 'auto' gives the uncaptured bound codec a session per shape bucket where the provider's Conv plans follow the last shape. */
+export function resolveCodecSessions(config: Pick<EngineConfig, 'graphCapture'>, provider: ProviderName): 'shared' | 'per-bucket' {
+  const c = config.graphCapture.codecSessions;
+  if (c !== 'auto') return c;
+  return PROVIDERS[provider].graphCapture.planPerShape ? 'per-bucket' : 'shared';
+}
+
 /** 'auto' writes the streaming codec's transposed convolutions in the provider table's form; the window codec has only ConvTranspose. */
 export function resolveCodecUpsample(config: Pick<EngineConfig, 'codec'>, provider: ProviderName, codecMode: 'window' | 'stream'): CodecUpsampleForm {
   if (config.codec.upsample !== 'auto') return config.codec.upsample;
@@ -233,13 +242,15 @@ function planCapture(config: EngineConfig, provider: ProviderName, mode: GraphCa
   if (mode === 'off') return null;
   const capture = PROVIDERS[provider].graphCapture;
   const options: Record<string, string> = mode === 'on' ? { ...capture.options } : {};
+  const codecCaptured = mode === 'on' && resolveCodecCapture(config, provider);
   return {
     mode,
     options,
     perGraph: capturePerGraph(provider, options),
+    sessionPerBucket: { codec: codecMode === 'stream' && !codecCaptured && resolveCodecSessions(config, provider) === 'per-bucket' },
     location: boundBufferLocation(provider),
     maxBuckets: config.graphCapture.maxBuckets,
-    captured: { talker: mode === 'on', codePredictor: mode === 'on', codec: mode === 'on' && resolveCodecCapture(config, provider) },
+    captured: { talker: mode === 'on', codePredictor: mode === 'on', codec: codecCaptured },
     graphs: {
       talker: 'talkerDecode',
       codePredictor: codePredictor === 'step' ? null : capture.unsharedGqa ? 'codePredictorLoopStatic' : 'codePredictorLoopPlain',
@@ -270,7 +281,7 @@ export function planEngine(config: EngineConfig, provider: ProviderName, facts: 
     codec: { ...config.codec, mode: codecMode, stateStore: resolveCodecStateStore(config, provider, captureMode), upsample },
     shapeBuckets: resolveBucketRows(config, provider, concurrency),
     kvCache: { ...config.kvCache, mode: kvMode },
-    graphCapture: { ...config.graphCapture, mode: captureMode, codec: captureMode === 'on' && resolveCodecCapture(config, provider) ? 'on' : 'off' },
+    graphCapture: { ...config.graphCapture, mode: captureMode, codec: captureMode === 'on' && resolveCodecCapture(config, provider) ? 'on' : 'off', codecSessions: capture?.sessionPerBucket.codec ? 'per-bucket' : 'shared' },
   };
   const sessionOptions = stageOptions(config, provider, numThreads, captureMode);
   const preferred = sessionOptions.runtime ?? defaultRuntimeName(env);
@@ -308,7 +319,7 @@ export function summarisePlan(plan: EnginePlan): EnginePlanSummary {
 export function describeEnginePlan(plan: EnginePlan): string {
   const c = plan.capture;
   const stages = c
-    ? `capture options=${JSON.stringify(c.options)} perGraph=${c.perGraph} buffers=${c.location} talker=${c.graphs.talker} codePredictor=${c.graphs.codePredictor ?? 'step graph (uncaptured)'} codec=${c.graphs.codec ?? 'window graph (uncaptured)'}${c.mode === 'on' && c.graphs.codec && !c.captured.codec ? ' (bound, uncaptured)' : ''}`
+    ? `capture options=${JSON.stringify(c.options)} perGraph=${c.perGraph} buffers=${c.location} talker=${c.graphs.talker} codePredictor=${c.graphs.codePredictor ?? 'step graph (uncaptured)'} codec=${c.graphs.codec ?? 'window graph (uncaptured)'}${c.mode === 'on' && c.graphs.codec && !c.captured.codec ? ' (bound, uncaptured)' : ''}${c.sessionPerBucket.codec ? ' (a session per shape bucket)' : ''}`
     : `capture none (plain graphs, codec=${plan.codecGraph})`;
   const k = plan.concurrency;
   return [describeEngineConfig(plan.resolved), `concurrency ${k.kind} (${k.reason})`, `runtime=${plan.runtime} talkerOutputsOnDevice=${plan.talkerOutputsOnDevice} ${stages}`].join('\n');

@@ -68,6 +68,12 @@ export interface ProviderCapabilities {
      * WebGPU's captured codec gave the bound bytes on the H100 (builder v13).
      */
     readonly codecReplays: boolean;
+    /**
+     * Its convolutions keep one kernel plan per node for the last input shape and rebuild it when the shape
+     * changes (ORT's cuDNN Conv), so an uncaptured bound codec gives each shape bucket a session of its own
+     * (EnginePlan capture.sessionPerBucket.codec) rather than rebuilding every Conv's plan on each chunk length.
+     */
+    readonly planPerShape: boolean;
   };
   /**
    * How codec.upsample 'auto' writes the streaming codec's transposed convolutions: 'matmul' where the
@@ -145,7 +151,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     fullRowBuckets: false,
     preferredDtype: 'fp32',
     autoRank: 3,
-    graphCapture: { options: null, graphsPerSession: 'many', unsharedGqa: true, byDefault: false, codecReplays: true },
+    graphCapture: { options: null, graphsPerSession: 'many', unsharedGqa: true, byDefault: false, codecReplays: true, planPerShape: false },
     codecUpsample: 'conv-transpose',
     wide: null,
     cudaRuntime: false,
@@ -165,7 +171,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     fullRowBuckets: false,
     preferredDtype: 'fp16',
     autoRank: 1,
-    graphCapture: { options: { enableGraphCapture: '1' }, graphsPerSession: 'one', unsharedGqa: false, byDefault: false, codecReplays: true },
+    graphCapture: { options: { enableGraphCapture: '1' }, graphsPerSession: 'one', unsharedGqa: false, byDefault: false, codecReplays: true, planPerShape: false },
     codecUpsample: 'conv-transpose',
     wide: { maxRunningSequences: 64, maxPrefillSequences: 16, talkerRows: 64, codePredictorRows: 64 },
     cudaRuntime: false,
@@ -185,7 +191,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     fullRowBuckets: true,
     preferredDtype: 'fp16',
     autoRank: 2,
-    graphCapture: { options: { enable_cuda_graph: '1' }, graphsPerSession: 'many', unsharedGqa: true, byDefault: true, codecReplays: false },
+    graphCapture: { options: { enable_cuda_graph: '1' }, graphsPerSession: 'many', unsharedGqa: true, byDefault: true, codecReplays: false, planPerShape: true },
     codecUpsample: 'matmul',
     wide: null,
     cudaRuntime: true,
@@ -205,7 +211,7 @@ export const PROVIDERS: Readonly<Record<ProviderName, ProviderCapabilities>> = {
     fullRowBuckets: false,
     preferredDtype: 'fp16',
     autoRank: 0,
-    graphCapture: { options: null, graphsPerSession: 'one', unsharedGqa: true, byDefault: false, codecReplays: true },
+    graphCapture: { options: null, graphsPerSession: 'one', unsharedGqa: true, byDefault: false, codecReplays: true, planPerShape: false },
     codecUpsample: 'conv-transpose',
     wide: null,
     cudaRuntime: false,

@@ -17,6 +17,8 @@ export interface BoundSetup {
   maxBuckets: number;
   /** Each graph id runs in a session of its own (engine-plan.ts capturePerGraph). */
   perGraph?: boolean;
+  /** Each bucket runs in a session of its own, all its graph ids in it (engine-plan.ts sessionPerBucket); perGraph wins where both are set. */
+  perBucket?: boolean;
 }
 
 /** The native runs of a bound stage: inputs in, the step itself, outputs out, state staged from the host record. */
@@ -60,7 +62,7 @@ export class BoundBuckets<B, K extends string> {
    * order; every one already open is released when a later one fails.
    */
   static async open<B, K extends string>(model: string, setup: BoundSetup, copyGraphs: Record<K, Uint8Array>, release: (bucket: B) => BindableSession[]): Promise<BoundBuckets<B, K>> {
-    const steps = await GraphSessions.open(setup.open, model, setup.captureOptions, setup.perGraph ?? false);
+    const steps = await GraphSessions.open(setup.open, model, setup.captureOptions, setup.perGraph ? 'graph' : setup.perBucket ? 'bucket' : 'shared');
     const opened: BindableSession[] = [];
     try {
       const copies = {} as Record<K, BindableSession>;
@@ -130,8 +132,7 @@ export async function lruEntryAsync<T>(
 ): Promise<T> {
   const found = entries.get(key);
   if (found) return lruEntry(entries, key, max, () => found, () => undefined);
-  const taken: BindableSession[] = [];
-  for (let i = 0; i < graphsPerBucket; i++) taken.push(await sessions.forGraph());
+  const taken = await sessions.forBucket(graphsPerBucket);
   const raced = entries.get(key);
   if (raced) {
     for (const s of taken) await sessions.drop(s);
