@@ -2,6 +2,8 @@
 // call for call the same PCM bytes as today's streaming codec while sequences join, leave, swap rows,
 // repeat as padded copies and cross buckets (also with one bucket, so buckets are evicted and reopened);
 // a bucket skips staging only when its state set holds the same rows; a missing state is a StudioError.
+// States stay on the device between calls: a mixed schedule with evictions keeps PCM and newest states
+// byte-identical to the plain codec's, and one stream over chunks 1, 2, 4, 8, 8, 8 downloads only PCM.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,12 +12,15 @@ import type { ModelManifest } from '../../model-format/manifest';
 import { ensureTinyModel } from '../../model-builder/tiny-model';
 import { createSession, type SessionOptions } from '../runtime/ort';
 import { BoundCodecStream } from './codec-bound-stream';
-import { openCodecDecoder, type OrtCodecDecoder } from './codec-decoder';
+import { OrtCodecDecoder, openCodecDecoder } from './codec-decoder';
+import { HostCodecStateStore } from './codec-state';
 import type { CodecStreamRow, CodecWindow } from './stages';
 
 let builtDir: string;
 let manifest: ModelManifest;
 let today: OrtCodecDecoder;
+/** Bytes of one row's carried states (every state input of the static graph, float32). */
+let numStateBytesPerRow: number;
 
 const open = (model: string | Uint8Array, extra: Partial<SessionOptions>) => createSession(model, { provider: 'cpu', intraOpNumThreads: 1, runtime: 'c-api', ...extra });
 
@@ -40,6 +45,8 @@ beforeAll(async () => {
   ({ builtDir } = await ensureTinyModel());
   manifest = JSON.parse(fs.readFileSync(path.join(builtDir, 'manifest.json'), 'utf8')) as ModelManifest;
   today = await openCodecDecoder(builtDir, manifest, { provider: 'cpu', intraOpNumThreads: 1 }, 'codecStream');
+  const states = manifest.graphs.codecStreamStatic!.inputs.filter((io) => io.name.startsWith('state_in'));
+  numStateBytesPerRow = states.reduce((n, io) => n + 4 * Number(io.dims[1]) * Number(io.dims[2]), 0);
 }, 120_000);
 
 afterAll(async () => {
@@ -95,6 +102,98 @@ describe('BoundCodecStream (tiny, CPU, C-API adapter)', () => {
       expect(bound.stats()).toMatchObject({ numRuns: 2, numRunsStaged: 2, numSequences: 0 });
     } finally {
       await bound.dispose();
+    }
+  });
+
+  /** The plain streaming codec with its host state store in reach (the reference for state bytes). */
+  async function openReference(): Promise<{ codec: OrtCodecDecoder; store: () => HostCodecStateStore }> {
+    let store: HostCodecStateStore | undefined;
+    const graph = manifest.graphs.codecStream!;
+    const session = await createSession(path.join(builtDir, graph.file), { provider: 'cpu', intraOpNumThreads: 1 });
+    const codec = new OrtCodecDecoder(session, manifest, graph, (io) => (store = new HostCodecStateStore(io)));
+    return { codec, store: () => store! };
+  }
+
+  /** Chunks of 1, 2, 4, 8 frames then repeats; rows join, leave, swap, pad (with a copy or a plain row) and come back after their buckets were evicted. */
+  const MIXED: [number | null, number][][] = [
+    [[1, 1]],
+    [[1, 2]], // same row, next bucket: copied device to device
+    [[1, 4], [2, 4]], // 2 joins
+    [[1, 8], [2, 8]], // same rows, next bucket: device to device
+    [[1, 8], [2, 8]], // held
+    [[2, 1], [3, 1]], // 1 leaves, 3 joins
+    [[2, 2], [3, 2]],
+    [[3, 4], [2, 4], [4, 4]], // reordered, 4 joins
+    [[3, 8], [2, 8], [4, 8]],
+    [[1, 1]], // 1 comes back (its last bucket may be gone)
+    [[4, 8], [3, 8], [null, 8]], // a plain row pads
+    [[1, 2], [1, 2]], // padded with itself
+    [[1, 4], [1, 4]],
+    [[2, 4], [3, 4]],
+    [[5, 1]], // a start: zeros staged into the read set
+    [[6, 1]], // another start in that bucket: its zeroed set (the one 5 read) is reused
+    [[5, 2]],
+    [[6, 2]],
+    [[4, 8], [3, 8], [2, 8]],
+    [[1, 8], [5, 8]],
+  ];
+
+  for (const maxBuckets of [16, 3, 1]) {
+    it(`keeps PCM and every newest state byte-identical to the plain streaming codec over a mixed schedule (maxBuckets ${maxBuckets})`, async () => {
+      const bound = await BoundCodecStream.open(path.join(builtDir, manifest.graphs.codecStreamStatic!.file), manifest, { open, captureOptions: {}, location: 'cpu', maxBuckets });
+      const reference = await openReference();
+      const decoded = new Map<number, number>();
+      try {
+        for (const [k, call] of MIXED.entries()) {
+          const rows: CodecStreamRow[] = call.map(([id, n]) => ({ sequenceId: id, window: window(id ?? 0, id === null ? 0 : (decoded.get(id) ?? 0), n), numDecodedFrames: id === null ? 0 : (decoded.get(id) ?? 0) }));
+          const expected = await reference.codec.decodeStreamBatch(rows);
+          const actual = await bound.decodeStreamBatch(rows);
+          actual.forEach((pcm, row) => expect(Buffer.from(pcm.buffer).equals(Buffer.from(expected[row].buffer)), `call ${k} row ${row}`).toBe(true));
+          for (const id of new Set(call.map(([id]) => id))) if (id !== null) decoded.set(id, (decoded.get(id) ?? 0) + call.find(([i]) => i === id)![1]);
+        }
+        expect(bound.stats().numSequences).toBe(6);
+        for (const id of [1, 2, 3, 4, 5, 6]) {
+          const expected = Object.values(await reference.store().feeds([{ sequenceId: id, numDecodedFrames: decoded.get(id)! }])).map((t) => t.data as Float32Array);
+          const actual = (await bound.hostState(id))!;
+          expect(actual.length, `sequence ${id}`).toBe(expected.length);
+          actual.forEach((state, i) => expect(Buffer.from(state.buffer, state.byteOffset, state.byteLength).equals(Buffer.from(expected[i].buffer)), `sequence ${id} state ${i}`).toBe(true));
+        }
+        bound.releaseStream(5);
+        expect(await bound.hostState(5)).toBeUndefined();
+        expect(bound.stats().numSequences).toBe(5);
+      } finally {
+        await bound.dispose();
+        await reference.codec.dispose();
+      }
+      expect(bound.stats().numSequences).toBe(0);
+    });
+  }
+
+  it('downloads only the PCM and stages only the first call\'s zeros for one stream over chunks 1, 2, 4, 8, 8, 8', async () => {
+    const bound = await BoundCodecStream.open(path.join(builtDir, manifest.graphs.codecStreamStatic!.file), manifest, { open, captureOptions: {}, location: 'cpu', maxBuckets: 16 });
+    const reference = await openReference();
+    const chunks = [1, 2, 4, 8, 8, 8];
+    try {
+      let numDecodedFrames = 0;
+      for (const n of chunks) {
+        const rows: CodecStreamRow[] = [{ sequenceId: 1, window: window(1, numDecodedFrames, n), numDecodedFrames }];
+        const [expected] = await reference.codec.decodeStreamBatch(rows);
+        const [actual] = await bound.decodeStreamBatch(rows);
+        expect(Buffer.from(actual.buffer).equals(Buffer.from(expected.buffer)), `after ${numDecodedFrames} frames`).toBe(true);
+        numDecodedFrames += n;
+      }
+      const stats = bound.stats();
+      // PCM: (1 + 2 + 4 + 8 + 8 + 8) = 31 frames × 1920 samples × 4 bytes = 238,080; no state leaves the device
+      // (today: + 6 calls × the state bytes of a row, 13 MB a call on the 0.6B model)
+      expect(stats.bytesInRuns.download).toBe(31 * manifest.codec.samplesPerFrame * 4);
+      // the first call stages one row of zeros from the host; 2, 4, 8 frames copy the set device to device (0 host bytes),
+      // the last two hold their rows (today: 4 stagings × the state bytes of a row)
+      expect(stats.bytesInRuns.stage).toBe(numStateBytesPerRow);
+      expect(stats.numRunsStaged).toBe(4);
+      expect(stats.numRuns).toBe(6);
+    } finally {
+      await bound.dispose();
+      await reference.codec.dispose();
     }
   });
 });
