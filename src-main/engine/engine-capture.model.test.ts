@@ -68,10 +68,14 @@ describe('capture-ready talker decode (tiny, CPU, C-API adapter)', () => {
     ['bound', {}, ''],
     ['on', {}, ''],
     ['on', { shapeBuckets: { mode: 'on', talkerRows: 4, codePredictorRows: 4 } }, ' with decode and code-predictor runs of 4 rows'],
+    ['on', { codecSessions: 'per-bucket' }, " with the codec uncaptured and a session per shape bucket (CUDA's default)"],
   ] as const;
   for (const [mode, extra, label] of CASES) {
     it(`graphCapture '${mode}'${label}: the same codes and PCM bytes alone and staggered beside others`, { timeout: 120_000 }, async () => {
-      const engine = await createEngine({ modelDir: builtDir, config: { ...CONFIG, ...extra, graphCapture: { mode } }, log: () => {} });
+      const { codecSessions, ...rest } = { codecSessions: 'auto' as const, ...extra };
+      // CUDA's form: the codec left uncaptured, each of its buckets in a session of its own
+      const codecCapture = codecSessions === 'per-bucket' ? 'off' as const : 'auto' as const;
+      const engine = await createEngine({ modelDir: builtDir, config: { ...CONFIG, ...rest, graphCapture: { mode, codec: codecCapture, codecSessions } }, log: () => {} });
       try {
         for (const r of REQUESTS) expect((await runAndCollect(engine, [r])).get(r.requestId), r.requestId).toEqual(solo.get(r.requestId));
         const staggered = await runAndCollect(engine, REQUESTS, ARRIVALS);
@@ -89,6 +93,9 @@ describe('capture-ready talker decode (tiny, CPU, C-API adapter)', () => {
         expect(codec.numGraphIds % 2).toBe(0);
         expect(codec.numGraphIds).toBeGreaterThanOrEqual(2 * codec.numBuckets);
         expect(codec.numSequences).toBe(0);
+        // per bucket: one session for each open bucket (its two graph ids share it); else one for all
+        expect(codec.numSessions).toBe(codecSessions === 'per-bucket' ? codec.numBuckets : 1);
+        if (codecSessions === 'per-bucket') expect(codec.numBuckets).toBeGreaterThan(1);
         expect(boundCodec(today)).toBeNull();
         const predictor = engine.parts.stages.codePredictor;
         if (!('shapeBuckets' in extra)) expect((predictor as BoundCodePredictorLoop).stats().numRuns).toBeGreaterThan(REQUESTS.length);
