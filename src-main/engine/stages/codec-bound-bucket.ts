@@ -2,7 +2,8 @@
  * One shape bucket (rows, frames) of the bound streaming codec (codec-bound-stream.ts): its fixed buffers
  * and the bindings over them: the two step bindings (ping-pong state sets), the host-written inputs' upload,
  * the carry joins' upload, staging host → each state set, the PCM download and each state set's download.
- * Opening and releasing only; which set a run reads and what it holds is the stream's business.
+ * Opening and releasing only; which set a run reads and what it holds is the stream's business, and the
+ * device-to-device moves into a set (codec-bound-moves.ts) keep their bindings here until either side goes.
  */
 import { copyInputName, copyOutputName } from '../../model-format/copy-graph';
 import {
@@ -49,6 +50,17 @@ export interface CodecBucket {
   zeroed: [boolean, boolean];
   /** Set when BoundBuckets' LRU released it: its buffers are gone. */
   released: boolean;
+  /** Cached device-to-device moves into this bucket's sets, by sources and target set (codec-bound-moves.ts). */
+  moves: Map<string, CachedMove>;
+  /** Bindings of other sessions that bind this bucket's buffers (moves in or out): released before its own. */
+  linked: Set<StageBinding>;
+}
+
+/** A move binding kept for reuse while every bucket it binds is open; `index` is the gather's host-written rows (null: a whole-set copy). */
+export interface CachedMove {
+  binding: StageBinding;
+  buckets: readonly CodecBucket[];
+  index: BigInt64Array | null;
 }
 
 /** What opening a bucket needs from the stream. */
@@ -70,9 +82,12 @@ export const STEP_RANKS = [3, 5, 2, 2];
 /** The host-written inputs a build has: codes and mask, plus the RoPE positions on portable-ops builds. */
 export const numStepInputs = (spec: GraphSpec): number => (spec.inputs.some((i) => i.name === CODEC_STATIC_QUERY_POSITIONS) ? 4 : 2);
 
-/** Copy bindings first: they bind the step bindings' buffers. Marks the bucket released. */
+/** Move and copy bindings first: they bind the step bindings' buffers. Marks the bucket released. */
 export function releaseCodecBucket(b: CodecBucket): BindableSession[] {
   b.released = true;
+  for (const binding of b.linked) binding.release();
+  b.linked.clear();
+  b.moves.clear();
   for (const binding of [b.upload, ...(b.joinUpload ? [b.joinUpload] : []), ...b.stage, b.pcmDownload, ...b.stateDownload, b.step[1], b.step[0]]) binding.release();
   return b.sessions;
 }
@@ -133,7 +148,7 @@ export function openCodecBucket(c: CodecBucketContext, sessions: [BindableSessio
       stateDownload, stateViews: [views0.map((v) => v[1]), views1.map((v) => v[1])],
       codes: codes as Int32Array, mask: mask as Float32Array,
       queryPositions: (queryPositions as BigInt64Array | undefined) ?? new BigInt64Array(0), keyPositions: (keyPositions as BigInt64Array | undefined) ?? new BigInt64Array(0),
-      parity: 0, holds: '', zeroed: [false, false], released: false,
+      parity: 0, holds: '', zeroed: [false, false], released: false, moves: new Map(), linked: new Set(),
     };
   } catch (err) {
     for (const binding of bindings.reverse()) binding.release();

@@ -3,7 +3,8 @@
 // repeat as padded copies and cross buckets (also with one bucket, so buckets are evicted and reopened);
 // a bucket skips staging only when its state set holds the same rows; a missing state is a StudioError.
 // States stay on the device between calls: a mixed schedule with evictions keeps PCM and newest states
-// byte-identical to the plain codec's, and one stream over chunks 1, 2, 4, 8, 8, 8 downloads only PCM.
+// byte-identical to the plain codec's, and one stream over chunks 1, 2, 4, 8, 8, 8 downloads only PCM;
+// 8 streams whose rows join, leave and reorder are gathered on the device (only PCM down, row indices up).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -166,6 +167,64 @@ describe('BoundCodecStream (tiny, CPU, C-API adapter)', () => {
         await reference.codec.dispose();
       }
       expect(bound.stats().numSequences).toBe(0);
+    });
+  }
+
+  /**
+   * Eight streams, rows changing every call or two as in a closed loop; each call says how its read set
+   * is filled: zeros staged, a whole set copied, rows gathered on the device, or held. `release` ends streams first.
+   */
+  const EIGHT: { rows: (number | null)[]; frames: number; fill: 'zeros' | 'copy' | 'gather' | 'hold'; release?: number[] }[] = [
+    { rows: [1, 2, 3, 4, 5, 6, 7, 8], frames: 1, fill: 'zeros' },
+    { rows: [1, 2, 3, 4, 5, 6, 7, 8], frames: 2, fill: 'copy' }, // same rows, next bucket
+    { rows: [8, 7, 6, 5, 4, 3, 2, 1], frames: 2, fill: 'gather' }, // reordered: gathered from the bucket's own set into its other set
+    { rows: [9, 7, 6, 5, 4, 3, 2, 1], frames: 2, fill: 'gather', release: [8] }, // 8 leaves, 9 joins (a zero row)
+    { rows: [7, 6, 5, 4, 3, 2, 1], frames: 4, fill: 'gather' }, // the engine splits by window length: 7 rows into another bucket...
+    { rows: [9], frames: 2, fill: 'gather' }, // ...and 9 alone
+    { rows: [1, 9, 2, 3, 4, 5, 6, 7], frames: 4, fill: 'gather' }, // merged again: two sources
+    { rows: [2, 9, 1, 10, 4, 5, 6, 7], frames: 4, fill: 'gather', release: [3] }, // 3 leaves, 10 joins, 1 and 2 swap
+    { rows: [2, 9, 1, 10, 4, 5, 6, 7], frames: 4, fill: 'hold' },
+    { rows: [2, 9, 1, 10, 4, 5, 6, 7], frames: 8, fill: 'copy' },
+    { rows: [11, 7, 6, 5, 4, 10, 1, 9], frames: 8, fill: 'gather', release: [2] },
+    { rows: [7, 6, 5, 4, 10, 1, 9], frames: 8, fill: 'gather' }, // 11 sits one out
+    { rows: [11, 7, 6, 5, 4, 10, 1, 9], frames: 8, fill: 'gather' }, // and is back: from the target bucket's set and another
+    { rows: [5, null, 9, 9], frames: 1, fill: 'gather' }, // a plain row and a padded copy
+  ];
+
+  for (const maxBuckets of [16, 2]) {
+    it(`gathers changed rows of 8 streams on the device: PCM and states byte-identical, only PCM downloaded (maxBuckets ${maxBuckets})`, async () => {
+      const bound = await BoundCodecStream.open(path.join(builtDir, manifest.graphs.codecStreamStatic!.file), manifest, { open, captureOptions: {}, location: 'cpu', maxBuckets });
+      const reference = await openReference();
+      const decoded = new Map<number, number>();
+      try {
+        for (const [k, call] of EIGHT.entries()) {
+          for (const id of call.release ?? []) bound.releaseStream(id);
+          const rows: CodecStreamRow[] = call.rows.map((id) => ({ sequenceId: id, window: window(id ?? 0, id === null ? 0 : (decoded.get(id) ?? 0), call.frames), numDecodedFrames: id === null ? 0 : (decoded.get(id) ?? 0) }));
+          const expected = await reference.codec.decodeStreamBatch(rows);
+          const actual = await bound.decodeStreamBatch(rows);
+          actual.forEach((pcm, row) => expect(Buffer.from(pcm.buffer).equals(Buffer.from(expected[row].buffer)), `call ${k} row ${row}`).toBe(true));
+          for (const id of new Set(call.rows)) if (id !== null) decoded.set(id, (decoded.get(id) ?? 0) + call.frames);
+        }
+        const stats = bound.stats();
+        if (maxBuckets === 16) {
+          // PCM of every row (padded and plain ones too); no state leaves the device (at 8c9d881 each gather was a download + staging of the rows' states)
+          const numRowFrames = EIGHT.reduce((n, c) => n + c.rows.length * c.frames, 0);
+          expect(stats.bytesInRuns.download).toBe(numRowFrames * manifest.codec.samplesPerFrame * 4);
+          // staged: the first call's 8 rows of zeros; then only the gathers' int64 row indices
+          const gathered = EIGHT.filter((c) => c.fill === 'gather');
+          expect(stats.bytesInRuns.stage).toBe(8 * numStateBytesPerRow + 8 * gathered.reduce((n, c) => n + c.rows.length, 0));
+          expect(stats.numRunsStaged).toBe(EIGHT.filter((c) => c.fill !== 'hold').length);
+        }
+        expect(stats.numRuns).toBe(EIGHT.length);
+        for (const id of [1, 4, 5, 6, 7, 9, 10, 11]) {
+          const expected = Object.values(await reference.store().feeds([{ sequenceId: id, numDecodedFrames: decoded.get(id)! }])).map((t) => t.data as Float32Array);
+          const actual = (await bound.hostState(id))!;
+          actual.forEach((state, i) => expect(Buffer.from(state.buffer, state.byteOffset, state.byteLength).equals(Buffer.from(expected[i].buffer)), `sequence ${id} state ${i}`).toBe(true));
+        }
+      } finally {
+        await bound.dispose();
+        await reference.codec.dispose();
+      }
     });
   }
 

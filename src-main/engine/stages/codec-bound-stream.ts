@@ -2,17 +2,18 @@
  * The streaming codec on its capture-ready graph (codec_decoder_stream_static.onnx) through IoBinding, over
  * the shape buckets of codec-bound-bucket.ts (ping-pong state sets: a run reads one set and writes the other).
  * Only the PCM leaves the device every call. Each sequence's newest state stays where the run wrote it (its
- * home: a bucket's read set and row) and reaches the host only when it must: staged into other rows, before
- * its bucket's set is overwritten or evicted, or asked for (hostState). A call whose rows a bucket of the same
- * row count holds in the same order copies that set device to device; rows that all start reuse a zeroed set.
+ * home: a bucket's read set and row) and reaches the host only when it must: before its bucket's set is
+ * overwritten or evicted, staged into rows whose states are not all on the device, or asked for (hostState).
+ * A call whose rows a bucket of the same row count holds in the same order copies that set device to device;
+ * other rows whose states are on the device are gathered there (codec-bound-moves.ts); all-start calls reuse a zeroed set.
  */
 import { StudioError } from '../../../src-shared/errors';
-import { buildCopyGraph, buildTypedCopyGraph, copyInputName, copyOutputName } from '../../model-format/copy-graph';
+import { buildCopyGraph, buildTypedCopyGraph } from '../../model-format/copy-graph';
 import { CODEC_STATIC_QUERY_POSITIONS, writeStreamStaticMask, writeStreamStaticPositions } from '../../model-format/codec/codec-stream-io';
 import type { GraphSpec, ModelManifest } from '../../model-format/manifest';
-import type { StageBuffer } from '../runtime/runtime';
 import { BoundBuckets, hostBytes, type BoundBucketStats, type BoundSetup } from './bound-buckets';
 import type { BindableSession } from './graph-sessions';
+import { CodecSetMoves, type TimedRun } from './codec-bound-moves';
 import { missingState, rowsPerState, type StateIo } from './codec-state';
 import type { CodecStage, CodecStreamRow, CodecWindow } from './stages';
 import {
@@ -21,8 +22,8 @@ import {
 } from './codec-bound-bucket';
 
 /**
- * numRunsStaged: runs whose read set was written first (from the host record, or device to device from
- * another bucket); numGraphIds counts two per bucket (one per state set).
+ * numRunsStaged: runs whose read set was written first (from the host record, or device to device: copied
+ * or gathered); numGraphIds counts two per bucket (one per state set).
  */
 export interface BoundCodecStats extends BoundBucketStats {
   /** Sequences whose state is kept (on the device or the host). */
@@ -46,6 +47,10 @@ export class BoundCodecStream implements CodecStage {
   /** The open buckets, least recently used first (the order BoundBuckets evicts in; calls are serial). */
   private readonly lru = new Map<string, CodecBucket>();
   private readonly context: CodecBucketContext;
+  private readonly moves: CodecSetMoves;
+  /** Device moves and stagings count as 'stage' runs. */
+  private readonly timedStage: TimedRun;
+  private readonly maxBuckets: number;
 
   private constructor(
     private readonly buckets: BoundBuckets<CodecBucket, 'upload' | 'stage' | 'download' | 'joins'>,
@@ -53,7 +58,7 @@ export class BoundCodecStream implements CodecStage {
     private readonly io: readonly StateIo[],
     joins: readonly JoinIo[],
     spec: GraphSpec,
-    private readonly maxBuckets: number,
+    setup: BoundSetup,
   ) {
     this.sampleRateHz = manifest.codec.sampleRateHz;
     this.samplesPerFrame = manifest.codec.samplesPerFrame;
@@ -65,6 +70,9 @@ export class BoundCodecStream implements CodecStage {
       hasPositions: spec.inputs.some((i) => i.name === CODEC_STATIC_QUERY_POSITIONS),
       samplesPerFrame: this.samplesPerFrame, graphId: () => buckets.graphId(),
     };
+    this.maxBuckets = setup.maxBuckets;
+    this.moves = new CodecSetMoves(setup.open, io, buckets.copies.stage);
+    this.timedStage = (run, numHostBytes) => buckets.timed('stage', run, numHostBytes);
   }
 
   /** Opens the static stream session (with the setup's capture options) and its copy sessions; buffers live where the setup says. */
@@ -83,7 +91,7 @@ export class BoundCodecStream implements CodecStage {
       download: buildCopyGraph(1, 'float32', 2),
       joins: joinCopy,
     }, releaseCodecBucket);
-    return new BoundCodecStream(buckets, manifest, io, joins, spec, setup.maxBuckets);
+    return new BoundCodecStream(buckets, manifest, io, joins, spec, setup);
   }
 
   stats(): BoundCodecStats {
@@ -139,19 +147,24 @@ export class BoundCodecStream implements CodecStage {
     this.record.delete(sequenceId);
   }
 
-  dispose(): Promise<void> {
+  async dispose(): Promise<void> {
     this.record.clear();
     this.lru.clear();
-    return this.buckets.dispose();
+    await this.buckets.dispose();
+    await this.moves.dispose();
   }
 
   /**
    * Fills the read set for rows it does not hold, and returns the set the run reads. States homed in the
    * bucket go to the host first (the set is about to be overwritten); then, in order of preference: a zeroed
    * set when every row starts, a device-to-device copy from a bucket that holds these rows in this order,
-   * or staging from the host record (zeros for rows that start).
+   * a device gather when every state needed is on the device (gather()), or staging from the host record
+   * (zeros for rows that start).
    */
   private async prepare(b: CodecBucket, rows: readonly CodecStreamRow[], holds: string): Promise<0 | 1> {
+    const sources = this.deviceSources(rows);
+    const same = holds === '' ? undefined : [...this.lru.values()].find((s) => s !== b && s.rows === b.rows && s.holds === holds);
+    if (sources && !same) return this.gather(b, rows, sources);
     await this.evacuate(b);
     b.holds = '';
     const p = b.parity;
@@ -161,10 +174,9 @@ export class BoundCodecStream implements CodecStage {
       b.zeroed[p] = true;
       return p;
     }
-    const source = holds === '' ? undefined : [...this.lru.values()].find((s) => s !== b && s.rows === b.rows && s.holds === holds);
-    if (source) {
+    if (same) {
       this.buckets.staged();
-      await this.copySet(source.states[source.parity], b.states[p]);
+      await this.moves.copy({ bucket: same, parity: same.parity }, { bucket: b, parity: p }, this.timedStage);
     } else {
       for (const r of rows) {
         const state = r.sequenceId === null ? undefined : this.record.get(r.sequenceId);
@@ -193,9 +205,9 @@ export class BoundCodecStream implements CodecStage {
     await this.buckets.timed('stage', () => b.stage[b.parity].run(), hostBytes(views));
   }
 
-  /** Downloads the bucket's read set when states are homed there, and moves them to the host record. */
-  private async evacuate(b: CodecBucket): Promise<void> {
-    const homed = [...this.record].filter(([, s]) => s.at === 'device' && s.bucket === b) as [number, { row: number }][];
+  /** Downloads the bucket's read set when states are homed there (other than `keep`'s), and moves them to the host record. */
+  private async evacuate(b: CodecBucket, keep: ReadonlySet<number | null> = new Set()): Promise<void> {
+    const homed = [...this.record].filter(([id, s]) => s.at === 'device' && s.bucket === b && !keep.has(id)) as [number, { row: number }][];
     if (homed.length === 0) return;
     if (b.released) throw new StudioError('internal', `codec bucket ${b.rows}:${b.frames} was released while it held the newest state of sequence ${homed[0][0]}`, {});
     const views = b.stateViews[b.parity];
@@ -205,18 +217,45 @@ export class BoundCodecStream implements CodecStage {
     }
   }
 
-  /** One state set into another of the same rows, device to device (0 host bytes), through a binding made for this copy. */
-  private async copySet(from: readonly StageBuffer[], to: readonly StageBuffer[]): Promise<void> {
-    const binding = this.buckets.copies.stage.bind();
-    try {
-      this.io.forEach((_, i) => {
-        binding.attach(copyInputName(i), from[i], 'input');
-        binding.attach(copyOutputName(i), to[i], 'output');
-      });
-      await this.buckets.timed('stage', () => binding.run(), 0);
-    } finally {
-      binding.release();
+  /**
+   * The buckets whose read sets hold the newest state of every row that needs one (in order of first
+   * use); undefined when a row's state is on the host or missing, or when every row starts (no gather).
+   */
+  private deviceSources(rows: readonly CodecStreamRow[]): CodecBucket[] | undefined {
+    const sources = new Set<CodecBucket>();
+    for (const r of rows) {
+      if (r.numDecodedFrames === 0) continue;
+      const state = r.sequenceId === null ? undefined : this.record.get(r.sequenceId);
+      if (state?.at !== 'device') return undefined;
+      sources.add(state.bucket);
     }
+    return sources.size > 0 ? [...sources] : undefined;
+  }
+
+  /**
+   * Gathers the rows' states from the sources' read sets into one of b's sets on the device, rows that
+   * start from the gather's zero row. The set written is b's read set unless b is a source (then the other
+   * one: the run then overwrites the source set, after the gather read it). States homed in b for
+   * sequences outside the call go to the host first; those in the call are re-homed by the run.
+   */
+  private async gather(b: CodecBucket, rows: readonly CodecStreamRow[], sources: readonly CodecBucket[]): Promise<0 | 1> {
+    await this.evacuate(b, new Set(rows.map((r) => r.sequenceId)));
+    b.holds = '';
+    const q = sources.includes(b) ? (b.parity === 0 ? 1 : 0) : b.parity;
+    const offsets = new Map<CodecBucket, number>();
+    let numSourceRows = 0;
+    for (const s of sources) {
+      offsets.set(s, numSourceRows);
+      numSourceRows += s.rows;
+    }
+    const pick = rows.map((r) => {
+      const state = r.numDecodedFrames === 0 || r.sequenceId === null ? undefined : this.record.get(r.sequenceId);
+      return state?.at === 'device' ? offsets.get(state.bucket)! + state.row : numSourceRows;
+    });
+    this.buckets.staged();
+    await this.moves.gather(sources.map((s) => ({ bucket: s, parity: s.parity })), { bucket: b, parity: q }, pick, this.timedStage);
+    b.zeroed[q] = false;
+    return q;
   }
 
   /** Codes, each row's mask and (portable builds) the RoPE positions. */
