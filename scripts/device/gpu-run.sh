@@ -21,6 +21,7 @@ smi=$!
 # One bench process per variant and client count, so a level that runs past VARIANT_TIMEOUT_S loses only itself.
 for v in ${order//,/ }; do
   for c in ${CLIENTS:-1,8,64}; do c=${c//,/ }; for n in $c; do
+    wait_gpu_free 60 2>> "$raw/gpu-wait.log"
     t=$(date +%s)
     tag=${PASS:-A}-$v-c$n
     timeout "${VARIANT_TIMEOUT_S:-170}" node out/main/cli.js bench --target inproc --model "$built" --engine-config "$config" \
@@ -38,4 +39,7 @@ if [ "${RT:-1}" = 1 ] && [ "${PASS:-A}" = A ]; then
   timeout 150 node .cache/device-bundle/runtime-bench.js --model "$built" --runs 20 --variants "${RT_VARIANTS:-webgpu,webgpu-capi,webgpu-capture,cuda,cuda-graph}" --out "$raw/runtime" > "$raw/runtime.log" 2>&1
   echo "=== runtime-bench rc $?"; grep -v '^\[' "$raw/runtime.log" | tail -16 | cut -c1-400
 fi
-tar -C "$OUT" -czf "$OUT/results-${PASS:-A}.tgz" raw && rm -rf "$raw"
+# a second pass of the same name in one call keeps the first's results (results-S.tgz, then results-S-2.tgz, …)
+tgz=$OUT/results-${PASS:-A}.tgz; k=2
+while [ -e "$tgz" ]; do tgz=$OUT/results-${PASS:-A}-$k.tgz; k=$((k + 1)); done
+tar -C "$OUT" -czf "$tgz" raw && rm -rf "$raw"

@@ -16,6 +16,7 @@ variant=${VARIANT:-cudawide}
 config=${ENGINE_CONFIG:-'{"framesPerTextToken":0,"minFramesCap":16}'}
 for n in ${CLIENTS:-1 8 16 64}; do
   tag=$variant-c$n
+  wait_gpu_free 60 2>> "$OUT/gpu-wait.log"
   nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader,nounits -lms 250 > "$OUT/smi-$tag.csv" 2>/dev/null &
   smi=$!
   t=$(date +%s)

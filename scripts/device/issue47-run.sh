@@ -83,6 +83,7 @@ case "${STEP:-check}" in
     # graphCapture.codecSessions: 'auto' (per bucket on CUDA) against 'shared' (one session, every Conv's plan
     # rebuilt when the chunk length changes); the step profile's request0Sha256 must agree across both
     shared='{"provider":"cuda","graphCapture":{"codecSessions":"shared"}}'
+    wait_gpu_free 60
     t=$(date +%s)
     timeout "${PROFILE_TIMEOUT_S:-200}" node .cache/device-bundle/step-profile.js --model "$built" --configs "[$auto,$shared]" \
       --streams "${STREAMS:-1,4,8}" --frames "${FRAMES:-16}" --codecOptions '[]' > "$OUT/step-profile.log" 2>&1

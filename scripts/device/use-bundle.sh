@@ -35,3 +35,19 @@ built_model() {
   echo "model: $built (ready after $(( $(date +%s) - t0 )) s)" >&2
   echo "$built"
 }
+
+# Waits (up to $1 s, default 60) until no process holds GPU memory, so a level's engine never starts beside the
+# previous level's host still exiting (which held 26–66 GB and put later levels out of memory, 2026-12-07);
+# prints what it waited for.
+wait_gpu_free() {
+  local limit=${1:-60} t0 used
+  t0=$(date +%s)
+  while :; do
+    used=$(nvidia-smi --query-compute-apps=used_memory --format=csv,noheader,nounits 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+    [ "${used:-0}" -eq 0 ] && break
+    [ $(( $(date +%s) - t0 )) -ge "$limit" ] && { echo "gpu: still ${used} MiB held by other processes after ${limit} s" >&2; return 0; }
+    sleep 1
+  done
+  [ $(( $(date +%s) - t0 )) -gt 0 ] && echo "gpu: waited $(( $(date +%s) - t0 )) s for the previous engine to free its memory" >&2
+  return 0
+}

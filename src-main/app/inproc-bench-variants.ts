@@ -142,6 +142,11 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     engineConfig: { provider: 'cuda', graphCapture: { codecSessions: 'shared' } },
     schedulerConfig: {},
   },
+  cudaprefill1: {
+    description: "cudaauto with each prefill run on one row (shapeBuckets.talkerPrefillRows 1, as WebGPU): one stream's prefill then moves one row of KV through the host instead of eight; not measured yet",
+    engineConfig: { provider: 'cuda', shapeBuckets: { talkerPrefillRows: 1 } },
+    schedulerConfig: {},
+  },
   cudacodeccapture: {
     description: "cudaauto with the streaming codec captured too (graphCapture.codec 'on'): faster, but its replays were not byte-exact on the H100 (2026-12-07); for finding why",
     engineConfig: { provider: 'cuda', graphCapture: { codec: 'on' } },

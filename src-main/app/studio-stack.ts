@@ -124,8 +124,12 @@ export function createStudioStack(options: StudioStackOptions): StudioStack {
     dispatcher,
     userDataDir,
     dispose: async () => {
-      await services.dispose();
-      await host.dispose();
+      // the engine host goes even when the services fail to close: it holds the GPU's memory until it exits
+      try {
+        await services.dispose();
+      } finally {
+        await host.dispose();
+      }
     },
   };
 }

@@ -222,7 +222,32 @@ describe('HostClient watchdog', () => {
     expect(await client.call('status', {})).toMatchObject({ pid: pids.at(-1) });
     await until(() => client.health().ready);
     await client.dispose();
+    // dispose returns once the process has exited (a GPU engine's memory is free only then)
+    expect(() => process.kill(pids.at(-1)!, 0)).toThrow();
   }, 30_000);
+
+  it('dispose waits for the host to exit after SIGTERM, and SIGKILLs one that outlives stopTimeoutMs', async () => {
+    const spawned: FakeHostProcess[] = [];
+    const slow = new HostClient({ spawn: () => fakeProcess(spawned), log: () => {} });
+    await slow.start();
+    spawned[0].ignoredSignals.add('SIGTERM');
+    let exited = false;
+    setTimeout(() => {
+      exited = true;
+      spawned[0].crash(0, null);
+    }, 50);
+    await slow.dispose();
+    expect(exited).toBe(true);
+    expect(spawned[0].kills).toEqual(['SIGTERM']);
+
+    const logs: string[] = [];
+    const stuck = new HostClient({ spawn: () => fakeProcess(spawned), stopTimeoutMs: 20, log: (m) => logs.push(m) });
+    await stuck.start();
+    spawned[1].ignoredSignals.add('SIGTERM');
+    await stuck.dispose();
+    expect(spawned[1].kills).toEqual(['SIGTERM', 'SIGKILL']);
+    expect(logs.join('\n')).toMatch(/did not exit within 20 ms of SIGTERM; killing it/);
+  });
 });
 
 describe('HostClient request counters', () => {

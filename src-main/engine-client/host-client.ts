@@ -55,6 +55,12 @@ export interface HostClientOptions {
   startTimeoutMs?: number;
   /** Overrides of defaultHostWatchdogConfig(). */
   watchdog?: Partial<HostWatchdogConfig>;
+  /**
+   * dispose() waits this long for the host to exit after SIGTERM, then SIGKILLs it and waits as long again:
+   * a GPU engine's memory is free only once its process has gone, and the next engine (a bench level, a
+   * restarted server) ran out of GPU memory beside one still exiting (H100, 2026-12-07). Default 10,000.
+   */
+  stopTimeoutMs?: number;
   log?: (message: string) => void;
 }
 
@@ -74,6 +80,8 @@ export class HostClient {
   private nextId = 1;
   private state: HostClientState = 'starting';
   private restartTimesMs: number[] = [];
+  /** Settles when each spawned process has exited (dispose waits for it). */
+  private readonly exits = new WeakMap<HostProcess, Promise<void>>();
   private readonly counters = new RequestCounters();
   /** Errors of calls that failed because their host died or stalled (counted as crashed). */
   private readonly crashErrors = new WeakSet<StudioError>();
@@ -215,7 +223,14 @@ export class HostClient {
     this.forgetWorkInFlight();
     const proc = this.proc;
     this.proc = null;
-    if (proc) proc.kill('SIGTERM');
+    if (!proc) return;
+    const exited = this.exits.get(proc);
+    proc.kill('SIGTERM');
+    const waitMs = this.options.stopTimeoutMs ?? 10_000;
+    if (!exited || (await settlesWithin(exited, waitMs))) return;
+    this.log(`the engine host did not exit within ${waitMs} ms of SIGTERM; killing it`);
+    proc.kill('SIGKILL');
+    if (!(await settlesWithin(exited, waitMs))) this.log(`the engine host had not exited ${waitMs} ms after SIGKILL; going on without it`);
   }
 
   private launch(): void {
@@ -223,8 +238,13 @@ export class HostClient {
     this.lastStepAgeMs = 0;
     const proc = this.options.spawn();
     this.proc = proc;
+    let onExit = () => {};
+    this.exits.set(proc, new Promise<void>((resolve) => (onExit = resolve)));
     proc.onMessage((m) => this.handleMessage(proc, m));
-    proc.onExit((code, signal) => this.handleExit(proc, code, signal));
+    proc.onExit((code, signal) => {
+      onExit();
+      this.handleExit(proc, code, signal);
+    });
   }
 
   private handleMessage(proc: HostProcess, m: HostToMain): void {
@@ -375,4 +395,11 @@ export class HostClient {
   private log(message: string): void {
     (this.options.log ?? ((m: string) => console.warn(`[engine-host] ${m}`)))(message);
   }
+}
+
+/** True when `p` settles within `ms`. */
+function settlesWithin(p: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  return Promise.race([p.then(() => true), late]).finally(() => clearTimeout(timer));
 }

@@ -57,9 +57,12 @@ export class FakeHostProcess implements HostProcess {
     this.exitListeners.push(l);
   }
 
+  /** Signals the process outlives (as a host busy freeing GPU memory outlives SIGTERM for a while). */
+  readonly ignoredSignals = new Set<NodeJS.Signals>();
+
   kill(signal?: NodeJS.Signals): void {
     this.kills.push(signal);
-    this.crash(null, signal ?? 'SIGTERM');
+    if (!this.ignoredSignals.has(signal ?? 'SIGTERM')) this.crash(null, signal ?? 'SIGTERM');
   }
 
   /** From now on nothing is answered (calls and pings), as when the host's event loop is blocked. */

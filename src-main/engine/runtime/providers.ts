@@ -37,9 +37,10 @@ export interface ProviderCapabilities {
   /** The build dtype it runs best: fp16 on GPUs (half the weight bytes per frame), fp32 on the CPU (MLAS is fp32; fp16 runs but converts). */
   readonly preferredDtype: 'fp16' | 'fp32';
   /**
-   * 'auto' tries providers from the lowest rank up. H100, one lease (docs/benchmarks.md, "CUDA defaults, warm-up and
-   * the captured codec side by side"): CUDA one stream at RTF 0.581, WebGPU at 0.886, but WebGPU's first audio is
-   * sooner (157 vs 256 ms) and it holds 2–3 GB of GPU memory against CUDA's 26–52 GB, so WebGPU keeps rank 1; the CPU
+   * 'auto' tries providers from the lowest rank up. H100, one lease (docs/benchmarks.md, "CUDA on builder v16 with the
+   * prefix KV cache…"): CUDA one stream at RTF 0.772 (0.508 with a codec session per bucket, another lease), WebGPU at
+   * 1.008, but WebGPU's first audio is sooner (190 vs 362 ms), it leads at 8 clients (4.1 vs 3.3 audio-s/s) and it
+   * holds 2–3 GB of GPU memory against CUDA's 26–40 GB, so WebGPU keeps rank 1; the CPU
    * ran at 3.59 (16 cores, fp32, issue 9). DirectML keeps its place before WebGPU on Windows (not measured against each other).
    */
   readonly autoRank: number;
