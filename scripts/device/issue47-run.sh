@@ -23,17 +23,23 @@ cat "$OUT/model.txt"
 conv='{"provider":"cuda","graphCapture":{"mode":"on","codec":"off"},"codec":{"upsample":"conv-transpose"},"providerOptions":{"cudnn_conv_algo_search":"EXHAUSTIVE","prefer_nhwc":"0"}}'
 bound='{"provider":"cuda","graphCapture":{"codec":"off"}}'
 auto='{"provider":"cuda"}'
+# The step profile of these configs (a JSON list) at STREAMS, waiting first for the GPU to be free; timeout in s.
+profile() {
+  local configs=$1 limit=$2 t
+  wait_gpu_free 60
+  t=$(date +%s)
+  timeout "$limit" node .cache/device-bundle/step-profile.js --model "$built" --configs "$configs" \
+    --streams "${STREAMS:-1,8}" --frames "${FRAMES:-16}" --codecOptions '[]' > "$OUT/step-profile.log" 2>&1
+  echo "=== step-profile rc=$? in $(( $(date +%s) - t )) s"
+  grep -E '^\{' "$OUT/step-profile.log" | cut -c1-1500
+  grep -iE 'error' "$OUT/step-profile.log" | grep -v cudnnDestroy | head -3 | cut -c1-300
+}
 case "${STEP:-check}" in
   check)
     t=$(date +%s)
     timeout 150 node .cache/device-bundle/capture-check.js --model "$built" --provider cuda --only loop+stream > "$OUT/capture-check.log" 2>&1
     echo "=== capture-check rc=$? in $(( $(date +%s) - t )) s"; grep -E '^(loop|step)' "$OUT/capture-check.log" | cut -c1-300
-    t=$(date +%s)
-    timeout "${PROFILE_TIMEOUT_S:-330}" node .cache/device-bundle/step-profile.js --model "$built" --configs "[${CONFIGS:-$conv,$bound,$auto,{\"provider\":\"webgpu\"}}]" \
-      --streams "${STREAMS:-1,8}" --frames "${FRAMES:-16}" --codecOptions '[]' > "$OUT/step-profile.log" 2>&1
-    echo "=== step-profile rc=$? in $(( $(date +%s) - t )) s"
-    grep -E '^\{' "$OUT/step-profile.log" | cut -c1-1500
-    grep -iE 'error' "$OUT/step-profile.log" | grep -v cudnnDestroy | head -3 | cut -c1-300
+    profile "[${CONFIGS:-$conv,$bound,$auto,{\"provider\":\"webgpu\"}}]" "${PROFILE_TIMEOUT_S:-330}"
     ;;
   bench)
     PASS=${PASS:-E} ORDER=${ORDER:-cudaauto,cudacodecbound,cudaconv,webgpu} CLIENTS=${CLIENTS:-1,8} VARIANT_TIMEOUT_S=${VARIANT_TIMEOUT_S:-60} WINDOW=${WINDOW:-5} RT=0 \
@@ -69,12 +75,7 @@ case "${STEP:-check}" in
     check warm "\"graphCapture\":{\"codec\":\"on\"},\"warmUp\":\"on\"" X=1
     ;;
   profile)
-    t=$(date +%s)
-    timeout "${PROFILE_TIMEOUT_S:-300}" node .cache/device-bundle/step-profile.js --model "$built" --configs "[${CONFIGS:-$auto,{\"provider\":\"webgpu\"}}]" \
-      --streams "${STREAMS:-1,8}" --frames "${FRAMES:-16}" --codecOptions '[]' > "$OUT/step-profile.log" 2>&1
-    echo "=== step-profile rc=$? in $(( $(date +%s) - t )) s"
-    grep -E '^\{' "$OUT/step-profile.log" | cut -c1-1500
-    grep -iE 'error' "$OUT/step-profile.log" | grep -v cudnnDestroy | head -3 | cut -c1-300
+    profile "[${CONFIGS:-$auto,{\"provider\":\"webgpu\"}}]" "${PROFILE_TIMEOUT_S:-300}"
     # the prefix KV cache off, one client, beside the default's figure from STEP=quick
     PASS=P ORDER=cudaauto CLIENTS=1 VARIANT_TIMEOUT_S=60 WINDOW=5 RT=0 \
       ENGINE_CONFIG='{"framesPerTextToken":0,"minFramesCap":16,"prefixCache":{"maxBytes":0}}' bash scripts/device/gpu-run.sh
@@ -83,13 +84,7 @@ case "${STEP:-check}" in
     # graphCapture.codecSessions: 'auto' (per bucket on CUDA) against 'shared' (one session, every Conv's plan
     # rebuilt when the chunk length changes); the step profile's request0Sha256 must agree across both
     shared='{"provider":"cuda","graphCapture":{"codecSessions":"shared"}}'
-    wait_gpu_free 60
-    t=$(date +%s)
-    timeout "${PROFILE_TIMEOUT_S:-200}" node .cache/device-bundle/step-profile.js --model "$built" --configs "[$auto,$shared]" \
-      --streams "${STREAMS:-1,4,8}" --frames "${FRAMES:-16}" --codecOptions '[]' > "$OUT/step-profile.log" 2>&1
-    echo "=== step-profile rc=$? in $(( $(date +%s) - t )) s"
-    grep -E '^\{' "$OUT/step-profile.log" | cut -c1-1500
-    grep -iE 'error' "$OUT/step-profile.log" | grep -v cudnnDestroy | head -3 | cut -c1-300
+    STREAMS=${STREAMS:-1,4,8} profile "[$auto,$shared]" "${PROFILE_TIMEOUT_S:-200}"
     PASS=S ORDER=${ORDER:-cudaauto,cudacodecshared,webgpu} CLIENTS=${CLIENTS:-1,8} VARIANT_TIMEOUT_S=${VARIANT_TIMEOUT_S:-60} WINDOW=${WINDOW:-5} RT=0 \
       bash scripts/device/gpu-run.sh
     ;;
