@@ -3,7 +3,7 @@
 # engine in process, 4 short staggered requests, graphCapture bound then on) on CUDA once plainly, then under
 # memcheck, and prints the sanitizer's findings. Carry as for gpu-run.sh; on the device:
 #   source .device/setup.sh > /dev/null; bash scripts/device/graph-sanitize.sh
-# TOOL=initcheck or racecheck picks the sanitizer tool; CONFIG='{"graphCapture":{"codec":"on"},"warmUp":"off"}' passes engine settings to the check.
+# TOOL=initcheck or racecheck picks the sanitizer tool, PRINT_LIMIT how many reports it prints (6); CONFIG='{"graphCapture":{"codec":"on"},"warmUp":"off"}' passes engine settings to the check.
 set -uo pipefail
 : "${OUT:?set OUT}"
 cd "$(dirname "$0")/../.."
@@ -19,7 +19,7 @@ grep -E 'Capturing|Replaying|Start another run|illegal' "$OUT/check-plain.log" |
 xz -T0 -f "$OUT/check-plain.log"
 san=/usr/local/cuda-13.0/bin/compute-sanitizer
 t=$(date +%s)
-STUDIO_CAPI_SYNC=1 timeout "${SAN_TIMEOUT_S:-380}" "$san" --tool "${TOOL:-memcheck}" --print-limit 6 node .cache/device-bundle/capture-check.js --model "$built" --provider cuda --only "$only" --config "$config" > "$OUT/check-sanitizer.log" 2>&1
+STUDIO_CAPI_SYNC=1 timeout "${SAN_TIMEOUT_S:-380}" "$san" --tool "${TOOL:-memcheck}" --print-limit "${PRINT_LIMIT:-6}" node .cache/device-bundle/capture-check.js --model "$built" --provider cuda --only "$only" --config "$config" > "$OUT/check-sanitizer.log" 2>&1
 echo "=== sanitizer rc=$? in $(( $(date +%s) - t )) s"
 grep -nE '^=========|^(loop|step)' "$OUT/check-sanitizer.log" | head -70 | cut -c1-260
 xz -T0 -f "$OUT/check-sanitizer.log"

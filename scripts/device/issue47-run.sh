@@ -9,6 +9,9 @@
 #   source .device/setup.sh > /dev/null; STEP=codecwhy bash scripts/device/issue47-run.sh (why the captured codec differs: one change per line)
 #   source .device/setup.sh > /dev/null; STEP=sessions bash scripts/device/issue47-run.sh (the codec's sessions per bucket vs
 #                                                                                       shared: step profile and bench side by side)
+#   source .device/setup.sh > /dev/null; STEP=next bash scripts/device/issue47-run.sh     (what this code has not run on a GPU:
+#                                                                                       profile and bench of cudaauto, cudacodecshared,
+#                                                                                       cudaprefill1 and webgpu at 1 and 8 clients)
 #   source .device/setup.sh > /dev/null; STEP=profile bash scripts/device/issue47-run.sh  (step profile only, CONFIGS as in check; then
 #                                                                                       1 client of cudaauto with the prefix KV cache off)
 # The configs side by side: cudaconv (CUDA graphs as shipped before issue 47), cudacodecbound (the MatMul codec and
@@ -86,6 +89,15 @@ case "${STEP:-check}" in
     shared='{"provider":"cuda","graphCapture":{"codecSessions":"shared"}}'
     STREAMS=${STREAMS:-1,4,8} profile "[$auto,$shared]" "${PROFILE_TIMEOUT_S:-200}"
     PASS=S ORDER=${ORDER:-cudaauto,cudacodecshared,webgpu} CLIENTS=${CLIENTS:-1,8} VARIANT_TIMEOUT_S=${VARIANT_TIMEOUT_S:-60} WINDOW=${WINDOW:-5} RT=0 \
+      bash scripts/device/gpu-run.sh
+    ;;
+  next)
+    # The codec's states on the device with the row gather (27b0941), one codec session against one per bucket,
+    # one-row prefill, each level on a free GPU; then the bench side by side (every response against its golden).
+    prefill1='{"provider":"cuda","shapeBuckets":{"talkerPrefillRows":1}}'
+    shared='{"provider":"cuda","graphCapture":{"codecSessions":"shared"}}'
+    STREAMS=${STREAMS:-1,4,8} profile "[$auto,$shared,$prefill1]" "${PROFILE_TIMEOUT_S:-240}"
+    PASS=N ORDER=${ORDER:-cudaauto,cudacodecshared,cudaprefill1,webgpu} CLIENTS=${CLIENTS:-1,8} VARIANT_TIMEOUT_S=${VARIANT_TIMEOUT_S:-60} WINDOW=${WINDOW:-5} RT=0 \
       bash scripts/device/gpu-run.sh
     ;;
   sanitize)
