@@ -226,7 +226,7 @@ describe('HostClient watchdog', () => {
     expect(() => process.kill(pids.at(-1)!, 0)).toThrow();
   }, 30_000);
 
-  it('dispose waits for the host to exit after SIGTERM, and SIGKILLs one that outlives stopTimeoutMs', async () => {
+  it('dispose and a model switch wait for the host to exit after SIGTERM, and SIGKILL one that outlives stopTimeoutMs', async () => {
     const spawned: FakeHostProcess[] = [];
     const slow = new HostClient({ spawn: () => fakeProcess(spawned), log: () => {} });
     await slow.start();
@@ -240,12 +240,26 @@ describe('HostClient watchdog', () => {
     expect(exited).toBe(true);
     expect(spawned[0].kills).toEqual(['SIGTERM']);
 
+    // a model switch spawns the new host only after the old one has exited (both would not fit on a GPU)
+    const order: string[] = [];
+    const switching = new HostClient({ spawn: () => { order.push(`spawn ${spawned.length + 1}`); return fakeProcess(spawned); }, log: () => {} });
+    await switching.start();
+    const old = spawned.at(-1)!;
+    old.ignoredSignals.add('SIGTERM');
+    setTimeout(() => {
+      order.push(`exit ${old.pid}`);
+      old.crash(0, null);
+    }, 50);
+    await switching.replace(() => { order.push(`spawn ${spawned.length + 1}`); return fakeProcess(spawned); });
+    expect(order).toEqual([`spawn ${old.pid}`, `exit ${old.pid}`, `spawn ${old.pid + 1}`]);
+    await switching.dispose();
+
     const logs: string[] = [];
     const stuck = new HostClient({ spawn: () => fakeProcess(spawned), stopTimeoutMs: 20, log: (m) => logs.push(m) });
     await stuck.start();
-    spawned[1].ignoredSignals.add('SIGTERM');
+    spawned.at(-1)!.ignoredSignals.add('SIGTERM');
     await stuck.dispose();
-    expect(spawned[1].kills).toEqual(['SIGTERM', 'SIGKILL']);
+    expect(spawned.at(-1)!.kills).toEqual(['SIGTERM', 'SIGKILL']);
     expect(logs.join('\n')).toMatch(/did not exit within 20 ms of SIGTERM; killing it/);
   });
 });

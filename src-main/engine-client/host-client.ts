@@ -208,9 +208,11 @@ export class HostClient {
     const old = this.proc;
     this.proc = null;
     this.ping = null;
-    old?.kill('SIGTERM');
     this.restartTimesMs = [];
     this.setState('restarting', 'switching model');
+    // the new engine starts once the old one has gone: on a GPU both would not fit
+    if (old) await this.stop(old);
+    if (this.currentState === 'disposed') throw new StudioError('engine-crashed', 'the engine host was shut down');
     this.launch();
     await this.whenReady();
   }
@@ -223,7 +225,11 @@ export class HostClient {
     this.forgetWorkInFlight();
     const proc = this.proc;
     this.proc = null;
-    if (!proc) return;
+    if (proc) await this.stop(proc);
+  }
+
+  /** SIGTERM, and back once the process has exited; SIGKILL when it outlives stopTimeoutMs (a GPU engine's memory is free only then). */
+  private async stop(proc: HostProcess): Promise<void> {
     const exited = this.exits.get(proc);
     proc.kill('SIGTERM');
     const waitMs = this.options.stopTimeoutMs ?? 10_000;
