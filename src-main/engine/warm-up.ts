@@ -37,7 +37,7 @@ async function warmCodePredictor(stages: ModelStages, w: CodePredictorWarmUp): P
   await stages.codePredictor.predict(Array.from({ length: w.numRealRows }, () => row));
 }
 
-/** One codec bucket, both state sets: a first call from zero state (set 0), then the same fake sequences continuing (set 1). */
+/** One codec bucket, both state sets: a first call from zero state (set 0), the same fake sequences continuing (set 1), then reordered. */
 async function warmCodec(stages: ModelStages, w: CodecWarmUp): Promise<void> {
   const codec = stages.codec;
   if (!codec.decodeStreamBatch) return;
@@ -46,6 +46,8 @@ async function warmCodec(stages: ModelStages, w: CodecWarmUp): Promise<void> {
   try {
     await codec.decodeStreamBatch(ids.map((sequenceId) => ({ sequenceId, window, numDecodedFrames: 0 })));
     await codec.decodeStreamBatch(ids.map((sequenceId) => ({ sequenceId, window, numDecodedFrames: w.frames })));
+    // the rows in another order: the bound codec gathers its read set on the device, so the gather opens here, not in a request
+    if (w.rows > 1) await codec.decodeStreamBatch([...ids].reverse().map((sequenceId) => ({ sequenceId, window, numDecodedFrames: 2 * w.frames })));
   } finally {
     for (const id of ids) codec.releaseStream?.(id);
   }

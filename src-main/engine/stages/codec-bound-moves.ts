@@ -68,6 +68,11 @@ export class CodecSetMoves {
     await timed(() => move.binding.run(), index.byteLength);
   }
 
+  /** Row-gather sessions opened (or opening). */
+  get numGatherSessions(): number {
+    return this.gathers.size;
+  }
+
   async dispose(): Promise<void> {
     for (const s of this.gathers.values()) await (await s).release();
     this.gathers.clear();

@@ -28,6 +28,8 @@ import {
 export interface BoundCodecStats extends BoundBucketStats {
   /** Sequences whose state is kept (on the device or the host). */
   numSequences: number;
+  /** Row-gather sessions open (one per number of source buckets a gather joined). */
+  numGatherSessions: number;
 }
 
 /** A sequence's newest state: on the device (bucket.states[bucket.parity], row `row`) or, once it had to leave it, on the host. */
@@ -95,7 +97,7 @@ export class BoundCodecStream implements CodecStage {
   }
 
   stats(): BoundCodecStats {
-    return { ...this.buckets.stats(), numSequences: this.record.size };
+    return { ...this.buckets.stats(), numSequences: this.record.size, numGatherSessions: this.moves.numGatherSessions };
   }
 
   async decode(codes: CodecWindow): Promise<Float32Array> {
