@@ -55,11 +55,6 @@ export class GraphSessions {
     return new GraphSessions(openOne, await openOne(), sharing);
   }
 
-  /** Each graph id runs in a session of its own. */
-  get perGraph(): boolean {
-    return this.sharing === 'graph';
-  }
-
   /** The sessions of a new bucket's graph ids: the shared one, one of its own for all, or one each. */
   async forBucket(numGraphIds: number): Promise<BindableSession[]> {
     if (this.sharing === 'bucket') return Array<BindableSession>(numGraphIds).fill(await this.take());
