@@ -83,6 +83,16 @@ export class BoundBuckets<B, K extends string> {
     return this.nextGraphId++;
   }
 
+  /** The open buckets, least recently used first. */
+  openBuckets(): B[] {
+    return [...this.buckets.values()];
+  }
+
+  /** The buckets that opening `key` would evict, in eviction order (none when it is open): a stage that must save their state first. */
+  evictedBy(key: string): B[] {
+    return this.buckets.has(key) ? [] : [...this.buckets.values()].slice(0, Math.max(0, this.buckets.size - this.maxBuckets + 1));
+  }
+
   /** The bucket under `key`, opened in `graphsPerBucket` step sessions when absent (evicting the least recently used past the limit). */
   bucket(key: string, open: (...sessions: BindableSession[]) => B, graphsPerBucket = 1): Promise<B> {
     return lruEntryAsync(this.buckets, key, this.maxBuckets, this.steps, open, this.release, graphsPerBucket);

@@ -46,13 +46,10 @@ export class BoundCodecStream implements CodecStage {
   /** Rows of every run, for tests and the bench. */
   readonly runBatchSizes: number[] = [];
   private readonly record = new Map<number, StateRecord>();
-  /** The open buckets, least recently used first (the order BoundBuckets evicts in; calls are serial). */
-  private readonly lru = new Map<string, CodecBucket>();
   private readonly context: CodecBucketContext;
   private readonly moves: CodecSetMoves;
   /** Device moves and stagings count as 'stage' runs. */
   private readonly timedStage: TimedRun;
-  private readonly maxBuckets: number;
 
   private constructor(
     private readonly buckets: BoundBuckets<CodecBucket, 'upload' | 'stage' | 'download' | 'joins'>,
@@ -72,7 +69,6 @@ export class BoundCodecStream implements CodecStage {
       hasPositions: spec.inputs.some((i) => i.name === CODEC_STATIC_QUERY_POSITIONS),
       samplesPerFrame: this.samplesPerFrame, graphId: () => buckets.graphId(),
     };
-    this.maxBuckets = setup.maxBuckets;
     this.moves = new CodecSetMoves(setup.open, io, buckets.copies.stage);
     this.timedStage = (run, numHostBytes) => buckets.timed('stage', run, numHostBytes);
   }
@@ -151,7 +147,6 @@ export class BoundCodecStream implements CodecStage {
 
   async dispose(): Promise<void> {
     this.record.clear();
-    this.lru.clear();
     await this.buckets.dispose();
     await this.moves.dispose();
   }
@@ -165,7 +160,7 @@ export class BoundCodecStream implements CodecStage {
    */
   private async prepare(b: CodecBucket, rows: readonly CodecStreamRow[], holds: string): Promise<0 | 1> {
     const sources = this.deviceSources(rows);
-    const same = holds === '' ? undefined : [...this.lru.values()].find((s) => s !== b && s.rows === b.rows && s.holds === holds);
+    const same = holds === '' ? undefined : this.buckets.openBuckets().find((s) => s !== b && s.rows === b.rows && s.holds === holds);
     if (sources && !same) return this.gather(b, rows, sources);
     await this.evacuate(b);
     b.holds = '';
@@ -279,15 +274,8 @@ export class BoundCodecStream implements CodecStage {
    */
   private async bucket(rows: number, frames: number): Promise<CodecBucket> {
     const key = `${rows}:${frames}`;
-    if (!this.lru.has(key)) for (const victim of [...this.lru.values()].slice(0, Math.max(0, this.lru.size - this.maxBuckets + 1))) await this.evacuate(victim);
-    const open = (first: BindableSession, second: BindableSession) => openCodecBucket(this.context, [first, second], rows, frames);
-    try {
-      const b = await this.buckets.bucket(key, open, 2);
-      this.lru.delete(key);
-      this.lru.set(key, b);
-      return b;
-    } finally {
-      for (const [k, b] of this.lru) if (b.released) this.lru.delete(k);
-    }
+    // calls are serial, so nothing opens between the evacuation and the eviction
+    for (const victim of this.buckets.evictedBy(key)) await this.evacuate(victim);
+    return this.buckets.bucket(key, (first: BindableSession, second: BindableSession) => openCodecBucket(this.context, [first, second], rows, frames), 2);
   }
 }
