@@ -52,7 +52,8 @@ test('regenerating a turn adds a take under the clip; a take is chosen in the Li
   await expect(page.getByTestId('clip-takes').getByTestId('clip-turn-1').getByRole('radio').nth(1)).toBeChecked();
 
   // Re-open: the Timeline gets the turn's takes with the Library's choice; choosing there shows in the Library.
-  const entry = page.getByTestId('library-clip');
+  // this test's clip only: other specs save clips into the same library while it runs
+  const entry = page.getByTestId('library-clip').filter({ hasText: MARK });
   await entry.getByRole('button', { name: /^Re-open .* in the editor$/ }).click();
   const yes = entry.getByRole('button', { name: /^Yes, re-open/ });
   if (await yes.isVisible().catch(() => false)) await yes.click();
