@@ -128,6 +128,12 @@ async function engineProfile(config: Record<string, unknown>): Promise<Record<st
           codePredictor: diffRuns(boundStats(st.codePredictor), bound.codePredictor, steps),
           codec: diffRuns(boundStats(st.codec), bound.codec, steps),
         },
+        // graph ids (captures) and buckets opened during the measured level: nonzero means a level paid first-use cost
+        boundOpenedInLevel: Object.fromEntries((['talker', 'codePredictor', 'codec'] as const).map((k) => {
+          const a = boundStats(st[k]);
+          const b = bound[k];
+          return [k, a ? { graphIds: Number(a.numGraphIds ?? 0) - Number(b?.numGraphIds ?? 0), buckets: Number(a.numBuckets ?? 0), sessions: Number(a.numSessions ?? 0) } : null];
+        })),
         // host bytes copied in and out per step (talker KV rows, logits, codec PCM and state): issue 42's copy count
         boundBytesPerStep: {
           talker: diffRuns(boundStats(st.talker), bound.talker, steps, 'bytesInRuns'),
