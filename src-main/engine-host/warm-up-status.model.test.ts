@@ -35,12 +35,12 @@ describe('engine host start with a warm-up', () => {
     const service = await start('on', (m) => lines.push(m));
     const status = service.status();
     expect(status.state).toBe('ready');
-    // maxSequenceTokens 256, blocks of 64: capacities 64..256 × decode rows 1, 2 = 8 talker buckets and 8 prefills;
-    // code predictor rows 1, 2 × (sampled, greedy) = 4; codec rows 1, 2 × frames 1..8 = 16: 36 buckets, none left cold
-    expect(status.warmUp?.numBuckets).toBe(36);
+    // maxSequenceTokens 256, blocks of 64: capacities 64, 128, 256 × decode rows 1, 2 = 6 talker buckets and 6 prefills;
+    // code predictor rows 1, 2 × (sampled, greedy) = 4; codec rows 1, 2 × frames 1..8 = 16: 32 buckets, none left cold
+    expect(status.warmUp?.numBuckets).toBe(32);
     expect(status.warmUp?.numBucketsLeftOut).toBe(0);
     expect(status.warmUp?.durationMs).toBeGreaterThan(0);
-    const warmAt = lines.findIndex((l) => /^engine: warm-up 36 buckets in \d+ ms/.test(l));
+    const warmAt = lines.findIndex((l) => /^engine: warm-up 32 buckets in \d+ ms/.test(l));
     expect(warmAt).toBeGreaterThanOrEqual(0);
     // createEngine (with its warm-up) returns before the host logs its scheduler, and the host posts 'ready' after that
     expect(lines.findIndex((l) => l.startsWith('scheduler:'))).toBeGreaterThan(warmAt);

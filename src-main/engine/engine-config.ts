@@ -74,7 +74,7 @@ export interface ShapeBucketConfig {
 export interface KvCacheConfig {
   /** 'auto': device-resident on WebGPU (present outputs fed back on the GPU), host-resident elsewhere. */
   mode: KvCacheChoice;
-  /** Positions per pool block, the one block size (the scheduler reserves in the same blocks); a row's KV capacity is its length rounded up to whole blocks. */
+  /** Positions per pool block, the one block size (the scheduler reserves in the same blocks); a row's KV capacity is its length rounded up to a power-of-two count of blocks (kv-layout.ts). */
   blockPositions: number;
   /** Blocks allocated at start (0: maxRunningSequences × 4). */
   initialBlocks: number;

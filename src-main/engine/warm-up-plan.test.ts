@@ -14,12 +14,12 @@ const cudaPlan = (overrides: Record<string, unknown> = {}, deviceMemoryBytes: nu
 describe('warm-up plan', () => {
   it('lists a CUDA engine\'s talker capacities smallest first, cut at maxBuckets, and its codec buckets over the chunk schedule', () => {
     const w = planWarmUp(cudaPlan(), GENERATION);
-    // decode runs of talkerRows 8 (one real row, padded); capacities 64, 128, … 4096 = 64 buckets, 16 kept
-    expect(w.talker.map((t) => t.capacity)).toEqual(Array.from({ length: 16 }, (_, i) => 64 * (i + 1)));
+    // decode runs of talkerRows 8 (one real row, padded); capacities double from 64 to 4096: 7 buckets, within maxBuckets 16
+    expect(w.talker.map((t) => t.capacity)).toEqual([64, 128, 256, 512, 1024, 2048, 4096]);
     expect(new Set(w.talker.map((t) => `${t.rows}/${t.numRealRows}`))).toEqual(new Set(['8/1']));
-    expect(w.numLeftOut.talker).toBe(64 - 16);
-    // their KV buffers: 8 rows × (64 + 128 + … + 1024 positions = 64 × 136) × 114,688 bytes; the 48 cold ones 8 × 64 × (2080 − 136) × 114,688
-    expect(w.talkerBytes).toEqual({ warmed: 8 * 64 * 136 * 114688, leftOut: 8 * 64 * (2080 - 136) * 114688 });
+    expect(w.numLeftOut.talker).toBe(0);
+    // their KV buffers: 8 rows × (64 + 128 + … + 4096 = 8128 positions) × 114,688 bytes
+    expect(w.talkerBytes).toEqual({ warmed: 8 * 8128 * 114688, leftOut: 0 });
     // full-row buckets: every codec call is 8 rows; frames 1, 2, 4, 8 (the schedule), then final chunks 3, 5, 6, 7
     expect(w.codec).toEqual([1, 2, 4, 8, 3, 5, 6, 7].map((frames) => ({ rows: 8, frames })));
     // code predictor: one real row padded to codePredictorRows, sampled (top_k 50) and greedy (top_k 1)
@@ -27,29 +27,34 @@ describe('warm-up plan', () => {
     expect(w.numLeftOut.codec + w.numLeftOut.codePredictor).toBe(0);
   });
 
-  it('follows the config: a larger maxBuckets keeps more capacities, a shorter maxSequenceTokens has fewer', () => {
-    expect(planWarmUp(cudaPlan({ graphCapture: { mode: 'on', maxBuckets: 64 } }), GENERATION).talker).toHaveLength(64);
-    // 300 tokens: capacities 64, 128, 192, 256, 320
+  it('follows the config: a smaller maxBuckets keeps fewer capacities, a shorter maxSequenceTokens has fewer', () => {
+    const few = planWarmUp(cudaPlan({ graphCapture: { mode: 'on', maxBuckets: 3 } }), GENERATION);
+    expect(few.talker.map((t) => t.capacity)).toEqual([64, 128, 256]);
+    expect(few.numLeftOut.talker).toBe(4);
+    // 300 tokens: capacities 64, 128, 256, 512
     const short = planWarmUp(cudaPlan({ maxSequenceTokens: 300 }), GENERATION);
-    expect(short.talker.map((t) => t.capacity)).toEqual([64, 128, 192, 256, 320]);
+    expect(short.talker.map((t) => t.capacity)).toEqual([64, 128, 256, 512]);
     expect(short.numLeftOut.talker).toBe(0);
   });
 
-  it("keeps a wide plan's talker buckets within half the device's memory, and only a small device's count limit where they fit", () => {
-    // 80 GiB and 64-row buckets (set by hand: CUDA has no wide 'auto' yet); bucket k (capacity 64k) holds 64 × 64k × 114,688 bytes, and
-    // 64 × 64 × 114,688 × k(k + 1)/2 ≤ 40 GiB holds for k ≤ 13 (91 × 469,762,048 = 42.7e9 ≤ 42.9e9; 14 would be 49.3e9)
+  it("keeps a wide plan's talker buckets within half the device's memory, and cuts a small device's by memory", () => {
+    // 80 GiB and 64-row buckets (set by hand: CUDA has no wide 'auto' yet); the bucket at capacity c holds 64 × c × 114,688 bytes:
+    // capacities 64 … 2048 (4,032 positions) take 29.6e9 ≤ 40 GiB (42.9e9); adding 4,096 would take 59.7e9
     const wide = planWarmUp(cudaPlan({ maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, codePredictorRows: 64 } }, 80 * GIB), GENERATION);
     expect(new Set(wide.talker.map((t) => t.rows))).toEqual(new Set([64]));
-    expect(wide.talker).toHaveLength(13);
-    expect(wide.numLeftOut.talker).toBe(64 - 13);
-    expect(wide.talkerBytes.warmed).toBe(64 * 64 * 91 * 114688);
+    expect(wide.talker.map((t) => t.capacity)).toEqual([64, 128, 256, 512, 1024, 2048]);
+    expect(wide.numLeftOut.talker).toBe(1);
+    expect(wide.talkerBytes).toEqual({ warmed: 64 * 4032 * 114688, leftOut: 64 * 4096 * 114688 });
     expect(wide.talkerBytes.warmed).toBeLessThanOrEqual(40 * GIB);
-    // the narrow shapes on the same device: 16 buckets of 8 rows take 7.4 GiB, so the count limit cuts, as before
+    // the narrow shapes on the same device: 7 buckets of 8 rows take 7.5 GiB, so nothing is cut
     const narrow = planWarmUp(cudaPlan({ maxRunningSequences: 8 }, 80 * GIB), GENERATION);
-    expect(narrow.talker).toHaveLength(16);
+    expect(narrow.talker).toHaveLength(7);
+    // a small device cuts by memory: 8 GiB holds 64-row buckets up to capacity 256 (3.3e9 ≤ 4 GiB)
+    const small = planWarmUp(cudaPlan({ maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, codePredictorRows: 64 } }, 8 * GIB), GENERATION);
+    expect(small.talker.map((t) => t.capacity)).toEqual([64, 128, 256]);
     // host buffers (the CPU runs the bound graphs in host memory): no memory cut
     const cpu = planWarmUp(planEngine(resolveEngineConfig({ graphCapture: { mode: 'on' }, shapeBuckets: { mode: 'on', talkerRows: 64 } }), 'cpu', FACTS, {}, { deviceMemoryBytes: 1 * GIB }), GENERATION);
-    expect(cpu.talker).toHaveLength(16);
+    expect(cpu.talker).toHaveLength(7);
   });
 
   it('takes the codec frame counts from the chunk schedule, then the shorter final chunks', () => {

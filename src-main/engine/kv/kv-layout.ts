@@ -1,9 +1,9 @@
 /**
  * Pure layout of the talker's fixed-capacity KV buffers: a row's capacity is its position count
- * rounded up to whole blocks (so it depends on that row alone), and a staged past tensor is
- * [rows, numKvHeads, capacity, headDim] per layer for keys and for values.
+ * rounded up to a power-of-two number of blocks (so it depends on that row alone, and a long run meets
+ * few capacities: fewer decode groups a step, fewer graph buckets to capture), and a staged past tensor
+ * is [rows, numKvHeads, capacity, headDim] per layer for keys and for values.
  */
-
 export interface KvDims {
   numLayers: number;
   numKvHeads: number;
@@ -12,9 +12,12 @@ export interface KvDims {
   blockPositions: number;
 }
 
-/** Slots of the buffer a row with `numPositions` positions (after this run) is staged in. */
+/** Slots of the buffer a row with `numPositions` positions (after this run) is staged in: 1, 2, 4, 8, … blocks. */
 export function kvCapacity(numPositions: number, blockPositions: number): number {
-  return Math.max(1, Math.ceil(numPositions / blockPositions)) * blockPositions;
+  const blocks = Math.ceil(numPositions / blockPositions);
+  let capacityBlocks = 1;
+  while (capacityBlocks < blocks) capacityBlocks *= 2;
+  return capacityBlocks * blockPositions;
 }
 
 /** Elements of one layer's keys (or values) for `rows` rows at `capacity` slots. */

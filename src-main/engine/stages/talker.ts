@@ -1,7 +1,7 @@
 /**
  * Talker stage over the ORT talker graph (prefill and decode in one graph, fixed-capacity KV per
  * layer). A batch is split into groups of rows with the same KV capacity (a row's position count
- * rounded up to whole blocks, so it depends on that row alone) and new-row count; each group is one
+ * rounded up to 1, 2, 4, … blocks, so it depends on that row alone) and new-row count; each group is one
  * run, so a row's shapes and values never depend on its batch-mates (batch invariance, checked by
  * engine.model.test.ts). bucketRows > 0 (shape buckets) makes every decode run exactly that many
  * rows, prefillBucketRows every prefill run: groups are split into runs of that size and a short run
