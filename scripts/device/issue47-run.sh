@@ -12,6 +12,8 @@
 #   source .device/setup.sh > /dev/null; STEP=next bash scripts/device/issue47-run.sh     (what this code has not run on a GPU:
 #                                                                                       profile and bench of cudaauto, cudacodecshared,
 #                                                                                       cudaprefill1 and webgpu at 1 and 8 clients)
+#   source .device/setup.sh > /dev/null; STEP=c8why bash scripts/device/issue47-run.sh    (why a bench level of 8 clients fails at
+#                                                                                       setup: each variant alone, the first blocking)
 #   source .device/setup.sh > /dev/null; STEP=profile bash scripts/device/issue47-run.sh  (step profile only, CONFIGS as in check; then
 #                                                                                       1 client of cudaauto with the prefix KV cache off)
 # The configs side by side: cudaconv (CUDA graphs as shipped before issue 47), cudacodecbound (the MatMul codec and
@@ -99,6 +101,26 @@ case "${STEP:-check}" in
     STREAMS=${STREAMS:-1,4,8} profile "[$auto,$shared,$prefill1]" "${PROFILE_TIMEOUT_S:-240}"
     PASS=N ORDER=${ORDER:-cudaauto,cudacodecshared,cudaprefill1,webgpu} CLIENTS=${CLIENTS:-1,8} VARIANT_TIMEOUT_S=${VARIANT_TIMEOUT_S:-60} WINDOW=${WINDOW:-5} RT=0 \
       bash scripts/device/gpu-run.sh
+    ;;
+  c8why)
+    # Why a bench level of 8 clients fails at setup (2026-12-07, cudaauto: a cuBLAS status from the talker's download
+    # copy graph, after c1 passed): each variant alone at 8 clients, the first with CUDA_LAUNCH_BLOCKING so the failing
+    # kernel reports itself; every message in full. Small files only (one tarball at the end).
+    mkdir -p "$OUT/raw"
+    for spec in ${SPECS:-cudaauto:1 cudaauto:0 cudacodecshared:0}; do
+      v=${spec%%:*} blocking=${spec##*:}; tag=W-$v-b$blocking-c8
+      wait_gpu_free 60
+      t=$(date +%s)
+      CUDA_LAUNCH_BLOCKING=$blocking timeout "${VARIANT_TIMEOUT_S:-100}" node out/main/cli.js bench --target inproc --model "$built" \
+        --engine-config '{"framesPerTextToken":0,"minFramesCap":16}' --variants "$v" --clients 8 --window 5 --passes 1 --workloads plain --no-store \
+        --out "$work/reports-$tag" > "$OUT/raw/bench-$tag.log" 2>&1
+      echo "=== $tag (CUDA_LAUNCH_BLOCKING=$blocking) rc=$? in $(( $(date +%s) - t )) s"
+      cat "$work/reports-$tag"/*.md 2>/dev/null | grep -E '^\| [0-9]+ \|' | head -2 | cut -c1-400
+      cat "$work/reports-$tag"/*.json 2>/dev/null | grep -oE '"goldenSha256": ?"[0-9a-f]{12}' | head -1
+      grep -oE '(cuda|CUDA|cublas|CUBLAS|illegal|out of memory)[^"|]{0,400}' "$OUT/raw/bench-$tag.log" "$work/reports-$tag"/*.json 2>/dev/null | sort -u | head -6 | cut -c1-700
+      cp "$work/reports-$tag"/*.md "$OUT/raw/bench-$tag.md" 2>/dev/null
+    done
+    tar -C "$OUT" -czf "$OUT/results-W.tgz" raw && rm -rf "$OUT/raw"
     ;;
   sanitize)
     ONLY=loop+stream bash scripts/device/graph-sanitize.sh
