@@ -104,15 +104,15 @@ case "${STEP:-check}" in
     ;;
   c8why)
     # Why a bench level of 8 clients fails at setup (2026-12-07, cudaauto: a cuBLAS status from the talker's download
-    # copy graph, after c1 passed): each variant alone at 8 clients, the first with CUDA_LAUNCH_BLOCKING so the failing
-    # kernel reports itself; every message in full. Small files only (one tarball at the end).
+    # copy graph, after c1 passed): SPECS of variant:CUDA_LAUNCH_BLOCKING:clients, each alone, every message in full,
+    # then the 1-client levels and WebGPU beside them. Small files only (one tarball at the end).
     mkdir -p "$OUT/raw"
-    for spec in ${SPECS:-cudaauto:1 cudaauto:0 cudacodecshared:0}; do
-      v=${spec%%:*} blocking=${spec##*:}; tag=W-$v-b$blocking-c8
+    for spec in ${SPECS:-cudaauto:0:8 cudacodecshared:0:8 cudaauto:1:8 cudaauto:0:1 webgpu:0:1 webgpu:0:8}; do
+      IFS=: read -r v blocking n <<< "$spec"; tag=W-$v-b$blocking-c$n
       wait_gpu_free 60
       t=$(date +%s)
       CUDA_LAUNCH_BLOCKING=$blocking timeout "${VARIANT_TIMEOUT_S:-100}" node out/main/cli.js bench --target inproc --model "$built" \
-        --engine-config '{"framesPerTextToken":0,"minFramesCap":16}' --variants "$v" --clients 8 --window 5 --passes 1 --workloads plain --no-store \
+        --engine-config '{"framesPerTextToken":0,"minFramesCap":16}' --variants "$v" --clients "$n" --window 5 --passes 1 --workloads plain --no-store \
         --out "$work/reports-$tag" > "$OUT/raw/bench-$tag.log" 2>&1
       echo "=== $tag (CUDA_LAUNCH_BLOCKING=$blocking) rc=$? in $(( $(date +%s) - t )) s"
       cat "$work/reports-$tag"/*.md 2>/dev/null | grep -E '^\| [0-9]+ \|' | head -2 | cut -c1-400
