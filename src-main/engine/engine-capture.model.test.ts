@@ -84,6 +84,8 @@ describe('capture-ready talker decode (tiny, CPU, C-API adapter)', () => {
         expect(stats.numRuns).toBeGreaterThan(REQUESTS.length);
         // a bucket keeps its rows between steps: staging happens only when the rows or their lengths change
         expect(stats.numRunsStaged).toBeLessThan(stats.numRuns);
+        // rows that join, leave or outgrow their capacity are gathered from open buckets on the device, the rest staged from the pool
+        expect((stats as { numRunsRegrouped?: number }).numRunsRegrouped).toBeGreaterThan(0);
         expect((engine.parts.stages.talker as unknown as OrtTalker).kvStats()).toMatchObject({ strategy: 'host', numSequences: 0 });
         expect(boundStats(today)).toBeNull();
         // the codec ran bound: a bucket keeps its state set between a sequence's chunks, two graph ids per bucket, nothing kept after the requests

@@ -6,11 +6,12 @@
  * session of its own where the provider keeps one captured graph per session (graph-sessions.ts).
  * Inputs reach the bound buffers through an upload run and outputs leave through a download run (copy
  * graphs on the same provider, host on one side), so nothing but the step itself runs in the graph.
- * The host KV pool stays the record: a bucket's KV is staged from it when the bucket holds other
- * rows or lengths, and every step's new rows go back to it (prefill and regrouping keep using it).
+ * The host KV pool stays the record: every step's new rows go back to it (prefill and the prefix cache
+ * read it). When a bucket holds other rows or lengths, rows that an open bucket holds are gathered on the
+ * device (talker-row-sources.ts, the regroup graph) and only the others are staged from the pool.
  */
 import { MASK_NEGATIVE } from '../../model-format/onnx/composite-ops';
-import { buildCopyGraph, buildTypedCopyGraph, copyInputName, copyOutputName } from '../../model-format/copy-graph';
+import { buildCopyGraph, buildRegroupGraph, buildTypedCopyGraph, copyInputName, copyOutputName, REGROUP_CAPACITY, REGROUP_ROWS, regroupOutputName, regroupSourceName } from '../../model-format/copy-graph';
 import type { ModelManifest } from '../../model-format/manifest';
 import type { HostKvPool } from '../kv/host-kv-pool';
 import { pastName, presentName } from '../kv/kv-store';
@@ -20,9 +21,17 @@ import type { ActivationDtype } from './activations';
 import { BoundBuckets, hostBytes, type BoundBucketStats, type BoundSetup } from './bound-buckets';
 import type { BindableSession } from './graph-sessions';
 import type { TalkerInput, TalkerOutput } from './stages';
+import { planRowSources, type RowSourcePlan } from './talker-row-sources';
 
-/** numRunsStaged: runs whose bucket held other rows or lengths, so the KV was staged from the host pool. */
-export type BoundDecodeStats = BoundBucketStats;
+/**
+ * numRunsStaged: runs whose bucket held other rows or lengths, so its KV was rebuilt before the run;
+ * numRunsRegrouped: those rebuilt on the device from open buckets (the rest staged wholly from the host pool).
+ */
+export type BoundDecodeStats = BoundBucketStats & { numRunsRegrouped: number };
+
+/** Open buckets one regroup reads at most (besides the rows staged from the pool). */
+const MAX_DEVICE_SOURCES = 2;
+type CopyName = 'upload' | 'kv' | 'download' | 'regroup1' | 'regroup2' | 'regroup3';
 
 interface Bucket {
   rows: number;
@@ -41,8 +50,8 @@ interface Bucket {
   hidden: StageBuffer;
   newRows: StageBuffer[];
   kv: StageBuffer[];
-  /** Which rows at which lengths the KV buffers hold ('' when stale). */
-  holds: string;
+  /** Which sequence at which length each row of the KV buffers holds ('id@positions'; '' when stale). */
+  rowHolds: string[];
 }
 
 const STEP_INPUTS = ['inputs_embeds', 'position_ids', 'attention_bias', 'kv_write'] as const;
@@ -60,8 +69,10 @@ export class BoundTalkerDecode {
   private readonly hidden: number;
   private readonly vocab: number;
 
+  private numRunsRegrouped = 0;
+
   private constructor(
-    private readonly buckets: BoundBuckets<Bucket, 'upload' | 'kv' | 'download'>,
+    private readonly buckets: BoundBuckets<Bucket, CopyName>,
     manifest: ModelManifest,
     private readonly pool: HostKvPool,
     private readonly dtype: ActivationDtype,
@@ -79,21 +90,25 @@ export class BoundTalkerDecode {
       upload: buildTypedCopyGraph([dtype, 'int64', 'float32', 'float32'], [3, 2, 5, 4]),
       kv: buildCopyGraph(kvCount, dtype, 4),
       download: buildTypedCopyGraph(['float32', dtype, ...new Array<ActivationDtype>(kvCount).fill(dtype)], [3, 3, ...new Array<number>(kvCount).fill(4)]),
+      // 1..3 sources: up to MAX_DEVICE_SOURCES open buckets, and the rows staged from the pool
+      regroup1: buildRegroupGraph(1, kvCount, dtype),
+      regroup2: buildRegroupGraph(2, kvCount, dtype),
+      regroup3: buildRegroupGraph(3, kvCount, dtype),
     }, releaseBucket);
     return new BoundTalkerDecode(buckets, manifest, pool, dtype);
   }
 
   stats(): BoundDecodeStats {
-    return this.buckets.stats();
+    return { ...this.buckets.stats(), numRunsRegrouped: this.numRunsRegrouped };
   }
 
   /** One decode step for rows that share `capacity`; rows past numReal are padded copies (their KV rows are not stored). */
   async run(rows: readonly TalkerInput[], numReal: number, capacity: number): Promise<TalkerOutput[]> {
     const b = await this.bucket(rows.length, capacity);
     const positions = rows.map((r) => this.pool.numPositions(r.sequenceId));
-    const holds = rows.map((r, i) => `${r.sequenceId}@${positions[i]}`).join(',');
-    if (b.holds !== holds) await this.stage(b, rows);
-    b.holds = '';
+    const want = rows.map((r, i) => `${r.sequenceId}@${positions[i]}`);
+    if (b.rowHolds.join(',') !== want.join(',')) await this.rebuild(b, rows, want);
+    b.rowHolds = [];
     this.writeStep(b, rows, positions);
     await this.buckets.timed('upload', () => b.upload.run(), hostBytes([b.embeds, b.positions, b.bias, b.write]));
     await this.buckets.timed('step', () => b.decode.run({ gpuGraphId: b.graphId }));
@@ -101,7 +116,7 @@ export class BoundTalkerDecode {
     this.buckets.ran();
     const newRows = b.newRows.map((buf) => buf.host as ArrayLike<number>);
     for (let row = 0; row < numReal; row++) this.pool.write(rows[row].sequenceId, newRows, row, 1, positions[row], positions[row] + 1, positions[row]);
-    b.holds = rows.map((r, i) => `${r.sequenceId}@${positions[i] + 1}`).join(',');
+    b.rowHolds = rows.map((r, i) => `${r.sequenceId}@${positions[i] + 1}`);
     const logits = b.logits.host as Float32Array;
     const hidden = this.toFloat32(b.hidden.host as Float32Array | Uint16Array);
     const h = this.hidden;
@@ -135,9 +150,47 @@ export class BoundTalkerDecode {
     });
   }
 
+  /** Makes the bucket's KV hold `want`: gathered on the device where open buckets hold rows of it, else staged from the pool. */
+  private async rebuild(b: Bucket, rows: readonly TalkerInput[], want: readonly string[]): Promise<void> {
+    this.buckets.staged();
+    // the run's own bucket first, then the others most recently used first
+    const others = this.buckets.openBuckets().filter((o) => o !== b).reverse();
+    const holders = [b, ...others].map((o) => ({ key: `${o.rows}:${o.capacity}`, capacity: o.capacity, rows: o.rowHolds, bucket: o }));
+    const plan = planRowSources(want, holders, b.capacity, MAX_DEVICE_SOURCES);
+    if (!plan) return this.stage(b, rows);
+    this.numRunsRegrouped++;
+    await this.regroup(b, rows, plan, plan.sources.map((key) => holders.find((h) => h.key === key)!.bucket));
+  }
+
+  /** One regroup run: the sources' rows and the fresh rows (staged from the pool) concatenated, padded to the capacity, rows picked. */
+  private async regroup(b: Bucket, rows: readonly TalkerInput[], plan: RowSourcePlan, sources: readonly Bucket[]): Promise<void> {
+    const numFresh = plan.fresh.length;
+    const numInputs = sources.length + (numFresh > 0 ? 1 : 0);
+    const binding = this.buckets.copies[`regroup${numInputs}` as CopyName].bind();
+    try {
+      const index = binding.input(REGROUP_ROWS, 'int64', [rows.length]).host as BigInt64Array;
+      plan.pick.forEach((row, k) => (index[k] = BigInt(row)));
+      (binding.input(REGROUP_CAPACITY, 'int64', [1]).host as BigInt64Array)[0] = BigInt(b.capacity);
+      let numBytes = index.byteLength + 8;
+      sources.forEach((source, s) => source.kv.forEach((buffer, i) => binding.attach(regroupSourceName(s, i), buffer, 'input')));
+      if (numFresh > 0) {
+        const views = this.pool.stage(plan.fresh.map((k) => rows[k].sequenceId), b.capacity);
+        const dims = [numFresh, this.pool.dims.numKvHeads, b.capacity, this.pool.dims.headDim];
+        views.forEach((view, i) => {
+          const host = binding.input(regroupSourceName(sources.length, i), this.dtype, dims).host as Float32Array | Uint16Array;
+          host.set(view as never);
+          numBytes += host.byteLength;
+        });
+      }
+      b.kv.forEach((buffer, i) => binding.attach(regroupOutputName(i), buffer, 'output'));
+      await this.buckets.timed('stage', () => binding.run(), numBytes);
+    } finally {
+      binding.release();
+    }
+  }
+
   /** Stages the rows' stored positions from the pool into the bucket's KV buffers (one copy run). */
   private async stage(b: Bucket, rows: readonly TalkerInput[]): Promise<void> {
-    this.buckets.staged();
     const views = this.pool.stage(rows.map((r) => r.sequenceId), b.capacity);
     const binding = this.buckets.copies.kv.bind();
     try {
@@ -184,7 +237,7 @@ export class BoundTalkerDecode {
         return download.output(copyOutputName(i), outTypes[i], outDims(i));
       });
       const [embeds, positions, bias, write] = step;
-      return { rows, capacity, graphId: this.buckets.graphId(), session, decode, upload, download, embeds, positions, bias, write, logits: out[0], hidden: out[1], newRows: out.slice(2), kv, holds: '' };
+      return { rows, capacity, graphId: this.buckets.graphId(), session, decode, upload, download, embeds, positions, bias, write, logits: out[0], hidden: out[1], newRows: out.slice(2), kv, rowHolds: [] };
     } catch (err) {
       for (const binding of [upload, download, decode]) binding.release();
       throw err;
