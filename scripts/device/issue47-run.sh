@@ -107,17 +107,26 @@ case "${STEP:-check}" in
     # copy graph, after c1 passed): SPECS of variant:CUDA_LAUNCH_BLOCKING:clients, each alone, every message in full,
     # then the 1-client levels and WebGPU beside them. Small files only (one tarball at the end).
     mkdir -p "$OUT/raw"
-    for spec in ${SPECS:-cudaauto:0:8 cudacodecshared:0:8 cudaauto:1:8 cudaauto:0:1 webgpu:0:1 webgpu:0:8}; do
-      IFS=: read -r v blocking n <<< "$spec"; tag=W-$v-b$blocking-c$n
+    # a 4th field 'shared': one codec session for every bucket (a wide engine's many 64-row codec buckets each in a session of their own would not fit)
+    for spec in ${SPECS:-cudaauto:0:8 cudaauto:0:1 webgpu:0:1 webgpu:0:8 cudaauto:1:8 cudawide:0:64:shared}; do
+      IFS=: read -r v blocking n extra <<< "$spec"; tag=W-$v-b$blocking-c$n
+      config='{"framesPerTextToken":0,"minFramesCap":16}'
+      [ "$extra" = shared ] && config='{"framesPerTextToken":0,"minFramesCap":16,"graphCapture":{"codecSessions":"shared"}}'
       wait_gpu_free 60
+      nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader,nounits -lms 250 > "$OUT/raw/smi-$tag.csv" 2>/dev/null &
+      smi=$!
       t=$(date +%s)
-      CUDA_LAUNCH_BLOCKING=$blocking timeout "${VARIANT_TIMEOUT_S:-100}" node out/main/cli.js bench --target inproc --model "$built" \
-        --engine-config '{"framesPerTextToken":0,"minFramesCap":16}' --variants "$v" --clients "$n" --window 5 --passes 1 --workloads plain --no-store \
+      CUDA_LAUNCH_BLOCKING=$blocking timeout "${VARIANT_TIMEOUT_S:-$([ "$n" -ge 64 ] && echo 170 || echo 100)}" node out/main/cli.js bench --target inproc --model "$built" \
+        --engine-config "$config" --variants "$v" --clients "$n" --window 5 --passes 1 --workloads plain --no-store \
         --out "$work/reports-$tag" > "$OUT/raw/bench-$tag.log" 2>&1
-      echo "=== $tag (CUDA_LAUNCH_BLOCKING=$blocking) rc=$? in $(( $(date +%s) - t )) s"
+      rc=$?
+      kill "$smi" 2>/dev/null; wait "$smi" 2>/dev/null
+      util=$(awk -F', *' '{ if ($1 > 0) { s += $1; k++ } if ($2 > mem) mem = $2 } END { printf "GPU busy-mean %.0f%%, memory peak %d MiB", k ? s / k : 0, mem }' "$OUT/raw/smi-$tag.csv")
+      echo "=== $tag (CUDA_LAUNCH_BLOCKING=$blocking $extra) rc=$rc in $(( $(date +%s) - t )) s; $util"
       cat "$work/reports-$tag"/*.md 2>/dev/null | grep -E '^\| [0-9]+ \|' | head -2 | cut -c1-400
       cat "$work/reports-$tag"/*.json 2>/dev/null | grep -oE '"goldenSha256": ?"[0-9a-f]{12}' | head -1
-      grep -oE '(cuda|CUDA|cublas|CUBLAS|illegal|out of memory)[^"|]{0,400}' "$OUT/raw/bench-$tag.log" "$work/reports-$tag"/*.json 2>/dev/null | sort -u | head -6 | cut -c1-700
+      grep -hE -A3 '^## Errors' "$work/reports-$tag"/*.md 2>/dev/null | head -4 | cut -c1-2500
+      grep -hiE 'illegal|out of memory|cublas|warm-up [0-9]+ buckets|error' "$OUT/raw/bench-$tag.log" | grep -v cudnnDestroy | sort -u | head -4 | cut -c1-600
       cp "$work/reports-$tag"/*.md "$OUT/raw/bench-$tag.md" 2>/dev/null
     done
     tar -C "$OUT" -czf "$OUT/results-W.tgz" raw && rm -rf "$OUT/raw"
