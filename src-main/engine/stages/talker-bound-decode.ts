@@ -21,11 +21,12 @@ import type { ActivationDtype } from './activations';
 import { BoundBuckets, hostBytes, type BoundBucketStats, type BoundSetup } from './bound-buckets';
 import type { BindableSession } from './graph-sessions';
 import type { TalkerInput, TalkerOutput } from './stages';
-import { planRowSources, type RowSourcePlan } from './talker-row-sources';
+import { planRowSources, stagesEveryRow, type RowSourcePlan } from './talker-row-sources';
 
 /**
  * numRunsStaged: runs whose bucket held other rows or lengths, so its KV was rebuilt before the run;
- * numRunsRegrouped: those rebuilt on the device from open buckets (the rest staged wholly from the host pool).
+ * numRunsRegrouped: those rebuilt by a gather on the device (rows from open buckets, and each distinct row staged from the
+ * host pool once); the rest were staged wholly from the pool.
  */
 export type BoundDecodeStats = BoundBucketStats & { numRunsRegrouped: number };
 
@@ -157,7 +158,7 @@ export class BoundTalkerDecode {
     const others = this.buckets.openBuckets().filter((o) => o !== b).reverse();
     const holders = [b, ...others].map((o) => ({ key: `${o.rows}:${o.capacity}`, capacity: o.capacity, rows: o.rowHolds, bucket: o }));
     const plan = planRowSources(want, holders, b.capacity, MAX_DEVICE_SOURCES);
-    if (!plan) return this.stage(b, rows);
+    if (stagesEveryRow(plan)) return this.stage(b, rows);
     this.numRunsRegrouped++;
     await this.regroup(b, rows, plan, plan.sources.map((key) => holders.find((h) => h.key === key)!.bucket));
   }

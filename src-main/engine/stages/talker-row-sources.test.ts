@@ -3,12 +3,12 @@
  * that key, at no larger capacity, or staged once per distinct key; at most the allowed holders are read.
  */
 import { describe, expect, it } from 'vitest';
-import { planRowSources, type KvHolder } from './talker-row-sources';
+import { planRowSources, stagesEveryRow, type KvHolder } from './talker-row-sources';
 
 const holder = (key: string, capacity: number, rows: string[]): KvHolder => ({ key, capacity, rows });
 
 /** What the plan's pick gives for each wanted row: the source key it reads, or 'fresh:<key>'. */
-function resolve(want: readonly string[], holders: readonly KvHolder[], plan: NonNullable<ReturnType<typeof planRowSources>>): string[] {
+function resolve(want: readonly string[], holders: readonly KvHolder[], plan: ReturnType<typeof planRowSources>): string[] {
   const rows = plan.sources.flatMap((key) => holders.find((h) => h.key === key)!.rows);
   const fresh = plan.fresh.map((k) => `fresh:${want[k]}`);
   return plan.pick.map((p) => (p < rows.length ? rows[p] : fresh[p - rows.length]));
@@ -23,14 +23,18 @@ describe('planRowSources', () => {
     expect(plan.fresh).toEqual([2]);
   });
 
-  it('gathers from a smaller-capacity bucket (a row that outgrew it), never from a larger one, and gives null when nothing is on the device', () => {
+  it('gathers from a smaller-capacity bucket (a row that outgrew it), never from a larger one; with nothing on the device it stages each distinct row once', () => {
     const small = holder('4:64', 64, ['1@64', '2@30', '', '']);
     const large = holder('4:256', 256, ['3@100', '', '', '']);
     const plan = planRowSources(['1@64', '3@100'], [holder('4:128', 128, ['', '', '', '']), large, small], 128)!;
     expect(plan.sources).toEqual(['4:64']);
     expect(resolve(['1@64', '3@100'], [large, small], plan)).toEqual(['1@64', 'fresh:3@100']);
-    expect(planRowSources(['7@3'], [small, large], 256)).toBeNull();
-    expect(planRowSources(['1@64'], [], 64)).toBeNull();
+    expect(stagesEveryRow(planRowSources(['7@3', '8@1'], [small, large], 256))).toBe(true);
+    expect(stagesEveryRow(planRowSources(['1@64'], [], 64))).toBe(true);
+    // one stream in an 8-row bucket: its padded copies are one staged row, gathered eight times
+    const padded = planRowSources(new Array(8).fill('9@40'), [small], 64);
+    expect([padded.sources, padded.fresh, padded.pick]).toEqual([[], [0], new Array(8).fill(0)]);
+    expect(stagesEveryRow(padded)).toBe(false);
   });
 
   it('matches the reference on random states: every row resolves to its own key, within the source limit', () => {
@@ -44,10 +48,7 @@ describe('planRowSources', () => {
       const max = 1 + rand(3);
       const plan = planRowSources(want, holders, capacity, max);
       const onDevice = want.filter((w) => holders.some((h) => h.capacity <= capacity && h.rows.includes(w)));
-      if (!plan) {
-        expect(onDevice).toEqual([]);
-        continue;
-      }
+      expect(plan.sources.length === 0).toBe(onDevice.length === 0);
       expect(plan.sources.length).toBeLessThanOrEqual(max);
       for (const key of plan.sources) expect(holders.find((h) => h.key === key)!.capacity).toBeLessThanOrEqual(capacity);
       expect(resolve(want, holders, plan).map((r) => r.replace('fresh:', ''))).toEqual(want);

@@ -2,8 +2,8 @@
  * Where each row of a bound talker bucket's next run takes its KV from (pure). A bucket row holds one
  * sequence at one length ('id@positions', exactly those positions and zeros after them); a wanted row
  * found in an open bucket of no larger capacity is gathered from it on the device (the regroup graph pads
- * it to the run's capacity), and only the rest are staged from the host pool. Null: nothing is on the
- * device, so the whole bucket is staged from the pool as before.
+ * it to the run's capacity), and only the rest are staged from the host pool, once per distinct row (a
+ * bucket's padded copies of one row are staged once and gathered).
  */
 
 /** An open bucket as a source: its key, KV capacity, and what each of its rows holds ('' when stale). */
@@ -27,7 +27,7 @@ export interface RowSourcePlan {
  * `maxDeviceSources` holders: holders already chosen first, then the list's order (the run's own bucket
  * first, then the most recently used).
  */
-export function planRowSources(want: readonly string[], holders: readonly KvHolder[], capacity: number, maxDeviceSources = 2): RowSourcePlan | null {
+export function planRowSources(want: readonly string[], holders: readonly KvHolder[], capacity: number, maxDeviceSources = 2): RowSourcePlan {
   const usable = holders.filter((h) => h.capacity <= capacity);
   const chosen: KvHolder[] = [];
   const found = want.map((key) => {
@@ -45,7 +45,6 @@ export function planRowSources(want: readonly string[], holders: readonly KvHold
     }
     return null;
   });
-  if (chosen.length === 0) return null;
   const offsets: number[] = [];
   let numDeviceRows = 0;
   for (const h of chosen) {
@@ -65,4 +64,9 @@ export function planRowSources(want: readonly string[], holders: readonly KvHold
     return numDeviceRows + f;
   });
   return { sources: chosen.map((h) => h.key), pick, fresh };
+}
+
+/** True when the plan stages every row from the pool, each once: a plain staging copy does the same with no gather. */
+export function stagesEveryRow(plan: RowSourcePlan): boolean {
+  return plan.sources.length === 0 && plan.fresh.length === plan.pick.length;
 }
