@@ -143,7 +143,7 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     schedulerConfig: {},
   },
   cudaprefill1: {
-    description: "cudaauto with each prefill run on one row (shapeBuckets.talkerPrefillRows 1, as WebGPU): one stream's prefill then moves one row of KV through the host instead of eight; not measured yet",
+    description: "cudaauto with each prefill run on one row (shapeBuckets.talkerPrefillRows 1, as WebGPU): one stream's prefill then moves one row of KV through the host instead of eight (before 2026-12-07's fourth session the plan overrode the count on CUDA, so this ran as cudaauto)",
     engineConfig: { provider: 'cuda', shapeBuckets: { talkerPrefillRows: 1 } },
     schedulerConfig: {},
   },

@@ -21,7 +21,7 @@ describe('engine config', () => {
     expect([d.promptLayout, d.codePredictor]).toEqual(['non-streaming', 'manifest']);
     // decode and code-predictor rows as the plan picks, prefill one arrival at a time, codec calls of at least 2 rows and at most 160 row-frames
     const b = d.shapeBuckets;
-    expect([b.talkerRows, b.talkerPrefillRows, b.codePredictorRows, b.codecMinRows, b.codecMaxRowFrames]).toEqual(['auto', 1, 'auto', 2, 160]);
+    expect([b.talkerRows, b.talkerPrefillRows, b.codePredictorRows, b.codecMinRows, b.codecMaxRowFrames]).toEqual(['auto', 'auto', 'auto', 2, 160]);
     const k = d.kvCache;
     expect([k.blockPositions, k.initialBlocks, k.maxBlocks, k.regroupOnDevice]).toEqual([64, 0, 0, true]);
     // the prompt-prefix KV cache: 128 MiB = 134,217,728 bytes

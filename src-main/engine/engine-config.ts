@@ -58,10 +58,12 @@ export interface ShapeBucketConfig {
   /**
    * With buckets on: every talker prefill run has exactly this many rows. Kept apart from talkerRows
    * because a prefill row is a whole prompt: padding one arrival to 8 (or 64) copies costs 8 (64)
-   * prompts. The default 1 prefills each arrival alone, which is fastest for the first audio of one
-   * stream and for arrivals one at a time; a burst of many arrivals takes one run each.
+   * prompts. 1 prefills each arrival alone, which is fastest for the first audio of one stream and for
+   * arrivals one at a time; a burst of many arrivals takes one run each. Any fixed count keeps a row's
+   * bytes independent of its batch-mates. 'auto': talkerRows where the provider's kernels vary with
+   * the row count (providers.ts fullRowBuckets: CUDA), else 1.
    */
-  talkerPrefillRows: number;
+  talkerPrefillRows: AutoCount;
   /** With buckets on: every code-predictor call has exactly this many rows (padded with dropped copies); 'auto': see AutoCount. */
   codePredictorRows: AutoCount;
   /** With buckets on: a codec call with fewer rows is filled with dropped copies (on WebGPU a lone 1-frame row differed from the same row among others). */
@@ -211,7 +213,7 @@ export function defaultEngineConfig(): EngineConfig {
     promptLayout: 'non-streaming',
     codePredictor: 'manifest',
     codecBatching: 'auto',
-    shapeBuckets: { mode: 'auto', talkerRows: 'auto', talkerPrefillRows: 1, codePredictorRows: 'auto', codecMinRows: 2, codecMaxRowFrames: 160 },
+    shapeBuckets: { mode: 'auto', talkerRows: 'auto', talkerPrefillRows: 'auto', codePredictorRows: 'auto', codecMinRows: 2, codecMaxRowFrames: 160 },
     kvCache: { mode: 'auto', blockPositions: 64, initialBlocks: 0, maxBlocks: 0, regroupOnDevice: true },
     // 128 MiB: ~100 CustomVoice prefixes of 0.6B fp16 (12 positions × 112 KiB)
     prefixCache: { maxBytes: 128 * 2 ** 20 },
@@ -265,7 +267,7 @@ const MINIMUMS: Record<string, number> = {
 };
 
 /** Integer keys (by key path) that also take 'auto'. */
-const AUTO_COUNTS = new Set(['maxRunningSequences', 'maxPrefillSequences', 'shapeBuckets.talkerRows', 'shapeBuckets.codePredictorRows']);
+const AUTO_COUNTS = new Set(['maxRunningSequences', 'maxPrefillSequences', 'shapeBuckets.talkerRows', 'shapeBuckets.talkerPrefillRows', 'shapeBuckets.codePredictorRows']);
 
 /** Keys whose value is a free-form string map. */
 const STRING_MAPS = new Set(['providerOptions']);

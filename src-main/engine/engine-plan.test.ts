@@ -44,6 +44,9 @@ describe('engine plan', () => {
     expect(cuda).toMatchObject({ mode: 'on', talkerRows: 4, talkerPrefillRows: 4, codePredictorRows: 8, codecMinRows: 4, codecMaxRowFrames: 4 });
     const webgpu = planEngine(resolveEngineConfig({ shapeBuckets: { talkerRows: 4 } }), 'webgpu', TINY, NO_ENV).resolved.shapeBuckets;
     expect(webgpu).toMatchObject({ mode: 'on', talkerRows: 4, talkerPrefillRows: 1, codecMinRows: 2, codecMaxRowFrames: 160 });
+    // an explicit prefill row count holds on CUDA too: every prefill run then has that many rows (one arrival alone at 1)
+    const prefill1 = planEngine(resolveEngineConfig({ shapeBuckets: { talkerRows: 4, talkerPrefillRows: 1 } }), 'cuda', TINY, NO_ENV).resolved.shapeBuckets;
+    expect(prefill1).toMatchObject({ mode: 'on', talkerRows: 4, talkerPrefillRows: 1, codecMinRows: 4 });
     // buckets off: the row counts are not touched, CUDA or not
     expect(planEngine(resolveEngineConfig({ shapeBuckets: { mode: 'off' } }), 'cuda', TINY, NO_ENV).resolved.shapeBuckets).toMatchObject({ mode: 'off', talkerPrefillRows: 1, codecMinRows: 2 });
     // a codec call then never holds more or fewer than talkerRows rows, whatever its frame count

@@ -45,7 +45,7 @@ export type ResolvedEngineConfig = Omit<EngineConfig, 'provider' | 'codePredicto
   codecBatching: 'on' | 'off';
   codec: EngineConfig['codec'] & { mode: 'window' | 'stream'; stateStore: 'host' | 'device'; upsample: CodecUpsampleForm };
   graphCapture: EngineConfig['graphCapture'] & { mode: GraphCaptureMode; codec: 'on' | 'off'; codecSessions: 'shared' | 'per-bucket' };
-  shapeBuckets: Omit<EngineConfig['shapeBuckets'], 'talkerRows' | 'codePredictorRows'> & { mode: 'on' | 'off'; talkerRows: number; codePredictorRows: number };
+  shapeBuckets: Omit<EngineConfig['shapeBuckets'], 'talkerRows' | 'talkerPrefillRows' | 'codePredictorRows'> & { mode: 'on' | 'off'; talkerRows: number; talkerPrefillRows: number; codePredictorRows: number };
   kvCache: EngineConfig['kvCache'] & { mode: 'host' | 'device' };
 };
 
@@ -93,14 +93,17 @@ export interface EnginePlan {
 
 /**
  * Buckets on or off, and their row counts: on a provider whose kernels vary with any row count
- * (fullRowBuckets), prefill and codec runs also take exactly talkerRows rows: codec calls of at most
- * that many rows (codecMaxRowFrames = talkerRows, so any frame count), each padded to it.
+ * (fullRowBuckets), codec runs also take exactly talkerRows rows (codec calls of at most that many
+ * rows, codecMaxRowFrames = talkerRows, so any frame count, each padded to it), and prefill runs
+ * talkerRows rows unless talkerPrefillRows names a count (every prefill run then has that many).
  */
 export function resolveBucketRows(config: Pick<EngineConfig, 'shapeBuckets'>, provider: ProviderName, rows: Pick<ConcurrencyPlan, 'talkerRows' | 'codePredictorRows'>): ResolvedEngineConfig['shapeBuckets'] {
   const on = resolveShapeBuckets(config, provider);
-  const b = { ...config.shapeBuckets, talkerRows: rows.talkerRows, codePredictorRows: rows.codePredictorRows };
-  if (!on || !PROVIDERS[provider].fullRowBuckets) return { ...b, mode: on ? 'on' : 'off' };
-  return { ...b, mode: 'on', talkerPrefillRows: b.talkerRows, codecMinRows: b.talkerRows, codecMaxRowFrames: b.talkerRows };
+  const asked = config.shapeBuckets.talkerPrefillRows;
+  const fullRows = on && PROVIDERS[provider].fullRowBuckets;
+  const b = { ...config.shapeBuckets, talkerRows: rows.talkerRows, talkerPrefillRows: asked === 'auto' ? (fullRows ? rows.talkerRows : 1) : asked, codePredictorRows: rows.codePredictorRows };
+  if (!fullRows) return { ...b, mode: on ? 'on' : 'off' };
+  return { ...b, mode: 'on', codecMinRows: b.talkerRows, codecMaxRowFrames: b.talkerRows };
 }
 
 const GIB = 1024 ** 3;
