@@ -69,13 +69,14 @@ describe('capture-ready talker decode (tiny, CPU, C-API adapter)', () => {
     ['on', {}, ''],
     ['on', { shapeBuckets: { mode: 'on', talkerRows: 4, codePredictorRows: 4 } }, ' with decode and code-predictor runs of 4 rows'],
     ['on', { codecSessions: 'per-bucket' }, " with the codec uncaptured and a session per shape bucket (CUDA's default)"],
+    ['on', { maxBuckets: 1 }, ' with one bucket held per stage (each bucket change evicts: the talker writes its rows back to the pool first)'],
   ] as const;
   for (const [mode, extra, label] of CASES) {
     it(`graphCapture '${mode}'${label}: the same codes and PCM bytes alone and staggered beside others`, { timeout: 120_000 }, async () => {
-      const { codecSessions, ...rest } = { codecSessions: 'auto' as const, ...extra };
+      const { codecSessions, maxBuckets, ...rest } = { codecSessions: 'auto' as const, maxBuckets: 16, ...extra };
       // CUDA's form: the codec left uncaptured, each of its buckets in a session of its own
       const codecCapture = codecSessions === 'per-bucket' ? 'off' as const : 'auto' as const;
-      const engine = await createEngine({ modelDir: builtDir, config: { ...CONFIG, ...rest, graphCapture: { mode, codec: codecCapture, codecSessions } }, log: () => {} });
+      const engine = await createEngine({ modelDir: builtDir, config: { ...CONFIG, ...rest, graphCapture: { mode, codec: codecCapture, codecSessions, maxBuckets } }, log: () => {} });
       try {
         for (const r of REQUESTS) expect((await runAndCollect(engine, [r])).get(r.requestId), r.requestId).toEqual(solo.get(r.requestId));
         const staggered = await runAndCollect(engine, REQUESTS, ARRIVALS);
@@ -85,7 +86,10 @@ describe('capture-ready talker decode (tiny, CPU, C-API adapter)', () => {
         // a bucket keeps its rows between steps: staging happens only when the rows or their lengths change
         expect(stats.numRunsStaged).toBeLessThan(stats.numRuns);
         // rows that join, leave or outgrow their capacity are gathered from open buckets on the device, the rest staged from the pool
-        expect((stats as { numRunsRegrouped?: number }).numRunsRegrouped).toBeGreaterThan(0);
+        const talkerStats = stats as { numRunsRegrouped?: number; numPositionsWrittenBack?: number; numBuckets: number };
+        if (maxBuckets > 1) expect(talkerStats.numRunsRegrouped).toBeGreaterThan(0);
+        // decode steps keep their new KV positions in the bucket; with one bucket held, every eviction writes them back first
+        if (maxBuckets === 1) expect([talkerStats.numBuckets, talkerStats.numPositionsWrittenBack! > 0]).toEqual([1, true]);
         expect((engine.parts.stages.talker as unknown as OrtTalker).kvStats()).toMatchObject({ strategy: 'host', numSequences: 0 });
         expect(boundStats(today)).toBeNull();
         // the codec ran bound: a bucket keeps its state set between a sequence's chunks, two graph ids per bucket, nothing kept after the requests

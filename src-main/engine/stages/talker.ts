@@ -60,10 +60,12 @@ export class OrtTalker implements TalkerStage {
   }
 
   release(sequenceId: number): void {
+    this.options.boundDecode?.release(sequenceId);
     this.options.kv.release(sequenceId);
   }
 
   async readPrefixKv(sequenceId: number, numPositions: number): Promise<PrefixKv> {
+    await this.options.boundDecode?.writeBack([sequenceId]);
     return { numPositions, data: await this.options.kv.readPositions(sequenceId, numPositions) };
   }
 
@@ -86,10 +88,15 @@ export class OrtTalker implements TalkerStage {
     await this.session.release();
   }
 
+  /** KV positions a sequence holds (the bound decode's buckets can hold some ahead of the pool). */
+  private numPositions(sequenceId: number): number {
+    return this.options.boundDecode ? this.options.boundDecode.numPositions(sequenceId) : this.options.kv.numPositions(sequenceId);
+  }
+
   private async runGrouped(inputs: readonly TalkerInput[], bucketRows: number, isDecode = false): Promise<TalkerOutput[]> {
     const groups = new Map<string, number[]>();
     inputs.forEach((input, i) => {
-      const capacity = kvCapacity(this.options.kv.numPositions(input.sequenceId) + input.numRows, this.options.blockPositions);
+      const capacity = kvCapacity(this.numPositions(input.sequenceId) + input.numRows, this.options.blockPositions);
       const key = `${capacity}:${input.numRows}`;
       groups.set(key, [...(groups.get(key) ?? []), i]);
     });
@@ -114,7 +121,7 @@ export class OrtTalker implements TalkerStage {
     const mask = new BigInt64Array(batch * capacity);
     rows.forEach((r, b) => {
       embeds.set(r.embeds.subarray(0, numNew * h), b * numNew * h);
-      const numPast = this.options.kv.numPositions(r.sequenceId);
+      const numPast = this.numPositions(r.sequenceId);
       for (let s = 0; s < numNew; s++) positions[b * numNew + s] = BigInt(numPast + s);
       fillAttentionMask(mask, b * capacity, numPast + numNew, capacity);
     });
