@@ -132,7 +132,8 @@ async function engineProfile(config: Record<string, unknown>): Promise<Record<st
         boundOpenedInLevel: Object.fromEntries((['talker', 'codePredictor', 'codec'] as const).map((k) => {
           const a = boundStats(st[k]);
           const b = bound[k];
-          return [k, a ? { graphIds: Number(a.numGraphIds ?? 0) - Number(b?.numGraphIds ?? 0), buckets: Number(a.numBuckets ?? 0), sessions: Number(a.numSessions ?? 0) } : null];
+          const delta = (key: string) => Number(a?.[key] ?? 0) - Number(b?.[key] ?? 0);
+          return [k, a ? { graphIds: delta('numGraphIds'), buckets: Number(a.numBuckets ?? 0), sessions: Number(a.numSessions ?? 0), staged: delta('numRunsStaged'), regrouped: delta('numRunsRegrouped'), positionsWrittenBack: delta('numPositionsWrittenBack') } : null];
         })),
         // host bytes copied in and out per step (talker KV rows, logits, codec PCM and state): issue 42's copy count
         boundBytesPerStep: {

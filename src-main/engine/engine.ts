@@ -168,6 +168,9 @@ export class Engine {
       for (const f of await predictCodebooks(this.ctx, rows)) this.fail(f.sequence, f.error);
     });
     const stillRunning = batch.filter((s) => s.status === 'running');
+    // rows that stopped decoding free their talker KV now, not after the step: the bound decode would otherwise
+    // copy their newest positions back to the host pool before reusing their bucket rows, only to free them
+    for (const s of batch) if (s.status !== 'running') this.parts.stages.talker.release(s.id);
     await this.guard(stillRunning, () => decodeStep(this.ctx, stillRunning));
     const decoding = batch.filter((s) => s.status !== 'failed');
     await this.guard(decoding, () => this.emitAudio(decoding));
