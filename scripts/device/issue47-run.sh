@@ -30,14 +30,8 @@ bound='{"provider":"cuda","graphCapture":{"codec":"off"}}'
 auto='{"provider":"cuda"}'
 # The step profile of these configs (a JSON list) at STREAMS, waiting first for the GPU to be free; timeout in s.
 profile() {
-  local configs=$1 limit=$2 t
   wait_gpu_free 60
-  t=$(date +%s)
-  timeout "$limit" node .cache/device-bundle/step-profile.js --model "$built" --configs "$configs" \
-    --streams "${STREAMS:-1,8}" --frames "${FRAMES:-16}" --codecOptions '[]' > "$OUT/step-profile.log" 2>&1
-  echo "=== step-profile rc=$? in $(( $(date +%s) - t )) s"
-  grep -E '^\{' "$OUT/step-profile.log" | cut -c1-1500
-  grep -iE 'error' "$OUT/step-profile.log" | grep -v cudnnDestroy | head -3 | cut -c1-300
+  step_profile "$OUT/step-profile.log" "$1" '[]' "$2"
 }
 case "${STEP:-check}" in
   check)

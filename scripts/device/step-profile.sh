@@ -13,10 +13,5 @@ mkdir -p "$raw"
 built=$(built_model "$raw")
 configs=${CONFIGS:-'[{"provider":"cuda","graphCapture":{"mode":"on"}},{"provider":"cuda","graphCapture":{"mode":"on"},"codec":{"upsample":"matmul"}},{"provider":"cuda","graphCapture":{"mode":"bound"}},{"provider":"webgpu"},{"provider":"webgpu","graphCapture":{"mode":"on"}}]'}
 codec=${CODEC_OPTIONS:-'[{},{"cudnn_conv_algo_search":"HEURISTIC"},{"cudnn_conv_algo_search":"DEFAULT"},{"cudnn_conv1d_pad_to_nc1d":"1"},{"use_tf32":"0"}]'}
-t=$(date +%s)
-timeout "${PROFILE_TIMEOUT_S:-420}" node .cache/device-bundle/step-profile.js --model "$built" --configs "$configs" \
-  --streams "${STREAMS:-1,8}" --frames "${FRAMES:-16}" --codecOptions "$codec" > "$raw/step-profile.log" 2>&1
-echo "=== step-profile rc=$? in $(( $(date +%s) - t )) s"
-grep -E '^\{' "$raw/step-profile.log" | cut -c1-1200
-grep -iE 'error' "$raw/step-profile.log" | grep -v cudnnDestroy | head -3 | cut -c1-300
+step_profile "$raw/step-profile.log" "$configs" "$codec" "${PROFILE_TIMEOUT_S:-420}" 1200
 tar -C "$OUT" -czf "$OUT/results-profile.tgz" raw-profile && rm -rf "$raw"

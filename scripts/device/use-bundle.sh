@@ -51,3 +51,15 @@ wait_gpu_free() {
   [ $(( $(date +%s) - t0 )) -gt 0 ] && echo "gpu: waited $(( $(date +%s) - t0 )) s for the previous engine to free its memory" >&2
   return 0
 }
+
+# The bundle's step profile of CONFIGS (a JSON list) on the built model, into LOG, within LIMIT seconds, with
+# these codec provider-option sets; prints its rc, its JSON lines (cut at CUT characters) and its first errors.
+step_profile() {
+  local log=$1 configs=$2 codec=$3 limit=$4 cut=${5:-1500} t
+  t=$(date +%s)
+  timeout "$limit" node .cache/device-bundle/step-profile.js --model "$built" --configs "$configs" \
+    --streams "${STREAMS:-1,8}" --frames "${FRAMES:-16}" --codecOptions "$codec" > "$log" 2>&1
+  echo "=== step-profile rc=$? in $(( $(date +%s) - t )) s"
+  grep -E '^\{' "$log" | cut -c1-"$cut"
+  grep -iE 'error' "$log" | grep -v cudnnDestroy | head -3 | cut -c1-300
+}

@@ -67,7 +67,7 @@ export class BoundTalkerDecode {
       upload: buildTypedCopyGraph([dtype, 'int64', 'float32', 'float32'], [3, 2, 5, 4]),
       kv: buildCopyGraph(kvCount, dtype, 4),
       download: buildTypedCopyGraph(['float32', dtype], [3, 3]),
-      // 1..3 sources: up to MAX_DEVICE_SOURCES open buckets, and the rows staged from the pool
+      // 1..3 sources: up to two open buckets (MAX_DEVICE_SOURCES, talker-bound-kv.ts) and the rows staged from the pool
       regroup1: buildRegroupGraph(1, kvCount, dtype),
       regroup2: buildRegroupGraph(2, kvCount, dtype),
       regroup3: buildRegroupGraph(3, kvCount, dtype),
