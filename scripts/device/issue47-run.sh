@@ -28,6 +28,7 @@ cat "$OUT/model.txt"
 conv='{"provider":"cuda","graphCapture":{"mode":"on","codec":"off"},"codec":{"upsample":"conv-transpose"},"providerOptions":{"cudnn_conv_algo_search":"EXHAUSTIVE","prefer_nhwc":"0"}}'
 bound='{"provider":"cuda","graphCapture":{"codec":"off"}}'
 auto='{"provider":"cuda"}'
+webgpu='{"provider":"webgpu"}'
 # The step profile of these configs (a JSON list) at STREAMS, waiting first for the GPU to be free; timeout in s.
 profile() {
   wait_gpu_free 60
@@ -38,7 +39,7 @@ case "${STEP:-check}" in
     t=$(date +%s)
     timeout 150 node .cache/device-bundle/capture-check.js --model "$built" --provider cuda --only loop+stream > "$OUT/capture-check.log" 2>&1
     echo "=== capture-check rc=$? in $(( $(date +%s) - t )) s"; grep -E '^(loop|step)' "$OUT/capture-check.log" | cut -c1-300
-    profile "[${CONFIGS:-$conv,$bound,$auto,{\"provider\":\"webgpu\"}}]" "${PROFILE_TIMEOUT_S:-330}"
+    profile "[${CONFIGS:-$conv,$bound,$auto,$webgpu}]" "${PROFILE_TIMEOUT_S:-330}"
     ;;
   bench)
     PASS=${PASS:-E} ORDER=${ORDER:-cudaauto,cudacodecbound,cudaconv,webgpu} CLIENTS=${CLIENTS:-1,8} VARIANT_TIMEOUT_S=${VARIANT_TIMEOUT_S:-60} WINDOW=${WINDOW:-5} RT=0 \
@@ -74,7 +75,7 @@ case "${STEP:-check}" in
     check warm "\"graphCapture\":{\"codec\":\"on\"},\"warmUp\":\"on\"" X=1
     ;;
   profile)
-    profile "[${CONFIGS:-$auto,{\"provider\":\"webgpu\"}}]" "${PROFILE_TIMEOUT_S:-300}"
+    profile "[${CONFIGS:-$auto,$webgpu}]" "${PROFILE_TIMEOUT_S:-300}"
     # the prefix KV cache off, one client, beside the default's figure from STEP=quick
     PASS=P ORDER=cudaauto CLIENTS=1 VARIANT_TIMEOUT_S=60 WINDOW=5 RT=0 \
       ENGINE_CONFIG='{"framesPerTextToken":0,"minFramesCap":16,"prefixCache":{"maxBytes":0}}' bash scripts/device/gpu-run.sh
