@@ -12,7 +12,7 @@ cat "$OUT/model.txt"
 check() { # name, script, extra args...
   local name=$1 js=$2 t; shift 2
   t=$(date +%s)
-  timeout "${CHECK_TIMEOUT_S:-100}" node "$js" --model "$built" --provider cuda --only loop+stream "$@" > "$OUT/cc-$name.log" 2>&1
+  timeout -k 10 "${CHECK_TIMEOUT_S:-100}" node "$js" --model "$built" --provider cuda --only loop+stream "$@" > "$OUT/cc-$name.log" 2>&1
   echo "=== $name rc=$? in $(( $(date +%s) - t )) s: $(grep -E '^loop' "$OUT/cc-$name.log" | tr '\n' ' ' | cut -c1-300)" | tee -a "$OUT/bisect.log"
   grep -iE 'error' "$OUT/cc-$name.log" | grep -v cudnnDestroy | head -2 | cut -c1-200
 }

@@ -15,7 +15,7 @@ built=$(ls -d "$work"/built/*-fp16 | head -1)
 echo "model: $built"
 one() { # name variant env...
   local name=$1 variant=$2; shift 2
-  env "$@" timeout "${T:-90}" node .cache/device-bundle/runtime-bench.js --model "$built" --runs 5 --out "$OUT/rt-$name" --variants "$variant" > "$OUT/$name.log" 2>&1
+  env "$@" timeout -k 10 "${T:-90}" node .cache/device-bundle/runtime-bench.js --model "$built" --runs 5 --out "$OUT/rt-$name" --variants "$variant" > "$OUT/$name.log" 2>&1
   local rc=$?
   echo "=== $name rc=$rc"
   grep -v '^capi> ' "$OUT/$name.log" | tail -8 | cut -c1-400

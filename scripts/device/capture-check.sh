@@ -13,7 +13,7 @@ mkdir -p "$raw"
 built=$(ls -d "$work/built-${SIZE:-0.6b}"/*-fp16 | head -1)
 for p in ${PROVIDERS:-cuda,webgpu}; do p=${p//,/ }; for q in $p; do
   t=$(date +%s)
-  STUDIO_CAPI_LOG_LEVEL=0 timeout "${CHECK_TIMEOUT_S:-200}" node .cache/device-bundle/capture-check.js --model "$built" --provider "$q" ${ONLY:+--only "$ONLY"} > "$raw/check-$q.log" 2> "$raw/check-$q.verbose"
+  STUDIO_CAPI_LOG_LEVEL=0 timeout -k 10 "${CHECK_TIMEOUT_S:-200}" node .cache/device-bundle/capture-check.js --model "$built" --provider "$q" ${ONLY:+--only "$ONLY"} > "$raw/check-$q.log" 2> "$raw/check-$q.verbose"
   echo "=== capture-check $q rc=$? in $(( $(date +%s) - t )) s"
   grep -E '^(loop|step)' "$raw/check-$q.log"
   echo "--- nodes left on the CPU (per session opened, in order):"

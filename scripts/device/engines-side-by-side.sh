@@ -20,11 +20,11 @@ export WORK=${WORK:-$PWD/.cache/device-work}
 export SIZE=0.6b DTYPE=fp16 VARIANTS=${VARIANTS:-serial,batched} CLIENTS=${CLIENTS:-1,8} WINDOW=${WINDOW:-10} PHASES=inproc
 export ENGINE_CONFIG=${ENGINE_CONFIG:-'{"framesPerTextToken":0,"minFramesCap":16}'}
 for p in ${PROVIDERS:-webgpu cuda}; do
-  OUT=$raw/$p PROVIDER=$p timeout "${BENCH_TIMEOUT_S:-200}" bash scripts/device/run-bench.sh
+  OUT=$raw/$p PROVIDER=$p timeout -k 10 "${BENCH_TIMEOUT_S:-200}" bash scripts/device/run-bench.sh
   echo "--- $p"; cat "$raw/$p/summary.txt"; grep -E '^\| 1 ' "$raw/$p/inproc.md" 2>/dev/null | head -8
   if [ -z "${built:-}" ]; then
     built=$(grep -h '^model: ' "$raw/$p/summary.txt" | tail -1 | sed 's/^model: //')
-    timeout "${RT_TIMEOUT_S:-150}" node .cache/device-bundle/runtime-bench.js --model "$built" --variants "${RT_VARIANTS:-webgpu,cuda,cuda-graph,webgpu-capture}" --out "$raw/runtime" > "$raw/runtime.log" 2>&1
+    timeout -k 10 "${RT_TIMEOUT_S:-150}" node .cache/device-bundle/runtime-bench.js --model "$built" --variants "${RT_VARIANTS:-webgpu,cuda,cuda-graph,webgpu-capture}" --out "$raw/runtime" > "$raw/runtime.log" 2>&1
     echo "--- runtime-bench rc $?"; tail -30 "$raw/runtime.log"
   fi
 done

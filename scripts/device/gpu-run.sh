@@ -24,7 +24,7 @@ for v in ${order//,/ }; do
     wait_gpu_free 60 2>> "$raw/gpu-wait.log"
     t=$(date +%s)
     tag=${PASS:-A}-$v-c$n
-    timeout "${VARIANT_TIMEOUT_S:-170}" node out/main/cli.js bench --target inproc --model "$built" --engine-config "$config" \
+    timeout -k 10 "${VARIANT_TIMEOUT_S:-170}" node out/main/cli.js bench --target inproc --model "$built" --engine-config "$config" \
       --variants "$v" --clients "$n" --window "${WINDOW:-8}" --passes 1 --workloads plain --no-store \
       --out "$work/reports-$tag" > "$raw/bench-$tag.log" 2>&1
     echo "=== $tag rc=$? in $(( $(date +%s) - t )) s"
@@ -36,7 +36,7 @@ for v in ${order//,/ }; do
 done
 kill "$smi" 2>/dev/null
 if [ "${RT:-1}" = 1 ] && [ "${PASS:-A}" = A ]; then
-  timeout 150 node .cache/device-bundle/runtime-bench.js --model "$built" --runs 20 --variants "${RT_VARIANTS:-webgpu,webgpu-capi,webgpu-capture,cuda,cuda-graph}" --out "$raw/runtime" > "$raw/runtime.log" 2>&1
+  timeout -k 10 150 node .cache/device-bundle/runtime-bench.js --model "$built" --runs 20 --variants "${RT_VARIANTS:-webgpu,webgpu-capi,webgpu-capture,cuda,cuda-graph}" --out "$raw/runtime" > "$raw/runtime.log" 2>&1
   echo "=== runtime-bench rc $?"; grep -v '^\[' "$raw/runtime.log" | tail -16 | cut -c1-400
 fi
 # a second pass of the same name in one call keeps the first's results (results-S.tgz, then results-S-2.tgz, …)

@@ -15,7 +15,7 @@ built=$(built_model "$OUT" 2>/dev/null)
 san=/usr/local/cuda-13.0/bin/compute-sanitizer
 if [ -x "$san" ] && [ "${SANITIZE:-1}" = 1 ]; then
   t=$(date +%s)
-  timeout "${SAN_TIMEOUT_S:-220}" "$san" --tool memcheck --print-limit 4 node out/main/cli.js bench --target inproc --model "$built" \
+  timeout -k 10 "${SAN_TIMEOUT_S:-220}" "$san" --tool memcheck --print-limit 4 node out/main/cli.js bench --target inproc --model "$built" \
     --engine-config '{"framesPerTextToken":0,"minFramesCap":16}' --variants cudagraph --clients 1 --window 5 --passes 1 \
     --workloads plain --no-store --out "$work/reports-san" > "$OUT/sanitizer.log" 2>&1
   echo "=== sanitizer rc=$? in $(( $(date +%s) - t )) s"

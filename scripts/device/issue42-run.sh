@@ -21,7 +21,7 @@ for n in ${CLIENTS:-1 8 16 64}; do
   smi=$!
   t=$(date +%s)
   limit=${LEVEL_TIMEOUT_S:-150}
-  timeout "$limit" node out/main/cli.js bench --target inproc --model "$built" --engine-config "$config" \
+  timeout -k 10 "$limit" node out/main/cli.js bench --target inproc --model "$built" --engine-config "$config" \
     --variants "$variant" --clients "$n" --window "${WINDOW:-5}" --passes 1 --workloads plain --no-store \
     --out "$work/reports-$tag" > "$OUT/bench-$tag.log" 2>&1
   rc=$?

@@ -37,7 +37,7 @@ profile() {
 case "${STEP:-check}" in
   check)
     t=$(date +%s)
-    timeout 150 node .cache/device-bundle/capture-check.js --model "$built" --provider cuda --only loop+stream > "$OUT/capture-check.log" 2>&1
+    timeout -k 10 150 node .cache/device-bundle/capture-check.js --model "$built" --provider cuda --only loop+stream > "$OUT/capture-check.log" 2>&1
     echo "=== capture-check rc=$? in $(( $(date +%s) - t )) s"; grep -E '^(loop|step)' "$OUT/capture-check.log" | cut -c1-300
     profile "[${CONFIGS:-$conv,$bound,$auto,$webgpu}]" "${PROFILE_TIMEOUT_S:-330}"
     ;;
@@ -48,7 +48,7 @@ case "${STEP:-check}" in
   quick)
     # the short form for a lease with little device time left: the capture check, then the bench
     t=$(date +%s)
-    timeout 100 node .cache/device-bundle/capture-check.js --model "$built" --provider cuda --only loop+stream > "$OUT/capture-check.log" 2>&1
+    timeout -k 10 100 node .cache/device-bundle/capture-check.js --model "$built" --provider cuda --only loop+stream > "$OUT/capture-check.log" 2>&1
     echo "=== capture-check rc=$? in $(( $(date +%s) - t )) s"; grep -E '^(loop|step)' "$OUT/capture-check.log" | cut -c1-300
     PASS=${PASS:-Q} ORDER=${ORDER:-cudaauto,cudaconv,webgpu} CLIENTS=${CLIENTS:-1,8} VARIANT_TIMEOUT_S=${VARIANT_TIMEOUT_S:-55} WINDOW=${WINDOW:-5} RT=0 \
       bash scripts/device/gpu-run.sh
@@ -61,7 +61,7 @@ case "${STEP:-check}" in
     check() { # name, config JSON body, env...
       local name=$1 body=$2; shift 2
       t=$(date +%s)
-      env "$@" timeout "${CHECK_TIMEOUT_S:-90}" node .cache/device-bundle/capture-check.js --model "$built" --provider cuda --only loop+stream --twice --config "{$body}" > "$OUT/why-$name.log" 2>&1
+      env "$@" timeout -k 10 "${CHECK_TIMEOUT_S:-90}" node .cache/device-bundle/capture-check.js --model "$built" --provider cuda --only loop+stream --twice --config "{$body}" > "$OUT/why-$name.log" 2>&1
       echo "=== $name rc=$? in $(( $(date +%s) - t )) s: $(grep -E '^loop' "$OUT/why-$name.log" | tr '\n' ' ' | cut -c1-300)"
       grep -iE 'error' "$OUT/why-$name.log" | grep -v cudnnDestroy | head -2 | cut -c1-200
     }
@@ -111,7 +111,7 @@ case "${STEP:-check}" in
       nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader,nounits -lms 250 > "$OUT/raw/smi-$tag.csv" 2>/dev/null &
       smi=$!
       t=$(date +%s)
-      CUDA_LAUNCH_BLOCKING=$blocking timeout "${VARIANT_TIMEOUT_S:-$([ "$n" -ge 64 ] && echo 170 || echo 100)}" node out/main/cli.js bench --target inproc --model "$built" \
+      CUDA_LAUNCH_BLOCKING=$blocking timeout -k 10 "${VARIANT_TIMEOUT_S:-$([ "$n" -ge 64 ] && echo 170 || echo 100)}" node out/main/cli.js bench --target inproc --model "$built" \
         --engine-config "$config" --variants "$v" --clients "$n" --window 5 --passes 1 --workloads plain --no-store \
         --out "$work/reports-$tag" > "$OUT/raw/bench-$tag.log" 2>&1
       rc=$?

@@ -57,7 +57,7 @@ wait_gpu_free() {
 step_profile() {
   local log=$1 configs=$2 codec=$3 limit=$4 cut=${5:-1500} t
   t=$(date +%s)
-  timeout "$limit" node .cache/device-bundle/step-profile.js --model "$built" --configs "$configs" \
+  timeout -k 10 "$limit" node .cache/device-bundle/step-profile.js --model "$built" --configs "$configs" \
     --streams "${STREAMS:-1,8}" --frames "${FRAMES:-16}" --codecOptions "$codec" > "$log" 2>&1
   echo "=== step-profile rc=$? in $(( $(date +%s) - t )) s"
   grep -E '^\{' "$log" | cut -c1-"$cut"
