@@ -154,7 +154,7 @@ export class BoundCodecStream implements CodecStage {
   /**
    * Fills the read set for rows it does not hold, and returns the set the run reads. States homed in the
    * bucket go to the host first (the set is about to be overwritten); then, in order of preference: a zeroed
-   * set when every row starts (zeroed on the device), a device-to-device copy from a bucket that holds these rows in this order,
+   * set when every row starts (zeros staged once), a device-to-device copy from a bucket that holds these rows in this order,
    * a device gather when every state needed is on the device (gather()), or staging from the host record
    * (zeros for rows that start).
    */
@@ -167,9 +167,9 @@ export class BoundCodecStream implements CodecStage {
     const p = b.parity;
     if (rows.every((r) => r.numDecodedFrames === 0)) {
       if (b.zeroed[p] || b.zeroed[1 - p]) return b.zeroed[p] ? p : p === 0 ? 1 : 0;
-      // zeros made on the device (the gather's zero row, no sources): only the row index is uploaded
-      this.buckets.staged();
-      await this.moves.gather([], { bucket: b, parity: p }, rows.map(() => 0), this.timedStage);
+      // zeros staged from the host (zeroing by a no-source gather on the device came in with a change that made
+      // captured CUDA runs differ from bound ones, 2026-12-07: docs/benchmarks.md, the fifth session)
+      await this.stage(b, rows);
       b.zeroed[p] = true;
       return p;
     }

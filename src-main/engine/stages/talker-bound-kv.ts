@@ -11,7 +11,7 @@ import type { StageBinding, StageBuffer } from '../runtime/runtime';
 import type { ActivationDtype } from './activations';
 import type { BoundBuckets } from './bound-buckets';
 import type { BindableSession } from './graph-sessions';
-import { planRowSources, stagesEveryRow, type RowSourcePlan } from './talker-row-sources';
+import { planRowSources, readsNoBucket, type RowSourcePlan } from './talker-row-sources';
 
 export interface TalkerBucket {
   rows: number;
@@ -90,7 +90,7 @@ export class TalkerBucketKv {
     // rows staged from the pool: theirs first, from wherever they are ahead
     await this.writeBack({ sequenceIds: freshIds });
     b.rowHolds = [];
-    if (stagesEveryRow(plan)) return this.stage(b, sequenceIds);
+    if (readsNoBucket(plan)) return this.stage(b, sequenceIds);
     this.numRunsRegrouped++;
     await this.regroup(b, freshIds, plan, plan.sources.map((key) => holders.find((h) => h.key === key)!.bucket));
   }

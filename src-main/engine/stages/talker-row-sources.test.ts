@@ -3,7 +3,7 @@
  * that key, at no larger capacity, or staged once per distinct key; at most the allowed holders are read.
  */
 import { describe, expect, it } from 'vitest';
-import { planRowSources, stagesEveryRow, type KvHolder } from './talker-row-sources';
+import { planRowSources, readsNoBucket, type KvHolder } from './talker-row-sources';
 
 const holder = (key: string, capacity: number, rows: string[]): KvHolder => ({ key, capacity, rows });
 
@@ -29,12 +29,14 @@ describe('planRowSources', () => {
     const plan = planRowSources(['1@64', '3@100'], [holder('4:128', 128, ['', '', '', '']), large, small], 128)!;
     expect(plan.sources).toEqual(['4:64']);
     expect(resolve(['1@64', '3@100'], [large, small], plan)).toEqual(['1@64', 'fresh:3@100']);
-    expect(stagesEveryRow(planRowSources(['7@3', '8@1'], [small, large], 256))).toBe(true);
-    expect(stagesEveryRow(planRowSources(['1@64'], [], 64))).toBe(true);
-    // one stream in an 8-row bucket: its padded copies are one staged row, gathered eight times
+    expect(readsNoBucket(planRowSources(['7@3', '8@1'], [small, large], 256))).toBe(true);
+    expect(readsNoBucket(planRowSources(['1@64'], [], 64))).toBe(true);
+    // one stream in an 8-row bucket with nothing on the device: no bucket is read, so the whole bucket is staged
+    // (padded copies too) by a plain copy, not a gather of one staged row
     const padded = planRowSources(new Array(8).fill('9@40'), [small], 64);
     expect([padded.sources, padded.fresh, padded.pick]).toEqual([[], [0], new Array(8).fill(0)]);
-    expect(stagesEveryRow(padded)).toBe(false);
+    expect(readsNoBucket(padded)).toBe(true);
+    expect(readsNoBucket(planRowSources(['1@64', '9@40'], [small], 64))).toBe(false);
   });
 
   it('matches the reference on random states: every row resolves to its own key, within the source limit', () => {

@@ -2,8 +2,9 @@
  * Where each row of a bound talker bucket's next run takes its KV from (pure). A bucket row holds one
  * sequence at one length ('id@positions', exactly those positions and zeros after them); a wanted row
  * found in an open bucket of no larger capacity is gathered from it on the device (the regroup graph pads
- * it to the run's capacity), and only the rest are staged from the host pool, once per distinct row (a
- * bucket's padded copies of one row are staged once and gathered).
+ * it to the run's capacity), and only the rest are staged from the host pool. A run that reads no open
+ * bucket stages the whole bucket from the pool (padded copies too): gathering padded copies of rows staged
+ * once made captured CUDA runs differ from bound ones (bisected on an H100, 2026-12-07).
  */
 
 /** An open bucket as a source: its key, KV capacity, and what each of its rows holds ('' when stale). */
@@ -66,7 +67,7 @@ export function planRowSources(want: readonly string[], holders: readonly KvHold
   return { sources: chosen.map((h) => h.key), pick, fresh };
 }
 
-/** True when the plan stages every row from the pool, each once: a plain staging copy does the same with no gather. */
-export function stagesEveryRow(plan: RowSourcePlan): boolean {
-  return plan.sources.length === 0 && plan.fresh.length === plan.pick.length;
+/** True when the plan reads no open bucket: the run stages its whole bucket from the pool with a plain copy, no gather. */
+export function readsNoBucket(plan: RowSourcePlan): boolean {
+  return plan.sources.length === 0;
 }
