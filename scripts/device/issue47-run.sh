@@ -11,7 +11,7 @@
 #                                                                                       shared: step profile and bench side by side)
 #   source .device/setup.sh > /dev/null; STEP=next bash scripts/device/issue47-run.sh     (what this code has not run on a GPU:
 #                                                                                       profile and bench of cudaauto, cudacodecshared,
-#                                                                                       cudaprefill1 and webgpu at 1 and 8 clients)
+#                                                                                       cudaprefill8 and webgpu at 1 and 8 clients)
 #   source .device/setup.sh > /dev/null; STEP=c8why bash scripts/device/issue47-run.sh    (why a bench level of 8 clients fails at
 #                                                                                       setup: each variant alone, the first blocking)
 #   source .device/setup.sh > /dev/null; STEP=profile bash scripts/device/issue47-run.sh  (step profile only, CONFIGS as in check; then
@@ -94,7 +94,7 @@ case "${STEP:-check}" in
     prefill1='{"provider":"cuda","shapeBuckets":{"talkerPrefillRows":1}}'
     shared='{"provider":"cuda","graphCapture":{"codecSessions":"shared"}}'
     STREAMS=${STREAMS:-1,4,8} profile "[$auto,$shared,$prefill1]" "${PROFILE_TIMEOUT_S:-240}"
-    PASS=N ORDER=${ORDER:-cudaauto,cudacodecshared,cudaprefill1,webgpu} CLIENTS=${CLIENTS:-1,8} VARIANT_TIMEOUT_S=${VARIANT_TIMEOUT_S:-60} WINDOW=${WINDOW:-5} RT=0 \
+    PASS=N ORDER=${ORDER:-cudaauto,cudacodecshared,cudaprefill8,webgpu} CLIENTS=${CLIENTS:-1,8} VARIANT_TIMEOUT_S=${VARIANT_TIMEOUT_S:-60} WINDOW=${WINDOW:-5} RT=0 \
       bash scripts/device/gpu-run.sh
     ;;
   c8why)

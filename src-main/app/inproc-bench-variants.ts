@@ -142,9 +142,9 @@ export const INPROC_VARIANT_CONFIGS: Record<string, { description: string; engin
     engineConfig: { provider: 'cuda', graphCapture: { codecSessions: 'shared' } },
     schedulerConfig: {},
   },
-  cudaprefill1: {
-    description: "cudaauto with each prefill run on one row (shapeBuckets.talkerPrefillRows 1, as WebGPU): one stream's prefill then moves one row of KV through the host instead of eight (before 2026-12-07's fourth session the plan overrode the count on CUDA, so this ran as cudaauto)",
-    engineConfig: { provider: 'cuda', shapeBuckets: { talkerPrefillRows: 1 } },
+  cudaprefill8: {
+    description: "cudaauto with each prefill run on eight rows (shapeBuckets.talkerPrefillRows 8: one arrival padded with seven copies), CUDA's default until 2026-12-07's fifth session, when one-row prefill gave one stream's first audio in 60 ms against 450 ms",
+    engineConfig: { provider: 'cuda', shapeBuckets: { talkerPrefillRows: 8 } },
     schedulerConfig: {},
   },
   cudacodeccapture: {

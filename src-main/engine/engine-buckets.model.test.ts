@@ -79,13 +79,13 @@ describe('engine shape buckets (tiny, CPU)', () => {
     expect([...pcm[6]]).toEqual([...(await inner.decode(windows[6]))]);
   });
 
-  it("gives the same bytes at a wide CUDA plan's 64-row shapes (64 running, every stage padded to 64 rows) as with buckets off", async () => {
+  it("gives the same bytes at a wide CUDA plan's 64-row shapes (64 running, decode, predictor and codec padded to 64 rows, prefill one row a run) as with buckets off", async () => {
     const { builtDir } = await ensureTinyModel();
     // the shapes a wide CUDA engine plans (64 running and 16 admitted set by hand, as the cudawide variant does:
     // CUDA has no wide 'auto' yet; full-row buckets), run on the CPU's kernels
     const wideCounts = { maxRunningSequences: 64, maxPrefillSequences: 16, shapeBuckets: { talkerRows: 64, codePredictorRows: 64 } };
     const cuda = planEngine(resolveEngineConfig(wideCounts), 'cuda', loadModelManifest(builtDir), {}, { deviceMemoryBytes: 80 * 1024 ** 3 }).resolved;
-    expect([cuda.maxRunningSequences, cuda.shapeBuckets.talkerRows, cuda.shapeBuckets.talkerPrefillRows, cuda.shapeBuckets.codePredictorRows, cuda.shapeBuckets.codecMinRows]).toEqual([64, 64, 64, 64, 64]);
+    expect([cuda.maxRunningSequences, cuda.shapeBuckets.talkerRows, cuda.shapeBuckets.talkerPrefillRows, cuda.shapeBuckets.codePredictorRows, cuda.shapeBuckets.codecMinRows]).toEqual([64, 64, 1, 64, 64]);
     const { mode: _mode, ...rows } = cuda.shapeBuckets;
     let limits: { maxRunningSequences: number; maxPrefillSequences: number } | null = null;
     const wide = await createEngine({ modelDir: builtDir, config: { provider: 'cpu', maxRunningSequences: 64, maxPrefillSequences: cuda.maxPrefillSequences, shapeBuckets: { ...rows, mode: 'on' } }, log: () => {}, schedulerFor: (l) => fifoSchedulerConfig((limits = l)) });
@@ -95,7 +95,8 @@ describe('engine shape buckets (tiny, CPU)', () => {
       const got = await runAndCollect(wide, REQUESTS);
       for (const r of REQUESTS) expect(got.get(r.requestId)).toEqual(expected.get(r.requestId));
       const talker = wide.parts.stages.talker as OrtTalker;
-      expect(new Set(talker.runBatchSizes)).toEqual(new Set([64]));
+      // decode runs at 64 rows, prefill runs at one
+      expect(new Set(talker.runBatchSizes)).toEqual(new Set([1, 64]));
       expect(new Set((wide.parts.stages.codePredictor as BucketedCodePredictor).callSizes)).toEqual(new Set([64]));
     } finally {
       await wide.dispose();

@@ -41,7 +41,7 @@ describe('engine plan', () => {
 
   it('runs every bucketed stage at exactly talkerRows rows where the kernels vary with any row count (CUDA), and only there', () => {
     const cuda = planEngine(resolveEngineConfig({ shapeBuckets: { talkerRows: 4 } }), 'cuda', TINY, NO_ENV).resolved.shapeBuckets;
-    expect(cuda).toMatchObject({ mode: 'on', talkerRows: 4, talkerPrefillRows: 4, codePredictorRows: 8, codecMinRows: 4, codecMaxRowFrames: 4 });
+    expect(cuda).toMatchObject({ mode: 'on', talkerRows: 4, talkerPrefillRows: 1, codePredictorRows: 8, codecMinRows: 4, codecMaxRowFrames: 4 });
     const webgpu = planEngine(resolveEngineConfig({ shapeBuckets: { talkerRows: 4 } }), 'webgpu', TINY, NO_ENV).resolved.shapeBuckets;
     expect(webgpu).toMatchObject({ mode: 'on', talkerRows: 4, talkerPrefillRows: 1, codecMinRows: 2, codecMaxRowFrames: 160 });
     // an explicit prefill row count holds on CUDA too: every prefill run then has that many rows (one arrival alone at 1)
@@ -239,9 +239,9 @@ describe('engine plan', () => {
     expect([cpu.concurrency.kind, ...limits(cpu)]).toEqual(['narrow', 8, 4, 8, 8]);
     expect(limits(planEngine(server, 'dml', REAL, NO_ENV, { deviceMemoryBytes: 1024 * GIB }))).toEqual([8, 4, 8, 8]);
     expect(describeEnginePlan(webgpu)).toMatch(/maxRunningSequences=64 maxPrefillSequences=16[\s\S]*concurrency wide \(WebGPU with 80\.0 GiB/);
-    // CUDA's full-row rule runs prefill and codec calls at the talker's rows when 64 are set by hand
+    // CUDA's full-row rule runs codec calls at the talker's rows when 64 are set by hand; prefill stays one row a run
     const cudaSet = planEngine(resolveEngineConfig({ maxRunningSequences: 64, shapeBuckets: { talkerRows: 64 } }), 'cuda', REAL, NO_ENV, { deviceMemoryBytes: 80 * GIB });
-    expect(cudaSet.resolved.shapeBuckets).toMatchObject({ talkerPrefillRows: 64, codecMinRows: 64, codecMaxRowFrames: 64 });
+    expect(cudaSet.resolved.shapeBuckets).toMatchObject({ talkerPrefillRows: 1, codecMinRows: 64, codecMaxRowFrames: 64 });
   });
 
   it('lets an explicit batch limit or bucket row count win over the wide pick, each on its own', () => {

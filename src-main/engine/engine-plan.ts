@@ -94,14 +94,16 @@ export interface EnginePlan {
 /**
  * Buckets on or off, and their row counts: on a provider whose kernels vary with any row count
  * (fullRowBuckets), codec runs also take exactly talkerRows rows (codec calls of at most that many
- * rows, codecMaxRowFrames = talkerRows, so any frame count, each padded to it), and prefill runs
- * talkerRows rows unless talkerPrefillRows names a count (every prefill run then has that many).
+ * rows, codecMaxRowFrames = talkerRows, so any frame count, each padded to it). Prefill runs one row
+ * each unless talkerPrefillRows names a count (every prefill run then has that many; any fixed count keeps
+ * a sequence's bytes independent of its neighbours). One row on CUDA too: on an H100 one-row prefill gave one
+ * stream's first audio in 60 ms against 450 ms for eight padded rows, side by side (2026-12-07, docs/benchmarks.md).
  */
 export function resolveBucketRows(config: Pick<EngineConfig, 'shapeBuckets'>, provider: ProviderName, rows: Pick<ConcurrencyPlan, 'talkerRows' | 'codePredictorRows'>): ResolvedEngineConfig['shapeBuckets'] {
   const on = resolveShapeBuckets(config, provider);
   const asked = config.shapeBuckets.talkerPrefillRows;
   const fullRows = on && PROVIDERS[provider].fullRowBuckets;
-  const b = { ...config.shapeBuckets, talkerRows: rows.talkerRows, talkerPrefillRows: asked === 'auto' ? (fullRows ? rows.talkerRows : 1) : asked, codePredictorRows: rows.codePredictorRows };
+  const b = { ...config.shapeBuckets, talkerRows: rows.talkerRows, talkerPrefillRows: asked === 'auto' ? 1 : asked, codePredictorRows: rows.codePredictorRows };
   if (!fullRows) return { ...b, mode: on ? 'on' : 'off' };
   return { ...b, mode: 'on', codecMinRows: b.talkerRows, codecMaxRowFrames: b.talkerRows };
 }
