@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Which commit made the captured engine's bytes differ from the bound engine's on CUDA: capture-check (loop+stream)
-# built at each commit (.cache/device-bundle-xz/bisect/cc-<commit>.js.xz, made with esbuild like bundle.sh), oldest
+# built at each commit (.cache/device-bundle-xz/bisect/cc-<commit>.js.xz, made here by bisect-build.sh), oldest
 # first, then the bundle's own capture-check twice. Each line is written to $OUT/bisect.log as it finishes.
 #   source .device/setup.sh > /dev/null; COMMITS="779c135 817839f" bash scripts/device/bisect-capture.sh
 set -uo pipefail
