@@ -2,7 +2,8 @@
 # Issue 47 on the GPU machine, one call per STEP, each writing into $OUT as it goes (a cut-off call keeps
 # what it measured). After the CUDA chunk call (cuda-chunks.sh check), carrying .device
 # .cache/device-bundle-xz .cache/device-nm .cache/cuda-chunks/SHA256SUMS:
-#   source .device/setup.sh > /dev/null; STEP=check bash scripts/device/issue47-run.sh    (build, capture check, step profile)
+#   source .device/setup.sh > /dev/null; STEP=check bash scripts/device/issue47-run.sh    (build, capture check [TWICE=1: each mode
+#                                                                                       twice, deterministic?], step profile)
 #   source .device/setup.sh > /dev/null; STEP=bench bash scripts/device/issue47-run.sh    (the bench, 1 and 8 clients)
 #   source .device/setup.sh > /dev/null; STEP=sanitize bash scripts/device/issue47-run.sh (the codec's replays under memcheck)
 #   source .device/setup.sh > /dev/null; STEP=quick bash scripts/device/issue47-run.sh    (capture check and bench in one call)
@@ -37,7 +38,8 @@ profile() {
 case "${STEP:-check}" in
   check)
     t=$(date +%s)
-    timeout -k 10 150 node .cache/device-bundle/capture-check.js --model "$built" --provider cuda --only loop+stream > "$OUT/capture-check.log" 2>&1
+    # TWICE=1: each mode runs again, so the log also says whether bound and captured are each deterministic
+    timeout -k 10 "${CHECK_TIMEOUT_S:-$([ -n "${TWICE:-}" ] && echo 280 || echo 150)}" node .cache/device-bundle/capture-check.js --model "$built" --provider cuda --only loop+stream ${TWICE:+--twice} > "$OUT/capture-check.log" 2>&1
     echo "=== capture-check rc=$? in $(( $(date +%s) - t )) s"; grep -E '^(loop|step)' "$OUT/capture-check.log" | cut -c1-300
     profile "[${CONFIGS:-$conv,$bound,$auto,$webgpu}]" "${PROFILE_TIMEOUT_S:-330}"
     ;;
