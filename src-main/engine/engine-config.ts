@@ -60,8 +60,8 @@ export interface ShapeBucketConfig {
    * because a prefill row is a whole prompt: padding one arrival to 8 (or 64) copies costs 8 (64)
    * prompts. 1 prefills each arrival alone, which is fastest for the first audio of one stream and for
    * arrivals one at a time; a burst of many arrivals takes one run each. Any fixed count keeps a row's
-   * bytes independent of its batch-mates. 'auto': 1 on every provider (CUDA too, since 2026-12-07: its
-   * first audio at one stream fell from 450 to 60 ms against talkerRows rows, engine-plan.ts).
+   * bytes independent of its batch-mates. 'auto': 1 on every provider (CUDA too, since 2026-12-07: see
+   * resolveBucketRows in engine-plan.ts for the measurement and its caveat).
    */
   talkerPrefillRows: AutoCount;
   /** With buckets on: every code-predictor call has exactly this many rows (padded with dropped copies); 'auto': see AutoCount. */

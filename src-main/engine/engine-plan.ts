@@ -97,7 +97,8 @@ export interface EnginePlan {
  * rows, codecMaxRowFrames = talkerRows, so any frame count, each padded to it). Prefill runs one row
  * each unless talkerPrefillRows names a count (every prefill run then has that many; any fixed count keeps
  * a sequence's bytes independent of its neighbours). One row on CUDA too: on an H100 one-row prefill gave one
- * stream's first audio in 60 ms against 450 ms for eight padded rows, side by side (2026-12-07, docs/benchmarks.md).
+ * stream's first audio in 60 ms against 450 ms for eight padded rows, side by side (2026-12-07, docs/benchmarks.md;
+ * timing only: that run's bytes were wrong for another reason, and the valid re-run is pending).
  */
 export function resolveBucketRows(config: Pick<EngineConfig, 'shapeBuckets'>, provider: ProviderName, rows: Pick<ConcurrencyPlan, 'talkerRows' | 'codePredictorRows'>): ResolvedEngineConfig['shapeBuckets'] {
   const on = resolveShapeBuckets(config, provider);
