@@ -1,7 +1,8 @@
 /**
  * The KV side of the bound talker decode (talker-bound-decode.ts): what each bucket's KV buffers hold, how a
- * bucket is filled before a run (rows gathered on the device from open buckets, the rest staged from the
- * host pool once each: talker-row-sources.ts), and where each sequence's newest positions live. A decode
+ * bucket is filled before a run (rows gathered on the device from open buckets with the rest staged from the
+ * host pool once each, or, when no open bucket holds a row, the whole bucket staged: talker-row-sources.ts),
+ * and where each sequence's newest positions live. A decode
  * step's new positions stay in its bucket; the pool, the record that prefill and the prefix cache read, is
  * written back only when it must be read, or before a bucket holding them is overwritten or released.
  */
