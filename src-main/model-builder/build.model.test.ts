@@ -222,12 +222,13 @@ describe('buildModel', () => {
     const { manifest } = inspectModel(builtDir);
     const talker = opCounts(path.join(builtDir, 'talker.onnx'));
     const numTalkerLayers = manifest.talker.numLayers;
-    expect(talker.get('Split')).toBe(2 * numTalkerLayers);
+    // per layer: q | k+v, then k | v (equal-width Splits a CUDA graph replays safely: replay-safe-split.ts), and gate | up
+    expect(talker.get('Split')).toBe(3 * numTalkerLayers);
     // per layer: qkv, o, gate/up and down; scores and context; the KV write's one-hot MatMuls (keys, values); plus the head
     expect(talker.get('MatMul')).toBe(numTalkerLayers * (4 + 2 + 2) + 1);
     const loop = opCounts(path.join(builtDir, 'code_predictor_loop.onnx'));
     // plus one Split of the uniforms, once per call (builder v16: no Slice per sub-step)
-    expect(loop.get('Split')).toBe(2 * manifest.codePredictor.numLayers * (manifest.numCodeGroups - 1) + 1);
+    expect(loop.get('Split')).toBe(3 * manifest.codePredictor.numLayers * (manifest.numCodeGroups - 1) + 1);
   });
 
   it('rejects an unknown op set, naming the valid ones', async () => {

@@ -10,6 +10,7 @@
 import type { TransformerDims } from '../model-format/manifest';
 import { groupedQueryAttention, rmsNorm, ropeHeads, swigluOf, writeKv, type ActivationType, type KvWritePlan, type Rope } from '../model-format/onnx/composite-ops';
 import type { GraphBuilder } from '../model-format/onnx/graph-builder';
+import { replaySafeSplit } from '../model-format/onnx/replay-safe-split';
 import type { WeightLoader } from './weight-loader';
 
 export interface DecoderLayerWeights {
@@ -61,9 +62,9 @@ export interface DecoderLayerIo {
   singleRow?: boolean;
 }
 
-/** One Split of the last axis into parts of the given widths (the packed projections' outputs). */
+/** The packed projections' outputs split along the last axis, in by-value Splits a CUDA graph replays safely (q|k|v is uneven). */
 function splitLast(g: GraphBuilder, x: string, widths: readonly number[]): string[] {
-  return g.node('Split', [x, g.constInt64(widths, [widths.length])], widths.length, { axis: -1 });
+  return replaySafeSplit(g, x, widths, -1);
 }
 
 /** Splits [B, S, heads*D] into heads [B, heads, S, D]; with S = 1 one Reshape (the bytes are already in that order). */
