@@ -28,7 +28,8 @@ describe('SpeakSsmlEditor', () => {
     const onProblems = vi.fn();
     render(<SpeakSsmlEditor blocker={null} running={false} onSubmit={onSubmit} onProblems={onProblems} checkDelayMs={0} />);
     expect((await screen.findByTestId('ssml-diagnostics')).textContent).toContain('<prosody> is not closed');
-    expect(onProblems).toHaveBeenLastCalledWith(1); // Speak keeps Generate off meanwhile
+    // the count arrives in an effect, which may run after the diagnostics are on screen (seen on a loaded CPU)
+    await waitFor(() => expect(onProblems).toHaveBeenLastCalledWith(1)); // Speak keeps Generate off meanwhile
     expect(bridge.requestsTo('studio:ssml.validate')[0]).toMatchObject({ text: '<speak><prosody>x</speak>', language: useStudioStore.getState().voiceSettings.language });
     fireEvent.keyDown(screen.getByTestId('editor-content'), { key: 'Enter', ctrlKey: true });
     expect(onSubmit).not.toHaveBeenCalled();
