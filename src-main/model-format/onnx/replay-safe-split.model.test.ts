@@ -29,8 +29,12 @@ describe('replaySafeSplit on ORT (CPU)', () => {
     const plain = await runSplit(widths, x, rows, 'plain');
     expect(safe.map((p) => p.length)).toEqual(widths.map((w) => rows * 2 * w));
     safe.forEach((p, i) => expect([...p]).toEqual([...plain[i]]));
-    // and the plain Split itself against the slow reference: part i of row r is x[r, offset_i : offset_i + w_i]
-    const first = [...plain[widths.length - 1].subarray(0, widths[widths.length - 1])];
-    expect(first).toEqual([...x.subarray(total - widths[widths.length - 1], total)]);
+    // and both against the slow reference: part i of line l (rows × 2 lines of `total`) is x[l, offset_i : offset_i + w_i]
+    let offset = 0;
+    widths.forEach((w, i) => {
+      const expected = Array.from({ length: rows * 2 }, (_, l) => [...x.subarray(l * total + offset, l * total + offset + w)]).flat();
+      expect([...safe[i]]).toEqual(expected);
+      offset += w;
+    });
   });
 });
