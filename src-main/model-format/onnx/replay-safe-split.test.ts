@@ -25,6 +25,7 @@ function walk(plan: SplitPlan, widths: readonly number[], start: number, parts: 
     at += w;
   }
   splits.push(groupWidths);
+  expect(groupWidths.every((w) => w === plan.width), `the plan's width ${plan.width} against its groups' ${groupWidths.join(',')}`).toBe(true);
   return at - start;
 }
 

@@ -7,8 +7,8 @@
  */
 import type { GraphBuilder } from './graph-builder';
 
-/** How widths are split: a part itself, equal-width groups each split again, or one Slice a part. */
-export type SplitPlan = { kind: 'part'; index: number } | { kind: 'split'; groups: SplitPlan[] } | { kind: 'slices'; first: number; count: number };
+/** How widths are split: a part itself, groups of one width each split again, or one Slice a part. */
+export type SplitPlan = { kind: 'part'; index: number } | { kind: 'split'; width: number; groups: SplitPlan[] } | { kind: 'slices'; first: number; count: number };
 
 /** Parts a by-value Split can have (ORT's CUDA TArray capacity). */
 export const MAX_BY_VALUE_PARTS = 32;
@@ -40,7 +40,7 @@ export function planReplaySafeSplit(widths: readonly number[], first = 0, count 
       while (sum < j * width) sum += widths[at++];
       groups.push(planReplaySafeSplit(widths, start, at - start));
     }
-    const plan: SplitPlan = { kind: 'split', groups };
+    const plan: SplitPlan = { kind: 'split', width, groups };
     if (planNodeCount(plan) < planNodeCount(best)) best = plan;
   }
   return best;
@@ -59,13 +59,10 @@ export function replaySafeSplit(g: GraphBuilder, x: string, widths: readonly num
         start += widths[i];
       }
     } else {
-      const width = groupWidth(plan.groups[0]);
-      const parts = g.node('Split', [value, g.constInt64(plan.groups.map(() => width), [plan.groups.length])], plan.groups.length, { axis });
+      const parts = g.node('Split', [value, g.constInt64(plan.groups.map(() => plan.width), [plan.groups.length])], plan.groups.length, { axis });
       plan.groups.forEach((group, j) => emit(parts[j], group));
     }
   };
-  const groupWidth = (plan: SplitPlan): number =>
-    plan.kind === 'part' ? widths[plan.index] : plan.kind === 'slices' ? widths.slice(plan.first, plan.first + plan.count).reduce((a, b) => a + b, 0) : plan.groups.reduce((n, p) => n + groupWidth(p), 0);
   emit(x, planReplaySafeSplit(widths));
   return out;
 }
