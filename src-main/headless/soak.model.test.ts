@@ -35,6 +35,8 @@ const MAX_BACKOFF_MS = 2_000;
 const MAX_SERVER_RSS_GROWTH_BYTES = 512 * 1024 * 1024;
 /** The engine host's RSS on the tiny model, ever. */
 const MAX_HOST_RSS_BYTES = 1024 * 1024 * 1024;
+/** After the last client is answered, every synthesize call the supervisor counted has settled within this long. */
+const MAX_SETTLE_MS = 15_000;
 const RATE_HZ = 24_000;
 /** The tiny model's longest answer for the short texts here: well under this many seconds. */
 const MAX_AUDIO_S = 30;
@@ -301,6 +303,12 @@ it(`answers every request of ${NUM_CLIENTS} mixed clients exactly once over ${SO
   const answeredSpeech = sent.filter((e) => e.http && e.kind !== 'cancel').map((e) => (e.outcomes[0] && 'status' in e.outcomes[0] ? e.outcomes[0].status : -1)).sort((a, b) => a - b);
   const numLoggedCancels = accessLines().length - loggedSpeech.length;
   const numCancels = sent.filter((e) => e.kind === 'cancel').length;
+  // A cancelled request's response closes at once, but its synthesize call settles only when the host
+  // answers the cancel (after the step it is running): wait for that, bounded, so a call that never
+  // settles still fails below.
+  const settleStartMs = performance.now();
+  while (host.requestCounters().numInFlight > 0 && performance.now() - settleStartMs < MAX_SETTLE_MS) await sleep(20);
+  const settleMs = Math.round(performance.now() - settleStartMs);
   const counters = host.requestCounters();
 
   const tally = (pred: (e: Sent) => boolean) => sent.filter(pred).length;
@@ -310,6 +318,7 @@ it(`answers every request of ${NUM_CLIENTS} mixed clients exactly once over ${SO
     numOk: tally((e) => e.outcomes[0]?.kind === 'ok'),
     numRefused: tally((e) => e.outcomes[0]?.kind === 'refused'),
     numAborted: tally((e) => e.outcomes[0]?.kind === 'aborted'),
+    settleMs,
     recoveryMs: firstAudioAfterKillMs === null ? null : Math.round(firstAudioAfterKillMs - killedAtMs),
     baselineRssMiB: Math.round(baselineRss / 2 ** 20),
     peakServerRssMiB: Math.round(peakServerRss / 2 ** 20),
