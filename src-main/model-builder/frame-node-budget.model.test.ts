@@ -12,15 +12,17 @@ import { ModelProtoType } from '../model-format/onnx/onnx-schema';
 import { ensureTinyModel } from './tiny-model';
 
 /**
- * Nodes per graph of the tiny build (builder v17), as built; ORT may fuse some further at load. v15 had
+ * Nodes per graph of the tiny build (builder v18), as built; ORT may fuse some further at load. v15 had
  * 97, 1117, 421 and 477: v16's exact rewrites (docs/benchmarks.md "Fewer nodes a frame") removed the rest;
- * v17 splits q | k | v in two equal-width Splits (one more node a layer) so CUDA graphs replay them safely.
+ * v17 splits q | k | v in two equal-width Splits (one more node a layer) so CUDA graphs replay them safely;
+ * v18 writes the talker's new KV row by broadcast (no MatMul) and groups query heads as GEMM rows (no
+ * Unsqueeze), 4 fewer nodes a layer, and repeats the codec's mask per query group once (tiny codec: +1).
  */
 const BUDGET = {
-  talkerDecode: 87,
+  talkerDecode: 80,
   codePredictorLoopStatic: 1072,
-  codecStreamStatic: 398,
-  codecStreamStaticMatMul: 454,
+  codecStreamStatic: 399,
+  codecStreamStaticMatMul: 455,
 } as const;
 
 interface GraphNode { opType: string; input: string[]; output: string[] }
@@ -52,10 +54,11 @@ describe('nodes a frame launches (tiny build)', () => {
     expect(counts[key].total).toBeGreaterThan(BUDGET[key] * 0.9);
   });
 
-  it('a frame on the captured CUDA plan (MatMul codec) launches at most the sum, with no Concat or Loop among them', () => {
+  it('a frame on the captured CUDA plan (MatMul codec) launches at most the sum, with no Loop and at most the mask\'s Concat among them', () => {
     const frame = counts.talkerDecode.total + counts.codePredictorLoopStatic.total + counts.codecStreamStaticMatMul.total;
     expect(frame).toBeLessThanOrEqual(BUDGET.talkerDecode + BUDGET.codePredictorLoopStatic + BUDGET.codecStreamStaticMatMul);
-    for (const key of ['codecStreamStatic', 'codecStreamStaticMatMul'] as const) expect(counts[key].byOp.Concat ?? 0, key).toBe(0);
+    // the codecs' one Concat repeats the attention mask per query group (tiny codec only: the official one has none)
+    for (const key of ['codecStreamStatic', 'codecStreamStaticMatMul'] as const) expect(counts[key].byOp.Concat ?? 0, key).toBeLessThanOrEqual(1);
     for (const c of Object.values(counts)) expect(c.byOp.Loop ?? 0).toBe(0);
     expect(manifest.talker.numLayers).toBe(2);
   });

@@ -58,13 +58,13 @@ function writeGraph(args: GraphBuildArgs, dataPath: string, location: string): v
   const rope: Rope = g.ops === 'fused'
     ? { kind: 'fused', positionIds: 'position_ids', ...ropeCaches(g, t.headDim, t.ropeTheta, dtype, t.maxPositionEmbeddings) }
     : ropeFor(g, 'position_ids', t.headDim, t.ropeTheta, dtype, t.maxPositionEmbeddings);
+  // one new row a sequence: it is broadcast to its slot (writeKv), so kv_write only says where
   const isNew = g.op('Greater', ['kv_write', g.constFloat(0)]);
-  const onehot = dtype === 'float32' ? 'kv_write' : g.cast('kv_write', dtype);
   const outSpec = new Map(io.outputs.map((o) => [o.name, o]));
   let x = 'inputs_embeds';
   for (let i = 0; i < t.numLayers; i++) {
     const w = loadDecoderLayerWeights(loader, `talker.model.layers.${i}`);
-    const out = decoderLayer(g, w, t, dtype, { x, attention: { rope, mask: 'attention_bias' }, pastKey: `past_key_${i}`, pastValue: `past_value_${i}`, kvWrite: { onehot, isNew }, singleRow: true });
+    const out = decoderLayer(g, w, t, dtype, { x, attention: { rope, mask: 'attention_bias' }, pastKey: `past_key_${i}`, pastValue: `past_value_${i}`, kvWrite: { onehot: null, isNew }, singleRow: true });
     x = out.x;
     for (const [value, name] of [[out.presentKey, `present_key_${i}`], [out.presentValue, `present_value_${i}`], [out.newKey, `new_key_${i}`], [out.newValue, `new_value_${i}`]] as const) {
       if (!value) throw new StudioError('internal', `the decoder layer gave no ${name}`);

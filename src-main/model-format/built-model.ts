@@ -8,7 +8,7 @@ import type { BuildDtype, ModelManifest } from './manifest';
 import type { GraphOps } from './onnx/graph-builder';
 
 /** Bump when graphs, tables or the manifest change shape or meaning: old cache dirs are then ignored. */
-export const BUILDER_VERSION = '17';
+export const BUILDER_VERSION = '18';
 
 /** Fused RMSNorm and RoPE kernels: about half the dispatches per frame on WebGPU (docs/benchmarks.md, builder v4). */
 export const DEFAULT_GRAPH_OPS: GraphOps = 'fused';

@@ -180,28 +180,30 @@ export function causalConvTranspose(g: GraphBuilder, w: CodecGraphWeights, x: st
 /**
  * The causal ConvTranspose as a MatMul and an overlap-add, for kernel = m · stride: the form for
  * providers whose ConvTranspose kernels are slow (cuDNN: 390 of the codec's 455 ms, docs/benchmarks.md). With the weight
- * W [Cin, Cout, m, s] seen as A = Wᵀ [Cout·m·s, Cin], Y = A · X [B, Cout, m, s, L] (L inputs, the
- * carried look-back first), and output slot t (its s samples) is Σ_j Y[:, :, j, :, t − j]: tap block
- * j of the input j slots back. The first L − lookBack slots are kept (causal), as the node's pads do.
- * The same products and sums as a ConvTranspose, but not always the same bytes: on ORT's CPU a 4-frame
- * window gave equal PCM and a 1-frame one differences up to 1.1e-6 (another GEMM path), so a provider
- * runs one form or the other. A kernel that is no multiple of its stride keeps the ConvTranspose node.
+ * W [Cin, Cout·m·s], Y = Xᵀ · W [B, L, Cout, m, s] (L inputs, the carried look-back first), and output slot
+ * t (its s samples) is Σ_j Y[:, t − j, :, j, :]: tap block j of the input j slots back. The first
+ * L − lookBack slots are kept (causal), as the node's pads do. Xᵀ [B, L, Cin] times a matrix is one GEMM
+ * over B·L rows (W · X, a matrix times a batch, would be a batched GEMM that ORT's CUDA kernel feeds
+ * through pinned pointer arrays, unsafe in a captured graph). The same products and sums as a
+ * ConvTranspose, but not always the same bytes (another GEMM path; within 1.1e-6 on ORT's CPU), so a
+ * provider runs one form or the other. A kernel that is no multiple of its stride keeps the ConvTranspose node.
  */
 function convTransposeAsMatMul(g: GraphBuilder, w: CodecGraphWeights, input: string, prefix: string, d: { numIn: number; numOut: number; kernelSize: number; stride: number; lookBack: number }): string {
   const numTaps = d.kernelSize / d.stride; // m
-  const weightT = g.transpose(g.reshape(w.kernel(`${prefix}.weight`), [d.numIn, d.numOut * d.kernelSize]), [1, 0]); // folded by ORT at load
-  const bias = w.vector(`${prefix}.bias`, [1, d.numOut, 1, 1, 1]);
-  const taps = g.op('Reshape', [g.matmul(weightT, input), g.constInt64([0, d.numOut, numTaps, d.stride, -1])]); // [B, Cout, m, s, L]
+  const weight = g.reshape(w.kernel(`${prefix}.weight`), [d.numIn, d.numOut * d.kernelSize]); // folded by ORT at load
+  const bias = w.vector(`${prefix}.bias`, [1, 1, d.numOut, 1, 1]);
+  const rows = g.transpose(input, [0, 2, 1]); // [B, L, Cin]
+  const taps = g.op('Reshape', [g.matmul(rows, weight), g.constInt64([0, 0, d.numOut, numTaps, d.stride])]); // [B, L, Cout, m, s]
   let sum = '';
   for (let j = 0; j < numTaps; j++) {
-    let tap = numTaps === 1 ? taps : g.slice(taps, 2, j, j + 1); // [B, Cout, 1, s, L]
+    let tap = numTaps === 1 ? taps : g.slice(taps, 3, j, j + 1); // [B, L, Cout, 1, s]
     // slot t reads input t − j: with a carry input (lookBack − j) + t; without one, j zero slots first
-    if (d.lookBack > 0) tap = g.slice(tap, 4, d.lookBack - j, j === 0 ? 1 << 30 : -j);
-    else if (j > 0) tap = g.slice(g.op('Pad', [tap, g.constInt64([0, 0, 0, 0, j, 0, 0, 0, 0, 0])]), 4, 0, -j);
+    if (d.lookBack > 0) tap = g.slice(tap, 1, d.lookBack - j, j === 0 ? 1 << 30 : -j);
+    else if (j > 0) tap = g.slice(g.op('Pad', [tap, g.constInt64([0, j, 0, 0, 0, 0, 0, 0, 0, 0])]), 1, 0, -j);
     sum = sum ? g.add(sum, tap) : tap;
   }
-  const withBias = g.add(sum, bias); // [B, Cout, 1, s, L − lookBack]
-  return g.op('Reshape', [g.transpose(withBias, [0, 1, 2, 4, 3]), g.constInt64([0, d.numOut, -1])]); // [B, Cout, (L − lookBack) · s]
+  const withBias = g.add(sum, bias); // [B, L − lookBack, Cout, 1, s]
+  return g.op('Reshape', [g.transpose(withBias, [0, 2, 3, 1, 4]), g.constInt64([0, d.numOut, -1])]); // [B, Cout, (L − lookBack) · s]
 }
 
 /** SnakeBeta x + sin²(x·e^α) / (e^β + 1e-9); e^α and the reciprocal are folded into constants. */

@@ -195,9 +195,12 @@ function kvSlotIndices(g: GraphBuilder, attentionMask: string): string {
   return g.op('Range', [g.constFloat(0, 'float32', []), capacity, g.constFloat(1, 'float32', [])]);
 }
 
-/** Where the new positions go in a capacity-L buffer: onehot [B, 1, L, S] (activation dtype) and isNew [B, 1, L, 1]. */
+/**
+ * Where the new positions go in a capacity-L buffer: isNew [B, 1, L, 1], and onehot [B, 1, L, S] (activation
+ * dtype) where a sequence brings several rows; null where it brings one, which is then broadcast.
+ */
 export interface KvWritePlan {
-  onehot: string;
+  onehot: string | null;
   isNew: string;
 }
 
@@ -214,9 +217,12 @@ export function kvWritePlan(g: GraphBuilder, positionIds: string, attentionMask:
 
 /**
  * past [B, KVH, L, D] with the new rows [B, KVH, S, D] written at their slots. Exact: onehot @ rows
- * sums one product by 1 and the rest by 0, and Where copies every other slot unchanged.
+ * sums one product by 1 and the rest by 0, and Where copies every other slot unchanged. With one row a
+ * sequence (no onehot), Where broadcasts that row to its slot: the same bytes, and no MatMul whose
+ * broadcast batch ([B, 1] against [B, KVH]) ORT's CUDA kernel stages as pointer arrays in pinned memory.
  */
 export function writeKv(g: GraphBuilder, past: string, rows: string, plan: KvWritePlan): string {
+  if (plan.onehot === null) return g.op('Where', [plan.isNew, rows, past]);
   return g.op('Where', [plan.isNew, g.matmul(plan.onehot, rows), past]);
 }
 
@@ -235,20 +241,44 @@ export interface AttentionArgs {
 
 /**
  * Grouped-query softmax attention; query head h uses kv head floor(h / (Hq / KVH)) (HF repeat_kv order).
- * Computed as [B, KVH, G, S, D] @ [B, KVH, 1, D, T] so that K and V are never repeated.
- * Scores, mask and softmax are fp32. Returns [B, S, Hq * D].
+ * The G = Hq / KVH query heads of a kv head are rows of one matrix, [B, KVH, G*S, D] @ [B, KVH, D, T]:
+ * K and V are never repeated, and both GEMMs see the same batch dims, so ORT's CUDA MatMul runs them as
+ * one strided-batched GEMM (a broadcast batch stages pointer arrays in pinned memory, which a captured
+ * CUDA graph replays after it is freed). Scores, mask and softmax are fp32. Returns [B, S, Hq * D].
  */
 export function groupedQueryAttention(g: GraphBuilder, a: AttentionArgs): string {
   const numGroups = a.numHeads / a.numKvHeads;
   const scale = g.constFloat(1 / Math.sqrt(a.headDim), a.dtype);
-  const q5 = g.reshape(g.mul(a.q, scale), [0, a.numKvHeads, numGroups, -1, a.headDim]); // [B, KVH, G, S, D]
-  const kT = g.unsqueeze(g.transpose(a.k, [0, 1, 3, 2]), [2]); // [B, KVH, 1, D, T]
-  let scores = g.matmul(q5, kT); // [B, KVH, G, S, T]
+  const qRows = g.reshape(g.mul(a.q, scale), [0, a.numKvHeads, -1, a.headDim]); // [B, KVH, G*S, D]
+  let scores = g.matmul(qRows, g.transpose(a.k, [0, 1, 3, 2])); // [B, KVH, G*S, T]
   if (a.dtype === 'float16') scores = g.cast(scores, 'float32');
-  let probs = g.softmax(g.add(scores, a.mask), -1);
+  let probs = g.softmax(g.add(scores, groupedRowsMask(g, a.mask, numGroups, a.singleRow ?? false)), -1);
   if (a.dtype === 'float16') probs = g.cast(probs, 'float16');
-  const context = g.matmul(probs, g.unsqueeze(a.v, [2])); // [B, KVH, G, S, D]
+  const context = g.matmul(probs, a.v); // [B, KVH, G*S, D]
   if (a.singleRow) return g.reshape(context, [0, 1, a.numHeads * a.headDim]);
-  const bshd = g.transpose(context, [0, 3, 1, 2, 4]); // [B, S, KVH, G, D]
+  const grouped = g.reshape(context, [0, a.numKvHeads, numGroups, -1, a.headDim]); // [B, KVH, G, S, D]
+  const bshd = g.transpose(grouped, [0, 3, 1, 2, 4]); // [B, S, KVH, G, D]
   return g.reshape(bshd, [0, 0, a.numHeads * a.headDim]);
+}
+
+const groupedMasks = new WeakMap<GraphBuilder, Map<string, string>>();
+
+/**
+ * The additive mask [B|1, 1, 1, S, T] for score rows g*S + s: [B|1, 1, G*S, T] (each group the mask again),
+ * or [B|1, 1, 1, T] with one row a sequence. Built once per graph, for every layer.
+ */
+function groupedRowsMask(g: GraphBuilder, mask: string, numGroups: number, singleRow: boolean): string {
+  const key = `${mask}/${numGroups}/${singleRow}`;
+  const built = groupedMasks.get(g) ?? new Map<string, string>();
+  groupedMasks.set(g, built);
+  let rows = built.get(key);
+  if (rows === undefined) {
+    if (singleRow) rows = g.reshape(mask, [0, 1, 1, -1]);
+    else {
+      const perRow = g.squeeze(mask, [1]); // [B|1, 1, S, T]
+      rows = numGroups === 1 ? perRow : g.concat(Array<string>(numGroups).fill(perRow), 2);
+    }
+    built.set(key, rows);
+  }
+  return rows;
 }
