@@ -5,10 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BuildDtype, IoSpec, ModelManifest } from '../model-format/manifest';
+import type { BuildDtype, ModelManifest } from '../model-format/manifest';
 import { GraphBuilder } from '../model-format/onnx/graph-builder';
 import { ensureTinyModel } from './tiny-model';
-import { evalDim, filledFeed, shapeCensus } from './testing/shape-census';
+import { filledFeed, shapeCensus } from './testing/shape-census';
+import { auditBuiltGraph } from './testing/audit-built-graph';
 import { auditCudaReplay, matMulStagesPointers } from './testing/cuda-replay-audit';
 
 const builds: Partial<Record<BuildDtype, { builtDir: string; manifest: ModelManifest }>> = {};
@@ -20,19 +21,6 @@ beforeAll(async () => {
     builds[dtype] = { builtDir, manifest: JSON.parse(fs.readFileSync(path.join(builtDir, 'manifest.json'), 'utf8')) as ModelManifest };
   }
 }, 240_000);
-
-/** Values the graphs need to run (a valid K, probabilities, keep masks); everything else zeros. */
-const FILL: Record<string, number> = { top_k_max: 4, in_top_k: 1, temperature: 1, top_p: 1, uniforms: 0.5 };
-
-async function audit(dtype: BuildDtype, key: keyof ModelManifest['graphs'], vars: Record<string, number>) {
-  const { builtDir, manifest } = builds[dtype]!;
-  const spec = manifest.graphs[key]!;
-  const feeds = Object.fromEntries(
-    (spec.inputs as IoSpec[]).map((i) => [i.name, filledFeed(i.dtype, i.dims.map((d) => evalDim(d, vars)), FILL[i.name] ?? (i.name.startsWith('join_keep') ? 1 : 0))]),
-  );
-  const census = await shapeCensus(path.join(builtDir, spec.file), feeds);
-  return { census, findings: auditCudaReplay(census.nodes, census.initializers) };
-}
 
 describe('the audit', () => {
   it('flags broadcast batched MatMuls and passes the single and strided-batched GEMM forms', () => {
@@ -79,9 +67,10 @@ const CASES = [
 
 describe.each(['fp16', 'fp32'] as const)('capture-ready graphs of the tiny %s build at the CUDA plan shapes', (dtype) => {
   it.each(CASES)('%s at %j: no node stages its parameters in released pinned memory', { timeout: 120_000 }, async (key, vars) => {
-    const { census, findings } = await audit(dtype, key, vars);
+    const { builtDir, manifest } = builds[dtype]!;
+    const { nodes, findings } = await auditBuiltGraph(builtDir, manifest, key, vars);
     // the census saw the graph run: every MatMul has both shapes
-    const matmuls = census.nodes.filter((n) => n.opType === 'MatMul');
+    const matmuls = nodes.filter((n) => n.opType === 'MatMul');
     expect(matmuls.length).toBeGreaterThan(0);
     for (const n of matmuls) expect(n.inputShapes.every((s) => s !== null)).toBe(true);
     expect(findings.map((f) => `#${f.index} ${f.opType}: ${f.reason}`)).toEqual([]);
