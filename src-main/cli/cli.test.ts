@@ -25,7 +25,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('studio CLI', () => {
   it('prints help for the program and for every subcommand with exit code 0', async () => {
-    const names = ['start', 'serve', 'synth', 'bench', 'model', 'model synth', 'model build', 'model inspect', 'model pull', 'model list', 'model remove', 'model verify', 'render', 'worker', 'voice', 'voice list', 'voice clone', 'voice design', 'voice rename', 'voice delete'];
+    const names = ['start', 'serve', 'synth', 'bench', 'model', 'model synth', 'model build', 'model inspect', 'model pull', 'model list', 'model remove', 'model verify', 'render', 'worker', 'voice', 'voice list', 'voice clone', 'voice design', 'voice rename', 'voice delete', 'voice samples', 'voice add-sample', 'voice use-sample'];
     for (const name of names) {
       const { out } = capture();
       expect(await runCli([...name.split(' '), '--help'])).toBe(0);

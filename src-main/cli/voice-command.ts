@@ -1,11 +1,12 @@
 /**
- * `studio voice list|clone|design|rename|delete`: the voice library in the data folder (the same one
- * the studio and `studio serve` use). Cloning runs the Base model's speaker encoder in this process;
- * designing saves a VoiceDesign description. `studio synth --voice <name>` then speaks a saved voice.
+ * `studio voice list|clone|design|rename|delete|samples|add-sample|use-sample`: the voice library in the
+ * data folder (the same one the studio and `studio serve` use). Cloning runs the Base model's speaker
+ * encoder in this process; designing saves a VoiceDesign description; a cloned voice keeps several
+ * reference samples and speaks with one. `studio synth --voice <name>` then speaks a saved voice.
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { SavedVoice, SavedVoiceConditioning } from '../../src-shared/contract/voices';
+import type { SavedVoice, SavedVoiceConditioning, SavedVoiceSample } from '../../src-shared/contract/voices';
 import type { ModelInfo } from '../../src-shared/synthesis';
 import { defaultUserDataDir } from '../platform/paths';
 import { createSynthesisService, type SynthesisService } from '../engine-host/synthesis-service';
@@ -66,6 +67,29 @@ function found(voices: VoiceLibraryService, idOrName: string): SavedVoice {
   return voice;
 }
 
+/** A cloned voice's samples, numbered from 1 as `voice samples` lists them; a designed voice has none. */
+function samplesOf(v: SavedVoice): SavedVoiceSample[] {
+  if (v.kind !== 'clone') throw new UsageError(`'${v.name}' is a designed voice; only cloned voices keep reference samples`, "list the cloned ones with 'studio voice list'");
+  return v.samples ?? [];
+}
+
+function describeSample(v: SavedVoice, s: SavedVoiceSample, index: number): string {
+  const active = s.sampleId === (v.activeSampleId ?? samplesOf(v)[0]?.sampleId) ? '*' : ' ';
+  const mode = s.cloneMode === 'icl' ? 'in-context' : 'x-vector';
+  const warned = s.warnings.length > 0 ? `  (${s.warnings.length} warning${s.warnings.length === 1 ? '' : 's'})` : '';
+  return `${active} ${String(index + 1).padStart(2)}  ${s.sampleId.padEnd(10)} ${mode.padEnd(10)} ${(s.clip.durationMs / 1000).toFixed(1)} s of ${s.clip.originalName}${warned}`;
+}
+
+/** A sample by its number in the list (1…) or its id. */
+function sampleId(v: SavedVoice, ref: string): string {
+  const samples = samplesOf(v);
+  const byId = samples.find((s) => s.sampleId === ref);
+  if (byId) return byId.sampleId;
+  const n = /^\d+$/.test(ref) ? Number(ref) : NaN;
+  if (n >= 1 && n <= samples.length) return samples[n - 1].sampleId;
+  throw new UsageError(`'${v.name}' has no sample '${ref}' (it has ${samples.length})`, `give a number from 1 to ${samples.length} or an id, as 'studio voice samples ${v.name}' lists them`);
+}
+
 export function registerVoice(program: Command): void {
   const voice = program.command('voice').description('the voice library: voices cloned from a clip (Base models) or designed from a description (VoiceDesign)');
 
@@ -118,6 +142,51 @@ export function registerVoice(program: Command): void {
     .description('rename a saved voice (by id or name)')
     .action(async (idOrName: string, newName: string) => {
       console.log(describeVoice(await withVoiceLibrary(async (voices) => voices.rename(found(voices, idOrName).id, newName))));
+    });
+
+  voice
+    .command('samples <voice>')
+    .description('list the reference samples of a cloned voice (by id or name); * marks the one it speaks with')
+    .option('--json', 'print JSON')
+    .action(async (idOrName: string, opts: { json?: boolean }) => {
+      const v = await withVoiceLibrary(async (voices) => found(voices, idOrName));
+      const samples = samplesOf(v);
+      if (opts.json) console.log(JSON.stringify({ activeSampleId: v.activeSampleId ?? samples[0]?.sampleId ?? null, samples }, null, 2));
+      else samples.forEach((s, i) => console.log(describeSample(v, s, i)));
+    });
+
+  voice
+    .command('add-sample <voice> <clip>')
+    .description('clone another clip of a saved voice as one more sample (with a Base model of the size it was cloned with); the voice keeps speaking with its current sample unless --use')
+    .option('--text <transcript>', 'what the clip says (in-context cloning, as for voice clone)')
+    .option('--use', 'speak with the new sample from now on')
+    .option('--model <dir>', 'a Base model folder of the size the voice was cloned with')
+    .option('--provider <name>', listProviderChoices(' or '), 'auto')
+    .action(async (idOrName: string, clip: string, opts: ModelFlags & { text?: string; use?: boolean }) => {
+      const audio = readClipFile(clip);
+      const { voice: saved, added } = await withVoiceLibrary(async (voices) => {
+        const before = found(voices, idOrName);
+        const known = new Set(samplesOf(before).map((s) => s.sampleId)); // before the model loads
+        let updated = await withModel(opts, (service, model) =>
+          voices.addSample(before.id, { audio, originalName: path.basename(clip), refText: opts.text }, model, (bytes, refText) => service.call('makeVoice', { audio: bytes, refText }) as Promise<HostMethods['makeVoice']['result']>),
+        );
+        const fresh = (updated.samples ?? []).find((s) => !known.has(s.sampleId))!;
+        if (opts.use) updated = voices.useSample(updated.id, fresh.sampleId);
+        return { voice: updated, added: fresh };
+      });
+      console.log(describeSample(saved, added, samplesOf(saved).findIndex((s) => s.sampleId === added.sampleId)));
+      for (const w of added.warnings) process.stderr.write(`warning: ${w}\n`);
+    });
+
+  voice
+    .command('use-sample <voice> <sample>')
+    .description('make one of a cloned voice\'s samples (its number in voice samples, or its id) the one it speaks with')
+    .action(async (idOrName: string, ref: string) => {
+      const saved = await withVoiceLibrary(async (voices) => {
+        const v = found(voices, idOrName);
+        return voices.useSample(v.id, sampleId(v, ref));
+      });
+      samplesOf(saved).forEach((s, i) => console.log(describeSample(saved, s, i)));
     });
 
   voice
