@@ -208,9 +208,9 @@ export function BenchPanel() {
         <>
           <BenchTables run={current} />
           <div className="toolbar">
-            <button onClick={() => void exportBench(current.runId, 'json')}>Export JSON</button>
-            <button onClick={() => void exportBench(current.runId, 'markdown')}>Export Markdown</button>
-            <button onClick={() => void exportBench(current.runId, 'html')}>Export HTML</button>
+            <button disabled={hostBlocked !== null} {...hostBlockedProps(hostBlocked)} onClick={() => void exportBench(current.runId, 'json')}>Export JSON</button>
+            <button disabled={hostBlocked !== null} {...hostBlockedProps(hostBlocked)} onClick={() => void exportBench(current.runId, 'markdown')}>Export Markdown</button>
+            <button disabled={hostBlocked !== null} {...hostBlockedProps(hostBlocked)} onClick={() => void exportBench(current.runId, 'html')}>Export HTML</button>
           </div>
         </>
       )}

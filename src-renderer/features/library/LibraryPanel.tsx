@@ -5,7 +5,8 @@
  * (asked first when it would replace unsaved work), delete (asked first). One entry per clip: a
  * regenerated turn is a take under its clip's entry, listed per turn with play and choose (named as
  * the Timeline names them: the turn's own audio is Take 1, its first regeneration Take 2); the
- * clip plays and downloads with its chosen takes in place.
+ * clip plays and downloads with its chosen takes in place. Every action reads or writes through the
+ * studio host, so while it is away the buttons are off and say why.
  */
 import { Fragment, useEffect, useState } from 'react';
 import type { ClipRecord } from '../../../src-shared/contract/library';
@@ -16,10 +17,12 @@ import { speakerDisplayName, voiceDisplayName } from '../../components/voice-nam
 import { ColumnHeads } from '../../components/ColumnHeads';
 import { clipModelLabel } from '../../components/model-name';
 import { takeNameAt } from '../../components/take-name';
+import { hostBlockedProps, useHostBlocked } from '../../shared-state/useHostBlocked';
 
 /** A clip's takes, per turn: the clip's own audio or one of its takes, each playable and choosable. */
 function ClipTakes({ clip }: { clip: ClipRecord }) {
   const savedVoices = useStudioStore((s) => s.savedVoices);
+  const hostBlocked = useHostBlocked();
   const [takes, setTakes] = useState<ClipRecord[] | null>(null);
   useEffect(() => {
     let live = true;
@@ -40,14 +43,14 @@ function ClipTakes({ clip }: { clip: ClipRecord }) {
           <fieldset key={turnIndex} data-testid={`clip-turn-${turnIndex}`}>
             <legend>Turn {turnIndex + 1}</legend>
             <label>
-              <input type="radio" name={name} checked={chosen === null} onChange={() => void updateClip(clip.id, { chooseTake: { turnIndex, takeId: null } })} /> {takeNameAt(0)} · original · seed {clip.seed}
+              <input type="radio" name={name} checked={chosen === null} disabled={hostBlocked !== null} {...hostBlockedProps(hostBlocked)} onChange={() => void updateClip(clip.id, { chooseTake: { turnIndex, takeId: null } })} /> {takeNameAt(0)} · original · seed {clip.seed}
             </label>
             {ofTurn.map((t, i) => (
               <span key={t.id} className="inline">
                 <label>
-                  <input type="radio" name={name} checked={chosen === t.id} onChange={() => void updateClip(clip.id, { chooseTake: { turnIndex, takeId: t.id } })} data-testid="take-choose" /> {takeNameAt(i + 1)} · {voiceDisplayName(t.voice, savedVoices)} · seed {t.seed} · {(t.durationMs / 1000).toFixed(2)} s
+                  <input type="radio" name={name} checked={chosen === t.id} disabled={hostBlocked !== null} {...hostBlockedProps(hostBlocked)} onChange={() => void updateClip(clip.id, { chooseTake: { turnIndex, takeId: t.id } })} data-testid="take-choose" /> {takeNameAt(i + 1)} · {voiceDisplayName(t.voice, savedVoices)} · seed {t.seed} · {(t.durationMs / 1000).toFixed(2)} s
                 </label>
-                <button aria-label={`Play turn ${turnIndex + 1} ${takeNameAt(i + 1)}`} onClick={() => void playClip(t.id)}>
+                <button aria-label={`Play turn ${turnIndex + 1} ${takeNameAt(i + 1)}`} disabled={hostBlocked !== null} {...hostBlockedProps(hostBlocked)} onClick={() => void playClip(t.id)}>
                   Play
                 </button>
               </span>
@@ -61,6 +64,8 @@ function ClipTakes({ clip }: { clip: ClipRecord }) {
 
 function ClipTitle({ clip }: { clip: ClipRecord }) {
   const [draft, setDraft] = useState<string | null>(null);
+  const hostBlocked = useHostBlocked();
+  const off = hostBlocked !== null;
   if (draft === null) {
     return (
       <div className="clip-title">
@@ -69,13 +74,15 @@ function ClipTitle({ clip }: { clip: ClipRecord }) {
           aria-pressed={clip.favourite}
           aria-label={clip.favourite ? `Unmark ${clip.title} as favourite` : `Mark ${clip.title} as favourite`}
           title={clip.favourite ? 'Favourite' : 'Mark as favourite'}
+          disabled={off}
+          {...hostBlockedProps(hostBlocked)}
           onClick={() => void updateClip(clip.id, { favourite: !clip.favourite })}
           data-testid="clip-favourite"
         >
           {clip.favourite ? '★' : '☆'}
         </button>{' '}
         <span data-testid="clip-title">{clip.title}</span>{' '}
-        <button className="link" aria-label={`Rename ${clip.title}`} onClick={() => setDraft(clip.title)}>Rename</button>
+        <button className="link" aria-label={`Rename ${clip.title}`} disabled={off} {...hostBlockedProps(hostBlocked)} onClick={() => setDraft(clip.title)}>Rename</button>
       </div>
     );
   }
@@ -93,7 +100,7 @@ function ClipTitle({ clip }: { clip: ClipRecord }) {
       }}
     >
       <input aria-label="New clip title" value={draft} maxLength={200} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setDraft(null)} />{' '}
-      <button type="submit" disabled={!draft.trim()}>Save</button> <button type="button" onClick={() => setDraft(null)}>Cancel</button>
+      <button type="submit" disabled={!draft.trim() || off} {...hostBlockedProps(hostBlocked)}>Save</button> <button type="button" onClick={() => setDraft(null)}>Cancel</button>
     </form>
   );
 }
@@ -113,6 +120,9 @@ export function LibraryPanel() {
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
   const [confirmReopen, setConfirmReopen] = useState<string | null>(null);
   const [openTakes, setOpenTakes] = useState<string | null>(null);
+  const hostBlocked = useHostBlocked();
+  const off = hostBlocked !== null;
+  const offProps = { disabled: off, ...hostBlockedProps(hostBlocked) };
 
   useEffect(() => {
     void loadSavedVoices();
@@ -149,7 +159,7 @@ export function LibraryPanel() {
         <label>
           <input type="checkbox" checked={favouritesOnly} onChange={(e) => setFilter({ favouritesOnly: e.target.checked })} data-testid="library-favourites-only" /> Favourites only
         </label>
-        <button onClick={() => void refreshLibrary()}>Refresh</button>
+        <button {...offProps} onClick={() => void refreshLibrary()}>Refresh</button>
       </div>
       {error && <p role="alert" className="error">{error}</p>}
       {clips.length === 0 ? (
@@ -166,7 +176,7 @@ export function LibraryPanel() {
                   <ClipTitle clip={c} />
                   <div className="muted clip-text" title={c.input}>{c.inputFormat.toUpperCase()} · {new Date(c.createdAtMs).toLocaleString()}</div>
                   {c.numTakes > 0 && (
-                    <button className="link" aria-expanded={openTakes === c.id} onClick={() => setOpenTakes(openTakes === c.id ? null : c.id)} data-testid="clip-takes-toggle">
+                    <button className="link" aria-expanded={openTakes === c.id} {...offProps} onClick={() => setOpenTakes(openTakes === c.id ? null : c.id)} data-testid="clip-takes-toggle">
                       {c.numTakes} take{c.numTakes > 1 ? 's' : ''} {openTakes === c.id ? '▾' : '▸'}
                     </button>
                   )}
@@ -178,25 +188,25 @@ export function LibraryPanel() {
                 <td className="muted">T {c.params.temperature} · k {c.params.topK} · p {c.params.topP}</td>
                 <td className="muted" title={`checkpoint ${c.modelHash}`} data-testid="clip-model">{clipModelLabel(c.modelHash, modelInfo, models)}</td>
                 <td className="actions">
-                  <button aria-label={`Play ${c.title}`} onClick={() => void playClip(c.id)}>Play</button>
+                  <button aria-label={`Play ${c.title}`} {...offProps} onClick={() => void playClip(c.id)}>Play</button>
                   {confirmReopen === c.id ? (
                     <span className="inline" role="group" aria-label={`Re-open ${c.title}?`} data-testid="reopen-confirm">
                       <span className="confirm-text">Replace “{projectName}” in the Timeline? Its unsaved changes are lost.</span>
-                      <button aria-label={`Yes, re-open ${c.title}`} onClick={() => { setConfirmReopen(null); void reopenClip(c); }}>Replace</button>
+                      <button aria-label={`Yes, re-open ${c.title}`} {...offProps} onClick={() => { setConfirmReopen(null); void reopenClip(c); }}>Replace</button>
                       <button onClick={() => setConfirmReopen(null)}>Keep mine</button>
                     </span>
                   ) : (
-                    <button aria-label={`Re-open ${c.title} in the editor`} onClick={() => askReopen(c)}>Re-open</button>
+                    <button aria-label={`Re-open ${c.title} in the editor`} {...offProps} onClick={() => askReopen(c)}>Re-open</button>
                   )}
-                  <button aria-label={`Download ${c.title} as WAV`} onClick={() => void downloadClip(c)}>WAV</button>
+                  <button aria-label={`Download ${c.title} as WAV`} {...offProps} onClick={() => void downloadClip(c)}>WAV</button>
                   {confirmDelete === c.id ? (
                     <span className="inline" role="group" aria-label={`Delete ${c.title}?`}>
                       Delete for good?
-                      <button aria-label={`Yes, delete ${c.title}`} onClick={() => void deleteClip(c.id).then(() => setConfirmDelete(null))}>Delete</button>
+                      <button aria-label={`Yes, delete ${c.title}`} {...offProps} onClick={() => void deleteClip(c.id).then(() => setConfirmDelete(null))}>Delete</button>
                       <button onClick={() => setConfirmDelete(null)}>Keep</button>
                     </span>
                   ) : (
-                    <button aria-label={`Delete ${c.title}`} onClick={() => setConfirmDelete(c.id)}>Delete…</button>
+                    <button aria-label={`Delete ${c.title}`} {...offProps} onClick={() => setConfirmDelete(c.id)}>Delete…</button>
                   )}
                 </td>
               </tr>

@@ -19,6 +19,7 @@ import { editForRegionDrop } from './region-edits';
 import { TURN_KEYS_HINT, steppedTakeId, turnKeyAction } from './turn-keys';
 import { voiceDisplayName } from '../../components/voice-names';
 import { exportAudioFile } from './export-actions';
+import { hostBlockedProps, useHostBlocked } from '../../shared-state/useHostBlocked';
 import { withChosenTakeSync } from '../../shared-state/chosen-take-sync';
 import { normalizeLoudness } from '../../../src-main/audio/normalize-loudness';
 import { AUDIO_FORMATS, type AudioFormat } from '../../../src-shared/audio-format';
@@ -58,6 +59,8 @@ export function TimelinePanel() {
   const [normaliseExport, setNormaliseExport] = useState(true);
   const outputLoudness = useStudioStore((s) => s.outputLoudness);
   const [exportStatus, setExportStatus] = useState<string | null>(null);
+  // Export encodes in main (Export WAV float does not): off while the host is away
+  const hostBlocked = useHostBlocked();
   const clips = useStudioStore((s) => s.clips);
   const savedVoices = useStudioStore((s) => s.savedVoices);
   const fallbackVoice = useStudioStore((s) => s.voiceSettings.voice);
@@ -231,7 +234,7 @@ export function TimelinePanel() {
         <label className="check" title="Takes and gain edits change the whole clip's loudness; this brings the export back to the Settings target in one gain">
           <input type="checkbox" data-testid="export-normalise" checked={normaliseExport} onChange={(e) => setNormaliseExport(e.target.checked)} /> Normalise to {outputLoudness.targetLufs} LUFS
         </label>
-        <button data-testid="export-audio" onClick={() => exportAs(composed.pcm, baseName)}>Export</button>
+        <button data-testid="export-audio" disabled={hostBlocked !== null} {...hostBlockedProps(hostBlocked)} onClick={() => exportAs(composed.pcm, baseName)}>Export</button>
         <button data-testid="export-wavf32" onClick={() => exportWav(composed.pcm, baseName, 'float32')}>Export WAV float</button>
         {exportStatus && <span className="muted" role="status" data-testid="export-status">{exportStatus}</span>}
       </div>

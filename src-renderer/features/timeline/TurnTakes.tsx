@@ -101,7 +101,7 @@ export function TurnTakes({ turn, sampleRateHz, region, onPlayRegion, exportLabe
         </button>
         {chosen && chosenAudio && (
           <>
-            <button aria-label={`Export turn ${n} as ${exportLabel}`} onClick={() => onExport(chosen, chosenAudio, 'chosen')}>
+            <button aria-label={`Export turn ${n} as ${exportLabel}`} disabled={hostBlocked !== null} {...hostBlockedProps(hostBlocked)} onClick={() => onExport(chosen, chosenAudio, 'chosen')}>
               Export
             </button>
             <button aria-label={`Export turn ${n} as WAV float`} onClick={() => onExport(chosen, chosenAudio, 'float32')}>
