@@ -3,7 +3,8 @@
  * checkpoint cloning needs; a tiny synthetic Base checkpoint (written here, imported and built on the
  * Models page) clones a voice in-context from an MP3 clip picked in the file field (heard first in its
  * player; recording from the microphone is offered) and its transcript; the saved voice speaks from
- * the Speak screen and appears in the HTTP API's GET /v1/voices (and speaks there by id); a delete
+ * the Speak screen and appears in the HTTP API's GET /v1/voices (and speaks there by id); a second
+ * clip added as a sample is picked as the one it speaks with (the API says so too); a delete
  * asks first and can be undone. Leaves the host on the embedded model for the specs after it.
  */
 import { readFileSync, rmSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { E2E_TOKEN } from '../playwright.config';
 import { execFileSync } from 'node:child_process';
 
 const CLIP = path.resolve('src-main', 'audio', 'fixtures', 'clip-stereo-44k.mp3');
+const OTHER_CLIP = path.resolve('src-main', 'audio', 'fixtures', 'clip-mono-16k.flac');
 let tmp: string | null = null;
 test.afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
@@ -80,6 +82,23 @@ test('import a clip, save a voice, speak with it, and find it in /v1/voices', as
   expect(voices.saved).toEqual([expect.objectContaining({ id, name: 'Anna E2E', kind: 'clone', cloneMode: 'icl' })]);
   const speech = await request.post('/v1/audio/speech', { headers: auth, data: { input: 'Hi.', voice: id, response_format: 'wav' } });
   expect(speech.status()).toBe(200);
+
+  // Another clip of the same voice: added as a second sample, it changes nothing until picked.
+  const samples = saved.getByTestId('saved-voice-samples');
+  await samples.locator('summary').click();
+  await expect(samples.getByTestId('saved-voice-sample')).toHaveCount(1);
+  await samples.getByTestId('saved-voice-sample-file').setInputFiles({ name: 'anna-2.flac', mimeType: 'audio/flac', buffer: readFileSync(OTHER_CLIP) });
+  await samples.getByTestId('saved-voice-sample-add').click();
+  await expect(samples.getByTestId('saved-voice-sample')).toHaveCount(2, { timeout: 60_000 });
+  const second = samples.getByTestId('saved-voice-sample').filter({ hasText: 'anna-2.flac' });
+  await expect(samples.getByTestId('saved-voice-sample').filter({ hasText: 'anna.mp3' })).toContainText('speaks');
+  await expect(second).not.toContainText('speaks');
+  await second.getByTestId('saved-voice-sample-use').click(); // the radio follows the library's answer
+  await expect(second).toContainText('speaks');
+  await expect(samples.getByTestId('saved-voice-sample').filter({ hasText: 'anna.mp3' })).not.toContainText('speaks');
+  const listed = await (await request.get('/v1/voices', { headers: auth })).json();
+  expect(listed.saved[0].samples).toHaveLength(2);
+  expect(listed.saved[0].activeSampleId).toBe(listed.saved[0].samples[1].sampleId);
 
   // Delete asks first, and Undo keeps the voice.
   await saved.getByTestId('saved-voice-delete').click();
