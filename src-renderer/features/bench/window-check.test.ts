@@ -1,4 +1,5 @@
-// The window-too-short warnings: after a run with an empty invalid window, and before one from the latency last seen.
+// The window-too-short warnings: after a run with an empty invalid window or one that finished too few
+// requests for its req/s to hold, and before one from the latency last seen.
 import { describe, expect, it } from 'vitest';
 import type { BenchPassRow, BenchRunView } from '../../../src-shared/contract/bench';
 import { shortWindowWarning, summarySourceNote, windowVsLatencyHint } from './window-check';
@@ -17,7 +18,21 @@ describe('window checks', () => {
     const text = shortWindowWarning(run([pass(1, 0.25, true), pass(2, 0, false)]));
     // 3 × 3.2 s = 9.6 → 10 s
     expect(text).toBe('The 4 s window finished no request in 1 of 2 passes, so that pass is invalid and the summary counts only the valid ones. Requests took up to 3.2 s here; set the window to at least 10 s.');
-    expect(shortWindowWarning(run([pass(1, 0.25, true)]))).toBeNull();
+    expect(shortWindowWarning(run([pass(1, 2.5, true)]))).toBeNull();
+  });
+
+  it('warns when valid passes finished too few requests in their window, with the window that would finish 10', () => {
+    // 4 s at 0.5 req/s = 2 requests: ±1 at the edges is ±50 %; 10 requests at 0.5 req/s need 20 s
+    expect(shortWindowWarning(run([pass(1, 0.5, true), pass(2, 0.75, true)]))).toBe(
+      "The 4 s window finished as few as 2 requests in 2 of 2 passes: one request more or less at the window's edges moves their req/s by up to 50 %. Set the window to at least 20 s to finish 10 requests a pass.",
+    );
+    expect(shortWindowWarning(run([pass(1, 0.25, true), pass(2, 5, true)]))).toBe(
+      "The 4 s window finished only 1 request in 1 of 2 passes: one request more or less at the window's edges moves its req/s by up to 100 %. Set the window to at least 40 s to finish 10 requests a pass.",
+    );
+    // 10 or more a pass, or none valid to speak of: no warning of this kind
+    expect(shortWindowWarning(run([pass(1, 2.5, true), pass(2, 3, true)]))).toBeNull();
+    // an empty window still gets the stronger warning
+    expect(shortWindowWarning(run([pass(1, 0.5, true), pass(2, 0, false)]))).toMatch(/^The 4 s window finished no request in 1 of 2 passes/);
   });
 
   it('says how many passes a summary figure comes from when one was left out', () => {

@@ -1,7 +1,8 @@
 /**
- * Whether a benchmark window is long enough to finish a request: after a run, the passes whose
- * steady window finished none (they are invalid and the summary leaves them out); before one, the
- * window typed against the latency the live charts last showed. Messages say the fix. Pure.
+ * Whether a benchmark window is long enough: after a run, the passes whose steady window finished
+ * none (they are invalid and the summary leaves them out) or so few that the count's edge effect
+ * dominates; before one, the window typed against the latency the live charts last showed. Messages
+ * say the fix. Pure.
  */
 import type { BenchPassRow, BenchRunView } from '../../../src-shared/contract/bench';
 
@@ -16,17 +17,43 @@ function suggestedWindow(passes: readonly BenchPassRow[]): { latencyS: number; w
   return { latencyS, windowS: Math.ceil(3 * latencyS) };
 }
 
-/** The warning for a finished run whose window was too short to finish a request, or null. */
+/**
+ * A window's count of completions is uncertain by about one request (one that straddles an edge), so a
+ * valid pass that finished fewer than this many in its window has a req/s uncertain by over 10 %.
+ */
+export const MIN_WINDOW_COMPLETIONS = 10;
+
+/** Requests a pass finished inside its window (req/s × window). */
+const completionsOf = (p: BenchPassRow, windowS: number) => Math.round(p.reqPerS * windowS);
+
+/**
+ * The warning for a finished run whose window was too short: passes that finished no request (invalid,
+ * left out), or valid passes that finished too few for their req/s to mean much; null where none.
+ */
 export function shortWindowWarning(run: BenchRunView): string | null {
-  const empty = run.passes.filter(isEmptyWindow);
-  if (empty.length === 0) return null;
   const windowS = run.input.windowMs / 1000;
+  const empty = run.passes.filter(isEmptyWindow);
+  if (empty.length === 0) return thinWindowWarning(run, windowS);
   const someValid = run.passes.some((p) => p.valid);
   const suggestion = suggestedWindow(run.passes);
   return (
     `The ${windowS} s window finished no request in ${empty.length} of ${run.passes.length} passes, so ${empty.length === 1 ? 'that pass is' : 'those passes are'} invalid` +
     (someValid ? ' and the summary counts only the valid ones' : '') +
     `. ${suggestion !== null ? `Requests took up to ${suggestion.latencyS.toFixed(1)} s here; set the window to at least ${suggestion.windowS} s.` : 'Lengthen the window beyond the time one request takes.'}`
+  );
+}
+
+/** Valid passes whose window finished 1 to MIN_WINDOW_COMPLETIONS − 1 requests: their count, and a window that would finish enough. */
+function thinWindowWarning(run: BenchRunView, windowS: number): string | null {
+  const thin = run.passes.filter((p) => p.valid && completionsOf(p, windowS) > 0 && completionsOf(p, windowS) < MIN_WINDOW_COMPLETIONS);
+  if (thin.length === 0) return null;
+  const fewest = Math.min(...thin.map((p) => completionsOf(p, windowS)));
+  const slowest = Math.min(...thin.map((p) => p.reqPerS));
+  const neededS = Math.ceil(MIN_WINDOW_COMPLETIONS / slowest);
+  return (
+    `The ${windowS} s window finished ${thin.length > 1 ? 'as few as' : 'only'} ${fewest} request${fewest === 1 ? '' : 's'} in ${thin.length} of ${run.passes.length} pass${run.passes.length === 1 ? '' : 'es'}: ` +
+    `one request more or less at the window's edges moves ${thin.length === 1 ? 'its' : 'their'} req/s by up to ${Math.round(100 / fewest)} %. ` +
+    `Set the window to at least ${neededS} s to finish ${MIN_WINDOW_COMPLETIONS} requests a pass.`
   );
 }
 
