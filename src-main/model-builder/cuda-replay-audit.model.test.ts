@@ -55,14 +55,18 @@ describe('the audit', () => {
   });
 });
 
+/** The default buckets (8 rows, 2-row codec calls), one row, and the wide server ones (64 rows, 160 row-frames). */
 const CASES = [
   ['talkerDecode', { batch: 8, capacity: 64 }],
   ['talkerDecode', { batch: 1, capacity: 64 }],
+  ['talkerDecode', { batch: 64, capacity: 128 }],
   ['codePredictorLoopStatic', { batch: 8, k: 4 }],
+  ['codePredictorLoopStatic', { batch: 64, k: 50 }],
   ['codecStreamStatic', { batch: 2, num_frames: 1 }],
   ['codecStreamStatic', { batch: 8, num_frames: 4 }],
   ['codecStreamStaticMatMul', { batch: 2, num_frames: 1 }],
   ['codecStreamStaticMatMul', { batch: 8, num_frames: 4 }],
+  ['codecStreamStaticMatMul', { batch: 20, num_frames: 8 }],
 ] as const;
 
 describe.each(['fp16', 'fp32'] as const)('capture-ready graphs of the tiny %s build at the CUDA plan shapes', (dtype) => {
