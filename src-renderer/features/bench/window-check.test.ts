@@ -24,11 +24,13 @@ describe('window checks', () => {
   it('warns when valid passes finished too few requests in their window, with the window that would finish 10', () => {
     // 4 s at 0.5 req/s = 2 requests: ±1 at the edges is ±50 %; 10 requests at 0.5 req/s need 20 s
     expect(shortWindowWarning(run([pass(1, 0.5, true), pass(2, 0.75, true)]))).toBe(
-      "The 4 s window finished as few as 2 requests in 2 of 2 passes: one request more or less at the window's edges moves their req/s by up to 50 %. Set the window to at least 20 s to finish 10 requests a pass.",
+      "The 4 s window finished as few as 2 requests in each of its 2 passes: one request more or less at the window's edges moves their req/s by up to 50 %. Set the window to at least 20 s to finish 10 requests a pass.",
     );
     expect(shortWindowWarning(run([pass(1, 0.25, true), pass(2, 5, true)]))).toBe(
       "The 4 s window finished only 1 request in 1 of 2 passes: one request more or less at the window's edges moves its req/s by up to 100 %. Set the window to at least 40 s to finish 10 requests a pass.",
     );
+    expect(shortWindowWarning(run([pass(1, 0.5, true)]))).toMatch(/^The 4 s window finished only 2 requests in its pass: /);
+    expect(shortWindowWarning(run([pass(1, 0.5, true), pass(2, 0.5, true)]))).toMatch(/^The 4 s window finished only 2 requests in each of its 2 passes: /);
     // 10 or more a pass, or none valid to speak of: no warning of this kind
     expect(shortWindowWarning(run([pass(1, 2.5, true), pass(2, 3, true)]))).toBeNull();
     // an empty window still gets the stronger warning

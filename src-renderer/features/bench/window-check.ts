@@ -47,11 +47,14 @@ export function shortWindowWarning(run: BenchRunView): string | null {
 function thinWindowWarning(run: BenchRunView, windowS: number): string | null {
   const thin = run.passes.filter((p) => p.valid && completionsOf(p, windowS) > 0 && completionsOf(p, windowS) < MIN_WINDOW_COMPLETIONS);
   if (thin.length === 0) return null;
-  const fewest = Math.min(...thin.map((p) => completionsOf(p, windowS)));
+  const counts = thin.map((p) => completionsOf(p, windowS));
+  const fewest = Math.min(...counts);
   const slowest = Math.min(...thin.map((p) => p.reqPerS));
   const neededS = Math.ceil(MIN_WINDOW_COMPLETIONS / slowest);
+  const numPasses = run.passes.length;
+  const where = thin.length < numPasses ? `${thin.length} of ${numPasses} passes` : numPasses === 1 ? 'its pass' : `each of its ${numPasses} passes`;
   return (
-    `The ${windowS} s window finished ${thin.length > 1 ? 'as few as' : 'only'} ${fewest} request${fewest === 1 ? '' : 's'} in ${thin.length} of ${run.passes.length} pass${run.passes.length === 1 ? '' : 'es'}: ` +
+    `The ${windowS} s window finished ${Math.max(...counts) > fewest ? 'as few as' : 'only'} ${fewest} request${fewest === 1 ? '' : 's'} in ${where}: ` +
     `one request more or less at the window's edges moves ${thin.length === 1 ? 'its' : 'their'} req/s by up to ${Math.round(100 / fewest)} %. ` +
     `Set the window to at least ${neededS} s to finish ${MIN_WINDOW_COMPLETIONS} requests a pass.`
   );
