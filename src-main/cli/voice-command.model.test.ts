@@ -38,7 +38,7 @@ describe('studio voice', () => {
   it('clones, lists, speaks, renames and deletes a saved voice', async () => {
     let io = capture();
     expect(await runCli(['voice', 'clone', CLIP, '--name', 'Anna', '--model', baseModel, '--provider', 'cpu'])).toBe(0);
-    expect(io.out.join('\n')).toMatch(/^v-[0-9a-f]{12} {2}Anna .*cloned x-vector \(.* Base, 2\.\d s of clip-stereo-44k\.mp3\)/);
+    expect(io.out.join('\n')).toMatch(/^v-[0-9a-f]{12} {2}Anna .*cloned x-vector \(0\.6B Base, 2\.\d s of clip-stereo-44k\.mp3\)/);
     expect(io.err.join('')).toMatch(/warning: the reference clip is only 2\.\d s long/);
     expect(readdirSync(path.join(dataDir, 'library', 'voices'))).toEqual([expect.stringMatching(/^v-[0-9a-f]{12}\.mp3$/)]);
     vi.restoreAllMocks();

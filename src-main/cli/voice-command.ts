@@ -17,6 +17,7 @@ import { UsageError } from './cli-errors';
 import { MAX_REFERENCE_BYTES } from '../audio/reference-audio';
 import { readClipFile } from './read-clip-file';
 import { listProviderChoices } from '../../src-shared/provider-names';
+import { modelSizeLabel } from '../../src-shared/model-labels';
 
 interface ModelFlags {
   model?: string;
@@ -56,7 +57,7 @@ async function withModel<T>(flags: ModelFlags, use: (service: SynthesisService, 
 }
 
 function describeVoice(v: SavedVoice): string {
-  const what = v.kind === 'clone' ? `cloned ${v.cloneMode === 'icl' ? 'in-context' : 'x-vector'} (${v.model.size} Base${v.clip ? `, ${(v.clip.durationMs / 1000).toFixed(1)} s of ${v.clip.originalName}` : ''})` : `designed: "${v.description}"`;
+  const what = v.kind === 'clone' ? `cloned ${v.cloneMode === 'icl' ? 'in-context' : 'x-vector'} (${modelSizeLabel(v.model.size)} Base${v.clip ? `, ${(v.clip.durationMs / 1000).toFixed(1)} s of ${v.clip.originalName}` : ''})` : `designed: "${v.description}"`;
   const samples = (v.samples?.length ?? 0) > 1 ? `, sample ${v.activeSampleId} of ${v.samples!.length}` : '';
   return `${v.id}  ${v.name.padEnd(20)} ${what}${samples}`;
 }

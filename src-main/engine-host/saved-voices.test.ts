@@ -8,10 +8,10 @@ import type { SynthesisRequest } from '../../src-shared/synthesis';
 import { conditioningFor, findSavedVoice } from './saved-voices';
 import { planTurns } from './turn-plan';
 
-const ANNA: SavedVoiceConditioning = { id: 'v-0123456789ab', name: 'Anna Reads', kind: 'clone', modelKind: 'base', modelSize: '0.6B', prompt: { mode: 'xvector', embedding: [0.1, 0.2] } };
-const CALM: SavedVoiceConditioning = { id: 'v-ba9876543210', name: 'Calm', kind: 'design', modelKind: 'voice_design', modelSize: '1.7B', description: 'a calm elderly woman' };
-const BASE = { voices: [], languages: ['auto', 'english'], model: { kind: 'base', size: '0.6B' } };
-const DESIGN = { voices: [], languages: ['auto', 'english'], model: { kind: 'voice_design', size: '1.7B' } };
+const ANNA: SavedVoiceConditioning = { id: 'v-0123456789ab', name: 'Anna Reads', kind: 'clone', modelKind: 'base', modelSize: '0b6', prompt: { mode: 'xvector', embedding: [0.1, 0.2] } };
+const CALM: SavedVoiceConditioning = { id: 'v-ba9876543210', name: 'Calm', kind: 'design', modelKind: 'voice_design', modelSize: '1b7', description: 'a calm elderly woman' };
+const BASE = { voices: [], languages: ['auto', 'english'], model: { kind: 'base', size: '0b6' } };
+const DESIGN = { voices: [], languages: ['auto', 'english'], model: { kind: 'voice_design', size: '1b7' } };
 
 function request(input: string, voice: string, inputFormat: 'text' | 'ssml' = 'text'): SynthesisRequest {
   return { requestId: 'r', input, inputFormat, voice, language: 'auto', seed: 1, savedVoices: [ANNA, CALM] };
@@ -27,15 +27,15 @@ describe('saved voices', () => {
   });
 
   it('gives a clone its embedding and a design its description', () => {
-    expect(conditioningFor(ANNA, { kind: 'base', size: '0.6B' })).toEqual({ speakerEmbedding: [0.1, 0.2], warnings: [] });
-    expect(conditioningFor(CALM, { kind: 'voice_design', size: '1.7B' })).toEqual({ instruct: 'a calm elderly woman', warnings: [] });
-    expect(conditioningFor({ ...ANNA, prompt: { ...ANNA.prompt!, mode: 'icl', refCodes: [[1, 2]], refText: 'hi' } }, { kind: 'base', size: '0.6B' })).toEqual({ speakerEmbedding: [0.1, 0.2], refCodes: [[1, 2]], refText: 'hi', warnings: [] });
+    expect(conditioningFor(ANNA, { kind: 'base', size: '0b6' })).toEqual({ speakerEmbedding: [0.1, 0.2], warnings: [] });
+    expect(conditioningFor(CALM, { kind: 'voice_design', size: '1b7' })).toEqual({ instruct: 'a calm elderly woman', warnings: [] });
+    expect(conditioningFor({ ...ANNA, prompt: { ...ANNA.prompt!, mode: 'icl', refCodes: [[1, 2]], refText: 'hi' } }, { kind: 'base', size: '0b6' })).toEqual({ speakerEmbedding: [0.1, 0.2], refCodes: [[1, 2]], refText: 'hi', warnings: [] });
   });
 
   it('refuses the wrong model kind or size naming what to pull', () => {
-    expect(() => conditioningFor(ANNA, { kind: 'custom_voice', size: '0.6B' })).toThrow(/speaks only on a Base model, but the loaded model is custom_voice; pull Qwen3-TTS-12Hz-0.6B-Base/);
-    expect(() => conditioningFor(CALM, { kind: 'base', size: '0.6B' })).toThrow(/speaks only on a VoiceDesign model.*pull Qwen3-TTS-12Hz-1.7B-VoiceDesign/);
-    expect(() => conditioningFor(ANNA, { kind: 'base', size: '1.7B' })).toThrow(/cloned with a 0.6B Base model and speaks only on one of that size/);
+    expect(() => conditioningFor(ANNA, { kind: 'custom_voice', size: '0b6' })).toThrow(/speaks only on a Base model, but the loaded model is custom_voice; pull Qwen3-TTS-12Hz-0.6B-Base/);
+    expect(() => conditioningFor(CALM, { kind: 'base', size: '0b6' })).toThrow(/speaks only on a VoiceDesign model.*pull Qwen3-TTS-12Hz-1.7B-VoiceDesign/);
+    expect(() => conditioningFor(ANNA, { kind: 'base', size: '1b7' })).toThrow(/cloned with a 0.6B Base model and speaks only on one of that size/);
   });
 
   it('plans plain text in a saved voice: no speaker name reaches the engine', () => {

@@ -7,6 +7,7 @@
  */
 import { StudioError } from '../../src-shared/errors';
 import { VOICE_MODEL_KINDS, type SavedVoiceConditioning } from '../../src-shared/contract/voices';
+import { modelSizeLabel } from '../../src-shared/model-labels';
 
 /** Which saved voice a turn names: the contract's one rule, as main applies it when it attaches them. */
 export { findSavedVoice } from '../../src-shared/contract/voices';
@@ -38,7 +39,7 @@ export function conditioningFor(voice: SavedVoiceConditioning, model: LoadedMode
   if (voice.kind === 'design') return { instruct: voice.description ?? '', warnings: [] };
   if (!voice.prompt) throw new StudioError('internal', `saved voice '${voice.name}' has no clone prompt; delete it and clone it again`, { field: 'voice' });
   if (voice.modelSize !== model.size) {
-    throw new StudioError('unsupported', `saved voice '${voice.name}' was cloned with a ${voice.modelSize} Base model and speaks only on one of that size (the loaded one is ${model.size}); use that model or clone the voice again with this one`, {
+    throw new StudioError('unsupported', `saved voice '${voice.name}' was cloned with a ${modelSizeLabel(voice.modelSize)} Base model and speaks only on one of that size (the loaded one is ${modelSizeLabel(model.size)}); use that model or clone the voice again with this one`, {
       field: 'voice',
       value: voice.name,
     });

@@ -10,6 +10,7 @@ import { StudioError } from '../../src-shared/errors';
 import type { ModelManifest } from '../model-format/manifest';
 import type { PromptLayout } from './engine-config';
 import type { TextTokenizer } from './tokenizer';
+import { modelTypeLabel } from '../../src-shared/model-labels';
 
 export type PromptFacts = Pick<ModelManifest, 'textTokens' | 'codecTokens' | 'speakers' | 'languages' | 'ttsModelType' | 'ttsModelSize'> & {
   /** The x-vector width a Base model takes (talker.hiddenSize); checked when given. */
@@ -129,7 +130,7 @@ function promptSpeaker(facts: PromptFacts, voice: string, warnings: string[]): s
 function instructRows(facts: PromptFacts, tokenizer: TextTokenizer, instruct: string | undefined, warnings: string[]): PromptRow[] {
   if (instruct === undefined || instruct.length === 0) return [];
   if (!supportsInstruct(facts)) {
-    warnings.push(`instruct ignored: the ${facts.ttsModelSize} ${facts.ttsModelType} model has no instruct input (only 1.7B CustomVoice and VoiceDesign do)`);
+    warnings.push(`instruct ignored: the ${modelTypeLabel(facts.ttsModelType, facts.ttsModelSize)} model has no instruct input (only CustomVoice 1.7B and VoiceDesign do)`);
     return [];
   }
   const t = facts.textTokens;

@@ -27,6 +27,7 @@ import { defaultOpenAiVoiceMap } from '../api/openai-voices';
 import { sniffAudioContainer } from '../audio/reference-audio';
 import type { LibraryDb } from '../library/library-db';
 import { FIRST_SAMPLE_ID, VoiceStore, conditioningOf, publicVoice, type StoredSample, type StoredVoice } from '../library/voice-store';
+import { modelSizeLabel } from '../../src-shared/model-labels';
 
 export interface VoiceLibraryOptions {
   dataDir: string;
@@ -193,7 +194,7 @@ export class VoiceLibraryService {
     if (voice.kind !== 'clone' || !voice.storedSamples) throw new StudioError('invalid-argument', `${voice.name} is a designed voice; only cloned voices keep reference samples`, { field: 'id', value: id });
     requireModel('clone', model);
     if (model!.size !== voice.model.size) {
-      throw new StudioError('unsupported', `${voice.name} was cloned with a ${voice.model.size} Base model but the loaded one is ${model!.size}; load a ${voice.model.size} Base model to add a sample`, { field: 'model', validValues: [voice.model.size] });
+      throw new StudioError('unsupported', `${voice.name} was cloned with a ${modelSizeLabel(voice.model.size)} Base model but the loaded one is ${modelSizeLabel(model!.size)}; load a ${modelSizeLabel(voice.model.size)} Base model to add a sample`, { field: 'model', validValues: [voice.model.size] });
     }
     const made = await makeVoice(input.audio, input.refText?.trim() || undefined);
     const sampleId = newSampleId();

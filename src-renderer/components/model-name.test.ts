@@ -2,7 +2,8 @@
 // reports its build folder, a hash), a better name from the model list as given, the embedded one as is.
 import { describe, expect, it } from 'vitest';
 import type { ModelEntry } from '../../src-shared/contract/models';
-import { clipModelLabel, loadedModelName, modelEntryName, modelEntryTypeLabel, modelTypeLabel } from './model-name';
+import { clipModelLabel, loadedModelName, modelEntryName, modelEntryTypeLabel } from './model-name';
+import { modelTypeLabel } from '../../src-shared/model-labels';
 
 const HASH = '3f9a0c1d2e4b5a69-v7-fp16';
 const entry = (patch: Partial<ModelEntry>): ModelEntry => ({ id: 'x', displayName: HASH, kind: 'installed', status: 'ready', synthetic: false, sizeBytes: 1, summary: '', capabilities: [], repo: null, localPath: null, ...patch });

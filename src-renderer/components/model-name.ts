@@ -3,8 +3,9 @@
  * for an installed model is its build folder ('3f9a…-v7-fp16', a hash); the model list knows where
  * it came from: an imported checkpoint by its folder's name, a hub model by its repo. Pure.
  */
-import type { ModelEntry, ModelType } from '../../src-shared/contract/models';
+import type { ModelEntry } from '../../src-shared/contract/models';
 import type { ModelInfo } from '../../src-shared/synthesis';
+import { modelTypeLabel } from '../../src-shared/model-labels';
 
 function folderName(dir: string): string {
   return dir.split(/[\\/]/).filter(Boolean).pop() ?? dir;
@@ -29,14 +30,6 @@ export function modelEntryName(entry: ModelEntry, loaded: ModelInfo | null, mode
   return loaded && entry.id === loaded.id ? loadedModelName(loaded, models) : entry.displayName;
 }
 
-const TYPE_LABELS: Readonly<Record<ModelType, string>> = { custom_voice: 'CustomVoice', voice_design: 'VoiceDesign', base: 'Base' };
-
-/** "Base 0.6B", "CustomVoice 1.7B": what a model speaks and its size ('0b6' as the checkpoints write it reads 0.6B). */
-export function modelTypeLabel(type: ModelType, size?: string | null): string {
-  const sized = size ? /^(\d+)b(\d+)$/i.exec(size) : null;
-  const sizeLabel = sized ? `${sized[1]}.${sized[2]}B` : (size ?? '');
-  return sizeLabel ? `${TYPE_LABELS[type]} ${sizeLabel}` : TYPE_LABELS[type];
-}
 
 /** A list entry's type label, the loaded model's from the engine (with its size), else as the list knows it; null when unknown. */
 export function modelEntryTypeLabel(entry: ModelEntry, loaded: Pick<ModelInfo, 'id' | 'kind' | 'size'> | null): string | null {

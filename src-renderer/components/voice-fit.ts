@@ -6,13 +6,14 @@
  */
 import { VOICE_MODEL_KINDS, type SavedVoice } from '../../src-shared/contract/voices';
 import type { ModelInfo } from '../../src-shared/synthesis';
+import { modelSizeLabel } from '../../src-shared/model-labels';
 
 /** Why `model` cannot speak `voice` ('' when it can; unknown before a model is loaded). */
 export function savedVoiceMismatch(voice: SavedVoice, model: Pick<ModelInfo, 'kind' | 'size'> | null): string {
   if (!model) return 'the engine has not reported its model yet';
   const need = VOICE_MODEL_KINDS[voice.kind];
-  if (model.kind !== need.kind) return voice.kind === 'clone' ? `a cloned voice speaks on a ${voice.model.size} Base model; pull and use ${need.pull}` : `a designed voice speaks on a VoiceDesign model; pull and use ${need.pull}`;
-  if (voice.kind === 'clone' && voice.model.size !== model.size) return `cloned with a ${voice.model.size} Base model, it speaks only on one of that size (the loaded one is ${model.size})`;
+  if (model.kind !== need.kind) return voice.kind === 'clone' ? `a cloned voice speaks on a ${modelSizeLabel(voice.model.size)} Base model; pull and use ${need.pull}` : `a designed voice speaks on a VoiceDesign model; pull and use ${need.pull}`;
+  if (voice.kind === 'clone' && voice.model.size !== model.size) return `cloned with a ${modelSizeLabel(voice.model.size)} Base model, it speaks only on one of that size (the loaded one is ${modelSizeLabel(model.size)})`;
   return '';
 }
 

@@ -7,7 +7,8 @@ import { useState } from 'react';
 import { useStudioStore } from '../../store/store';
 import { DEFAULT_OUTPUT_LOUDNESS, OUTPUT_LOUDNESS_LIMITS } from '../../../src-shared/audio-format';
 import { THEMES, applyTheme, readTheme, type Theme } from './theme';
-import { loadedModelName, modelTypeLabel } from '../../components/model-name';
+import { loadedModelName } from '../../components/model-name';
+import { modelTypeLabel } from '../../../src-shared/model-labels';
 import { NumberField } from '../../components/NumberField';
 import { PROVIDER_CHOICES } from '../../../src-shared/provider-names';
 

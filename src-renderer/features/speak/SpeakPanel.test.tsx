@@ -158,7 +158,7 @@ describe('SpeakPanel', () => {
     render(<SpeakPanel />);
     const baseSpeaker = (await screen.findByTestId('speak-speaker')) as HTMLSelectElement;
     await waitFor(() => expect(optionLabels(baseSpeaker)).toEqual(['Boris — not on this model (disabled)', 'Anna — cloned']));
-    expect(screen.getByTestId('speak-speaker-unavailable').textContent).toContain('Boris cannot speak on the loaded model: cloned with a 1b7 Base model');
+    expect(screen.getByTestId('speak-speaker-unavailable').textContent).toContain('Boris cannot speak on the loaded model: cloned with a 1.7B Base model');
     fireEvent.change(baseSpeaker, { target: { value: ANNA.id } });
     expect(screen.queryByTestId('speak-speaker-unavailable')).toBeNull();
     expect(optionLabels(baseSpeaker)).toEqual(['Anna — cloned']);

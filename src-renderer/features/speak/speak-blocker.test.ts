@@ -12,7 +12,7 @@ describe('speakBlocker', () => {
     const model = { kind: 'base' as const, size: '0b6' };
     expect(speakBlocker({ model, modelName: 'Base 0.6B', voice: 'ryan', speakers: [], savedVoices: [] })).toMatch(/speaks only cloned voices, and none fits it yet/);
     expect(speakBlocker({ model, modelName: 'Base 0.6B', voice: 'ryan', speakers: [], savedVoices: [clone('0b6')] })).toMatch(/Pick one under Saved voices \(Clone 0b6\)/);
-    expect(speakBlocker({ model, modelName: 'Base 0.6B', voice: clone('1b7').id, speakers: [], savedVoices: [clone('1b7')] })).toMatch(/cannot speak on Base 0.6B: cloned with a 1b7 Base model/);
+    expect(speakBlocker({ model, modelName: 'Base 0.6B', voice: clone('1b7').id, speakers: [], savedVoices: [clone('1b7')] })).toMatch(/cannot speak on Base 0.6B: cloned with a 1.7B Base model/);
     expect(speakBlocker({ model, modelName: 'Base 0.6B', voice: clone('0b6').id, speakers: [], savedVoices: [clone('0b6')] })).toBeNull();
   });
 

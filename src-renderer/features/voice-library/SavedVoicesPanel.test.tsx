@@ -14,8 +14,8 @@ import type { ModelInfo } from '../../../src-shared/synthesis';
 import { SavedVoicesPanel } from './SavedVoicesPanel';
 import { commitVoiceDelete, deleteVoiceWithUndo } from './voice-library-actions';
 
-const BASE = { id: 'base', displayName: 'Tiny Base', kind: 'base', size: '0.6B', voices: [], languages: [] } as unknown as ModelInfo;
-const ANNA: SavedVoice = { id: 'v-0123456789ab', name: 'Anna', kind: 'clone', createdAtMs: 1, model: { id: 'base', kind: 'base', size: '0.6B' }, description: null, cloneMode: 'xvector', clip: { originalName: 'a.mp3', fileName: 'v-0123456789ab.mp3', sizeBytes: 3, durationMs: 4200 }, warnings: [] };
+const BASE = { id: 'base', displayName: 'Tiny Base', kind: 'base', size: '0b6', voices: [], languages: [] } as unknown as ModelInfo;
+const ANNA: SavedVoice = { id: 'v-0123456789ab', name: 'Anna', kind: 'clone', createdAtMs: 1, model: { id: 'base', kind: 'base', size: '0b6' }, description: null, cloneMode: 'xvector', clip: { originalName: 'a.mp3', fileName: 'v-0123456789ab.mp3', sizeBytes: 3, durationMs: 4200 }, warnings: [] };
 
 function installVoicesBridge(saved: SavedVoice[]): ScriptedBridge {
   return installScriptedBridge(
@@ -57,7 +57,7 @@ describe('SavedVoicesPanel', () => {
     expect(clone.refText).toBe('Hello there.');
     expect(clone.originalName).toBe('anna.mp3');
     expect([...clone.audio]).toEqual([1, 2, 3]);
-    expect(screen.getByTestId(`saved-voice-${ANNA.id}`).textContent).toMatch(/Anna.*cloned · 0.6B Base · 4.2 s clip/);
+    expect(screen.getByTestId(`saved-voice-${ANNA.id}`).textContent).toMatch(/Anna.*cloned · Base 0.6B · 4.2 s clip/);
   });
 
   it('names the checkpoint to pull when the model cannot clone or design', () => {

@@ -13,6 +13,7 @@ import { cloneVoiceFromFile, deleteVoiceWithUndo, designVoice, renameVoice, undo
 import { loadSavedVoices } from '../../shared-state/voice-actions';
 import { SavedVoiceSamples } from './SavedVoiceSamples';
 import { hostBlockedProps, useHostBlocked } from '../../shared-state/useHostBlocked';
+import { modelTypeLabel } from '../../../src-shared/model-labels';
 
 function NeedsModel({ kind, onModels }: { kind: 'clone' | 'design'; onModels: () => void }) {
   return (
@@ -37,7 +38,7 @@ function SavedVoiceRow({ v, active, mismatch }: { v: SavedVoice; active: boolean
         <input aria-label={`New name for ${v.name}`} data-testid="saved-voice-rename-input" value={renaming} maxLength={64} onChange={(e) => setRenaming(e.target.value)} />
       )}{' '}
       <span className="muted">
-        {v.kind === 'clone' ? `cloned${v.cloneMode === 'icl' ? ' in-context' : ''} · ${v.model.size} Base${v.clip ? ` · ${(v.clip.durationMs / 1000).toFixed(1)} s clip` : ''}` : `designed: “${v.description}”`}
+        {v.kind === 'clone' ? `cloned${v.cloneMode === 'icl' ? ' in-context' : ''} · ${modelTypeLabel('base', v.model.size)}${v.clip ? ` · ${(v.clip.durationMs / 1000).toFixed(1)} s clip` : ''}` : `designed: “${v.description}”`}
       </span>
       {v.warnings.length > 0 && <span className="hint"> ({v.warnings.join('; ')})</span>}
       <span className="toolbar">

@@ -13,7 +13,8 @@ import { SamplingFields } from '../../shared-state/SamplingFields';
 import { loadVoiceData, switchModel } from '../../shared-state/voice-actions';
 import { speakableSavedVoices } from '../../components/voice-fit';
 import { speakerDisplayName } from '../../components/voice-names';
-import { loadedModelName, modelEntryName, modelEntryTypeLabel, modelTypeLabel } from '../../components/model-name';
+import { loadedModelName, modelEntryName, modelEntryTypeLabel } from '../../components/model-name';
+import { modelTypeLabel } from '../../../src-shared/model-labels';
 
 export function VoicePanel() {
   const modelInfo = useStudioStore((s) => s.modelInfo);
@@ -87,7 +88,7 @@ export function VoicePanel() {
               <input type="radio" name="speaker" value={v.id} checked={v.id === settings.voice} onChange={() => update({ voice: v.id })} />
               <span className="speaker-name">{v.name}</span>
               <span className="speaker-lang">saved</span>
-              <span className="speaker-desc">{v.kind === 'clone' ? `cloned voice (${v.model.size} Base)` : `designed: ${v.description}`}</span>
+              <span className="speaker-desc">{v.kind === 'clone' ? `cloned voice (${modelTypeLabel('base', v.model.size)})` : `designed: ${v.description}`}</span>
             </label>
           ))}
         </div>
