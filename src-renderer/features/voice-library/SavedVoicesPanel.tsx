@@ -124,6 +124,7 @@ export function SavedVoicesPanel() {
         {canClone ? (
           <form
             key={cloneFormKey}
+            className="voice-clone-form"
             onSubmit={(e) => {
               e.preventDefault();
               if (cloneFile) void cloneVoiceFromFile(cloneName, cloneFile, cloneText).then((v) => v && (setCloneName(''), setCloneFile(null), setCloneText(''), setCloneFormKey((k) => k + 1)));
