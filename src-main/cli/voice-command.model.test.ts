@@ -68,7 +68,7 @@ describe('studio voice', () => {
     expect(await runCli(['voice', 'clone', CLIP, '--name', 'anna', '--model', baseModel])).toBe(2);
     expect(io.err.join('')).toMatch(/already called 'Anna'/);
     expect(await runCli(['voice', 'clone', CLIP, '--name', 'Other', '--model', customModel, '--provider', 'cpu'])).toBe(1);
-    expect(io.err.join('')).toMatch(/needs a Base model but the loaded one is custom_voice\nfix: pull Qwen3-TTS-12Hz-0.6B-Base/);
+    expect(io.err.join('')).toMatch(/needs a Base model but the loaded one is CustomVoice 0.6B\nfix: pull Qwen3-TTS-12Hz-0.6B-Base/);
     vi.restoreAllMocks();
 
     io = capture();
@@ -126,7 +126,7 @@ describe('studio voice', () => {
     expect(await runCli(['voice', 'use-sample', 'Bea', 's-deadbeef'])).toBe(2);
     expect(io.err.join('')).toMatch(/'Bea' has no sample '4' \(it has 3\)\nfix: give a number from 1 to 3 or an id/);
     expect(await runCli(['voice', 'add-sample', 'Bea', CLIP, '--model', customModel, '--provider', 'cpu'])).toBe(1);
-    expect(io.err.join('')).toMatch(/needs a Base model but the loaded one is custom_voice/);
+    expect(io.err.join('')).toMatch(/needs a Base model but the loaded one is CustomVoice 0.6B/);
     expect(await runCli(['voice', 'samples', 'nobody'])).toBe(2);
     expect(io.err.join('')).toMatch(/no saved voice 'nobody'/);
     vi.restoreAllMocks();

@@ -33,7 +33,7 @@ describe('saved voices', () => {
   });
 
   it('refuses the wrong model kind or size naming what to pull', () => {
-    expect(() => conditioningFor(ANNA, { kind: 'custom_voice', size: '0b6' })).toThrow(/speaks only on a Base model, but the loaded model is custom_voice; pull Qwen3-TTS-12Hz-0.6B-Base/);
+    expect(() => conditioningFor(ANNA, { kind: 'custom_voice', size: '0b6' })).toThrow(/speaks only on a Base model, but the loaded model is CustomVoice 0.6B; pull Qwen3-TTS-12Hz-0.6B-Base/);
     expect(() => conditioningFor(CALM, { kind: 'base', size: '0b6' })).toThrow(/speaks only on a VoiceDesign model.*pull Qwen3-TTS-12Hz-1.7B-VoiceDesign/);
     expect(() => conditioningFor(ANNA, { kind: 'base', size: '1b7' })).toThrow(/cloned with a 0.6B Base model and speaks only on one of that size/);
   });

@@ -7,7 +7,7 @@
  */
 import { StudioError } from '../../src-shared/errors';
 import { VOICE_MODEL_KINDS, type SavedVoiceConditioning } from '../../src-shared/contract/voices';
-import { modelSizeLabel } from '../../src-shared/model-labels';
+import { modelSizeLabel, modelTypeLabel } from '../../src-shared/model-labels';
 
 /** Which saved voice a turn names: the contract's one rule, as main applies it when it attaches them. */
 export { findSavedVoice } from '../../src-shared/contract/voices';
@@ -30,7 +30,7 @@ export function conditioningFor(voice: SavedVoiceConditioning, model: LoadedMode
   const need = VOICE_MODEL_KINDS[voice.kind];
   if (model.kind !== need.kind) {
     const what = voice.kind === 'clone' ? 'is cloned from a clip and speaks only on a Base model' : 'is designed from a description and speaks only on a VoiceDesign model';
-    throw new StudioError('unsupported', `saved voice '${voice.name}' ${what}, but the loaded model is ${model.kind}; pull ${need.pull} on the Models page (or studio model pull) and use it`, {
+    throw new StudioError('unsupported', `saved voice '${voice.name}' ${what}, but the loaded model is ${modelTypeLabel(model.kind, model.size)}; pull ${need.pull} on the Models page (or studio model pull) and use it`, {
       field: 'voice',
       value: voice.name,
       validValues: [need.kind],

@@ -30,6 +30,7 @@ import { DialogueTurnEvents } from './dialogue-turn-events';
 import { hostKvMemoryBytes, schedulerConfigFor } from './scheduler-config';
 import type { SchedulerLimits } from '../scheduler/batch-policy';
 import { createVoiceCloner, type VoiceCloner } from '../engine/voice-cloner';
+import { modelTypeLabel } from '../../src-shared/model-labels';
 
 export interface SynthesisService {
   call(method: HostMethod, args: unknown): Promise<unknown>;
@@ -188,7 +189,7 @@ export class HostedSynthesis implements SynthesisService {
     if (!(audio instanceof Uint8Array)) throw new StudioError('invalid-argument', 'makeVoice needs the clip file\'s bytes', { field: 'audio' });
     const manifest = this.engine.parts.manifest;
     if (!manifest.speakerEncoder || !this.options.builtDir) {
-      throw new StudioError('unsupported', `cloning a voice needs a Base model but the loaded one is ${this.info.kind}; pull Qwen3-TTS-12Hz-0.6B-Base or 1.7B-Base on the Models page (or studio model pull) and use it`, {
+      throw new StudioError('unsupported', `cloning a voice needs a Base model but the loaded one is ${modelTypeLabel(this.info.kind, this.info.size)}; pull Qwen3-TTS-12Hz-0.6B-Base or 1.7B-Base on the Models page (or studio model pull) and use it`, {
         field: 'model',
         validValues: ['base'],
       });

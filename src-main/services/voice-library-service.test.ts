@@ -12,8 +12,8 @@ import type { ModelInfo } from '../../src-shared/synthesis';
 import { openLibraryDb, type LibraryDb } from '../library/library-db';
 import { VoiceLibraryService, defaultReservedVoiceNames, selectSavedVoices } from './voice-library-service';
 
-const BASE = { id: 'base-model', kind: 'base', size: '0.6B' } as ModelInfo;
-const DESIGN = { id: 'design-model', kind: 'voice_design', size: '1.7B' } as ModelInfo;
+const BASE = { id: 'base-model', kind: 'base', size: '0b6' } as ModelInfo;
+const DESIGN = { id: 'design-model', kind: 'voice_design', size: '1b7' } as ModelInfo;
 const MP3 = Uint8Array.from([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0, 1, 2, 3]);
 const made = async (_audio: Uint8Array, refText?: string) => ({
   prompt: refText ? { mode: 'icl' as const, embedding: [0.5, 0.25], refCodes: [[1, 2]], refText } : { mode: 'xvector' as const, embedding: [0.5, 0.25] },
@@ -49,7 +49,7 @@ describe('VoiceLibraryService', () => {
     expect(voices.conditioning()[0].prompt).toMatchObject({ mode: 'icl', refText: 'Hi there.' });
     expect(voices.list()[0].samples).toHaveLength(2);
 
-    await expect(voices.addSample(v.id, { audio: MP3, originalName: 'c.mp3' }, { ...BASE, size: '1.7B' }, made)).rejects.toThrow(/cloned with a 0.6B Base model but the loaded one is 1.7B/);
+    await expect(voices.addSample(v.id, { audio: MP3, originalName: 'c.mp3' }, { ...BASE, size: '1b7' }, made)).rejects.toThrow(/cloned with a 0.6B Base model but the loaded one is 1.7B/);
     const designed = voices.design({ name: 'Calm', description: 'calm' }, DESIGN);
     await expect(voices.addSample(designed.id, { audio: MP3, originalName: 'c.mp3' }, BASE, made)).rejects.toThrow(/only cloned voices keep reference samples/);
     expect(() => voices.useSample(v.id, 's-99999999')).toThrow(/has no sample/);
@@ -84,15 +84,15 @@ describe('VoiceLibraryService', () => {
     const icl = await voices.clone({ name: 'Icl', audio: MP3, originalName: 'a.mp3', refText: '  Hello there. ' }, BASE, made);
     expect(icl.cloneMode).toBe('icl');
     expect(voices.conditioning().find((c) => c.id === icl.id)!.prompt).toEqual({ mode: 'icl', embedding: [0.5, 0.25], refCodes: [[1, 2]], refText: 'Hello there.' });
-    await expect(voices.clone({ name: 'Other', audio: MP3, originalName: 'a.mp3' }, DESIGN, made)).rejects.toThrow(/needs a Base model but the loaded one is voice_design/);
+    await expect(voices.clone({ name: 'Other', audio: MP3, originalName: 'a.mp3' }, DESIGN, made)).rejects.toThrow(/needs a Base model but the loaded one is VoiceDesign 1.7B/);
   });
 
   it('designs only on a VoiceDesign model and with a description', () => {
     const { voices } = service();
-    expect(() => voices.design({ name: 'Calm', description: 'calm' }, BASE)).toThrow(/needs a VoiceDesign model but the loaded one is base; pull Qwen3-TTS-12Hz-1.7B-VoiceDesign/);
+    expect(() => voices.design({ name: 'Calm', description: 'calm' }, BASE)).toThrow(/needs a VoiceDesign model but the loaded one is Base 0.6B; pull Qwen3-TTS-12Hz-1.7B-VoiceDesign/);
     expect(() => voices.design({ name: 'Calm', description: 'calm' }, null)).toThrow(/the loaded one is none/);
     expect(() => voices.design({ name: 'Calm', description: '   ' }, DESIGN)).toThrow(/description is empty/);
-    expect(voices.design({ name: 'Calm', description: ' a  calm\nvoice ' }, DESIGN)).toMatchObject({ kind: 'design', description: 'a calm voice', model: { kind: 'voice_design', size: '1.7B' } });
+    expect(voices.design({ name: 'Calm', description: ' a  calm\nvoice ' }, DESIGN)).toMatchObject({ kind: 'design', description: 'a calm voice', model: { kind: 'voice_design', size: '1b7' } });
   });
 
   it('renames by id and deletes the row and the clip', async () => {

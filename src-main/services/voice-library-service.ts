@@ -27,7 +27,7 @@ import { defaultOpenAiVoiceMap } from '../api/openai-voices';
 import { sniffAudioContainer } from '../audio/reference-audio';
 import type { LibraryDb } from '../library/library-db';
 import { FIRST_SAMPLE_ID, VoiceStore, conditioningOf, publicVoice, type StoredSample, type StoredVoice } from '../library/voice-store';
-import { modelSizeLabel } from '../../src-shared/model-labels';
+import { modelSizeLabel, modelTypeLabel } from '../../src-shared/model-labels';
 
 export interface VoiceLibraryOptions {
   dataDir: string;
@@ -270,7 +270,7 @@ export function requireModel(kind: SavedVoiceKind, model: ModelInfo | null): voi
   const need = VOICE_MODEL_KINDS[kind];
   if (model?.kind === need.kind) return;
   const action = kind === 'clone' ? 'Cloning a voice from a clip' : 'Designing a voice from a description';
-  throw new StudioError('unsupported', `${action} needs a ${kind === 'clone' ? 'Base' : 'VoiceDesign'} model but the loaded one is ${model ? model.kind : 'none'}; pull ${need.pull} on the Models page (or studio model pull) and use it`, {
+  throw new StudioError('unsupported', `${action} needs a ${kind === 'clone' ? 'Base' : 'VoiceDesign'} model but the loaded one is ${model ? modelTypeLabel(model.kind, model.size) : 'none'}; pull ${need.pull} on the Models page (or studio model pull) and use it`, {
     field: 'model',
     validValues: [need.kind],
   });

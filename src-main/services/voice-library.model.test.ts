@@ -150,7 +150,7 @@ describe('voice library on a Base model', () => {
     expect(await call('studio:voices.clone', { name: 'Both', audio: mp3, path: '/etc/passwd' })).toMatchObject({ ok: false, error: { code: 'invalid-argument' } });
     expect(await call('studio:voices.design', { name: 'Calm', description: 'a calm elderly woman' })).toMatchObject({
       ok: false,
-      error: { code: 'unsupported', message: expect.stringMatching(/needs a VoiceDesign model but the loaded one is base; pull Qwen3-TTS-12Hz-1.7B-VoiceDesign/) },
+      error: { code: 'unsupported', message: expect.stringMatching(/needs a VoiceDesign model but the loaded one is Base 0.6B; pull Qwen3-TTS-12Hz-1.7B-VoiceDesign/) },
     });
     expect((await value<SavedVoice[]>('studio:voices.list', {})).map((v) => v.name)).toEqual(['Anna Reads']);
   });
