@@ -77,6 +77,8 @@ describe.each(['fp16', 'fp32'] as const)('capture-ready graphs of the tiny %s bu
     const matmuls = nodes.filter((n) => n.opType === 'MatMul');
     expect(matmuls.length).toBeGreaterThan(0);
     for (const n of matmuls) expect(n.inputShapes.every((s) => s !== null)).toBe(true);
+    // the decoder graphs do split (q | k | v and gate | up in every layer): the Split rule saw them
+    if (key === 'talkerDecode' || key === 'codePredictorLoopStatic') expect(nodes.filter((n) => n.opType === 'Split').length).toBeGreaterThanOrEqual(3 * manifest.talker.numLayers);
     expect(findings.map((f) => `#${f.index} ${f.opType}: ${f.reason}`)).toEqual([]);
   });
 });

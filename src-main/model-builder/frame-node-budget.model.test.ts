@@ -2,8 +2,8 @@
 // the static code-predictor loop with its 15 sub-steps, the static streaming codec in both upsample forms)
 // may not grow. On a GPU each node is at least one kernel launch, and launches, not FLOPs, set a frame's
 // time at one stream (issue 47); a change that adds nodes fails here, without a GPU, until the budget is
-// raised on purpose. The tiny build has 2 talker layers; the full 0.6B has 28 (docs/benchmarks.md). Every Split
-// and Concat there must pass its parameters by value, or a CUDA graph's replay reads freed pinned memory.
+// raised on purpose. The tiny build has 2 talker layers; the full 0.6B has 28 (docs/benchmarks.md). That no node
+// there stages its parameters in pinned memory a CUDA graph's replay reads freed is cuda-replay-audit.model.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -25,11 +25,10 @@ const BUDGET = {
   codecStreamStaticMatMul: 455,
 } as const;
 
-interface GraphNode { opType: string; input: string[]; output: string[] }
-interface Initializer { name: string; rawData?: Uint8Array }
+interface GraphNode { opType: string }
 let counts: Record<keyof typeof BUDGET, { total: number; byOp: Record<string, number> }>;
 let manifest: ModelManifest;
-let graphs: Record<keyof typeof BUDGET, { node: GraphNode[]; initializer: Initializer[] }>;
+let graphs: Record<keyof typeof BUDGET, { node: GraphNode[] }>;
 
 beforeAll(async () => {
   const { builtDir } = await ensureTinyModel();
@@ -61,21 +60,5 @@ describe('nodes a frame launches (tiny build)', () => {
     for (const key of ['codecStreamStatic', 'codecStreamStaticMatMul'] as const) expect(counts[key].byOp.Concat ?? 0, key).toBeLessThanOrEqual(1);
     for (const c of Object.values(counts)) expect(c.byOp.Loop ?? 0).toBe(0);
     expect(manifest.talker.numLayers).toBe(2);
-  });
-
-  it.each(Object.keys(BUDGET) as (keyof typeof BUDGET)[])('%s: every Split has equal widths and at most 32 parts, every Concat at most 32 inputs (by value on CUDA)', (key) => {
-    const { node, initializer } = graphs[key];
-    const splits = node.filter((n) => n.opType === 'Split');
-    for (const split of splits) {
-      const widths = initializer.find((t) => t.name === split.input[1]);
-      expect(widths?.rawData, `${key}: a Split without constant widths`).toBeDefined();
-      const raw = widths!.rawData!;
-      const values = [...new BigInt64Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength))];
-      expect(new Set(values).size, `${key}: Split widths ${values.join(',')}`).toBe(1);
-      expect(split.output.length).toBeLessThanOrEqual(32);
-    }
-    for (const concat of node.filter((n) => n.opType === 'Concat')) expect(concat.input.length).toBeLessThanOrEqual(32);
-    // the decoder graphs do split (q | k | v and gate | up): the check saw them
-    if (key === 'talkerDecode' || key === 'codePredictorLoopStatic') expect(splits.length).toBeGreaterThanOrEqual(3 * manifest.talker.numLayers);
   });
 });

@@ -5,12 +5,10 @@
  * shapes a census saw (shape-census.ts). Staged: MatMul's pointer arrays, Split and Concat unless their
  * parts are equal and at most 32; the other kernels these graphs use pass TArray arguments by value.
  */
+import { MAX_BY_VALUE_PARTS } from '../../model-format/onnx/replay-safe-split';
 import type { CensusInitializer, CensusNode } from './shape-census';
 
 export interface ReplayFinding { index: number; opType: string; reason: string }
-
-/** ORT CUDA's by-value parameter arrays (TArray) hold this many items. */
-export const MAX_BY_VALUE_ITEMS = 32;
 
 const product = (dims: readonly number[]): number => dims.reduce((a, b) => a * b, 1);
 
@@ -67,14 +65,14 @@ export function auditCudaReplay(nodes: readonly CensusNode[], initializerList: r
         break;
       }
       case 'Split': {
-        if (n.output.length > MAX_BY_VALUE_ITEMS) flag(n, `${n.output.length} outputs`);
+        if (n.output.length > MAX_BY_VALUE_PARTS) flag(n, `${n.output.length} outputs`);
         const widths = splitWidths(n, initializers);
         if (widths && new Set(widths).size > 1) flag(n, `uneven widths ${widths.join(',')}`);
         if (!widths && n.input[1]) flag(n, 'widths computed at run time');
         break;
       }
       case 'Concat': {
-        if (n.input.length > MAX_BY_VALUE_ITEMS) flag(n, `${n.input.length} inputs`);
+        if (n.input.length > MAX_BY_VALUE_PARTS) flag(n, `${n.input.length} inputs`);
         const lengths = concatLengths(n);
         if (!lengths) flag(n, 'input shapes unknown');
         else if (new Set(lengths).size > 1) flag(n, `uneven lengths ${lengths.join(',')} on the axis`);
