@@ -124,7 +124,9 @@ for (const viewport of WALK_VIEWPORTS) {
       await expect(takes.nth(1)).toHaveAttribute('data-sounding', 'true');
       await expect(takes.nth(2)).toHaveAttribute('data-sounding', 'false');
       await walkShot(page, testInfo, 'designer-speak-takes', 'speak');
-      await page.getByRole('group', { name: 'A/B compare' }).getByRole('button', { name: 'Stop' }).click();
+      // Stop B; the 4 s take may have ended by itself on a slow machine (Stop then off), so the click does not wait for it to be on
+      await page.getByRole('group', { name: 'A/B compare' }).getByRole('button', { name: 'Stop' }).click({ force: true });
+      await expect(sounding).toHaveText('Nothing sounding');
 
       // A negative number where one is allowed (Settings' loudness target), typed key by key; not applied.
       await ui.openArea('settings');
